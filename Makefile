@@ -1,0 +1,28 @@
+# Two entry points (see README): `make run` and `make test`. Both set up everything first.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: run test setup bench clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --upgrade pip setuptools wheel
+	$(BIN)/python -m pip install -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/richeng
+
+test: $(STAMP)
+	$(BIN)/lint-imports
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_events_list.py
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info

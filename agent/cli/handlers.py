@@ -1,0 +1,262 @@
+"""What each CLI command does; ``main`` only parses and reports errors."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from datetime import timedelta
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from agent.cli.main import EXIT_USAGE, CliError, db_path, emit, fail, parse_now
+from agent.store.db import Store
+from agent.store.events import Occurrence
+from agent.store.profiles import DEFAULT_PROFILE, ensure_profile
+from agent.timesym.context import TimeContext
+
+
+@dataclass
+class Session:
+    """The store, profile and clock one command runs against."""
+
+    args: argparse.Namespace
+
+    @cached_property
+    def store(self) -> Store:
+        return Store(db_path(getattr(self.args, "db", None)))
+
+    @cached_property
+    def profile_id(self) -> int:
+        return ensure_profile(self.store, getattr(self.args, "profile", None) or DEFAULT_PROFILE)
+
+    @cached_property
+    def ctx(self) -> TimeContext:
+        from agent.services.settings import SettingsService, zone
+
+        tz = getattr(self.args, "tz", None)
+        settings = None
+        if tz is None:
+            settings = SettingsService(self.store, self.profile_id)
+            tz = settings.timezone_name()
+        zone(tz)  # a clear error for an unknown name
+        country = "CN"
+        if getattr(self.args, "db", None) is not None or settings is not None:
+            settings = settings or SettingsService(self.store, self.profile_id)
+            country = str(settings.get("holiday_country"))
+        return TimeContext.system(now=parse_now(getattr(self.args, "now", None)), tz=tz, holiday_country=country)
+
+
+def _when(occ: Occurrence) -> str:
+    if occ.all_day:
+        last = occ.end - timedelta(days=1)  # type: ignore[operator]
+        return f"{occ.start.isoformat()}" + ("" if last == occ.start else f" – {last.isoformat()}") + " (all day)"
+    return f"{occ.start:%Y-%m-%d %H:%M}–{occ.end:%H:%M}"
+
+
+def _event_lines(events: list[Occurrence]) -> str:
+    if not events:
+        return "(no events)"
+    return "\n".join(f"{_when(occ)}  {occ.title}  [{occ.calendar}]" for occ in events)
+
+
+# ---- time --------------------------------------------------------------------------------
+
+
+def time_resolve(args: argparse.Namespace) -> int:
+    """Invalid symbols still get their ``kind: error`` object on stdout; exit 2 says so too."""
+    from agent.timesym.resolve import SymbolError, error_json, resolve
+
+    ctx = Session(args).ctx if (args.tz or args.now or args.db) else TimeContext.system()
+    results: list[dict[str, Any]] = []
+    errors: list[str] = []
+    for symbol in args.symbols:
+        try:
+            results.append(resolve(symbol, ctx).to_json())
+        except SymbolError as exc:
+            results.append(error_json(symbol, exc))
+            errors.append(str(exc))
+
+    def human() -> str:
+        lines = []
+        for item in results:
+            if item["kind"] == "error":
+                continue
+            span = f"{item['start']} .. {item['end']}" if item["start"] else ""
+            lines.append(f"{item['symbol']}: {item['kind']} {span}".rstrip())
+        return "\n".join(lines)
+
+    emit(args, results, human)
+    if errors:
+        return fail(errors[0])
+    return 0
+
+
+def time_parse(args: argparse.Namespace) -> int:
+    from agent.timesym.clarify import parse_slot_reply
+
+    ctx = Session(args).ctx if (args.tz or args.now or args.db) else TimeContext.system()
+    patch = parse_slot_reply(args.text, ctx)
+    payload = patch.to_json(ctx) if patch is not None else None
+    emit(args, payload, lambda: "not a slot reply" if payload is None else f"date={payload['date']} time={payload['time']}")
+    return 0
+
+
+# ---- events ------------------------------------------------------------------------------
+
+
+def events_list(args: argparse.Namespace) -> int:
+    from agent.services.queries import QueryService
+
+    session = Session(args)
+    result = QueryService(session.store, session.profile_id, session.ctx).range(
+        args.start, args.end, calendar=args.calendar
+    )
+    emit(args, [occ.to_json() for occ in result.events], lambda: _event_lines(result.events))
+    return 0
+
+
+def events_add(args: argparse.Namespace) -> int:
+    from agent.services.commands import CommandService
+
+    session = Session(args)
+    service = CommandService(session.store, session.profile_id, session.ctx, origin="user")
+    outcome = service.prepare_or_create(
+        args.title,
+        args.date,
+        time=args.time,
+        end_time=args.end,
+        calendar_name=args.calendar,
+        allow_conflict=args.allow_conflict,
+    )
+
+    def human() -> str:
+        if outcome.status == "created" and outcome.event is not None:
+            note = " (already there)" if outcome.deduplicated else ""
+            fell = f" — no calendar '{outcome.requested_calendar}', used '{outcome.calendar}'" if outcome.calendar_fell_back else ""
+            return f"created{note}: {_when(outcome.event)}  {outcome.event.title}  [{outcome.calendar}]{fell}"
+        if outcome.status == "needs_date":
+            return "which day? " + ", ".join(day.isoformat() for day in outcome.candidates)
+        if outcome.status == "conflict":
+            return "conflicts with:\n" + _event_lines(outcome.conflicts) + "\n(repeat with --allow-conflict to create anyway)"
+        if outcome.status == "past_time":
+            return "that time has already passed; nothing was written"
+        return f"{outcome.status}: {outcome.message or ''}"
+
+    emit(args, outcome.to_json(), human)
+    if outcome.status == "invalid":
+        return fail(outcome.message or "invalid event")
+    return 0
+
+
+# ---- calendars, memory -------------------------------------------------------------------
+
+
+def calendars_list(args: argparse.Namespace) -> int:
+    from agent.services.calendars import CalendarService
+
+    session = Session(args)
+    calendars = CalendarService(session.store, session.profile_id).list()
+    emit(
+        args,
+        [calendar.to_json() for calendar in calendars],
+        lambda: "\n".join(f"{c.name}  {c.color}{'  (default)' if c.is_default else ''}" for c in calendars),
+    )
+    return 0
+
+
+def calendars_add(args: argparse.Namespace) -> int:
+    from agent.services.calendars import CalendarService
+
+    session = Session(args)
+    calendar = CalendarService(session.store, session.profile_id).add(args.name, args.color, args.default)
+    emit(args, calendar.to_json(), lambda: f"added calendar {calendar.name} {calendar.color}")
+    return 0
+
+
+def memory_add(args: argparse.Namespace) -> int:
+    from agent.services.memory import MemoryService
+
+    session = Session(args)
+    memory = MemoryService(session.store, session.profile_id).remember(args.text)
+    emit(args, memory.to_json(), lambda: f"remembered #{memory.id}: {memory.text}")
+    return 0
+
+
+def memory_list(args: argparse.Namespace) -> int:
+    from agent.services.memory import MemoryService
+
+    session = Session(args)
+    memories = MemoryService(session.store, session.profile_id).list()
+    emit(args, [m.to_json() for m in memories], lambda: "\n".join(f"#{m.id} {m.text}" for m in memories) or "(nothing remembered)")
+    return 0
+
+
+def memory_search(args: argparse.Namespace) -> int:
+    from agent.services.memory import MemoryService
+
+    session = Session(args)
+    memories = MemoryService(session.store, session.profile_id).search(args.query)
+    emit(args, [m.to_json() for m in memories], lambda: "\n".join(f"#{m.id} {m.text}" for m in memories) or "(no match)")
+    return 0
+
+
+# ---- ICS ---------------------------------------------------------------------------------
+
+
+def import_ics(args: argparse.Namespace) -> int:
+    from agent.ics.importer import import_file
+
+    path = Path(args.file).expanduser()
+    if not path.is_file():
+        raise CliError(f"cannot read {args.file}: no such file")
+    session = Session(args)
+    report = import_file(session.store, session.profile_id, path, args.calendar)
+
+    def human() -> str:
+        lines = [f"imported {report.imported}, updated {report.updated}, skipped {report.skipped}, errors {len(report.errors)}"]
+        for problem in report.to_json()["errors"]:
+            where = f" line {problem['line']}" if problem.get("line") else ""
+            lines.append(f"  {problem.get('uid') or '(no UID)'}{where}: {problem['message']}")
+        return "\n".join(lines)
+
+    emit(args, report.to_json(), human)
+    return 0
+
+
+def export_ics(args: argparse.Namespace) -> int:
+    from agent.ics.exporter import export_calendar
+    from agent.timesym.resolve import resolve_range
+
+    if (args.start is None) != (args.end is None):
+        raise CliError("give both --start and --end, or neither")
+    session = Session(args)
+    start = end = None
+    if args.start is not None:
+        start, end = resolve_range(args.start, args.end, session.ctx)
+    data = export_calendar(session.store, session.profile_id, args.calendar, start, end, session.ctx.tz)
+    if args.output:
+        try:
+            Path(args.output).expanduser().write_bytes(data)
+        except OSError as exc:
+            raise CliError(f"cannot write {args.output}: {exc.strerror}") from None
+    else:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    return 0
+
+
+# ---- no command: until the app exists, today's agenda -------------------------------------
+
+
+def agenda(args: argparse.Namespace) -> int:
+    from agent.services.queries import QueryService
+
+    session = Session(args)
+    result = QueryService(session.store, session.profile_id, session.ctx).range("D+0", "D+6")
+    emit(args, [occ.to_json() for occ in result.events], lambda: "Next 7 days:\n" + _event_lines(result.events))
+    return 0
+
+
+__all__ = ["EXIT_USAGE"]

@@ -1,0 +1,163 @@
+"""``richeng`` command line. Its JSON shapes are a machine-checked contract: keep them.
+
+Every failure a user can cause ends as one line on stderr and exit status 2; nothing here
+lets a traceback through (an unexpected exception is reported as an internal error line).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any, NoReturn
+
+from agent import __version__
+from agent.errors import UserFacingError
+
+EXIT_USAGE = 2
+
+
+class CliError(UserFacingError):
+    """A bad option or argument; printed as one line, exit 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse prints usage plus an error over several lines; we promise one line."""
+
+    def error(self, message: str) -> NoReturn:
+        raise CliError(f"{self.prog}: {message} (see --help)")
+
+
+def _add_common(parser: argparse.ArgumentParser, *, top: bool) -> None:
+    """Global options work before or after the command (``richeng --json x`` or ``x --json``)."""
+    default = None if top else argparse.SUPPRESS
+    parser.add_argument("--db", metavar="PATH", default=default, help="database file (default: user data dir)")
+    parser.add_argument("--now", metavar="ISO8601", default=default, help="pretend the time is this")
+    parser.add_argument("--tz", metavar="IANA", default=default, help="time zone (default: settings, else system)")
+    parser.add_argument("--profile", metavar="NAME", default=default, help=argparse.SUPPRESS)
+    parser.add_argument("--json", action="store_true", default=False if top else argparse.SUPPRESS, help="print JSON")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="richeng", description="日程 Richeng: a local-first calendar")
+    parser.add_argument("--version", action="version", version=f"richeng {__version__}")
+    _add_common(parser, top=True)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    def sub(parent: Any, name: str, help_text: str, handler: Callable[..., int]) -> argparse.ArgumentParser:
+        child = parent.add_parser(name, help=help_text, description=help_text)
+        _add_common(child, top=False)
+        child.set_defaults(handler=handler)
+        return child
+
+    from agent.cli import handlers as h
+
+    time_cmd = commands.add_parser("time", help="resolve time symbols, parse slot replies")
+    time_sub = time_cmd.add_subparsers(dest="time_command", metavar="ACTION", parser_class=_Parser, required=True)
+    p = sub(time_sub, "resolve", "resolve canonical time symbols (D+1, W3+1, WE, M+1, H:国庆 ...)", h.time_resolve)
+    p.add_argument("symbols", nargs="+", metavar="SYMBOL")
+    p = sub(time_sub, "parse", "parse a short clarification reply into a slot patch", h.time_parse)
+    p.add_argument("text", metavar="TEXT")
+
+    events_cmd = commands.add_parser("events", help="list and add events")
+    events_sub = events_cmd.add_subparsers(dest="events_command", metavar="ACTION", parser_class=_Parser, required=True)
+    p = sub(events_sub, "list", "events overlapping [start of --start, end of --end)", h.events_list)
+    p.add_argument("--start", required=True, metavar="EXPR")
+    p.add_argument("--end", required=True, metavar="EXPR")
+    p.add_argument("--calendar", metavar="NAME")
+    p = sub(events_sub, "add", "create an event through the command service", h.events_add)
+    p.add_argument("--title", required=True)
+    p.add_argument("--date", required=True, metavar="EXPR")
+    p.add_argument("--time", metavar="HH:MM")
+    p.add_argument("--end", metavar="HH:MM")
+    p.add_argument("--calendar", metavar="NAME")
+    p.add_argument("--allow-conflict", action="store_true")
+
+    cal_cmd = commands.add_parser("calendars", help="list and add calendars")
+    cal_sub = cal_cmd.add_subparsers(dest="calendars_command", metavar="ACTION", parser_class=_Parser, required=True)
+    sub(cal_sub, "list", "list calendars", h.calendars_list)
+    p = sub(cal_sub, "add", "add a calendar", h.calendars_add)
+    p.add_argument("name")
+    p.add_argument("--color", metavar="#RRGGBB")
+    p.add_argument("--default", action="store_true")
+
+    mem_cmd = commands.add_parser("memory", help="facts to remember")
+    mem_sub = mem_cmd.add_subparsers(dest="memory_command", metavar="ACTION", parser_class=_Parser, required=True)
+    p = sub(mem_sub, "add", "remember a fact", h.memory_add)
+    p.add_argument("text")
+    sub(mem_sub, "list", "list remembered facts", h.memory_list)
+    p = sub(mem_sub, "search", "search remembered facts", h.memory_search)
+    p.add_argument("query")
+
+    p = sub(commands, "import", "import an .ics file", h.import_ics)
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--calendar", metavar="NAME")
+    p = sub(commands, "export", "export events as .ics", h.export_ics)
+    p.add_argument("-o", "--output", metavar="FILE")
+    p.add_argument("--calendar", metavar="NAME")
+    p.add_argument("--start", metavar="EXPR")
+    p.add_argument("--end", metavar="EXPR")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    try:
+        args = build_parser().parse_args(args_list)
+        handler = getattr(args, "handler", None)
+        if handler is None:
+            from agent.cli.handlers import agenda
+
+            return agenda(args)
+        return int(handler(args))
+    except UserFacingError as exc:
+        return fail(str(exc))
+    except KeyboardInterrupt:
+        return fail("interrupted")
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # the promise: no traceback reaches a user
+        from agent.timesym.grammar import SymbolError
+
+        if isinstance(exc, SymbolError):
+            return fail(str(exc))
+        return fail(f"internal error ({type(exc).__name__}: {exc}); please report it")
+
+
+def fail(message: str) -> int:
+    line = " ".join(str(message).split())
+    print(line if line.startswith("richeng") else f"richeng: {line}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def emit(args: argparse.Namespace, payload: Any, human: Callable[[], str]) -> None:
+    if getattr(args, "json", False):
+        print(json.dumps(payload, ensure_ascii=False, indent=None))
+    else:
+        text = human()
+        if text:
+            print(text)
+
+
+def parse_now(value: str | None) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        return datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise CliError(f"--now must be an ISO 8601 date-time such as 2026-09-01T09:30+08:00, not '{value}'") from None
+
+
+def db_path(value: str | None) -> Path:
+    if value:
+        return Path(value).expanduser()
+    from agent.store.db import default_db_path
+
+    return default_db_path()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

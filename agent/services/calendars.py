@@ -1,0 +1,155 @@
+"""Calendars of one profile: names, colours, visibility and the single default."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from agent.errors import NotFoundError, ValidationError
+from agent.store.db import Store, utc_now_iso
+
+PALETTE = ["#3b82f6", "#ef4444", "#10b981", "#f59e0b", "#8b5cf6", "#ec4899", "#14b8a6", "#64748b"]
+_COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
+
+
+@dataclass(frozen=True)
+class Calendar:
+    id: int
+    name: str
+    color: str
+    is_default: bool
+    visible: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "color": self.color, "default": self.is_default, "visible": self.visible}
+
+
+@dataclass(frozen=True)
+class CalendarChoice:
+    """The calendar a write will use, and whether the asked-for name was not found."""
+
+    calendar: Calendar
+    requested: str | None
+    fell_back: bool
+
+
+class CalendarService:
+    def __init__(self, store: Store, profile_id: int) -> None:
+        self.store = store
+        self.profile_id = profile_id
+
+    def list(self) -> list[Calendar]:
+        rows = self.store.conn.execute(
+            "SELECT * FROM calendars WHERE profile_id = ? ORDER BY is_default DESC, id", (self.profile_id,)
+        ).fetchall()
+        return [_calendar(row) for row in rows]
+
+    def names(self) -> list[str]:
+        return [calendar.name for calendar in self.list()]
+
+    def get(self, name: str) -> Calendar:
+        row = self.store.conn.execute(
+            "SELECT * FROM calendars WHERE profile_id = ? AND name = ?", (self.profile_id, name.strip())
+        ).fetchone()
+        if row is None:
+            raise NotFoundError(f"no calendar named '{name}'; calendars: {', '.join(self.names())}")
+        return _calendar(row)
+
+    def by_id(self, calendar_id: int) -> Calendar:
+        row = self.store.conn.execute(
+            "SELECT * FROM calendars WHERE profile_id = ? AND id = ?", (self.profile_id, calendar_id)
+        ).fetchone()
+        if row is None:
+            raise NotFoundError(f"no calendar with id {calendar_id}")
+        return _calendar(row)
+
+    def default(self) -> Calendar:
+        row = self.store.conn.execute(
+            "SELECT * FROM calendars WHERE profile_id = ? ORDER BY is_default DESC, id LIMIT 1",
+            (self.profile_id,),
+        ).fetchone()
+        if row is None:
+            return self.add("日程", default=True)
+        return _calendar(row)
+
+    def choose(self, name: str | None) -> CalendarChoice:
+        """The user's calendar by name; an unknown name falls back to the default, and says so.
+
+        Matching ignores case and surrounding spaces because the model copies names from
+        the prompt and may change either.
+        """
+        if name and name.strip():
+            wanted = name.strip().casefold()
+            for calendar in self.list():
+                if calendar.name.casefold() == wanted:
+                    return CalendarChoice(calendar, name, False)
+            return CalendarChoice(self.default(), name, True)
+        return CalendarChoice(self.default(), None, False)
+
+    def add(self, name: str, color: str | None = None, default: bool = False) -> Calendar:
+        name = name.strip()
+        if not name:
+            raise ValidationError("a calendar needs a name")
+        if color is not None and not _COLOR.match(color):
+            raise ValidationError(f"colour must look like #RRGGBB, not '{color}'")
+        if any(existing.casefold() == name.casefold() for existing in self.names()):
+            raise ValidationError(f"a calendar named '{name}' already exists")
+        with self.store.transaction() as conn:
+            count = conn.execute(
+                "SELECT COUNT(*) FROM calendars WHERE profile_id = ?", (self.profile_id,)
+            ).fetchone()[0]
+            make_default = default or count == 0
+            if make_default:
+                conn.execute("UPDATE calendars SET is_default = 0 WHERE profile_id = ?", (self.profile_id,))
+            cur = conn.execute(
+                "INSERT INTO calendars(profile_id, name, color, is_default, created_at) VALUES (?, ?, ?, ?, ?)",
+                (self.profile_id, name, color or PALETTE[count % len(PALETTE)], int(make_default), utc_now_iso()),
+            )
+        return self.by_id(int(cur.lastrowid or 0))
+
+    def update(
+        self, name: str, *, new_name: str | None = None, color: str | None = None, visible: bool | None = None
+    ) -> Calendar:
+        calendar = self.get(name)
+        if color is not None and not _COLOR.match(color):
+            raise ValidationError(f"colour must look like #RRGGBB, not '{color}'")
+        if new_name is not None:
+            new_name = new_name.strip()
+            if not new_name:
+                raise ValidationError("a calendar needs a name")
+            if new_name.casefold() != calendar.name.casefold() and any(
+                existing.casefold() == new_name.casefold() for existing in self.names()
+            ):
+                raise ValidationError(f"a calendar named '{new_name}' already exists")
+        with self.store.transaction() as conn:
+            conn.execute(
+                "UPDATE calendars SET name = COALESCE(?, name), color = COALESCE(?, color),"
+                " visible = COALESCE(?, visible) WHERE id = ?",
+                (new_name, color, None if visible is None else int(visible), calendar.id),
+            )
+        return self.by_id(calendar.id)
+
+    def set_default(self, name: str) -> Calendar:
+        calendar = self.get(name)
+        with self.store.transaction() as conn:
+            conn.execute("UPDATE calendars SET is_default = 0 WHERE profile_id = ?", (self.profile_id,))
+            conn.execute("UPDATE calendars SET is_default = 1 WHERE id = ?", (calendar.id,))
+        return self.by_id(calendar.id)
+
+    def delete(self, name: str) -> None:
+        """Delete a calendar and its events; the last calendar cannot go."""
+        calendar = self.get(name)
+        if len(self.list()) == 1:
+            raise ValidationError("the last calendar cannot be deleted")
+        with self.store.transaction() as conn:
+            conn.execute("DELETE FROM calendars WHERE id = ?", (calendar.id,))
+            if calendar.is_default:
+                conn.execute(
+                    "UPDATE calendars SET is_default = 1 WHERE id = (SELECT MIN(id) FROM calendars WHERE profile_id = ?)",
+                    (self.profile_id,),
+                )
+
+
+def _calendar(row: Any) -> Calendar:
+    return Calendar(row["id"], row["name"], row["color"], bool(row["is_default"]), bool(row["visible"]))

@@ -1,0 +1,400 @@
+"""Creating events from slots, with the rules that have one right answer kept in code.
+
+``prepare_or_create`` either writes the event or parks the request as a *command stub*
+(needs a date, conflicts, lies in the past, or is invalid) that later replies patch. The
+write fact (``facts``) is set only after the transaction commits, because the agent's exit
+guard trusts it over anything the model says.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta, timezone
+from typing import Any
+
+from agent.services.calendars import CalendarChoice, CalendarService
+from agent.services.queries import QueryService
+from agent.services.settings import SettingsService
+from agent.store.components import build_event, wall_seconds
+from agent.store.db import Store
+from agent.store.events import ChangeSet, EventRepo, Occurrence
+from agent.timesym.context import TimeContext, day_start, local_datetime
+from agent.timesym.resolve import SymbolError, resolve, resolve_time
+
+ACTIVE = ("needs_date", "conflict", "past_time", "invalid")
+IDEMPOTENCY_WINDOW = timedelta(minutes=10)
+MAX_DURATION_MINUTES = 7 * 24 * 60
+MAX_TITLE = 200
+
+
+@dataclass
+class WriteFacts:
+    """What this service really committed. Read by the exit guard after a turn."""
+
+    changes: ChangeSet = field(default_factory=ChangeSet)
+    event_ids: list[int] = field(default_factory=list)
+
+    @property
+    def event_written(self) -> bool:
+        return bool(self.event_ids)
+
+
+@dataclass(frozen=True)
+class Stub:
+    id: int
+    title: str
+    slots: dict[str, Any]
+    status: str
+    candidates: list[str]
+    expires_at: datetime
+    event_id: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "slots": self.slots,
+            "status": self.status,
+            "candidates": self.candidates,
+            "expires_at": self.expires_at.isoformat(),
+        }
+
+
+@dataclass
+class Outcome:
+    """The result of one create round; the receipt is written from this, never by a model."""
+
+    status: str  # created | needs_date | conflict | past_time | invalid | cancelled | none
+    title: str = ""
+    command_id: int | None = None
+    event: Occurrence | None = None
+    candidates: list[date] = field(default_factory=list)
+    conflicts: list[Occurrence] = field(default_factory=list)
+    message: str | None = None
+    calendar: str | None = None
+    requested_calendar: str | None = None
+    calendar_fell_back: bool = False
+    deduplicated: bool = False
+    start: datetime | date | None = None
+    end: datetime | date | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "title": self.title,
+            "command_id": self.command_id,
+            "event": self.event.to_json() if self.event else None,
+            "candidates": [day.isoformat() for day in self.candidates],
+            "conflicts": [occ.to_json() for occ in self.conflicts],
+            "message": self.message,
+            "calendar": self.calendar,
+            "requested_calendar": self.requested_calendar,
+            "calendar_fell_back": self.calendar_fell_back,
+            "deduplicated": self.deduplicated,
+            "start": self.start.isoformat() if self.start else None,
+            "end": self.end.isoformat() if self.end else None,
+        }
+
+
+def clean_title(title: str | None) -> str:
+    """Titles keep what the user wrote, minus control characters and runaway length."""
+    if not title:
+        return ""
+    kept = "".join(ch for ch in title if unicodedata.category(ch)[0] != "C" or ch == " ")
+    return " ".join(kept.split())[:MAX_TITLE]
+
+
+def _same_title(a: str, b: str) -> bool:
+    return clean_title(a).casefold() == clean_title(b).casefold()
+
+
+class CommandService:
+    def __init__(self, store: Store, profile_id: int, ctx: TimeContext, origin: str = "agent") -> None:
+        self.store = store
+        self.profile_id = profile_id
+        self.ctx = ctx
+        self.origin = origin
+        self.facts = WriteFacts()
+        self.calendars = CalendarService(store, profile_id)
+        self.queries = QueryService(store, profile_id, ctx)
+        self.settings = SettingsService(store, profile_id)
+        self.events = EventRepo(store, profile_id)
+
+    # ---- stubs --------------------------------------------------------------------------
+
+    def expire_stale(self) -> None:
+        now = self.ctx.now.astimezone(timezone.utc).isoformat()
+        with self.store.transaction() as conn:
+            conn.execute(
+                "UPDATE commands SET status = 'expired', updated_at = ? WHERE profile_id = ?"
+                f" AND status IN ({', '.join('?' for _ in ACTIVE)}) AND expires_at <= ?",
+                (now, self.profile_id, *ACTIVE, now),
+            )
+
+    def active_stub(self) -> Stub | None:
+        """The one pending command, if it has not expired by this service's clock."""
+        self.expire_stale()
+        row = self.store.conn.execute(
+            f"SELECT * FROM commands WHERE profile_id = ? AND status IN ({', '.join('?' for _ in ACTIVE)})"
+            " ORDER BY id DESC LIMIT 1",
+            (self.profile_id, *ACTIVE),
+        ).fetchone()
+        return _stub(row) if row else None
+
+    def stub(self, command_id: int) -> Stub | None:
+        row = self.store.conn.execute(
+            "SELECT * FROM commands WHERE profile_id = ? AND id = ?", (self.profile_id, command_id)
+        ).fetchone()
+        return _stub(row) if row else None
+
+    def cancel_active(self) -> Outcome:
+        stub = self.active_stub()
+        if stub is None:
+            return Outcome("none", message="there is no pending command to cancel")
+        self._end_stub(stub.id, "cancelled")
+        return Outcome("cancelled", title=stub.title, command_id=stub.id)
+
+    def _end_stub(self, command_id: int, status: str, event_id: int | None = None) -> None:
+        with self.store.transaction() as conn:
+            conn.execute(
+                "UPDATE commands SET status = ?, event_id = COALESCE(?, event_id), updated_at = ? WHERE id = ?",
+                (status, event_id, self.ctx.now.astimezone(timezone.utc).isoformat(), command_id),
+            )
+
+    def _save_stub(self, stub_id: int | None, title: str, slots: dict[str, Any], outcome: Outcome) -> int:
+        now = self.ctx.now.astimezone(timezone.utc)
+        ttl = timedelta(minutes=int(self.settings.get("command_ttl_minutes")))
+        values = (
+            title,
+            json.dumps(slots, ensure_ascii=False),
+            outcome.status,
+            json.dumps([day.isoformat() for day in outcome.candidates]),
+            now.isoformat(),
+            (now + ttl).isoformat(),
+        )
+        with self.store.transaction() as conn:
+            if stub_id is None:
+                cur = conn.execute(
+                    "INSERT INTO commands(profile_id, title, slots, status, candidates, updated_at, expires_at, created_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (self.profile_id, *values, now.isoformat()),
+                )
+                return int(cur.lastrowid or 0)
+            conn.execute(
+                "UPDATE commands SET title = ?, slots = ?, status = ?, candidates = ?, updated_at = ?,"
+                " expires_at = ? WHERE id = ?",
+                (*values, stub_id),
+            )
+            return stub_id
+
+    # ---- the create round ---------------------------------------------------------------
+
+    def prepare_or_create(
+        self,
+        title: str | None,
+        date_expression: str | None,
+        time: str | None = None,
+        end_time: str | None = None,
+        duration_minutes: int | None = None,
+        calendar_name: str | None = None,
+        allow_conflict: bool = False,
+    ) -> Outcome:
+        """First round, or a continuation of the active stub when the title matches (or is
+        omitted). ``allow_conflict`` only counts when that stub is in ``conflict``."""
+        given = {
+            "date": date_expression,
+            "time": time,
+            "end_time": end_time,
+            "duration_minutes": duration_minutes,
+            "calendar": calendar_name,
+        }
+        stub = self.active_stub()
+        if stub is not None and (not title or _same_title(title, stub.title)):
+            slots = dict(stub.slots)
+            for key, value in given.items():
+                if value is not None:
+                    slots[key] = value
+            if end_time is not None and duration_minutes is None:
+                slots.pop("duration_minutes", None)
+            if duration_minutes is not None and end_time is None:
+                slots.pop("end_time", None)
+            return self._round(stub.id, stub.title, slots, allow_conflict and stub.status == "conflict", False)
+        if stub is not None:
+            self._end_stub(stub.id, "cancelled")
+        slots = {key: value for key, value in given.items() if value is not None}
+        return self._round(None, clean_title(title), slots, False, False)
+
+    def continue_active(
+        self,
+        date: str | None = None,
+        time: str | None = None,
+        *,
+        allow_conflict: bool = False,
+        allow_past: bool = False,
+    ) -> Outcome | None:
+        """Merge a slot patch (from the clarification parser or a UI button) into the stub."""
+        stub = self.active_stub()
+        if stub is None:
+            return None
+        slots = dict(stub.slots)
+        if date is not None:
+            slots["date"] = date
+        if time is not None:
+            slots["time"] = time
+        return self._round(
+            stub.id,
+            stub.title,
+            slots,
+            allow_conflict and stub.status == "conflict",
+            allow_past and stub.status == "past_time",
+        )
+
+    def _round(
+        self, stub_id: int | None, title: str, slots: dict[str, Any], allow_conflict: bool, allow_past: bool
+    ) -> Outcome:
+        outcome = self._evaluate(title, slots, allow_conflict, allow_past)
+        if outcome.status == "created":
+            if stub_id is not None:
+                self._end_stub(stub_id, "created", outcome.event.event_id if outcome.event else None)
+            outcome.command_id = stub_id
+            return outcome
+        outcome.command_id = self._save_stub(stub_id, title, slots, outcome)
+        return outcome
+
+    def _evaluate(self, title: str, slots: dict[str, Any], allow_conflict: bool, allow_past: bool) -> Outcome:
+        choice = self.calendars.choose(slots.get("calendar"))
+        base = {
+            "title": title,
+            "calendar": choice.calendar.name,
+            "requested_calendar": choice.requested,
+            "calendar_fell_back": choice.fell_back,
+        }
+        if not title:
+            return Outcome("invalid", message="title is required: a short name for the event", **base)
+        try:
+            day, day_candidates, start_time = self._date(slots.get("date"))
+            if slots.get("time") is not None:
+                start_time = resolve_time(str(slots["time"]))
+            end_time = resolve_time(str(slots["end_time"])) if slots.get("end_time") is not None else None
+        except SymbolError as exc:
+            return Outcome("invalid", message=str(exc), **base)
+        if day is None:
+            future = [d for d in day_candidates if d >= self.ctx.today]
+            if len(future) == 1:
+                day = future[0]
+            elif not future and day_candidates:
+                return Outcome("past_time", candidates=day_candidates, message="every candidate day has passed", **base)
+            else:
+                return Outcome("needs_date", candidates=future, **base)
+        duration = slots.get("duration_minutes")
+        if end_time is not None and duration is not None:
+            return Outcome("invalid", message="give endTime or durationMinutes, not both", **base)
+        if duration is not None and not (isinstance(duration, int) and 1 <= duration <= MAX_DURATION_MINUTES):
+            return Outcome("invalid", message=f"durationMinutes must be a whole number from 1 to {MAX_DURATION_MINUTES}", **base)
+        start: datetime | date
+        end: datetime | date
+        if start_time is None:
+            if end_time is not None:
+                return Outcome("invalid", message="endTime needs a start time", **base)
+            start, end = day, day + timedelta(days=1)
+        else:
+            start = local_datetime(day, start_time, self.ctx.tz)
+            if end_time is not None:
+                end = local_datetime(day, end_time, self.ctx.tz)
+                if end <= start:
+                    return Outcome(
+                        "invalid",
+                        message=f"endTime {end_time:%H:%M} is not after time {start_time:%H:%M}; "
+                        "for an event past midnight give durationMinutes instead",
+                        **base,
+                    )
+            else:
+                minutes = duration or int(self.settings.get("default_duration_minutes"))
+                end = start + timedelta(minutes=minutes)
+        base |= {"start": start, "end": end}
+        existing = self._duplicate(title, start, end, choice)
+        if existing is not None:
+            return Outcome("created", event=existing, deduplicated=True, **base)
+        if not allow_past and self._in_past(start):
+            return Outcome("past_time", candidates=[day], **base)
+        if isinstance(start, datetime) and not allow_conflict:
+            assert isinstance(end, datetime)
+            conflicts = self.queries.busy(start, end)
+            if conflicts:
+                return Outcome("conflict", candidates=[day], conflicts=conflicts, **base)
+        return self._write(title, start, end, choice, base)
+
+    def _date(self, symbol: Any) -> tuple[date | None, list[date], time | None]:
+        """(the day if exactly one, else None; candidate days; the time an instant carried)."""
+        if symbol is None or not str(symbol).strip():
+            return None, [], None
+        resolved = resolve(str(symbol), self.ctx)
+        if resolved.kind == "time":
+            raise SymbolError(str(symbol), f"'{symbol}' is a time; dateExpression needs a date symbol such as D+1 or W3")
+        if resolved.kind == "instant":
+            assert resolved.start is not None
+            local = resolved.start.astimezone(self.ctx.tz)
+            return local.date(), [local.date()], resolved.time
+        if resolved.kind == "day":
+            return resolved.candidates[0], list(resolved.candidates), None
+        if resolved.kind == "month":
+            return None, [], None
+        return None, list(resolved.candidates), None
+
+    def _in_past(self, start: datetime | date) -> bool:
+        if isinstance(start, datetime):
+            return start < self.ctx.now
+        return start < self.ctx.today
+
+    def _duplicate(self, title: str, start: datetime | date, end: datetime | date, choice: CalendarChoice) -> Occurrence | None:
+        """The same create within ten minutes returns the event already written."""
+        floating = not isinstance(start, datetime)
+        start_ts = wall_seconds(start) if floating else int(start.timestamp())  # type: ignore[union-attr]
+        end_ts = wall_seconds(end) if floating else int(end.timestamp())  # type: ignore[union-attr]
+        since = (datetime.now(timezone.utc) - IDEMPOTENCY_WINDOW).isoformat()
+        row = self.store.conn.execute(
+            "SELECT id FROM events WHERE profile_id = ? AND title = ? AND start_ts = ? AND end_ts = ?"
+            " AND floating = ? AND calendar_id = ? AND created_at >= ? AND recurrence_id = ''",
+            (self.profile_id, title, start_ts, end_ts, int(floating), choice.calendar.id, since),
+        ).fetchone()
+        return self._occurrence(int(row["id"]), start, end) if row else None
+
+    def _occurrence(self, event_id: int, start: datetime | date, end: datetime | date) -> Occurrence | None:
+        lo = start if isinstance(start, datetime) else day_start(start, self.ctx.tz)
+        hi = end if isinstance(end, datetime) else day_start(end, self.ctx.tz)
+        hi = max(hi, lo + timedelta(seconds=1))
+        for occ in self.queries.between(lo, hi, include_cancelled=True):
+            if occ.event_id == event_id:
+                return occ
+        return None
+
+    def _write(
+        self, title: str, start: datetime | date, end: datetime | date, choice: CalendarChoice, base: dict[str, Any]
+    ) -> Outcome:
+        component = build_event(title, start, end)
+        try:
+            with self.store.transaction():
+                changes = self.events.save(component, choice.calendar.id, self.origin)
+        except sqlite3.Error as exc:
+            return Outcome("invalid", message=f"the event could not be saved: {exc}", **base)
+        # Reached only after COMMIT succeeded.
+        self.facts.changes.extend(changes)
+        self.facts.event_ids += [change.event_id for change in changes.created if change.event_id]
+        event_id = changes.created[0].event_id if changes.created else None
+        event = self._occurrence(int(event_id), start, end) if event_id else None
+        return Outcome("created", event=event, **base)
+
+
+def _stub(row: sqlite3.Row) -> Stub:
+    return Stub(
+        id=int(row["id"]),
+        title=row["title"],
+        slots=json.loads(row["slots"]),
+        status=row["status"],
+        candidates=json.loads(row["candidates"]),
+        expires_at=datetime.fromisoformat(row["expires_at"]),
+        event_id=row["event_id"],
+    )

@@ -1,0 +1,85 @@
+"""Per-profile settings with typed defaults.
+
+The time zone default is the system's (``tzlocal``) and is resolved when read, not when the
+profile is made, so moving the laptop to another zone moves the default with it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import time
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from agent.errors import ValidationError
+from agent.store.db import Store
+
+DEFAULTS: dict[str, Any] = {
+    "timezone": None,  # None: the system zone
+    "holiday_country": "CN",
+    "language": None,  # None: follow each message's script
+    "week_start": 1,  # Monday
+    "working_hours": ["09:00", "18:00"],
+    "working_days": [1, 2, 3, 4, 5],
+    "session_gap_minutes": 120,
+    "command_ttl_minutes": 30,
+    "default_duration_minutes": 60,
+    "model": None,
+}
+
+
+def system_zone_name() -> str:
+    try:
+        import tzlocal
+
+        return str(tzlocal.get_localzone_name() or "UTC")
+    except Exception:  # tzlocal raises on odd /etc/localtime set-ups; UTC is honest
+        return "UTC"
+
+
+def zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ValidationError(f"unknown time zone '{name}' (use an IANA name such as Asia/Shanghai)") from None
+
+
+@dataclass(frozen=True)
+class WorkingHours:
+    start: time
+    end: time
+    days: tuple[int, ...]
+
+
+class SettingsService:
+    def __init__(self, store: Store, profile_id: int) -> None:
+        self.store = store
+        self.profile_id = profile_id
+
+    def get(self, key: str) -> Any:
+        if key not in DEFAULTS:
+            raise ValidationError(f"unknown setting '{key}'")
+        row = self.store.conn.execute(
+            "SELECT value FROM settings WHERE profile_id = ? AND key = ?", (self.profile_id, key)
+        ).fetchone()
+        return DEFAULTS[key] if row is None else json.loads(row["value"])
+
+    def set(self, key: str, value: Any) -> None:
+        if key not in DEFAULTS:
+            raise ValidationError(f"unknown setting '{key}'")
+        if key == "timezone" and value is not None:
+            zone(value)
+        with self.store.transaction() as conn:
+            conn.execute(
+                "INSERT INTO settings(profile_id, key, value) VALUES (?, ?, ?)"
+                " ON CONFLICT(profile_id, key) DO UPDATE SET value = excluded.value",
+                (self.profile_id, key, json.dumps(value, ensure_ascii=False)),
+            )
+
+    def timezone_name(self) -> str:
+        return self.get("timezone") or system_zone_name()
+
+    def working_hours(self) -> WorkingHours:
+        start, end = self.get("working_hours")
+        return WorkingHours(time.fromisoformat(start), time.fromisoformat(end), tuple(self.get("working_days")))

@@ -1,0 +1,246 @@
+"""Reading the indexed columns out of a VEVENT, and writing simple VEVENTs.
+
+Every event in the store is a VEVENT first: the command service, the editor and the ICS
+importer all hand the repository an ``icalendar.Event``, and the columns used for range
+queries are derived here. One derivation means an agent-created event and an imported one
+can never disagree about what "all day" or "floating" means.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta, timezone
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import icalendar
+
+from agent.errors import ValidationError
+
+EPOCH = datetime(1970, 1, 1)
+
+
+def wall_seconds(value: datetime | date) -> int:
+    """Wall-clock seconds: a naive local date-time read as if it were UTC."""
+    if isinstance(value, datetime):
+        naive = value.replace(tzinfo=None)
+    else:
+        naive = datetime(value.year, value.month, value.day)
+    return int((naive - EPOCH).total_seconds())
+
+
+def from_wall_seconds(seconds: int) -> datetime:
+    return EPOCH + timedelta(seconds=seconds)
+
+
+def utc_seconds(value: datetime) -> int:
+    return int(value.timestamp())
+
+
+def zone_name(value: datetime) -> str | None:
+    """The IANA name of an aware datetime's zone, or None when it has none we can name."""
+    tz = value.tzinfo
+    if tz is None:
+        return None
+    key = getattr(tz, "key", None)
+    if key:
+        return str(key)
+    if value.utcoffset() == timedelta(0):
+        return "UTC"
+    zone = getattr(tz, "zone", None)  # pytz
+    return str(zone) if zone else None
+
+
+def recurrence_key(value: date | datetime | None) -> str:
+    """The identity of an instance inside its series, comparable across imports.
+
+    Aware times become UTC (``20261201T010000Z``), floating ones stay wall-clock
+    (``20261201T090000``), dates are ``20261201``: the same instant always has one key.
+    """
+    if value is None:
+        return ""
+    if isinstance(value, datetime):
+        if value.tzinfo is not None:
+            return value.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+        return value.strftime("%Y%m%dT%H%M%S")
+    return value.strftime("%Y%m%d")
+
+
+@dataclass
+class EventFields:
+    """The columns of ``events`` that are derived from the VEVENT."""
+
+    uid: str
+    recurrence_id: str
+    title: str
+    description: str
+    location: str
+    tzid: str | None
+    all_day: bool
+    floating: bool
+    start_ts: int
+    end_ts: int
+    rrule: str | None
+    rdate: str | None
+    exdate: str | None
+    transp: str
+    status: str
+    completed: bool
+    sequence: int
+    last_modified: str | None
+    alarms: list[tuple[str, str]]
+
+    @property
+    def recurring(self) -> bool:
+        return bool(self.rrule or self.rdate) and not self.recurrence_id
+
+
+def _text(component: icalendar.Event, name: str) -> str:
+    value = component.get(name)
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+def _prop_lines(component: icalendar.Event, name: str) -> str | None:
+    """Serialised property values (several lines joined by newline), kept for display/diff."""
+    value = component.get(name)
+    if value is None:
+        return None
+    values = value if isinstance(value, list) else [value]
+    lines = []
+    for item in values:
+        raw = item.to_ical()
+        lines.append(raw.decode() if isinstance(raw, bytes) else str(raw))
+    return "\n".join(lines)
+
+
+def start_end(component: icalendar.Event) -> tuple[date | datetime, date | datetime]:
+    """DTSTART and the effective end: DTEND, else DTSTART+DURATION, else RFC 5545's default
+    (one day for a date, zero length for a date-time)."""
+    if component.get("DTSTART") is None:
+        raise ValidationError("the event has no DTSTART")
+    start = component.decoded("DTSTART")
+    if component.get("DTEND") is not None:
+        end = component.decoded("DTEND")
+    elif component.get("DURATION") is not None:
+        end = start + component.decoded("DURATION")
+    elif isinstance(start, datetime):
+        end = start
+    else:
+        end = start + timedelta(days=1)
+    if isinstance(start, datetime) != isinstance(end, datetime):
+        # A date start with a date-time end (or the reverse) appears in the wild; the
+        # start decides the kind, and the end keeps its calendar day.
+        if isinstance(start, datetime):
+            end = datetime.combine(end, start.timetz())
+        else:
+            end = end.date() if isinstance(end, datetime) else end
+    if end < start:
+        raise ValidationError("the event ends before it starts")
+    return start, end
+
+
+def index_fields(component: icalendar.Event) -> EventFields:
+    uid = str(component.get("UID") or "").strip()
+    if not uid:
+        raise ValidationError("the event has no UID")
+    start, end = start_end(component)
+    all_day = not isinstance(start, datetime)
+    floating = all_day or start.tzinfo is None
+    if floating:
+        start_ts, end_ts, tzid = wall_seconds(start), wall_seconds(end), None
+    else:
+        assert isinstance(start, datetime) and isinstance(end, datetime)
+        if end.tzinfo is None:
+            end = end.replace(tzinfo=start.tzinfo)
+        start_ts, end_ts, tzid = utc_seconds(start), utc_seconds(end), zone_name(start)
+    rid_value = component.decoded("RECURRENCE-ID") if component.get("RECURRENCE-ID") else None
+    status = str(component.get("STATUS") or "CONFIRMED").upper()
+    alarms = []
+    for alarm in component.walk("VALARM"):
+        trigger = alarm.get("TRIGGER")
+        if trigger is None:
+            continue
+        alarms.append((trigger.to_ical().decode(), str(alarm.get("ACTION") or "DISPLAY")))
+    last_modified = component.get("LAST-MODIFIED")
+    return EventFields(
+        uid=uid,
+        recurrence_id=recurrence_key(rid_value),
+        title=_text(component, "SUMMARY"),
+        description=_text(component, "DESCRIPTION"),
+        location=_text(component, "LOCATION"),
+        tzid=tzid,
+        all_day=all_day,
+        floating=floating,
+        start_ts=start_ts,
+        end_ts=end_ts,
+        rrule=_prop_lines(component, "RRULE"),
+        rdate=_prop_lines(component, "RDATE"),
+        exdate=_prop_lines(component, "EXDATE"),
+        transp=str(component.get("TRANSP") or "OPAQUE").upper(),
+        status=status,
+        completed=str(component.get("X-RICHENG-COMPLETED") or "") == "TRUE",
+        sequence=int(component.get("SEQUENCE") or 0),
+        last_modified=last_modified.to_ical().decode() if last_modified is not None else None,
+        alarms=alarms,
+    )
+
+
+def new_uid() -> str:
+    return f"{uuid.uuid4()}@richeng"
+
+
+def build_event(
+    title: str,
+    start: date | datetime,
+    end: date | datetime,
+    *,
+    uid: str | None = None,
+    description: str = "",
+    location: str = "",
+    transp: str = "OPAQUE",
+    rrule: dict[str, Any] | str | None = None,
+    alarm_minutes: list[int] | None = None,
+    stamp: datetime | None = None,
+) -> icalendar.Event:
+    """A VEVENT for an event made inside Richeng (editor or agent)."""
+    if not title.strip():
+        raise ValidationError("an event needs a title")
+    event = icalendar.Event()
+    event.add("UID", uid or new_uid())
+    event.add("DTSTAMP", stamp or datetime.now(timezone.utc))
+    event.add("SUMMARY", title.strip())
+    event.add("DTSTART", start)
+    event.add("DTEND", end)
+    if description:
+        event.add("DESCRIPTION", description)
+    if location:
+        event.add("LOCATION", location)
+    event.add("TRANSP", transp)
+    if rrule:
+        event.add("RRULE", icalendar.vRecur.from_ical(rrule) if isinstance(rrule, str) else rrule)
+    for minutes in alarm_minutes or []:
+        alarm = icalendar.Alarm()
+        alarm.add("ACTION", "DISPLAY")
+        alarm.add("DESCRIPTION", title.strip())
+        alarm.add("TRIGGER", timedelta(minutes=-minutes))
+        event.add_component(alarm)
+    return event
+
+
+def parse_component(text: str) -> icalendar.Event:
+    """The stored VEVENT text back into a component."""
+    component = icalendar.Event.from_ical(text)
+    assert isinstance(component, icalendar.Event)
+    return component
+
+
+def aware(ts: int, floating: bool, tz: ZoneInfo) -> datetime:
+    """An occurrence boundary as a datetime a caller can show: floating ones stay naive."""
+    if floating:
+        return from_wall_seconds(ts)
+    return datetime.fromtimestamp(ts, tz)

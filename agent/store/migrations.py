@@ -1,0 +1,170 @@
+"""Numbered schema migrations; the applied ones are recorded in ``schema_migrations``.
+
+Append only: a released migration is never edited, because users' files already ran it.
+The schema version of a file is the highest number recorded there; a file whose version is
+higher than ``len(MIGRATIONS)`` came from a newer Richeng and is refused untouched.
+
+Time columns: every event row keeps its original VEVENT text (``ics``) beside indexed
+columns. ``start_ts``/``end_ts`` are epoch seconds: true UTC for events pinned to a zone,
+or "wall-clock seconds" (the local date-time read as if it were UTC) when ``floating`` is 1,
+which covers all-day and floating events. Keeping the two apart is what stops an all-day
+event moving to the previous day when the user's zone changes.
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: list[str] = [
+    # 1: the initial schema.
+    """
+    CREATE TABLE profiles (
+        id          INTEGER PRIMARY KEY,
+        name        TEXT NOT NULL UNIQUE,
+        created_at  TEXT NOT NULL
+    );
+
+    CREATE TABLE settings (
+        profile_id  INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        key         TEXT NOT NULL,
+        value       TEXT NOT NULL,              -- JSON
+        PRIMARY KEY (profile_id, key)
+    );
+
+    CREATE TABLE calendars (
+        id          INTEGER PRIMARY KEY,
+        profile_id  INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        name        TEXT NOT NULL,
+        color       TEXT NOT NULL DEFAULT '#3b82f6',
+        is_default  INTEGER NOT NULL DEFAULT 0,
+        visible     INTEGER NOT NULL DEFAULT 1,
+        created_at  TEXT NOT NULL,
+        UNIQUE (profile_id, name)
+    );
+    CREATE UNIQUE INDEX calendars_one_default ON calendars(profile_id) WHERE is_default = 1;
+
+    CREATE TABLE events (
+        id              INTEGER PRIMARY KEY,
+        profile_id      INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        calendar_id     INTEGER NOT NULL REFERENCES calendars(id) ON DELETE CASCADE,
+        uid             TEXT NOT NULL,
+        recurrence_id   TEXT NOT NULL DEFAULT '',   -- '' for a single event or a series master
+        title           TEXT NOT NULL DEFAULT '',
+        description     TEXT NOT NULL DEFAULT '',
+        location        TEXT NOT NULL DEFAULT '',
+        tzid            TEXT,                       -- IANA name; NULL when floating/all-day
+        all_day         INTEGER NOT NULL DEFAULT 0,
+        floating        INTEGER NOT NULL DEFAULT 0,
+        start_ts        INTEGER NOT NULL,
+        end_ts          INTEGER NOT NULL,
+        rrule           TEXT,
+        rdate           TEXT,
+        exdate          TEXT,
+        transp          TEXT NOT NULL DEFAULT 'OPAQUE',
+        status          TEXT NOT NULL DEFAULT 'CONFIRMED',
+        completed       INTEGER NOT NULL DEFAULT 0,
+        origin          TEXT NOT NULL CHECK (origin IN ('user', 'agent', 'import')),
+        sequence        INTEGER NOT NULL DEFAULT 0,
+        last_modified   TEXT,
+        ics             TEXT NOT NULL,              -- the VEVENT, normalised to IANA zones
+        source          TEXT,                       -- original imported text, kept verbatim
+        expanded_until  INTEGER,                    -- series masters: occurrences exist below this
+        created_at      TEXT NOT NULL,
+        updated_at      TEXT NOT NULL,
+        UNIQUE (profile_id, uid, recurrence_id)
+    );
+    CREATE INDEX events_calendar ON events(calendar_id);
+    CREATE INDEX events_open_series ON events(profile_id, expanded_until)
+        WHERE expanded_until IS NOT NULL;
+    CREATE INDEX events_dedupe ON events(profile_id, title, start_ts);
+
+    -- One row per instance a view can show: singles have one, series have one per
+    -- materialised occurrence. Range queries read only this table's index.
+    CREATE TABLE occurrences (
+        id              INTEGER PRIMARY KEY,
+        profile_id      INTEGER NOT NULL,
+        event_id        INTEGER NOT NULL REFERENCES events(id) ON DELETE CASCADE,
+        series_id       INTEGER NOT NULL REFERENCES events(id) ON DELETE CASCADE,
+        floating        INTEGER NOT NULL,
+        start_ts        INTEGER NOT NULL,
+        end_ts          INTEGER NOT NULL,
+        recurrence_id   TEXT
+    );
+    CREATE INDEX occurrences_range ON occurrences(profile_id, floating, start_ts);
+    CREATE INDEX occurrences_length ON occurrences(profile_id, floating, (end_ts - start_ts));
+    CREATE INDEX occurrences_series ON occurrences(series_id);
+    CREATE INDEX occurrences_event ON occurrences(event_id);
+
+    CREATE TABLE alarms (
+        id          INTEGER PRIMARY KEY,
+        event_id    INTEGER NOT NULL REFERENCES events(id) ON DELETE CASCADE,
+        trigger     TEXT NOT NULL,                  -- ISO 8601 duration or absolute instant
+        action      TEXT NOT NULL DEFAULT 'DISPLAY'
+    );
+    CREATE INDEX alarms_event ON alarms(event_id);
+
+    CREATE TABLE memories (
+        id          INTEGER PRIMARY KEY,
+        profile_id  INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        text        TEXT NOT NULL,
+        created_at  TEXT NOT NULL
+    );
+    CREATE VIRTUAL TABLE memories_fts USING fts5(
+        text, content='memories', content_rowid='id', tokenize='trigram'
+    );
+    CREATE TRIGGER memories_ai AFTER INSERT ON memories BEGIN
+        INSERT INTO memories_fts(rowid, text) VALUES (new.id, new.text);
+    END;
+    CREATE TRIGGER memories_ad AFTER DELETE ON memories BEGIN
+        INSERT INTO memories_fts(memories_fts, rowid, text) VALUES ('delete', old.id, old.text);
+    END;
+
+    CREATE TABLE messages (
+        id          INTEGER PRIMARY KEY,
+        profile_id  INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        role        TEXT NOT NULL CHECK (role IN ('user', 'assistant', 'system')),
+        content     TEXT NOT NULL,
+        created_at  TEXT NOT NULL,                  -- set by the store, never by a caller
+        meta        TEXT                            -- JSON: turn id, receipt kind, guard flag
+    );
+    CREATE INDEX messages_time ON messages(profile_id, created_at);
+    CREATE VIRTUAL TABLE messages_fts USING fts5(
+        content, content='messages', content_rowid='id', tokenize='trigram'
+    );
+    CREATE TRIGGER messages_ai AFTER INSERT ON messages BEGIN
+        INSERT INTO messages_fts(rowid, content) VALUES (new.id, new.content);
+    END;
+    CREATE TRIGGER messages_ad AFTER DELETE ON messages BEGIN
+        INSERT INTO messages_fts(messages_fts, rowid, content) VALUES ('delete', old.id, old.content);
+    END;
+
+    -- A create that could not finish in one round (needs a date, conflicts, in the past).
+    CREATE TABLE commands (
+        id          INTEGER PRIMARY KEY,
+        profile_id  INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        kind        TEXT NOT NULL DEFAULT 'create',
+        title       TEXT NOT NULL,
+        slots       TEXT NOT NULL,                  -- JSON
+        status      TEXT NOT NULL,
+        candidates  TEXT NOT NULL DEFAULT '[]',     -- JSON
+        event_id    INTEGER REFERENCES events(id) ON DELETE SET NULL,
+        created_at  TEXT NOT NULL,
+        updated_at  TEXT NOT NULL,
+        expires_at  TEXT NOT NULL
+    );
+    CREATE INDEX commands_active ON commands(profile_id, status, expires_at);
+
+    -- One record per agent turn; written for reports and evals, never read by decisions.
+    CREATE TABLE observations (
+        id          INTEGER PRIMARY KEY,
+        profile_id  INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        created_at  TEXT NOT NULL,
+        user_text   TEXT NOT NULL,
+        intent      TEXT,
+        outcome     TEXT,
+        guard       TEXT,
+        model       TEXT,
+        model_calls INTEGER NOT NULL DEFAULT 0,
+        data        TEXT NOT NULL                   -- JSON: tools, tokens, timeline
+    );
+    CREATE INDEX observations_time ON observations(profile_id, created_at);
+    """,
+]
