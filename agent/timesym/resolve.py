@@ -1,0 +1,319 @@
+"""Turn canonical time symbols into concrete intervals in the user's zone.
+
+The model only ever emits symbols (see :mod:`agent.timesym.grammar`); all
+calendar arithmetic happens here, deterministically, against a
+:class:`TimeContext`. Every date symbol denotes whole local days
+``[start of first day, start of the day after the last day)``; times and
+instants are wall-clock values placed with the DST rule of
+:mod:`agent.timesym.context`.
+
+Anything that is not a valid symbol raises :class:`SymbolError` - never a
+guess, and never another exception type - with a message meant for a model
+to fix its output in one retry.
+
+Lenient input: surrounding whitespace is stripped and lowercase prefix
+letters are accepted (``d+1``, ``we``, ``w3+1``, ``m-1``, ``h:国庆``,
+``l:08-15``, ``d+1t15:00``); the exported JSON-schema patterns stay
+canonical (uppercase) so a grammar-constrained model emits canonical forms.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta, timezone
+from typing import Any, Literal
+
+from agent.timesym import holiday, lunar
+from agent.timesym.context import (
+    TimeContext,
+    add_months,
+    day_end,
+    day_start,
+    days_bounds,
+    local_datetime,
+    month_first,
+    week_monday,
+)
+from agent.timesym.grammar import (
+    INSTANT_RE,
+    LOOSE_INSTANT_RE,
+    LOOSE_TIME_RE,
+    SINGLE_DAY_FORMS,
+    TIME_RE,
+    SymbolError,
+    normalize_case,
+    parse_date_form,
+)
+
+__all__ = [
+    "MAX_RANGE_DAYS",
+    "Resolved",
+    "SymbolError",
+    "error_json",
+    "resolve",
+    "resolve_date",
+    "resolve_range",
+    "resolve_time",
+]
+
+Kind = Literal["day", "days", "month", "instant", "time"]
+DATE_KINDS: frozenset[str] = frozenset({"day", "days", "month"})
+MAX_RANGE_DAYS = 366
+_LEAP_SEARCH_YEARS = 8  # 02-29 recurs within 8 years even across 2100
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """One resolved symbol; ``end`` is exclusive, all datetimes are in ``ctx.tz``."""
+
+    symbol: str
+    kind: Kind
+    start: datetime | None
+    end: datetime | None
+    candidates: tuple[date, ...]
+    time: time | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """Tool-result shape: ISO 8601 with offsets so the model sees exact instants."""
+        return {
+            "symbol": self.symbol,
+            "kind": self.kind,
+            "start": self.start.isoformat() if self.start is not None else None,
+            "end": self.end.isoformat() if self.end is not None else None,
+            "candidates": [d.isoformat() for d in self.candidates],
+            "message": None,
+        }
+
+
+def error_json(symbol: str, err: SymbolError) -> dict[str, Any]:
+    """Tool-result shape for a failed symbol, mirroring :meth:`Resolved.to_json`."""
+    return {
+        "symbol": symbol,
+        "kind": "error",
+        "start": None,
+        "end": None,
+        "candidates": [],
+        "message": err.message,
+    }
+
+
+# --- building blocks ---------------------------------------------------------
+
+
+def _day(symbol: str, d: date, ctx: TimeContext) -> Resolved:
+    start, end = days_bounds(d, d, ctx.tz)
+    return Resolved(symbol, "day", start, end, (d,))
+
+
+def _days(symbol: str, days: tuple[date, ...], ctx: TimeContext) -> Resolved:
+    start, end = days_bounds(days[0], days[-1], ctx.tz)
+    return Resolved(symbol, "days", start, end, days)
+
+
+def _month(symbol: str, year: int, month: int, ctx: TimeContext) -> Resolved:
+    ny, nm = add_months(year, month, 1)
+    start = day_start(month_first(year, month), ctx.tz)
+    end = day_start(month_first(ny, nm), ctx.tz)
+    return Resolved(symbol, "month", start, end, ())
+
+
+def _signed(match: re.Match[str], group: str) -> int:
+    value = int(match.group(group) or 0)
+    return -value if match.group("sign") == "-" else value
+
+
+def _next_month_day(symbol: str, month: int, day: int, today: date) -> date:
+    """Next ``month``-``day`` on or after today; 02-29 waits for a leap year."""
+    for year in range(today.year, today.year + _LEAP_SEARCH_YEARS + 1):
+        try:
+            candidate = date(year, month, day)
+        except ValueError:
+            continue
+        if candidate >= today:
+            return candidate
+    raise SymbolError.invalid(symbol, f"{symbol!r} is not a real calendar day (month {month} has no day {day}).")
+
+
+def _resolve_date_form(symbol: str, form: str, m: re.Match[str], ctx: TimeContext) -> Resolved:
+    today = ctx.today
+    if form == "day_offset":
+        return _day(symbol, today + timedelta(days=_signed(m, "n")), ctx)
+    if form == "weekday_next":
+        target = int(m.group("d")) - 1
+        return _day(symbol, today + timedelta(days=(target - today.weekday()) % 7), ctx)
+    if form == "weekday_in_week":
+        monday = week_monday(today) + timedelta(weeks=_signed(m, "k"))
+        return _day(symbol, monday + timedelta(days=int(m.group("d")) - 1), ctx)
+    if form == "weekend":
+        saturday = week_monday(today) + timedelta(weeks=_signed(m, "k"), days=5)
+        return _days(symbol, (saturday, saturday + timedelta(days=1)), ctx)
+    if form == "iso_date":
+        y, mo, d = int(m.group("y")), int(m.group("m")), int(m.group("d"))
+        try:
+            return _day(symbol, date(y, mo, d), ctx)
+        except ValueError as exc:
+            if "year" in str(exc):
+                raise SymbolError.invalid(symbol, f"{symbol!r}: year {y} is out of range.") from exc
+            raise SymbolError.invalid(
+                symbol, f"{symbol!r} is not a real calendar date ({y}-{mo:02d} has no day {d})."
+            ) from exc
+    if form == "month_day":
+        return _day(symbol, _next_month_day(symbol, int(m.group("m")), int(m.group("d")), today), ctx)
+    if form == "month_offset":
+        y, mo = add_months(today.year, today.month, _signed(m, "n"))
+        return _month(symbol, y, mo, ctx)
+    if form == "year_month":
+        y = int(m.group("y"))
+        if y < 1:
+            raise SymbolError.invalid(symbol, f"{symbol!r}: year {y} is out of range.")
+        return _month(symbol, y, int(m.group("m")), ctx)
+    if form == "holiday":
+        return _days(symbol, holiday.holiday_period(m.group("name"), today, ctx.holiday_country), ctx)
+    if form == "lunar":
+        return _day(symbol, lunar.next_lunar_date(int(m.group("m")), int(m.group("d")), today, symbol), ctx)
+    raise AssertionError(f"unhandled form {form}")  # pragma: no cover - grammar and resolver out of sync
+
+
+def _diagnose(symbol: str) -> str:
+    """A targeted explanation for the common ways a symbol goes wrong."""
+    if not symbol:
+        return "The symbol is empty."
+    if m := re.fullmatch(r"[Ww]([0-9]+)([+-][0-9]+)?", symbol):
+        return f"{symbol!r} is not a valid weekday symbol: d must be 1..7 (Monday=1)."
+    if re.fullmatch(r"[Ww][Ee]?[+-]?[0-9]*", symbol) or re.fullmatch(r"[Dd][0-9]+", symbol):
+        return f"{symbol!r} is malformed: offsets need an explicit sign, e.g. D+1, W3+1, WE+1."
+    if re.fullmatch(r"[DdMmWw]([+-]|[Ee][+-])[0-9]{4,}", symbol):
+        return f"{symbol!r}: the offset is too large (D up to 4 digits, W/WE/M up to 3)."
+    if m := LOOSE_TIME_RE.fullmatch(symbol):
+        h, mi = int(m.group("h")), int(m.group("m"))
+        if h > 23 or mi > 59:
+            return f"{symbol!r} is not a valid time: use 00:00..23:59 on a 24-hour clock (24:00 is not allowed)."
+        return f"{symbol!r}: write times as HH:MM with two digits each, e.g. {h:02d}:{mi:02d}."
+    if re.fullmatch(r"[0-9]{4}-[0-9]{1,2}(-[0-9]{1,2})?|[0-9]{1,2}-[0-9]{1,2}", symbol):
+        return f"{symbol!r} is not a valid date: use two-digit months 01..12 and days 01..31 (YYYY-MM-DD, MM-DD, YYYY-MM)."
+    if re.fullmatch(r"[Ll]:.*", symbol):
+        return f"{symbol!r} is not a valid lunar symbol: use L:MM-DD with month 01..12 and day 01..30."
+    if re.fullmatch(r"[Hh]:?", symbol) or symbol.startswith(("H: ", "h: ")):
+        return f"{symbol!r}: write a holiday name right after 'H:', e.g. H:国庆."
+    if m := LOOSE_INSTANT_RE.fullmatch(symbol):
+        return (
+            f"{symbol!r} is not a valid instant: write <single-day symbol>THH:MM, e.g. D+1T15:00; "
+            "only D±n, Wd, Wd±k, YYYY-MM-DD, MM-DD and L:MM-DD can take a time."
+        )
+    lowered = symbol.casefold()
+    if lowered in {"today", "tomorrow", "yesterday", "今天", "明天", "昨天", "后天", "now", "现在"}:
+        return f"{symbol!r} is a word, not a symbol: use D+0 for today, D+1 for tomorrow, D-1 for yesterday."
+    return f"{symbol!r} is not a valid time symbol."
+
+
+def _fail(symbol: str) -> SymbolError:
+    return SymbolError.invalid(symbol, _diagnose(symbol))
+
+
+def _guard(symbol: str, build: Callable[[], Resolved]) -> Resolved:
+    """Run a resolution step, turning date-range overflow into a SymbolError."""
+    try:
+        return build()
+    except SymbolError:
+        raise
+    except (OverflowError, ValueError) as exc:
+        raise SymbolError.invalid(symbol, f"{symbol!r} falls outside the supported date range.") from exc
+
+
+# --- public API --------------------------------------------------------------
+
+
+def resolve_time(text: str) -> time:
+    """Parse ``HH:MM`` (00:00..23:59); anything else is a SymbolError."""
+    symbol = text.strip() if isinstance(text, str) else repr(text)
+    m = TIME_RE.fullmatch(symbol)
+    if m is None:
+        raise _fail(symbol)
+    return time(int(m.group("h")), int(m.group("m")))
+
+
+def resolve(symbol: str, ctx: TimeContext) -> Resolved:
+    """Resolve any symbol: date kinds, a bare time, or a date+time instant."""
+    if not isinstance(symbol, str):
+        raise SymbolError.invalid(repr(symbol), f"Expected a symbol string, got {type(symbol).__name__}.")
+    raw = symbol.strip()
+    s = normalize_case(raw)
+    if TIME_RE.fullmatch(s):
+        return Resolved(s, "time", None, None, (), time=resolve_time(s))
+    if parsed := parse_date_form(s):
+        form, m = parsed
+        return _guard(s, lambda: _resolve_date_form(s, form, m, ctx))
+    if im := INSTANT_RE.fullmatch(s):
+        day_symbol = im.group("date")
+        parsed = parse_date_form(day_symbol)
+        assert parsed is not None and parsed[0] in SINGLE_DAY_FORMS
+        t = resolve_time(im.group("time"))
+
+        def build() -> Resolved:
+            day = _resolve_date_form(day_symbol, parsed[0], parsed[1], ctx)
+            at = local_datetime(day.candidates[0], t, ctx.tz)
+            return Resolved(s, "instant", at, at, (), time=t)
+
+        try:
+            return _guard(s, build)
+        except SymbolError as exc:
+            raise SymbolError(s, exc.message) from exc
+    raise _fail(raw)
+
+
+def resolve_date(symbol: str, ctx: TimeContext) -> Resolved:
+    """Resolve a symbol that must denote days (day, days, month)."""
+    resolved = resolve(symbol, ctx)
+    if resolved.kind not in DATE_KINDS:
+        raise SymbolError.invalid(
+            resolved.symbol,
+            f"{resolved.symbol!r} is a {resolved.kind}, but a date symbol (whole days) is required here.",
+        )
+    return resolved
+
+
+def _bound(expr: str, ctx: TimeContext, which: str) -> Resolved:
+    resolved = resolve(expr, ctx)
+    if resolved.kind == "time":
+        raise SymbolError.invalid(
+            resolved.symbol,
+            f"{resolved.symbol!r} is a bare time and cannot be a range {which}: "
+            f"attach it to a day, e.g. D+0T{resolved.symbol}.",
+        )
+    return resolved
+
+
+def resolve_range(start_expr: str, end_expr: str, ctx: TimeContext) -> tuple[datetime, datetime]:
+    """``[start of start_expr, end of end_expr)``; must be non-empty and at most 366 days.
+
+    Using the *end* of the end symbol is what makes ``D+1``..``D+1`` mean all
+    of tomorrow and ``M+1``..``M+1`` all of next month. An instant's end is the
+    instant itself, so ``D+1T09:00``..``D+1T10:00`` is that hour.
+    """
+    first = _bound(start_expr, ctx, "start")
+    last = _bound(end_expr, ctx, "end")
+    assert first.start is not None and last.end is not None
+    start, end = first.start, last.end
+    pair = f"{first.symbol}..{last.symbol}"
+    # Compare instants, not wall clocks: same-tzinfo comparison in Python ignores offsets.
+    if end.astimezone(timezone.utc) <= start.astimezone(timezone.utc):
+        raise SymbolError(
+            pair,
+            f"Range {pair} is empty or reversed: it resolves to [{start.isoformat()}, {end.isoformat()}) "
+            "and the end must be after the start. Swap the symbols or pick a later end.",
+        )
+    wall_span = end.replace(tzinfo=None) - start.replace(tzinfo=None)
+    if wall_span > timedelta(days=MAX_RANGE_DAYS):
+        raise SymbolError(
+            pair,
+            f"Range {pair} spans {wall_span.days} days; at most {MAX_RANGE_DAYS} days are allowed. "
+            "Split it into several queries (e.g. by month: M+0..M+5, then M+6..M+11).",
+        )
+    return start, end
+
+
+def day_interval(d: date, ctx: TimeContext) -> tuple[datetime, datetime]:
+    """Whole local day ``d`` as ``[start, end)``, for callers that already hold a date."""
+    return day_start(d, ctx.tz), day_end(d, ctx.tz)
