@@ -92,6 +92,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub(mem_sub, "search", "search remembered facts", h.memory_search)
     p.add_argument("query")
 
+    p = sub(commands, "chat", "send one message to the assistant", h.chat)
+    p.add_argument("message", metavar="MESSAGE")
+    p.add_argument("--model", metavar="SPEC", help="openai:MODEL@BASE_URL | llama:PATH.gguf | script:FILE.json")
+
     p = sub(commands, "import", "import an .ics file", h.import_ics)
     p.add_argument("file", metavar="FILE")
     p.add_argument("--calendar", metavar="NAME")
@@ -107,6 +111,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     try:
         args = build_parser().parse_args(args_list)
+        _check_globals(args)
         handler = getattr(args, "handler", None)
         if handler is None:
             from agent.cli.handlers import agenda
@@ -125,6 +130,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         if isinstance(exc, SymbolError):
             return fail(str(exc))
         return fail(f"internal error ({type(exc).__name__}: {exc}); please report it")
+
+
+def _check_globals(args: argparse.Namespace) -> None:
+    """A bad --now or --tz is refused by every command, not only by those that read the clock."""
+    parse_now(getattr(args, "now", None))
+    tz = getattr(args, "tz", None)
+    if tz is not None:
+        from agent.services.settings import zone
+
+        zone(tz)
 
 
 def fail(message: str) -> int:

@@ -18,6 +18,7 @@ from agent.store.db import Store
 
 ROLES = ("user", "assistant", "system")
 SEGMENT_LIMIT = 50
+SESSION_GAP_MINUTES = 120
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,7 @@ class ArchiveService:
         ).fetchall()
         return [_message(row) for row in reversed(rows)]
 
-    def segment(self, gap_minutes: int = 120, limit: int = SEGMENT_LIMIT) -> tuple[list[Message], int]:
+    def segment(self, gap_minutes: int = SESSION_GAP_MINUTES, limit: int = SEGMENT_LIMIT) -> tuple[list[Message], int]:
         """(messages of the current session, count of older messages left out).
 
         The session is what follows the last silence longer than ``gap_minutes``; if the
@@ -89,7 +90,7 @@ class ArchiveService:
         kept = kept[-limit:]
         return kept, int(total) - len(kept)
 
-    def segment_breaks(self, messages: list[Message], gap_minutes: int = 120) -> list[int]:
+    def segment_breaks(self, messages: list[Message], gap_minutes: int = SESSION_GAP_MINUTES) -> list[int]:
         """Indexes in ``messages`` where a new session starts (for the history view)."""
         gap = timedelta(minutes=gap_minutes)
         return [

@@ -103,7 +103,7 @@ def clean_title(title: str | None) -> str:
     """Titles keep what the user wrote, minus control characters and runaway length."""
     if not title:
         return ""
-    kept = "".join(ch for ch in title if unicodedata.category(ch)[0] != "C" or ch == " ")
+    kept = "".join(" " if ch.isspace() else ch for ch in title if ch.isspace() or unicodedata.category(ch)[0] != "C")
     return " ".join(kept.split())[:MAX_TITLE]
 
 
@@ -255,16 +255,23 @@ class CommandService:
     def _round(
         self, stub_id: int | None, title: str, slots: dict[str, Any], allow_conflict: bool, allow_past: bool
     ) -> Outcome:
-        outcome = self._evaluate(title, slots, allow_conflict, allow_past)
+        outcome = self._evaluate(title, slots, allow_conflict, allow_past, stub_id)
         if outcome.status == "created":
-            if stub_id is not None:
+            if stub_id is not None and outcome.deduplicated:
                 self._end_stub(stub_id, "created", outcome.event.event_id if outcome.event else None)
             outcome.command_id = stub_id
             return outcome
         outcome.command_id = self._save_stub(stub_id, title, slots, outcome)
         return outcome
 
-    def _evaluate(self, title: str, slots: dict[str, Any], allow_conflict: bool, allow_past: bool) -> Outcome:
+    def _evaluate(
+        self,
+        title: str,
+        slots: dict[str, Any],
+        allow_conflict: bool,
+        allow_past: bool,
+        stub_id: int | None = None,
+    ) -> Outcome:
         choice = self.calendars.choose(slots.get("calendar"))
         base = {
             "title": title,
@@ -325,7 +332,7 @@ class CommandService:
             conflicts = self.queries.busy(start, end)
             if conflicts:
                 return Outcome("conflict", candidates=[day], conflicts=conflicts, **base)
-        return self._write(title, start, end, choice, base)
+        return self._write(title, start, end, choice, base, stub_id)
 
     def _date(self, symbol: Any) -> tuple[date | None, list[date], time | None]:
         """(the day if exactly one, else None; candidate days; the time an instant carried)."""
@@ -372,12 +379,22 @@ class CommandService:
         return None
 
     def _write(
-        self, title: str, start: datetime | date, end: datetime | date, choice: CalendarChoice, base: dict[str, Any]
+        self,
+        title: str,
+        start: datetime | date,
+        end: datetime | date,
+        choice: CalendarChoice,
+        base: dict[str, Any],
+        stub_id: int | None = None,
     ) -> Outcome:
         component = build_event(title, start, end)
         try:
+            # The event and the end of the stub it completes are one logical write.
             with self.store.transaction():
                 changes = self.events.save(component, choice.calendar.id, self.origin)
+                if stub_id is not None:
+                    created = changes.created[0].event_id if changes.created else None
+                    self._end_stub(stub_id, "created", created)
         except sqlite3.Error as exc:
             return Outcome("invalid", message=f"the event could not be saved: {exc}", **base)
         # Reached only after COMMIT succeeded.

@@ -27,8 +27,12 @@ class Memory:
 
 
 def fts_phrase(query: str) -> str:
-    """A user string as one FTS5 phrase: quotes doubled, so no query syntax leaks through."""
-    return '"' + query.replace('"', '""') + '"'
+    """A user string as one FTS5 phrase: quotes doubled, so no query syntax leaks through.
+
+    NUL is dropped: FTS5 reads the query as a C string, so a NUL would cut the phrase off
+    before its closing quote ("unterminated string").
+    """
+    return '"' + query.replace("\x00", "").replace('"', '""') + '"'
 
 
 def like_pattern(query: str) -> str:

@@ -43,6 +43,11 @@ def _read_version(conn: sqlite3.Connection) -> int:
     return int(version)
 
 
+def _has_schema(conn: sqlite3.Connection) -> bool:
+    """Whether the file already holds tables, views or indexes (of some other program)."""
+    return conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone() is not None
+
+
 class Store:
     """One open database file. Services borrow its connection; only it commits.
 
@@ -67,11 +72,17 @@ class Store:
         self.conn.row_factory = sqlite3.Row
         try:
             version = _read_version(self.conn)
+            foreign = version == 0 and _has_schema(self.conn)
         except sqlite3.DatabaseError as exc:
             self.conn.close()
             raise StoreError(
                 f"{self.path} is not a Richeng database or is damaged ({exc}); it was left untouched"
             ) from None
+        if foreign:
+            self.conn.close()
+            raise StoreError(
+                f"{self.path} is an SQLite database of another program, not Richeng's; it was left untouched"
+            )
         if version > SCHEMA_VERSION:
             self.conn.close()
             raise NewerSchemaError(
@@ -129,14 +140,20 @@ class Store:
                 yield self.conn
             except BaseException:
                 self._depth = 0
-                self.conn.execute("ROLLBACK")
+                self._rollback()
                 raise
             self._depth = 0
             try:
                 self.conn.execute("COMMIT")
             except sqlite3.Error:
-                self.conn.execute("ROLLBACK")
+                self._rollback()
                 raise
+
+    def _rollback(self) -> None:
+        """ROLLBACK unless SQLite already ended the transaction itself (it does on some
+        errors, e.g. a full disk); a failing ROLLBACK must not hide the original error."""
+        if self.conn.in_transaction:
+            self.conn.execute("ROLLBACK")
 
     def read(self) -> sqlite3.Connection:
         """The connection for queries (callers hold ``lock`` around multi-step reads)."""
