@@ -206,11 +206,11 @@ def memory_search(args: argparse.Namespace) -> int:
 
 
 def import_ics(args: argparse.Namespace) -> int:
-    from agent.ics.importer import import_file
-
     path = Path(args.file).expanduser()
     if not path.is_file():
         raise CliError(f"cannot read {args.file}: no such file")
+    from agent.ics.importer import import_file
+
     session = Session(args)
     report = import_file(session.store, session.profile_id, path, args.calendar)
 
@@ -245,6 +245,48 @@ def export_ics(args: argparse.Namespace) -> int:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
     return 0
+
+
+# ---- chat --------------------------------------------------------------------------------
+
+NO_MODEL = (
+    "no model is configured: pass --model SPEC (openai:MODEL@BASE_URL, llama:PATH.gguf or "
+    "script:FILE.json), or save one with the app's settings; hosted keys come from the OS keyring "
+    "or RICHENG_API_KEY"
+)
+
+
+def chat(args: argparse.Namespace) -> int:
+    from agent.models.base import ModelUnavailable
+    from agent.models.registry import load_model
+    from agent.runtime.turn import Assistant
+    from agent.services.settings import SettingsService
+
+    session = Session(args)
+    spec = args.model or SettingsService(session.store, session.profile_id).get("model")
+    if not spec:
+        raise CliError(NO_MODEL)
+    try:
+        model = load_model(spec)
+    except ModelUnavailable as exc:
+        model = _Unavailable(str(exc))
+    assistant = Assistant(session.store, session.profile_id, model)  # type: ignore[arg-type]
+    result = assistant.turn(args.message, session.ctx)
+    emit(args, result.to_json(), lambda: result.reply)
+    return 0
+
+
+class _Unavailable:
+    """A model that could not even be loaded answers every request honestly."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        self.name = "unavailable"
+
+    def stream(self, *args: Any, **kwargs: Any) -> Any:
+        from agent.models.base import ModelUnavailable
+
+        raise ModelUnavailable(self.reason)
 
 
 # ---- no command: until the app exists, today's agenda -------------------------------------

@@ -104,6 +104,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--calendar", metavar="NAME")
     p.add_argument("--start", metavar="EXPR")
     p.add_argument("--end", metavar="EXPR")
+    from agent.cli.eval_commands import register as register_evals
+
+    register_evals(commands, sub)
     return parser
 
 

@@ -1,0 +1,74 @@
+"""Observation records: what each turn did, for reports and evals. Never read by decisions."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from agent.store.db import Store, utc_now_iso
+
+SEGMENTS = ("context_build", "model_request_sent", "first_token", "generation_end", "tool_execution", "finish")
+
+
+@dataclass
+class Timeline:
+    """Milliseconds from the start of the turn to each mark (first time it is reached)."""
+
+    started: float = field(default_factory=time.monotonic)
+    marks: dict[str, float] = field(default_factory=dict)
+
+    def mark(self, name: str, at: float | None = None) -> None:
+        if name not in self.marks:
+            self.marks[name] = round(((at if at is not None else time.monotonic()) - self.started) * 1000, 3)
+
+    def to_json(self) -> dict[str, float]:
+        return dict(self.marks)
+
+
+def infer_intent(tools: list[str], dispatched: bool, council: bool) -> str:
+    """Post-hoc intent from what actually ran (first matching tool wins)."""
+    if council:
+        return "council"
+    if dispatched:
+        return "clarification_reply"
+    table = {
+        "prepare_or_create_schedule": "create",
+        "cancel_schedule_command": "clarification_reply",
+        "query_schedule_range": "query_range",
+        "suggest_free_time": "query_range",
+        "remember_fact": "memory.remember",
+        "offer_council": "council",
+    }
+    for name in tools:
+        if name in table:
+            return table[name]
+    for name in tools:
+        if name == "search_memory":
+            return "memory.search"
+        if name == "search_chat_archive":
+            return "archive.search"
+    return "general.chat"
+
+
+def record(
+    store: Store,
+    profile_id: int,
+    *,
+    user_text: str,
+    intent: str,
+    outcome: str,
+    guard: str | None,
+    model: str | None,
+    model_calls: int,
+    data: dict[str, Any],
+) -> int:
+    with store.transaction() as conn:
+        cur = conn.execute(
+            "INSERT INTO observations(profile_id, created_at, user_text, intent, outcome, guard, model, model_calls, data)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (profile_id, utc_now_iso(), user_text, intent, outcome, guard, model, model_calls,
+             json.dumps(data, ensure_ascii=False, default=str)),
+        )
+    return int(cur.lastrowid or 0)

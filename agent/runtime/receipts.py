@@ -1,0 +1,149 @@
+"""Receipts: what the user reads after a tool ran, written by code from the real result.
+
+A terminal tool ends the turn with one of these instead of a second model generation, so
+"已创建" can only ever appear when the store says an event was created.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from agent.services.commands import Outcome
+from agent.services.memory import Memory
+from agent.services.queries import FreeSlot, RangeResult
+from agent.store.events import Occurrence
+
+ZH_WEEKDAYS = "一二三四五六日"
+EN_WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_CJK = re.compile(r"[\u3400-\u9fff]")
+
+
+def language_of(text: str, setting: str | None = None) -> str:
+    """``zh`` or ``en``: the setting when there is one, else the message's script."""
+    if setting in ("zh", "en"):
+        return setting
+    return "zh" if _CJK.search(text or "") else "en"
+
+
+def day_label(day: date, lang: str) -> str:
+    if lang == "zh":
+        return f"{day.month}月{day.day}日（周{ZH_WEEKDAYS[day.weekday()]}）"
+    return f"{EN_WEEKDAYS[day.weekday()]} {day.day} {day:%b}"
+
+
+def span_label(start: datetime | date, end: datetime | date, lang: str) -> str:
+    if isinstance(start, datetime) and isinstance(end, datetime):
+        same_day = start.date() == end.date() or (end - start <= timedelta(days=1) and end.time() == datetime.min.time())
+        tail = f"{end:%H:%M}" if same_day else f"{day_label(end.date(), lang)} {end:%H:%M}"
+        return f"{day_label(start.date(), lang)} {start:%H:%M}–{tail}"
+    assert isinstance(start, date) and isinstance(end, date)
+    last = (end.date() if isinstance(end, datetime) else end) - timedelta(days=1)
+    start_day = start.date() if isinstance(start, datetime) else start
+    whole = "全天" if lang == "zh" else "all day"
+    if last <= start_day:
+        return f"{day_label(start_day, lang)} {whole}"
+    return f"{day_label(start_day, lang)}–{day_label(last, lang)} {whole}"
+
+
+def occurrence_line(occ: Occurrence, lang: str) -> str:
+    calendar = f"（{occ.calendar}）" if lang == "zh" else f" ({occ.calendar})"
+    return f"• {span_label(occ.start, occ.end, lang)} {occ.title}{calendar}"
+
+
+def outcome_receipt(outcome: Outcome, lang: str) -> str:
+    zh = lang == "zh"
+    title = outcome.title
+    if outcome.status == "created" and outcome.event is not None:
+        when = span_label(outcome.event.start, outcome.event.end, lang)
+        if outcome.deduplicated:
+            text = f"这个日程已经在日历里了：{when} {title}（{outcome.calendar}），没有重复添加。" if zh else (
+                f"That event is already on your calendar: {when} {title} ({outcome.calendar}); nothing was added twice."
+            )
+        else:
+            text = f"已创建：{when} {title}（日历：{outcome.calendar}）" if zh else (
+                f"Created: {when} {title} (calendar: {outcome.calendar})"
+            )
+        if outcome.calendar_fell_back:
+            text += (
+                f"\n没有找到日历“{outcome.requested_calendar}”，已放入默认日历“{outcome.calendar}”。"
+                if zh
+                else f"\nThere is no calendar named “{outcome.requested_calendar}”, so it went into the default calendar “{outcome.calendar}”."
+            )
+        return text
+    if outcome.status == "needs_date":
+        if outcome.candidates:
+            options = ("还是" if zh else " or ").join(day_label(day, lang) for day in outcome.candidates)
+            return f"“{title}”安排在哪一天？{options}？" if zh else f"Which day for “{title}”: {options}?"
+        return f"“{title}”具体是哪一天？" if zh else f"Which day should “{title}” be on?"
+    if outcome.status == "conflict":
+        lines = "\n".join(occurrence_line(occ, lang) for occ in outcome.conflicts)
+        when = span_label(outcome.start, outcome.end, lang) if outcome.start and outcome.end else ""
+        if zh:
+            return f"“{title}”（{when}）和这些日程时间冲突：\n{lines}\n要换个时间，还是直接创建？还没有写入日历。"
+        return f"“{title}” ({when}) overlaps:\n{lines}\nChange the time, or create it anyway? Nothing has been written yet."
+    if outcome.status == "past_time":
+        when = span_label(outcome.start, outcome.end, lang) if outcome.start and outcome.end else ""
+        if zh:
+            return f"“{title}”的时间（{when}）已经过去了，还没有写入日历。要补记到日历里吗？"
+        return f"The time for “{title}” ({when}) has already passed, so nothing was written. Add it anyway?"
+    if outcome.status == "cancelled":
+        return f"好的，不建“{title}”了。" if zh else f"OK, I dropped “{title}”."
+    if outcome.status == "none":
+        return "现在没有待确认的日程。" if zh else "There is no pending event to cancel."
+    # invalid after the model's retries ran out
+    if zh:
+        return f"我没能理解“{title}”的时间，还没有写入日历。可以换个说法告诉我日期和时间吗？"
+    return f"I couldn't work out the time for “{title}”, so nothing was written. Could you say the date and time another way?"
+
+
+def range_receipt(result: RangeResult, lang: str) -> str:
+    zh = lang == "zh"
+    last = result.end - timedelta(microseconds=1)
+    if result.start.date() == last.date():
+        label = day_label(result.start.date(), lang)
+    else:
+        label = f"{day_label(result.start.date(), lang)}–{day_label(last.date(), lang)}"
+    if not result.events:
+        return f"{label}没有安排。" if zh else f"Nothing on your calendar for {label}."
+    lines = "\n".join(occurrence_line(occ, lang) for occ in result.events[:50])
+    more = len(result.events) - 50
+    tail = (f"\n……还有 {more} 项" if zh else f"\n… and {more} more") if more > 0 else ""
+    head = f"{label}共有 {len(result.events)} 项安排：" if zh else f"{len(result.events)} item(s) for {label}:"
+    return f"{head}\n{lines}{tail}"
+
+
+def free_receipt(slots: list[FreeSlot], lang: str) -> str:
+    zh = lang == "zh"
+    if not slots:
+        return "这段时间在工作时间内没有合适的空档。" if zh else "No free slot of that length within working hours in that range."
+    lines = "\n".join(f"• {span_label(slot.start, slot.end, lang)}" for slot in slots[:10])
+    return ("这些时间有空：\n" if zh else "You are free:\n") + lines
+
+
+def memory_receipt(memory: Memory, lang: str) -> str:
+    return f"记住了：{memory.text}" if lang == "zh" else f"Remembered: {memory.text}"
+
+
+def council_offer_receipt(topic: str, lang: str) -> str:
+    if lang == "zh":
+        return f"要不要请三位顾问从不同角度帮你看看“{topic}”这段时间的安排？回复“要”就开始。"
+    return f"Would you like three advisors to look at your schedule for “{topic}” from different angles? Reply “yes” to start."
+
+
+def unavailable_reply(reason: str, lang: str) -> str:
+    if lang == "zh":
+        return f"模型现在不可用（{reason}），这次没有读写你的日历。日历本身可以照常使用。"
+    return f"The model is unavailable right now ({reason}); nothing was read or written. The calendar itself works as usual."
+
+
+def gave_up_reply(lang: str) -> str:
+    if lang == "zh":
+        return "这次没能完成，日历没有任何改动。可以换个说法再试一次吗？"
+    return "I couldn't finish that, and nothing on your calendar changed. Could you try saying it another way?"
+
+
+def to_payload(value: Any) -> Any:
+    to_json = getattr(value, "to_json", None)
+    return to_json() if callable(to_json) else value

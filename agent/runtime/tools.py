@@ -1,0 +1,204 @@
+"""The model's tools: typed argument models, their JSON schemas, and per-request closures.
+
+Schemas are derived from the pydantic models (``extra="forbid"`` gives
+``additionalProperties: false``) and the symbol patterns come from the one grammar module.
+No tool has a user, profile or account parameter: ``build_toolset`` closes over the
+services of the active profile, so a model cannot even name another profile.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from agent.timesym.grammar import GRAMMAR_SUMMARY, RANGE_BOUND_PATTERN, TIME_PATTERN
+
+DATE_OR_INSTANT_PATTERN = RANGE_BOUND_PATTERN
+
+
+class _Args(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+class CreateArgs(_Args):
+    title: str = Field(min_length=1, max_length=200, description="Short event title in the user's words, without the date/time words.")
+    dateExpression: str = Field(pattern=DATE_OR_INSTANT_PATTERN, description="Date symbol (see the time symbols), or an instant like D+1T15:00.")
+    time: str | None = Field(default=None, pattern=TIME_PATTERN, description="Start time HH:MM (24 h). Omit for an all-day event.")
+    endTime: str | None = Field(default=None, pattern=TIME_PATTERN, description="End time HH:MM, only if the user said when it ends.")
+    durationMinutes: int | None = Field(default=None, ge=1, le=10080, description="Length in minutes, only if the user said how long.")
+    calendarName: str | None = Field(default=None, description="One of the user's calendars; omit when unsure.")
+    allowConflict: bool | None = Field(default=None, description="True only when the user, told about a conflict, says to create it anyway.")
+
+
+class QueryArgs(_Args):
+    startExpression: str = Field(pattern=DATE_OR_INSTANT_PATTERN, description="Start of the range (inclusive).")
+    endExpression: str = Field(pattern=DATE_OR_INSTANT_PATTERN, description="End of the range: the END of this symbol is the range end (D+1..D+1 = all of tomorrow).")
+    incompleteOnly: bool | None = Field(default=None, description="True only when the user asks for unfinished items.")
+
+
+class FreeTimeArgs(_Args):
+    startExpression: str = Field(pattern=DATE_OR_INSTANT_PATTERN)
+    endExpression: str = Field(pattern=DATE_OR_INSTANT_PATTERN)
+    durationMinutes: int | None = Field(default=None, ge=5, le=1440, description="How long the free slot must be; default 60.")
+
+
+class CancelArgs(_Args):
+    pass
+
+
+class RememberArgs(_Args):
+    fact: str = Field(min_length=1, max_length=1000, description="The fact to remember, in the user's words.")
+
+
+class CouncilArgs(_Args):
+    topic: str = Field(min_length=1, max_length=200, description="What the advisors would look at.")
+    startExpression: str = Field(pattern=DATE_OR_INSTANT_PATTERN)
+    endExpression: str = Field(pattern=DATE_OR_INSTANT_PATTERN)
+
+
+class SearchArgs(_Args):
+    query: str = Field(min_length=1, max_length=200, description="Words to look for (Chinese substrings work).")
+
+
+CALENDAR_CHOICE = (
+    "Calendar choice: first use evidence in the context (a conflicting 休假/vacation event, other "
+    "items that day), then the meaning of the words (回老家/陪家人 -> a family calendar, 健身 -> "
+    "sports, 开会/客户 -> work). When unsure, omit calendarName and the default calendar is used."
+)
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    args: type[_Args]
+    description: str
+    terminal: bool
+
+
+SPECS: tuple[ToolSpec, ...] = (
+    ToolSpec(
+        "prepare_or_create_schedule",
+        CreateArgs,
+        "Create a calendar event the user wants to add now (future plans: 明天下午三点开会, 'lunch with "
+        "Amy on Friday'). Never for past-tense remarks or questions. Code checks dates, conflicts and "
+        "duplicates and may ask the user to pick a day or confirm. " + CALENDAR_CHOICE,
+        True,
+    ),
+    ToolSpec(
+        "query_schedule_range",
+        QueryArgs,
+        "Read the user's events in a range (本周有什么安排, 'what's on tomorrow'). Read-only.",
+        True,
+    ),
+    ToolSpec("suggest_free_time", FreeTimeArgs, "Find free time within working hours in a range. Read-only.", True),
+    ToolSpec(
+        "cancel_schedule_command",
+        CancelArgs,
+        "Drop the pending (not yet created) event request when the user gives up on it (算了，不建了).",
+        True,
+    ),
+    ToolSpec("remember_fact", RememberArgs, "Save a fact the user explicitly asks you to remember (请记住...).", True),
+    ToolSpec(
+        "offer_council",
+        CouncilArgs,
+        "Offer a review of the user's schedule by three advisors when they ask for advice about a busy "
+        "period; the user accepts with a short yes.",
+        True,
+    ),
+    ToolSpec("search_memory", SearchArgs, "Look up facts the user asked you to remember (birthdays, preferences).", False),
+    ToolSpec("search_chat_archive", SearchArgs, "Search older conversation not shown in the context.", False),
+)
+SPEC_BY_NAME = {spec.name: spec for spec in SPECS}
+TOOL_NAMES = tuple(SPEC_BY_NAME)
+TERMINAL = frozenset(spec.name for spec in SPECS if spec.terminal)
+
+
+def _clean_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """Pydantic's schema, minus titles and the ``anyOf [.., null]`` of optional fields:
+    an optional argument is simply not required, which small grammars handle better."""
+    properties: dict[str, Any] = {}
+    for name, prop in schema.get("properties", {}).items():
+        prop = dict(prop)
+        prop.pop("title", None)
+        prop.pop("default", None)
+        if "anyOf" in prop:
+            options = [option for option in prop.pop("anyOf") if option.get("type") != "null"]
+            if len(options) == 1:
+                prop = {**options[0], **prop}
+        properties[name] = prop
+    result: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
+    if schema.get("required"):
+        result["required"] = list(schema["required"])
+    return result
+
+
+def tool_schemas(calendar_names: list[str]) -> list[dict[str, Any]]:
+    """OpenAI-style tool list. Only ``calendarName``'s enum varies, and only per user."""
+    tools = []
+    for spec in SPECS:
+        parameters = _clean_schema(spec.args.model_json_schema())
+        if "calendarName" in parameters["properties"] and calendar_names:
+            parameters["properties"]["calendarName"]["enum"] = list(calendar_names)
+        description = spec.description
+        if spec.name in ("prepare_or_create_schedule", "query_schedule_range"):
+            description += "\n" + GRAMMAR_SUMMARY
+        tools.append({"type": "function", "function": {"name": spec.name, "description": description, "parameters": parameters}})
+    return tools
+
+
+@dataclass
+class ToolResult:
+    """What a tool did. ``retry`` results go back to the model; others end the turn
+    (terminal tools) or feed the next model call (intermediate tools)."""
+
+    name: str
+    ok: bool
+    payload: dict[str, Any]
+    retry: bool = False
+    terminal: bool = False
+    value: Any = None  # the service object (Outcome, RangeResult ...) for receipts
+
+    def for_model(self) -> str:
+        return json.dumps(self.payload, ensure_ascii=False, default=str)
+
+
+def validation_message(exc: ValidationError) -> str:
+    parts = []
+    for error in exc.errors():
+        where = ".".join(str(item) for item in error.get("loc", ())) or "arguments"
+        if error.get("type") == "extra_forbidden":
+            parts.append(f"unknown argument '{where}' (not part of this tool)")
+        else:
+            parts.append(f"{where}: {error.get('msg')}")
+    return "; ".join(parts)
+
+
+@dataclass
+class Toolset:
+    """The tools of one request, bound to one profile's services."""
+
+    handlers: dict[str, Callable[[Any], ToolResult]]
+    calendar_names: list[str]
+    schemas: list[dict[str, Any]] = field(default_factory=list)
+
+    def call(self, name: str, arguments: str | dict[str, Any]) -> ToolResult:
+        spec = SPEC_BY_NAME.get(name)
+        if spec is None or name not in self.handlers:
+            return ToolResult(name, False, {"error": f"unknown tool '{name}'; available: {', '.join(TOOL_NAMES)}"}, retry=True)
+        try:
+            raw = json.loads(arguments) if isinstance(arguments, str) else arguments
+            if raw is None:
+                raw = {}
+            if not isinstance(raw, dict):
+                raise ValueError("arguments must be a JSON object")
+            args = spec.args.model_validate(raw)
+        except (ValueError, ValidationError) as exc:
+            message = validation_message(exc) if isinstance(exc, ValidationError) else f"arguments are not valid JSON: {exc}"
+            return ToolResult(name, False, {"error": message}, retry=True)
+        result = self.handlers[name](args)
+        result.terminal = spec.terminal and not result.retry
+        return result

@@ -1,0 +1,118 @@
+"""The tool handlers of one request, as closures over one profile's services.
+
+Nothing a model sends can choose the profile: the handlers below were built for it before
+the model was called. A handler's error that the model can fix (a bad symbol, an end before
+the start) comes back as a ``retry`` result; the model sees the message and tries again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from agent.errors import UserFacingError
+from agent.runtime.tools import (
+    CancelArgs,
+    CouncilArgs,
+    CreateArgs,
+    FreeTimeArgs,
+    QueryArgs,
+    RememberArgs,
+    SearchArgs,
+    Toolset,
+    ToolResult,
+    tool_schemas,
+)
+from agent.services.archive import ArchiveService
+from agent.services.commands import CommandService
+from agent.services.memory import MemoryService
+from agent.services.queries import QueryService
+from agent.store.db import Store
+from agent.timesym.context import TimeContext
+from agent.timesym.resolve import resolve_range
+
+
+def build_toolset(
+    store: Store,
+    profile_id: int,
+    ctx: TimeContext,
+    commands: CommandService,
+    memory: MemoryService,
+    archive: ArchiveService,
+    calendar_names: list[str],
+) -> Toolset:
+    queries = QueryService(store, profile_id, ctx)
+
+    def fail(name: str, exc: Exception) -> ToolResult:
+        return ToolResult(name, False, {"error": str(exc)}, retry=True)
+
+    def create(args: CreateArgs) -> ToolResult:
+        outcome = commands.prepare_or_create(
+            args.title,
+            args.dateExpression,
+            time=args.time,
+            end_time=args.endTime,
+            duration_minutes=args.durationMinutes,
+            calendar_name=args.calendarName,
+            allow_conflict=bool(args.allowConflict),
+        )
+        if outcome.status == "invalid":
+            return ToolResult("prepare_or_create_schedule", False, {"error": outcome.message}, retry=True, value=outcome)
+        return ToolResult("prepare_or_create_schedule", True, outcome.to_json(), value=outcome)
+
+    def query(args: QueryArgs) -> ToolResult:
+        try:
+            result = queries.range(args.startExpression, args.endExpression, incomplete_only=bool(args.incompleteOnly))
+        except UserFacingError as exc:
+            return fail("query_schedule_range", exc)
+        return ToolResult("query_schedule_range", True, result.to_json(), value=result)
+
+    def free(args: FreeTimeArgs) -> ToolResult:
+        try:
+            slots = queries.free_slots(args.startExpression, args.endExpression, args.durationMinutes or 60)
+        except UserFacingError as exc:
+            return fail("suggest_free_time", exc)
+        return ToolResult("suggest_free_time", True, {"slots": [slot.to_json() for slot in slots]}, value=slots)
+
+    def cancel(args: CancelArgs) -> ToolResult:
+        outcome = commands.cancel_active()
+        return ToolResult("cancel_schedule_command", True, outcome.to_json(), value=outcome)
+
+    def remember(args: RememberArgs) -> ToolResult:
+        try:
+            saved = memory.remember(args.fact)
+        except UserFacingError as exc:
+            return fail("remember_fact", exc)
+        return ToolResult("remember_fact", True, saved.to_json(), value=saved)
+
+    def council(args: CouncilArgs) -> ToolResult:
+        try:
+            start, end = resolve_range(args.startExpression, args.endExpression, ctx)
+        except UserFacingError as exc:
+            return fail("offer_council", exc)
+        offer = {"topic": args.topic, "start": start.isoformat(), "end": end.isoformat()}
+        return ToolResult("offer_council", True, offer, value=offer)
+
+    def search_memory(args: SearchArgs) -> ToolResult:
+        found = memory.search(args.query)
+        return ToolResult("search_memory", True, {"memories": [m.text for m in found]})
+
+    def search_archive(args: SearchArgs) -> ToolResult:
+        found = archive.search(args.query)
+        return ToolResult(
+            "search_chat_archive",
+            True,
+            {"messages": [{"role": m.role, "at": m.created_at.isoformat(), "content": m.content[:500]} for m in found]},
+        )
+
+    handlers: dict[str, Callable[[Any], ToolResult]] = {
+        "prepare_or_create_schedule": create,
+        "query_schedule_range": query,
+        "suggest_free_time": free,
+        "cancel_schedule_command": cancel,
+        "remember_fact": remember,
+        "offer_council": council,
+        "search_memory": search_memory,
+        "search_chat_archive": search_archive,
+    }
+    return Toolset(handlers=handlers, calendar_names=calendar_names, schemas=tool_schemas(calendar_names))

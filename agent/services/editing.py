@@ -1,0 +1,315 @@
+"""Direct edits from the editor, drag and drop, and undo: create, change, move, delete.
+
+Recurring events follow the usual calendar scopes. ``this`` writes an override (or an
+EXDATE for a delete), ``following`` ends the series before the instance and starts a new one
+from it, and ``all`` changes the master, moving it by the same amount the instance moved.
+Every method returns the ``ChangeSet`` of one transaction, which the app keeps for undo.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta, timezone
+from typing import Any, Literal
+
+import icalendar
+
+from agent.errors import NotFoundError, ValidationError
+from agent.store.components import build_event, index_fields, new_uid, parse_component, recurrence_key
+from agent.store.db import Store
+from agent.store.events import Change, ChangeSet, EventRepo, Occurrence
+
+Scope = Literal["this", "following", "all"]
+EDITABLE = ("title", "description", "location", "transp", "completed")
+
+
+@dataclass(frozen=True)
+class EventDraft:
+    """What the editor hands over; ``start``/``end`` are dates for all-day events."""
+
+    title: str
+    start: datetime | date
+    end: datetime | date
+    calendar_id: int
+    description: str = ""
+    location: str = ""
+    transp: str = "OPAQUE"
+    rrule: str | None = None
+    alarm_minutes: tuple[int, ...] = ()
+
+
+class EditService:
+    def __init__(self, store: Store, profile_id: int, origin: str = "user") -> None:
+        self.store = store
+        self.profile_id = profile_id
+        self.origin = origin
+        self.repo = EventRepo(store, profile_id)
+
+    # ---- create / change -----------------------------------------------------------------
+
+    def create(self, draft: EventDraft) -> ChangeSet:
+        self._check_calendar(draft.calendar_id)
+        component = build_event(
+            draft.title,
+            draft.start,
+            draft.end,
+            description=draft.description,
+            location=draft.location,
+            transp=draft.transp,
+            rrule=draft.rrule,
+            alarm_minutes=list(draft.alarm_minutes),
+        )
+        with self.store.transaction():
+            return self.repo.save(component, draft.calendar_id, self.origin)
+
+    def replace(self, uid: str, draft: EventDraft) -> ChangeSet:
+        """Rewrite a whole single event or series master from the editor's fields, keeping
+        what the editor does not show (attendees, categories, imported extras)."""
+        row = self._row(uid, "")
+        component = parse_component(row["ics"])
+        _set_times(component, draft.start, draft.end)
+        _set(component, "SUMMARY", draft.title.strip())
+        _set(component, "DESCRIPTION", draft.description or None)
+        _set(component, "LOCATION", draft.location or None)
+        _set(component, "TRANSP", draft.transp)
+        component.pop("RRULE", None)
+        if draft.rrule:
+            component.add("RRULE", icalendar.vRecur.from_ical(draft.rrule))
+        component.subcomponents = [sub for sub in component.subcomponents if sub.name != "VALARM"]
+        for minutes in draft.alarm_minutes:
+            alarm = icalendar.Alarm()
+            alarm.add("ACTION", "DISPLAY")
+            alarm.add("DESCRIPTION", draft.title.strip())
+            alarm.add("TRIGGER", timedelta(minutes=-minutes))
+            component.add_component(alarm)
+        self._check_calendar(draft.calendar_id)
+        with self.store.transaction():
+            return self.repo.save(_bump(component), draft.calendar_id, self.origin_of(row))
+
+    def set_completed(self, uid: str, done: bool) -> ChangeSet:
+        row = self._row(uid, "")
+        component = parse_component(row["ics"])
+        _set(component, "X-RICHENG-COMPLETED", "TRUE" if done else None)
+        with self.store.transaction():
+            return self.repo.save(_bump(component), row["calendar_id"], self.origin_of(row))
+
+    def move_to_calendar(self, uid: str, calendar_id: int) -> ChangeSet:
+        self._check_calendar(calendar_id)
+        changes = ChangeSet()
+        with self.store.transaction():
+            for row in self.store.conn.execute(
+                "SELECT * FROM events WHERE profile_id = ? AND uid = ?", (self.profile_id, uid)
+            ).fetchall():
+                changes.extend(self.repo.save(parse_component(row["ics"]), calendar_id, row["origin"]))
+        return changes
+
+    def move(self, occ: Occurrence, start: datetime | date, end: datetime | date, scope: Scope = "all") -> ChangeSet:
+        """Drag/resize an occurrence to [start, end)."""
+        if end <= start:  # type: ignore[operator]
+            raise ValidationError("an event must end after it starts")
+        if occ.recurrence_id is None:
+            row = self._row(occ.uid, "")
+            component = parse_component(row["ics"])
+            _set_times(component, start, end)
+            with self.store.transaction():
+                return self.repo.save(_bump(component), row["calendar_id"], self.origin_of(row))
+        if scope == "this":
+            return self._override(occ, lambda c: _set_times(c, start, end))
+        if scope == "following":
+            return self._split(occ, lambda c: _set_times(c, start, end))
+        master = self._row(occ.uid, "")
+        component = parse_component(master["ics"])
+        old_start = component.decoded("DTSTART")
+        delta_start = _delta(occ.start, start)
+        delta_length = _delta(occ.start, start) - _delta(occ.end, end)
+        new_start = old_start + delta_start
+        old_end = component.decoded("DTEND") if component.get("DTEND") else old_start
+        _set_times(component, new_start, old_end + delta_start - delta_length)
+        with self.store.transaction():
+            return self.repo.save(_bump(component), master["calendar_id"], self.origin_of(master))
+
+    # ---- delete --------------------------------------------------------------------------
+
+    def delete(self, occ: Occurrence, scope: Scope = "all") -> ChangeSet:
+        if occ.recurrence_id is None or scope == "all":
+            with self.store.transaction():
+                return self.repo.delete(occ.uid)
+        master = self._row(occ.uid, "")
+        component = parse_component(master["ics"])
+        original = _original_start(occ.recurrence_id, component)
+        with self.store.transaction():
+            changes = ChangeSet()
+            if scope == "this":
+                component.add("EXDATE", original)
+                if self.repo.row(occ.uid, occ.recurrence_id) is not None:
+                    changes.extend(self.repo.delete(occ.uid, occ.recurrence_id))
+            else:
+                _end_series_before(component, original)
+                for row in self._overrides_from(occ.uid, occ.recurrence_id):
+                    changes.extend(self.repo.delete(occ.uid, row["recurrence_id"]))
+            changes.extend(self.repo.save(_bump(component), master["calendar_id"], self.origin_of(master)))
+            return changes
+
+    # ---- undo ----------------------------------------------------------------------------
+
+    def undo(self, changes: ChangeSet) -> ChangeSet:
+        """Put every touched row back as it was; returns the change set that redoes it."""
+        inverse = ChangeSet()
+        with self.store.transaction():
+            for change in reversed(changes.created):
+                inverse.extend(self.repo.delete(change.uid, change.recurrence_id or None))
+            for change in reversed(changes.updated + changes.deleted):
+                inverse.extend(self.repo.restore(change))
+        return inverse
+
+    # ---- helpers -------------------------------------------------------------------------
+
+    def origin_of(self, row: Any) -> str:
+        return str(row["origin"])
+
+    def _row(self, uid: str, recurrence_id: str) -> Any:
+        row = self.repo.row(uid, recurrence_id)
+        if row is None:
+            raise NotFoundError(f"no event with UID {uid}")
+        return row
+
+    def _check_calendar(self, calendar_id: int) -> None:
+        found = self.store.conn.execute(
+            "SELECT 1 FROM calendars WHERE profile_id = ? AND id = ?", (self.profile_id, calendar_id)
+        ).fetchone()
+        if found is None:
+            raise NotFoundError("that calendar does not exist in this profile")
+
+    def _overrides_from(self, uid: str, recurrence_id: str) -> list[Any]:
+        rows = self.store.conn.execute(
+            "SELECT * FROM events WHERE profile_id = ? AND uid = ? AND recurrence_id != ''", (self.profile_id, uid)
+        ).fetchall()
+        return [row for row in rows if row["recurrence_id"] >= recurrence_id]
+
+    def _override(self, occ: Occurrence, edit: Any) -> ChangeSet:
+        """Write (or rewrite) the override for one instance."""
+        assert occ.recurrence_id is not None
+        existing = self.repo.row(occ.uid, occ.recurrence_id)
+        master = self._row(occ.uid, "")
+        if existing is not None:
+            component = parse_component(existing["ics"])
+        else:
+            component = _instance_from_master(parse_component(master["ics"]), occ)
+        edit(component)
+        with self.store.transaction():
+            return self.repo.save(_bump(component), master["calendar_id"], self.origin_of(master))
+
+    def _split(self, occ: Occurrence, edit: Any) -> ChangeSet:
+        """End the series before ``occ`` and start a new series (new UID) from it."""
+        assert occ.recurrence_id is not None
+        master = self._row(occ.uid, "")
+        old = parse_component(master["ics"])
+        original = _original_start(occ.recurrence_id, old)
+        new = copy.deepcopy(old)
+        new["UID"] = icalendar.vText(new_uid())
+        length = _length(old)
+        _set_times(new, occ.start, occ.start + length)  # type: ignore[operator]
+        new.pop("EXDATE", None)
+        new.pop("RDATE", None)
+        rule = new.get("RRULE")
+        if rule is not None and "COUNT" in rule:
+            rule["COUNT"] = [max(1, int(rule["COUNT"][0]) - _instances_before(old, original))]
+        edit(new)
+        _end_series_before(old, original)
+        with self.store.transaction():
+            changes = ChangeSet()
+            for row in self._overrides_from(occ.uid, occ.recurrence_id):
+                changes.extend(self.repo.delete(occ.uid, row["recurrence_id"]))
+            changes.extend(self.repo.save(_bump(old), master["calendar_id"], self.origin_of(master)))
+            changes.extend(self.repo.save(new, master["calendar_id"], self.origin_of(master)))
+            return changes
+
+
+def _set(component: icalendar.Event, name: str, value: Any) -> None:
+    component.pop(name, None)
+    if value is not None and value != "":
+        component.add(name, value)
+
+
+def _set_times(component: icalendar.Event, start: datetime | date, end: datetime | date) -> None:
+    component.pop("DTSTART", None)
+    component.pop("DTEND", None)
+    component.pop("DURATION", None)
+    component.add("DTSTART", start)
+    component.add("DTEND", end)
+
+
+def _bump(component: icalendar.Event) -> icalendar.Event:
+    """SEQUENCE and LAST-MODIFIED move forward on every local change (sync relies on them)."""
+    sequence = int(component.get("SEQUENCE") or 0) + 1
+    _set(component, "SEQUENCE", sequence)
+    _set(component, "LAST-MODIFIED", datetime.now(timezone.utc))
+    _set(component, "DTSTAMP", datetime.now(timezone.utc))
+    return component
+
+
+def _delta(old: datetime | date, new: datetime | date) -> timedelta:
+    if isinstance(old, datetime) and isinstance(new, datetime):
+        if (old.tzinfo is None) != (new.tzinfo is None):
+            old, new = old.replace(tzinfo=None), new.replace(tzinfo=None)
+        return new - old
+    old_day = old.date() if isinstance(old, datetime) else old
+    new_day = new.date() if isinstance(new, datetime) else new
+    return new_day - old_day
+
+
+def _length(component: icalendar.Event) -> timedelta:
+    fields = index_fields(component)
+    return timedelta(seconds=fields.end_ts - fields.start_ts)
+
+
+def _instances_before(master: icalendar.Event, original: datetime | date) -> int:
+    """How many RRULE instances precede ``original`` (for COUNT when a series is split)."""
+    from dateutil.rrule import rrulestr
+
+    start = master.decoded("DTSTART")
+    as_dt = start if isinstance(start, datetime) else datetime(start.year, start.month, start.day)
+    limit = original if isinstance(original, datetime) else datetime(original.year, original.month, original.day)
+    rule = rrulestr(master["RRULE"].to_ical().decode(), dtstart=as_dt)
+    return sum(1 for instance in rule if instance < limit)
+
+
+def _original_start(recurrence_id: str, master: icalendar.Event) -> datetime | date:
+    """The instance's original start, in the master's own form (date, floating or zoned)."""
+    start = master.decoded("DTSTART")
+    if len(recurrence_id) == 8:
+        return datetime.strptime(recurrence_id, "%Y%m%d").date()
+    if recurrence_id.endswith("Z"):
+        value = datetime.strptime(recurrence_id, "%Y%m%dT%H%M%SZ").replace(tzinfo=timezone.utc)
+        return value.astimezone(start.tzinfo) if isinstance(start, datetime) and start.tzinfo else value
+    return datetime.strptime(recurrence_id, "%Y%m%dT%H%M%S")
+
+
+def _instance_from_master(master: icalendar.Event, occ: Occurrence) -> icalendar.Event:
+    assert occ.recurrence_id is not None
+    instance = copy.deepcopy(master)
+    for name in ("RRULE", "RDATE", "EXDATE"):
+        instance.pop(name, None)
+    original = _original_start(occ.recurrence_id, master)
+    _set_times(instance, occ.start, occ.end)
+    instance.add("RECURRENCE-ID", original)
+    assert recurrence_key(original) == occ.recurrence_id
+    return instance
+
+
+def _end_series_before(component: icalendar.Event, original: datetime | date) -> None:
+    rule = component.get("RRULE")
+    if rule is None:
+        return
+    rule.pop("COUNT", None)
+    if isinstance(original, datetime):
+        until: datetime | date = original - timedelta(seconds=1)
+        if until.tzinfo is not None:
+            until = until.astimezone(timezone.utc)
+    else:
+        until = original - timedelta(days=1)
+    rule["UNTIL"] = [until]
+
+
+__all__ = ["EditService", "EventDraft", "Scope", "Change"]
