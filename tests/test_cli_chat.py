@@ -1,0 +1,56 @@
+"""`richeng chat` contract: its JSON keys, no-model exit 2, a dead endpoint exits 0 honestly."""
+
+from __future__ import annotations
+
+import json
+import socket
+from pathlib import Path
+
+import pytest
+
+from agent.cli.main import main
+
+KEYS = {"reply", "outcome", "tools", "intent", "model_calls", "guard", "command_id", "candidates", "timeline"}
+BASE = ["--now", "2026-11-30T10:00:00+08:00", "--tz", "Asia/Shanghai"]
+
+
+def script(tmp_path: Path, turns: list[dict]) -> str:
+    path = tmp_path / "script.json"
+    path.write_text(json.dumps(turns, ensure_ascii=False), encoding="utf-8")
+    return f"script:{path}"
+
+
+def test_chat_json_shape_and_create(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "r.sqlite3")
+    spec = script(tmp_path, [{"tool_calls": [{"name": "prepare_or_create_schedule",
+                                               "arguments": {"title": "和张三开会", "dateExpression": "D+1", "time": "15:00"}}]}])
+    assert main(["--db", db, *BASE, "chat", "明天下午三点和张三开会", "--model", spec, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) == KEYS
+    assert out["outcome"] == "created" and out["tools"] == ["prepare_or_create_schedule"] and out["model_calls"] == 1
+    assert out["guard"] is None and out["intent"] == "create"
+    assert main(["--db", db, *BASE, "events", "list", "--start", "D+1", "--end", "D+1", "--json"]) == 0
+    assert [e["title"] for e in json.loads(capsys.readouterr().out)] == ["和张三开会"]
+
+
+def test_chat_without_a_model_exits_2_with_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--db", str(tmp_path / "r.sqlite3"), *BASE, "chat", "你好", "--json"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--model" in err[0]
+
+
+def test_dead_endpoint_is_model_unavailable_exit_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    db = str(tmp_path / "r.sqlite3")
+    code = main(["--db", db, *BASE, "chat", "明天下午三点开会", "--model", f"openai:x@http://127.0.0.1:{port}/v1", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["outcome"] == "model_unavailable" and out["model_calls"] == 1
+    assert main(["--db", db, *BASE, "events", "list", "--start", "D+0", "--end", "D+7", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == []
+
+
+def test_unknown_model_spec_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--db", str(tmp_path / "r.sqlite3"), *BASE, "chat", "你好", "--model", "gpt4", "--json"]) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
