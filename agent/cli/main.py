@@ -107,6 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     from agent.cli.eval_commands import register as register_evals
 
     register_evals(commands, sub)
+    from agent.cli import sync_commands; sync_commands.register(commands, sub)  # noqa: E702
     return parser
 
 

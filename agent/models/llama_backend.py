@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-DEFAULT_N_CTX = 4096
+DEFAULT_N_CTX = 8192  # the static prefix (system prompt + tool schemas) is ~5k tokens
 
 
 @dataclass

@@ -97,7 +97,7 @@ def load_model(spec: str, **opts: Any) -> ChatModel:
         from agent.models.bundled import MODEL_NAME, bundled_gguf_path
         from agent.models.llama_backend import LlamaChatModel
 
-        opts.setdefault("n_ctx", 2048)
+        opts.setdefault("n_ctx", 8192)  # the chat prefix alone is ~5k tokens
         return LlamaChatModel(bundled_gguf_path(), name=f"bundled:{MODEL_NAME}", **opts)
     from agent.models.script_backend import ScriptedModel
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from agent.timesym.grammar import GRAMMAR_SUMMARY, RANGE_BOUND_PATTERN, TIME_PATTERN
+from agent.timesym.grammar import RANGE_BOUND_PATTERN, TIME_PATTERN
 
 DATE_OR_INSTANT_PATTERN = RANGE_BOUND_PATTERN
 
@@ -136,18 +137,23 @@ def _clean_schema(schema: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-def tool_schemas(calendar_names: list[str]) -> list[dict[str, Any]]:
-    """OpenAI-style tool list. Only ``calendarName``'s enum varies, and only per user."""
+@lru_cache(maxsize=32)
+def _schemas_json(calendar_names: tuple[str, ...]) -> str:
     tools = []
     for spec in SPECS:
         parameters = _clean_schema(spec.args.model_json_schema())
         if "calendarName" in parameters["properties"] and calendar_names:
             parameters["properties"]["calendarName"]["enum"] = list(calendar_names)
-        description = spec.description
-        if spec.name in ("prepare_or_create_schedule", "query_schedule_range"):
-            description += "\n" + GRAMMAR_SUMMARY
-        tools.append({"type": "function", "function": {"name": spec.name, "description": description, "parameters": parameters}})
-    return tools
+        tools.append({"type": "function", "function": {"name": spec.name, "description": spec.description, "parameters": parameters}})
+    return json.dumps(tools, ensure_ascii=False)
+
+
+def tool_schemas(calendar_names: list[str]) -> list[dict[str, Any]]:
+    """OpenAI-style tool list. Only ``calendarName``'s enum varies, and only per user.
+
+    Built once per calendar list (pydantic schema generation is the slow part of a turn)
+    and handed out as a fresh copy, so a caller can never alter the cached prefix."""
+    return json.loads(_schemas_json(tuple(calendar_names)))
 
 
 @dataclass

@@ -130,14 +130,16 @@ class Assistant:
         ctx = ctx or self.context()
         commands = CommandService(self.store, self.profile_id, ctx)
         stub = commands.active_stub()
-        lang = R.language_of(stub.title if stub else "", self.settings.get("language"))
+        archive = ArchiveService(self.store, self.profile_id, clock=ctx.now)
+        last_user = next((m.content for m in reversed(archive.recent(20)) if m.role == "user" and not m.meta.get("action")), "")
+        lang = R.language_of(stub.title if stub else last_user, self.settings.get("language"))
         state = _Turn(text=f"[{kind}{' ' + date if date else ''}]", ctx=ctx, lang=lang, dispatched=True)
         if kind == "cancel":
             outcome = commands.cancel_active()
         else:
             flags = {"allow_conflict": kind == "create_anyway", "allow_past": kind == "add_anyway"}
             outcome = commands.continue_active(date=date, **flags) or Outcome("none")
-        ArchiveService(self.store, self.profile_id, clock=ctx.now).append("user", state.text, {"action": kind})
+        archive.append("user", state.text, {"action": kind})
         return self._finish(state, R.outcome_receipt(outcome, lang), _outcome_name(outcome), outcome, commands, None)
 
     # ---- the turn ---------------------------------------------------------------------
@@ -277,6 +279,7 @@ class Assistant:
                     self._absorb(state, item[1])
         except StopIteration as done:
             reply, outcome = str(done.value), "council"
+            state.from_model = True  # advisors are a model too: their words pass the guard
         except ModelUnavailable as exc:
             reply, outcome = R.unavailable_reply(str(exc), state.lang), "model_unavailable"
         result = self._finish(state, reply, outcome, None, commands, memory)

@@ -261,6 +261,9 @@ class CommandService:
                 self._end_stub(stub_id, "created", outcome.event.event_id if outcome.event else None)
             outcome.command_id = stub_id
             return outcome
+        if slots.get("end_time") is not None and slots.get("duration_minutes") is not None:
+            # Keeping both would make every later round invalid; the next round restates one.
+            slots = {key: value for key, value in slots.items() if key not in ("end_time", "duration_minutes")}
         outcome.command_id = self._save_stub(stub_id, title, slots, outcome)
         return outcome
 
