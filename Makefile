@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test setup bench clean
+.PHONY: run test setup bench dist clean
 
 setup: $(STAMP)
 
@@ -23,6 +23,9 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_events_list.py
+
+dist: $(STAMP)
+	$(BIN)/pyinstaller --noconfirm --clean --distpath dist --workpath build/pyinstaller build.spec
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

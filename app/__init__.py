@@ -1,0 +1,1 @@
+"""Richeng's PySide6 desktop app: UI only. Every write goes through ``agent`` services."""

@@ -1,0 +1,366 @@
+"""The calendar half of the main window: sidebar, navigation, search and the four views.
+
+It owns the shared state (which view, which anchor date, what is highlighted), feeds the
+current view from one cached query per visible range (``EventSource``), and is the only
+place in the calendar that writes: views emit requests, this asks the recurring-scope
+question or opens the editor, then calls ``EventWrites`` / ``ctx.ops``. It reloads on
+``ops.changed``, so the user's edits, undo/redo and the assistant's writes all show the
+same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date, datetime, time, timedelta
+
+from PySide6.QtCore import QLocale, Qt, QTimer, Slot
+from PySide6.QtGui import QHideEvent, QShowEvent
+from PySide6.QtWidgets import QDialog, QHBoxLayout, QStackedWidget, QVBoxLayout, QWidget
+
+from agent.services.search import SearchService
+from agent.timesym.lunar import lunar_label
+from app.calendar import scope_prompt
+from app.calendar.agenda_view import AgendaView
+from app.calendar.event_dialog import DELETE, EventDialog
+from app.calendar.event_source import EventSource, ViewEvent, local_naive
+from app.calendar.holidays import HolidayBook, prefers_chinese
+from app.calendar.month_view import MonthView
+from app.calendar.nav_bar import NavBar
+from app.calendar.occurrence_edit import EventWrites
+from app.calendar.search_panel import SearchPanel
+from app.calendar.sidebar import Sidebar
+from app.calendar.view_base import CalendarView
+from app.calendar.week_view import WeekView
+from app.context import AppContext
+
+_LUNAR_CACHE: dict[date, str] = {}
+
+
+def lunar_labels(first: date, end: date) -> dict[date, str]:
+    """农历 day labels for ``[first, end)``; computed once per date for the app's life."""
+    labels = {}
+    day = first
+    while day < end:
+        if day not in _LUNAR_CACHE:
+            try:
+                _LUNAR_CACHE[day] = lunar_label(day)
+            except Exception:  # outside lunar-python's tables: no label, not an error
+                _LUNAR_CACHE[day] = ""
+        labels[day] = _LUNAR_CACHE[day]
+        day += timedelta(days=1)
+    return labels
+
+
+class CalendarArea(QWidget):
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.source = EventSource(ctx)
+        self.writes = EventWrites(ctx)
+        self.editor_factory: Callable[..., EventDialog] = EventDialog
+        self.exec_dialog: Callable[[QDialog], int] = lambda dialog: dialog.exec()
+        self.anchor = ctx.now().date()
+        self.view_name = "week"
+        self._configure()
+        # After a view has painted, fetch the range every view of this anchor needs, so
+        # switching views is a cache hit instead of a query.
+        self._prefetch_timer = QTimer(self)
+        self._prefetch_timer.setSingleShot(True)
+        self._prefetch_timer.setInterval(30)
+        self._prefetch_timer.timeout.connect(self._prefetch)
+        # The current-time line and "today" follow ctx.now(); a minute is its resolution.
+        self._clock = QTimer(self)
+        self._clock.setInterval(60_000)
+        self._clock.timeout.connect(self._tick)
+
+        self.sidebar = Sidebar(ctx, self)
+        self.nav = NavBar(self)
+        self.search_panel = SearchPanel(ctx, self)
+        self.stack = QStackedWidget(self)
+        self._apply_locale()
+        self.views: dict[str, CalendarView] = {
+            "day": WeekView(1, self),
+            "week": WeekView(7, self),
+            "month": MonthView(self),
+            "agenda": AgendaView(self),
+        }
+        for view in self.views.values():
+            self.stack.addWidget(view)
+            view.event_activated.connect(self._activated)
+            view.create_requested.connect(self._create_requested)
+            view.move_requested.connect(self._move_requested)
+            view.delete_requested.connect(self._delete_requested)
+            view.anchor_moved.connect(self.set_anchor)
+            view.day_opened.connect(self._day_opened)
+
+        right = QVBoxLayout()
+        right.setContentsMargins(0, 0, 0, 0)
+        right.setSpacing(0)
+        right.addWidget(self.nav)
+        right.addWidget(self.search_panel)
+        right.addWidget(self.stack, 1)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.sidebar)
+        layout.addLayout(right, 1)
+
+        self.nav.today_clicked.connect(self.go_today)
+        self.nav.step_requested.connect(self.step)
+        self.nav.date_picked.connect(self.set_anchor)
+        self.nav.view_requested.connect(self.set_view)
+        self.nav.search_changed.connect(self.search_panel.set_query)
+        self.nav.search_submitted.connect(self.search_panel.activate_current)
+        self.nav.search_navigate.connect(self.search_panel.move_selection)
+        self.nav.search_cancelled.connect(self._search_cancelled)
+        self.search_panel.activated.connect(self.show_event)
+        self.sidebar.date_picked.connect(self.set_anchor)
+        ctx.ops.changed.connect(self._store_changed)
+        # calendar_action emits calendars_changed then changed: drop the cache on the
+        # first, reload once on the second.
+        ctx.ops.calendars_changed.connect(self.source.invalidate)
+        self.set_view("week")
+
+    # ---- settings-derived state ----------------------------------------------------------
+
+    def _configure(self) -> None:
+        settings = self.ctx.settings
+        self.week_start = int(settings.get("week_start") or 1)
+        self.chinese = prefers_chinese(settings.get("language"))
+        self.qlocale = QLocale(QLocale.Language.Chinese, QLocale.Country.China) if self.chinese else QLocale(
+            QLocale.Language.English, QLocale.Country.UnitedStates)
+        self.holidays = HolidayBook(str(settings.get("holiday_country") or ""), self.chinese)
+        hours = settings.working_hours()
+        self.work_minutes = (hours.start.hour * 60 + hours.start.minute, hours.end.hour * 60 + hours.end.minute)
+        self.work_days = tuple(hours.days)
+
+    # ---- the API the main window uses ----------------------------------------------------
+
+    def current_view(self) -> CalendarView:
+        return self.views[self.view_name]
+
+    @Slot(str)
+    def set_view(self, name: str) -> None:
+        if name not in self.views:
+            return
+        selected = self.current_view().selected_key
+        self.view_name = name
+        view = self.current_view()
+        view.selected_key = selected
+        self.stack.setCurrentWidget(view)
+        self._reload()
+        view.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    @Slot()
+    def go_today(self) -> None:
+        self.set_anchor(self.ctx.now().date())
+
+    @Slot(int)
+    def step(self, delta: int) -> None:
+        self.set_anchor(self.current_view().step_anchor(delta))
+
+    @Slot(object)
+    def set_anchor(self, day: date) -> None:
+        self.anchor = day
+        self._reload()
+
+    @Slot(str, object)
+    def show_event(self, uid: str, start: object) -> None:
+        """Navigate to an occurrence of ``uid`` (at ``start`` when given) and select it."""
+        when = _parse_start(start)
+        if when is None:
+            hit = SearchService(self.ctx.store, self.ctx.profile_id).next_occurrence(uid, now=self.ctx.now(), tz=self.ctx.tz)
+            if hit is None:
+                return
+            when = hit.start
+        local = local_naive(when, self.ctx.tz)
+        self.anchor = local.date()
+        self._reload()
+        view = self.current_view()
+        view.select_uid(uid, local)
+        view.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    @Slot()
+    def focus_search(self) -> None:
+        self.nav.search.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.nav.search.selectAll()
+
+    @Slot()
+    def new_event(self) -> None:
+        now = local_naive(self.ctx.now(), self.ctx.tz)
+        if self.anchor == now.date():
+            start = datetime.combine(now.date(), time(now.hour)) + timedelta(hours=1)
+        else:
+            start = datetime.combine(self.anchor, time(9))
+        minutes = int(self.ctx.settings.get("default_duration_minutes") or 60)
+        self.open_editor(None, start, start + timedelta(minutes=minutes))
+
+    def _apply_locale(self) -> None:
+        """Month and weekday names in the calendar's language, not the system's."""
+        for widget in (self.sidebar.mini_month, self.nav.date_edit):
+            widget.setLocale(self.qlocale)
+
+    @Slot()
+    def refresh(self) -> None:
+        """Settings may have changed (zone, week start, holidays, language): rebuild all."""
+        self._configure()
+        self._apply_locale()
+        self.source.invalidate()
+        self.sidebar.refresh()
+        self._reload()
+
+    # ---- loading -------------------------------------------------------------------------
+
+    @Slot()
+    def _store_changed(self, *_: object) -> None:
+        self.source.invalidate()
+        self._reload()
+
+    def _reload(self) -> None:
+        view = self.current_view()
+        view.week_start = self.week_start
+        view.qlocale = self.qlocale
+        if isinstance(view, WeekView):
+            view.work_minutes, view.work_days = self.work_minutes, self.work_days
+        if isinstance(view, MonthView):
+            view.show_lunar = self.chinese
+        view.set_anchor(self.anchor)
+        first, end = view.date_range()
+        events = self.source.events(first, end)
+        marks = self.holidays.marks(first, end)
+        lunar = lunar_labels(first, end) if self.chinese else {}
+        view.set_data(events, marks, lunar, local_naive(self.ctx.now(), self.ctx.tz))
+        calendars = self.source.calendars()
+        self.search_panel.visible_ids = {calendar.id for calendar in calendars if calendar.visible}
+        self.search_panel.colors = {calendar.id: calendar.color for calendar in calendars}
+        self.nav.set_week_start(self.week_start)
+        self.nav.set_state(self.view_name, self.anchor, self._title(first, end))
+        self.sidebar.set_date(self.anchor, self.week_start)
+        self._prefetch_timer.start()
+
+    def prefetch_range(self) -> tuple[date, date]:
+        """Days any view shows for the current anchor: the month grid plus the agenda."""
+        month_first, month_end = self.views["month"].date_range_for(self.anchor, self.week_start)
+        agenda_first, agenda_end = self.views["agenda"].date_range_for(self.anchor, self.week_start)
+        return min(month_first, agenda_first), max(month_end, agenda_end)
+
+    @Slot()
+    def _tick(self) -> None:
+        view = self.current_view()
+        view.now = local_naive(self.ctx.now(), self.ctx.tz)
+        view.repaint_all()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt)
+        self._clock.start()
+        super().showEvent(event)
+
+    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802 (Qt)
+        self._prefetch_timer.stop()
+        self._clock.stop()
+        super().hideEvent(event)
+
+    @Slot()
+    def _prefetch(self) -> None:
+        if not self.isVisible():
+            return
+        first, end = self.prefetch_range()
+        if not self.source.covers(first, end):
+            self.source.events(first, end)
+
+    def _title(self, first: date, end: date) -> str:
+        loc = self.qlocale
+        last = end - timedelta(days=1)
+
+        def fmt(day: date, pattern: str) -> str:
+            return loc.toString(datetime.combine(day, time(0)), pattern)
+
+        if self.view_name == "month":
+            return fmt(self.anchor, "yyyy年M月" if self.chinese else "MMMM yyyy")
+        if self.view_name == "day":
+            return fmt(first, "yyyy年M月d日 dddd" if self.chinese else "dddd, MMMM d, yyyy")
+        if self.chinese:
+            tail = fmt(last, "M月d日" if last.year == first.year else "yyyy年M月d日")
+            return fmt(first, "yyyy年M月d日") + " – " + tail
+        tail = fmt(last, "MMM d, yyyy") if first.month != last.month or first.year != last.year else fmt(last, "d, yyyy")
+        return fmt(first, "MMM d") + " – " + tail
+
+    # ---- requests from the views ---------------------------------------------------------
+
+    @Slot(object)
+    def _day_opened(self, day: date) -> None:
+        self.anchor = day
+        self.set_view("day")
+
+    @Slot(object, object)
+    def _create_requested(self, start: date | datetime, end: date | datetime) -> None:
+        self.open_editor(None, start, end)
+
+    @Slot(object)
+    def _activated(self, event: ViewEvent) -> None:
+        self.open_editor(event, None, None)
+
+    def open_editor(self, event: ViewEvent | None, start: date | datetime | None, end: date | datetime | None) -> bool:
+        """Open the editor; on Save write through ``EventWrites``; True when something changed."""
+        occ = event.occ if event is not None else None
+        dialog = self.editor_factory(self.ctx, self, occurrence=occ, start=start, end=end)
+        code = self.exec_dialog(dialog)
+        if code == DELETE and event is not None:
+            return self._delete_requested(event)
+        if code != QDialog.DialogCode.Accepted:
+            return False
+        result = dialog.editor_result()
+        scope = "all"
+        if occ is not None and occ.recurrence_id is not None:
+            asked = scope_prompt.ask_scope(self, "edit", occ.title)
+            if asked is None:
+                return False
+            scope = asked
+        changes = self.writes.save(occ, result, scope)
+        if changes:
+            uid = next((change.uid for change in changes.created), occ.uid if occ else None)
+            if uid:
+                draft_start = result.draft.start
+                self.current_view().select_uid(uid, local_naive(draft_start, self.ctx.tz))
+        return bool(changes)
+
+    @Slot(object, object, object)
+    def _move_requested(self, event: ViewEvent, start: datetime, end: datetime) -> bool:
+        occ = event.occ
+        scope = "all"
+        if occ.recurrence_id is not None:
+            asked = scope_prompt.ask_scope(self, "move", occ.title)
+            if asked is None:
+                self.current_view().repaint_all()
+                return False
+            scope = asked
+        changes = self.writes.move(occ, start, end, scope)
+        if changes:
+            self.current_view().select_uid(occ.uid, start)
+        return bool(changes)
+
+    @Slot(object)
+    def _delete_requested(self, event: ViewEvent) -> bool:
+        occ = event.occ
+        scope = "all"
+        if occ.recurrence_id is not None:
+            asked = scope_prompt.ask_scope(self, "delete", occ.title)
+            if asked is None:
+                return False
+            scope = asked
+        return bool(self.writes.delete(occ, scope))
+
+    @Slot()
+    def _search_cancelled(self) -> None:
+        self.search_panel.clear()
+        self.current_view().setFocus(Qt.FocusReason.OtherFocusReason)
+
+
+def _parse_start(value: object) -> date | datetime | None:
+    if isinstance(value, (date, datetime)):
+        return value
+    if isinstance(value, str) and value:
+        try:
+            return datetime.fromisoformat(value) if "T" in value or " " in value else date.fromisoformat(value)
+        except ValueError:
+            return None
+    return None

@@ -1,0 +1,446 @@
+"""The event editor: every field a person sets by hand, nothing written until Save.
+
+It edits a copy: ``result()`` returns an ``EditorResult`` and ``CalendarArea`` performs
+the write (after asking this/following/all for a recurring occurrence), so cancelling
+never leaves anything behind. Times are shown in the event's own zone (the user's zone
+for new events); all-day events show an inclusive last day, stored as the exclusive end.
+"""
+
+from __future__ import annotations
+
+import zoneinfo
+from datetime import date, datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+from PySide6.QtCore import QDate, QLocale, QTime, Qt, Slot
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QCompleter,
+    QDateEdit,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QTimeEdit,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from agent.errors import ValidationError
+from agent.services.editing import EventDraft
+from agent.store.events import Occurrence
+from app.calendar.holidays import prefers_chinese
+from app.calendar.occurrence_edit import EditorResult, EventWrites
+from app.calendar.recurrence import LUNAR_MARK, WEEKDAYS, RecurrenceSpec, build_rule, parse_rule
+from app.calendar.search_panel import swatch
+from app.context import AppContext
+
+DELETE = 2  # dialog result code for the Delete button
+FLOATING = ""  # time-zone combo data for "no zone"
+REMINDER_PRESETS = (0, 5, 10, 15, 30, 60, 120, 1440)
+
+
+def _qdate(value: date) -> QDate:
+    return QDate(value.year, value.month, value.day)
+
+
+def _pydate(value: QDate) -> date:
+    return date(value.year(), value.month(), value.day())
+
+
+class EventDialog(QDialog):
+    def __init__(
+        self,
+        ctx: AppContext,
+        parent: QWidget | None = None,
+        *,
+        occurrence: Occurrence | None = None,
+        start: date | datetime | None = None,
+        end: date | datetime | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.occurrence = occurrence
+        self.setWindowTitle(self.tr("Edit event") if occurrence else self.tr("New event"))
+        self.setMinimumWidth(520)
+        self._loaded_spec = RecurrenceSpec()
+        self._custom_rule = ""
+        self._length = timedelta(hours=1)
+        self._moving_end = False
+        if prefers_chinese(ctx.settings.get("language")):
+            self.setLocale(QLocale(QLocale.Language.Chinese, QLocale.Country.China))
+        self._build()
+        if occurrence is not None:
+            self._load(occurrence)
+        else:
+            self._defaults(start, end)
+        self._all_day_toggled(self.all_day.isChecked())
+        self._recurrence_changed()
+
+    # ---- widgets -------------------------------------------------------------------------
+
+    def _build(self) -> None:
+        self.title = QLineEdit(self)
+        self.title.setPlaceholderText(self.tr("Title"))
+        self.calendar = QComboBox(self)
+        for calendar in self.ctx.ops.calendars.list():
+            self.calendar.addItem(swatch(calendar.color), calendar.name, calendar.id)
+        self.all_day = QCheckBox(self.tr("All day"), self)
+        self.all_day.toggled.connect(self._all_day_toggled)
+        self.start_date, self.start_time = QDateEdit(self), QTimeEdit(self)
+        self.end_date, self.end_time = QDateEdit(self), QTimeEdit(self)
+        for edit in (self.start_date, self.end_date):
+            edit.setCalendarPopup(True)
+            edit.setDisplayFormat("yyyy-MM-dd ddd")
+        for edit in (self.start_time, self.end_time):
+            edit.setDisplayFormat("HH:mm")
+        self.start_date.dateChanged.connect(self._start_moved)
+        self.start_time.timeChanged.connect(self._start_moved)
+        self.end_date.dateChanged.connect(self._end_moved)
+        self.end_time.timeChanged.connect(self._end_moved)
+        self.zone = QComboBox(self)
+        self.zone.setEditable(True)
+        self.zone.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        for name in sorted(zoneinfo.available_timezones()):
+            self.zone.addItem(name, name)
+        completer = QCompleter([self.zone.itemText(i) for i in range(self.zone.count())], self.zone)
+        completer.setFilterMode(Qt.MatchFlag.MatchContains)
+        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.zone.setCompleter(completer)
+
+        self.recurrence = QComboBox(self)
+        for kind, label in (("none", self.tr("Does not repeat")), ("daily", self.tr("Daily")),
+                            ("weekly", self.tr("Weekly")), ("monthly", self.tr("Monthly")),
+                            ("yearly", self.tr("Yearly")), ("lunar", self.tr("Yearly by lunar date (农历)"))):
+            self.recurrence.addItem(label, kind)
+        self.recurrence.currentIndexChanged.connect(self._recurrence_changed)
+        self.weekday_buttons: dict[str, QToolButton] = {}
+        weekdays = QWidget(self)
+        weekday_row = QHBoxLayout(weekdays)
+        weekday_row.setContentsMargins(0, 0, 0, 0)
+        for index, code in enumerate(WEEKDAYS):
+            button = QToolButton(weekdays)
+            button.setText(self.locale().dayName(index + 1, self.locale().FormatType.ShortFormat))
+            button.setCheckable(True)
+            weekday_row.addWidget(button)
+            self.weekday_buttons[code] = button
+        weekday_row.addStretch(1)
+        self.weekdays = weekdays
+        self.ends = QComboBox(self)
+        self.ends.addItem(self.tr("Forever"), "never")
+        self.ends.addItem(self.tr("Until"), "until")
+        self.ends.addItem(self.tr("Times"), "count")
+        self.ends.currentIndexChanged.connect(self._recurrence_changed)
+        self.until = QDateEdit(self)
+        self.until.setCalendarPopup(True)
+        self.until.setDisplayFormat("yyyy-MM-dd")
+        self.count = QSpinBox(self)
+        self.count.setRange(1, 999)
+        self.count.setValue(10)
+        ends_row = QHBoxLayout()
+        ends_row.addWidget(self.ends)
+        ends_row.addWidget(self.until)
+        ends_row.addWidget(self.count)
+        ends_row.addStretch(1)
+        self.recurrence_note = QLabel(self)
+        self.recurrence_note.setWordWrap(True)
+
+        self.reminders = QListWidget(self)
+        self.reminders.setMaximumHeight(72)
+        self.reminder_minutes = QComboBox(self)
+        for minutes in REMINDER_PRESETS:
+            self.reminder_minutes.addItem(self._reminder_label(minutes), minutes)
+        self.reminder_minutes.setCurrentIndex(2)
+        add_reminder = QPushButton(self.tr("Add"), self)
+        add_reminder.clicked.connect(lambda: self.add_reminder(int(self.reminder_minutes.currentData())))
+        remove_reminder = QPushButton(self.tr("Remove"), self)
+        remove_reminder.clicked.connect(self._remove_reminder)
+        reminder_row = QHBoxLayout()
+        reminder_row.addWidget(self.reminder_minutes, 1)
+        reminder_row.addWidget(add_reminder)
+        reminder_row.addWidget(remove_reminder)
+
+        self.busy = QComboBox(self)
+        self.busy.addItem(self.tr("Busy"), "OPAQUE")
+        self.busy.addItem(self.tr("Free"), "TRANSPARENT")
+        self.location = QLineEdit(self)
+        self.notes = QPlainTextEdit(self)
+        self.notes.setMinimumHeight(70)
+        self.error = QLabel(self)
+        self.error.setStyleSheet("color: #d93f3f")
+        self.error.hide()
+
+        form = QFormLayout()
+        form.addRow(self.tr("Title"), self.title)
+        form.addRow(self.tr("Calendar"), self.calendar)
+        form.addRow("", self.all_day)
+        start_row, end_row = QHBoxLayout(), QHBoxLayout()
+        start_row.addWidget(self.start_date, 1)
+        start_row.addWidget(self.start_time)
+        end_row.addWidget(self.end_date, 1)
+        end_row.addWidget(self.end_time)
+        form.addRow(self.tr("Starts"), start_row)
+        form.addRow(self.tr("Ends"), end_row)
+        form.addRow(self.tr("Time zone"), self.zone)
+        form.addRow(self.tr("Repeat"), self.recurrence)
+        form.addRow("", self.weekdays)
+        form.addRow(self.tr("Ends repeating"), ends_row)
+        form.addRow("", self.recurrence_note)
+        form.addRow(self.tr("Reminders"), self.reminders)
+        form.addRow("", reminder_row)
+        form.addRow(self.tr("Show as"), self.busy)
+        form.addRow(self.tr("Location"), self.location)
+        form.addRow(self.tr("Notes"), self.notes)
+        self.form = form
+
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self)
+        buttons.button(QDialogButtonBox.StandardButton.Save).setText(self.tr("Save"))
+        buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(self.tr("Cancel"))
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        if self.occurrence is not None:
+            delete = buttons.addButton(self.tr("Delete"), QDialogButtonBox.ButtonRole.DestructiveRole)
+            delete.clicked.connect(lambda: self.done(DELETE))
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.error)
+        layout.addWidget(buttons)
+
+    def _reminder_label(self, minutes: int) -> str:
+        if minutes == 0:
+            return self.tr("At start")
+        if minutes == 1440:
+            return self.tr("1 day before")
+        if minutes % 1440 == 0:
+            return self.tr("{0} days before").format(minutes // 1440)
+        if minutes == 60:
+            return self.tr("1 hour before")
+        if minutes % 60 == 0:
+            return self.tr("{0} hours before").format(minutes // 60)
+        return self.tr("{0} minutes before").format(minutes)
+
+    # ---- loading -------------------------------------------------------------------------
+
+    def _defaults(self, start: date | datetime | None, end: date | datetime | None) -> None:
+        now = self.ctx.now().replace(tzinfo=None)
+        if start is None:
+            start = datetime.combine(now.date(), time(now.hour)) + timedelta(hours=1)
+        if end is None or end <= start:  # type: ignore[operator]
+            minutes = int(self.ctx.settings.get("default_duration_minutes") or 60)
+            end = start + (timedelta(days=1) if not isinstance(start, datetime) else timedelta(minutes=minutes))
+        self.title.setText("")
+        self.calendar.setCurrentIndex(max(self.calendar.findData(self.ctx.ops.calendars.default().id), 0))
+        self.set_zone(self.ctx.tz.key)
+        self.set_times(start, end)
+        self.until.setDate(_qdate((start if not isinstance(start, datetime) else start.date()) + timedelta(days=90)))
+
+    def _load(self, occ: Occurrence) -> None:
+        writes = EventWrites(self.ctx)
+        master = writes.component(occ.uid) or writes.component(occ.uid, occ.recurrence_id or "")
+        instance = writes.component(occ.uid, occ.recurrence_id or "") if occ.recurrence_id else master
+        self.title.setText(occ.title)
+        self.calendar.setCurrentIndex(max(self.calendar.findData(occ.calendar_id), 0))
+        zone_name = occ.tzid if occ.tzid else (FLOATING if occ.floating and not occ.all_day else self.ctx.tz.key)
+        self.set_zone(zone_name)
+        start, end = occ.start, occ.end
+        if isinstance(start, datetime) and start.tzinfo is not None and occ.tzid:
+            start, end = start.astimezone(ZoneInfo(occ.tzid)), end.astimezone(ZoneInfo(occ.tzid))  # type: ignore[union-attr]
+        self.set_times(start, end)
+        self.location.setText(occ.location)
+        self.notes.setPlainText(occ.description)
+        self.busy.setCurrentIndex(1 if occ.transp == "TRANSPARENT" else 0)
+        source = instance if instance is not None else master
+        if source is not None:
+            for alarm in source.walk("VALARM"):
+                trigger = alarm.decoded("TRIGGER") if alarm.get("TRIGGER") is not None else None
+                if isinstance(trigger, timedelta) and trigger <= timedelta(0):
+                    self.add_reminder(int(-trigger.total_seconds() // 60))
+        first_day = (start.date() if isinstance(start, datetime) else start)
+        self.until.setDate(_qdate(first_day + timedelta(days=90)))
+        if master is not None:
+            rule = master.get("RRULE")
+            lunar = str(master.get("X-RICHENG-RECUR") or "") == LUNAR_MARK
+            tz = ZoneInfo(occ.tzid) if occ.tzid else None
+            spec = parse_rule(rule.to_ical().decode() if rule is not None else None, lunar, tz)
+            if lunar:
+                rdates = master.get("RDATE")
+                total = sum(len(item.dts) for item in (rdates if isinstance(rdates, list) else [rdates]) if item is not None)
+                spec = RecurrenceSpec("lunar", count=total + 1)
+            self.set_recurrence(spec)
+            self._loaded_spec = self.recurrence_spec()
+
+    def set_zone(self, name: str) -> None:
+        if name == FLOATING:
+            if self.zone.findData(FLOATING) < 0:
+                self.zone.insertItem(0, self.tr("Floating (same clock time everywhere)"), FLOATING)
+            self.zone.setCurrentIndex(self.zone.findData(FLOATING))
+            return
+        index = self.zone.findData(name)
+        self.zone.setCurrentIndex(index if index >= 0 else self.zone.findData("UTC"))
+
+    def set_times(self, start: date | datetime, end: date | datetime) -> None:
+        all_day = not isinstance(start, datetime)
+        self.all_day.setChecked(all_day)
+        self.start_date.blockSignals(True)
+        self.start_time.blockSignals(True)
+        if all_day:
+            last = end - timedelta(days=1) if end > start else start  # type: ignore[operator]
+            self.start_date.setDate(_qdate(start))  # type: ignore[arg-type]
+            self.end_date.setDate(_qdate(last))  # type: ignore[arg-type]
+            self.start_time.setTime(QTime(9, 0))
+            self.end_time.setTime(QTime(10, 0))
+        else:
+            assert isinstance(start, datetime) and isinstance(end, datetime)
+            self.start_date.setDate(_qdate(start.date()))
+            self.start_time.setTime(QTime(start.hour, start.minute))
+            self.end_date.setDate(_qdate(end.date()))
+            self.end_time.setTime(QTime(end.hour, end.minute))
+        self.start_date.blockSignals(False)
+        self.start_time.blockSignals(False)
+        self._length = self._current_length()
+
+    def set_recurrence(self, spec: RecurrenceSpec) -> None:
+        if spec.kind == "custom" and self.recurrence.findData("custom") < 0:
+            self.recurrence.addItem(self.tr("Custom (kept as imported)"), "custom")
+        self._custom_rule = spec.custom
+        self.recurrence.setCurrentIndex(max(self.recurrence.findData(spec.kind), 0))
+        for code, button in self.weekday_buttons.items():
+            button.setChecked(code in spec.weekdays)
+        if spec.count:
+            self.ends.setCurrentIndex(2)
+            self.count.setValue(spec.count)
+        elif spec.until is not None:
+            self.ends.setCurrentIndex(1)
+            self.until.setDate(_qdate(spec.until))
+        else:
+            self.ends.setCurrentIndex(0)
+
+    def add_reminder(self, minutes: int) -> None:
+        if minutes in self.reminder_values():
+            return
+        item = QListWidgetItem(self._reminder_label(minutes))
+        item.setData(Qt.ItemDataRole.UserRole, minutes)
+        self.reminders.addItem(item)
+
+    def reminder_values(self) -> tuple[int, ...]:
+        return tuple(int(self.reminders.item(i).data(Qt.ItemDataRole.UserRole)) for i in range(self.reminders.count()))
+
+    @Slot()
+    def _remove_reminder(self) -> None:
+        row = self.reminders.currentRow()
+        if row >= 0:
+            self.reminders.takeItem(row)
+
+    # ---- reactions -----------------------------------------------------------------------
+
+    @Slot(bool)
+    def _all_day_toggled(self, checked: bool) -> None:
+        self.start_time.setVisible(not checked)
+        self.end_time.setVisible(not checked)
+        self.zone.setEnabled(not checked)
+
+    def _current_length(self) -> timedelta:
+        start = datetime.combine(_pydate(self.start_date.date()), self.start_time.time().toPython())
+        end = datetime.combine(_pydate(self.end_date.date()), self.end_time.time().toPython())
+        return end - start
+
+    @Slot()
+    def _start_moved(self) -> None:
+        """Moving the start keeps the length, as every calendar editor does."""
+        start = datetime.combine(_pydate(self.start_date.date()), self.start_time.time().toPython())
+        end = start + max(self._length, timedelta(0))
+        self._moving_end = True
+        self.end_date.setDate(_qdate(end.date()))
+        self.end_time.setTime(QTime(end.hour, end.minute))
+        self._moving_end = False
+
+    @Slot()
+    def _end_moved(self) -> None:
+        if not self._moving_end:
+            self._length = self._current_length()
+
+    @Slot()
+    def _recurrence_changed(self) -> None:
+        kind = self.recurrence.currentData()
+        repeating = kind not in ("none", "custom")
+        self.weekdays.setVisible(kind == "weekly")
+        self.ends.setEnabled(repeating)
+        mode = self.ends.currentData()
+        self.until.setVisible(repeating and mode == "until")
+        self.count.setVisible(repeating and mode == "count")
+        if kind == "lunar":
+            self.recurrence_note.setText(self.tr("Repeats on the same 农历 day each year; without an end it is "
+                                                 "stored for the next 30 years."))
+        elif kind == "custom":
+            self.recurrence_note.setText(self.tr("This rule was made elsewhere and is kept unchanged."))
+        self.recurrence_note.setVisible(kind in ("lunar", "custom"))
+
+    # ---- result --------------------------------------------------------------------------
+
+    def recurrence_spec(self) -> RecurrenceSpec:
+        kind = str(self.recurrence.currentData())
+        if kind == "custom":
+            return RecurrenceSpec("custom", custom=self._custom_rule)
+        mode = self.ends.currentData()
+        weekdays = tuple(code for code, button in self.weekday_buttons.items() if button.isChecked())
+        return RecurrenceSpec(
+            kind,
+            weekdays if kind == "weekly" else (),
+            _pydate(self.until.date()) if mode == "until" and kind != "none" else None,
+            self.count.value() if mode == "count" and kind != "none" else None,
+        )
+
+    def editor_result(self) -> EditorResult:
+        """The editor's fields as a result; ValidationError says what is wrong."""
+        title = self.title.text().strip() or self.tr("New event")
+        start_day, end_day = _pydate(self.start_date.date()), _pydate(self.end_date.date())
+        if self.all_day.isChecked():
+            if end_day < start_day:
+                raise ValidationError(self.tr("The event ends before it starts."))
+            start: date | datetime = start_day
+            end: date | datetime = end_day + timedelta(days=1)
+        else:
+            zone_name = str(self.zone.currentData() if self.zone.currentText() == self.zone.itemText(self.zone.currentIndex())
+                            else self.zone.currentText())
+            try:
+                tz = ZoneInfo(zone_name) if zone_name else None
+            except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+                raise ValidationError(self.tr("Unknown time zone “{0}”.").format(zone_name)) from None
+            start = datetime.combine(start_day, self.start_time.time().toPython(), tzinfo=tz)
+            end = datetime.combine(end_day, self.end_time.time().toPython(), tzinfo=tz)
+            if end <= start:
+                raise ValidationError(self.tr("The event must end after it starts."))
+        spec = self.recurrence_spec()
+        if spec.kind == "weekly" and not spec.weekdays:
+            day = start if not isinstance(start, datetime) else start.date()
+            spec = RecurrenceSpec("weekly", (WEEKDAYS[day.weekday()],), spec.until, spec.count)
+        draft = EventDraft(
+            title=title,
+            start=start,
+            end=end,
+            calendar_id=int(self.calendar.currentData()),
+            description=self.notes.toPlainText().strip(),
+            location=self.location.text().strip(),
+            transp=str(self.busy.currentData()),
+            rrule=build_rule(spec, start),
+            alarm_minutes=self.reminder_values(),
+        )
+        return EditorResult(draft, spec.kind == "lunar", spec.count, spec.until, spec != self._loaded_spec)
+
+    def accept(self) -> None:
+        try:
+            self.editor_result()
+        except ValidationError as exc:
+            self.error.setText(str(exc))
+            self.error.show()
+            return
+        super().accept()

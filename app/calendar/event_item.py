@@ -1,0 +1,283 @@
+"""Painting one event: the block in a time grid, the bar in a day row, the line in a cell.
+
+Colours come from two places only: the calendar's own colour, and the widget's palette
+for everything else. A block is the calendar colour blended into the palette's base, with
+the palette's text on top, which stays readable in light and dark themes alike; only a
+selected block is filled with the full colour, and then its text is black or white by
+contrast, never assumed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QPen, QStaticText, QTransform
+
+from app.calendar.event_source import ViewEvent
+
+NOW_COLOR = QColor("#e5484d")  # the current-time line; reads on light and dark bases
+HOLIDAY_COLOR = QColor("#d93f3f")
+WORKDAY_COLOR = QColor("#8a6d00")
+RADIUS = 3.0
+
+
+def blend(color: QColor, base: QColor, amount: float) -> QColor:
+    """``amount`` of ``color`` over ``base`` (opaque result, so text contrast is stable)."""
+    return QColor(
+        round(color.red() * amount + base.red() * (1 - amount)),
+        round(color.green() * amount + base.green() * (1 - amount)),
+        round(color.blue() * amount + base.blue() * (1 - amount)),
+    )
+
+
+def contrast_text(fill: QColor) -> QColor:
+    """Black or white, whichever reads better on ``fill`` (relative luminance)."""
+    def channel(value: int) -> float:
+        c = value / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    luminance = 0.2126 * channel(fill.red()) + 0.7152 * channel(fill.green()) + 0.0722 * channel(fill.blue())
+    return QColor("#000000") if luminance > 0.4 else QColor("#ffffff")
+
+
+def line_height(font: QFont) -> int:
+    """A text line's height that also fits CJK glyphs.
+
+    A Latin primary font reports a smaller height than the CJK fallback font actually
+    draws, and ``drawText`` clips to its rectangle, so mixed titles would lose their
+    bottoms; the tallest of the two is what a line needs.
+    """
+    metrics = QFontMetrics(font)
+    return max(metrics.height(), metrics.boundingRect("日程Ág").height()) + 1
+
+
+def is_dark(palette: QPalette) -> bool:
+    return palette.color(QPalette.ColorRole.Base).lightness() < 128
+
+
+def event_colors(event: ViewEvent, palette: QPalette, selected: bool) -> tuple[QColor, QColor, QColor]:
+    """(fill, accent, text) for an event."""
+    accent = QColor(event.occ.color or "#3b82f6")
+    base = palette.color(QPalette.ColorRole.Base)
+    if selected:
+        return accent, accent.darker(130), contrast_text(accent)
+    amount = 0.35 if is_dark(palette) else 0.22
+    if event.occ.transp == "TRANSPARENT":
+        amount /= 2
+    text = palette.color(QPalette.ColorRole.Text)
+    if event.occ.completed:
+        text = palette.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
+    return blend(accent, base, amount), accent, text
+
+
+def muted(palette: QPalette) -> QColor:
+    """Secondary text (times, lunar labels, locations)."""
+    return palette.color(QPalette.ColorRole.PlaceholderText)
+
+
+def paint_block(
+    painter: QPainter,
+    rect: QRectF,
+    event: ViewEvent,
+    palette: QPalette,
+    font: QFont,
+    *,
+    selected: bool = False,
+    time_text: str = "",
+    ghost: bool = False,
+) -> None:
+    """A timed event in the day/week grid: stripe, title, then time and place if room."""
+    fill, accent, text = event_colors(event, palette, selected)
+    painter.save()
+    if ghost:
+        painter.setOpacity(0.6)
+    painter.setPen(QPen(accent, 1.0, Qt.PenStyle.DashLine if event.occ.transp == "TRANSPARENT" else Qt.PenStyle.SolidLine))
+    painter.setBrush(fill)
+    painter.drawRoundedRect(rect.adjusted(0.5, 0.5, -0.5, -0.5), RADIUS, RADIUS)
+    painter.fillRect(QRectF(rect.left() + 0.5, rect.top() + 1, 3, max(rect.height() - 2, 1)), accent)
+    inner = rect.adjusted(6, 1, -3, -1)
+    title_font = QFont(font)
+    title_font.setBold(True)
+    title_font.setStrikeOut(event.occ.completed)
+    metrics = QFontMetrics(title_font)
+    line = line_height(title_font)
+    painter.setPen(text)
+    painter.setFont(title_font)
+    if inner.height() < line * 1.8 and time_text:
+        # Short block: "Title  09:00–09:15" on one line; the title is what people scan for.
+        combined = f"{event.occ.title}  {time_text}"
+        painter.drawText(inner, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop,
+                         metrics.elidedText(combined, Qt.TextElideMode.ElideRight, int(inner.width())))
+        painter.restore()
+        return
+    # Wrap the title over the lines the block has room for (CJK titles wrap anywhere).
+    lines = _wrap(event.occ.title, metrics, int(inner.width()), max(1, int((inner.height() - (line if time_text else 0)) // line)))
+    y = inner.top()
+    for part in lines:
+        painter.drawText(QRectF(inner.left(), y, inner.width(), line), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, part)
+        y += line
+    small = QFont(font)
+    painter.setFont(small)
+    small_metrics = QFontMetrics(small)
+    small_line = line_height(small)
+    if not selected:
+        painter.setPen(muted(palette))
+    details = [value for value in (time_text, event.occ.location) if value]
+    for value in details:
+        if y + small_line > inner.bottom() + 2:
+            break
+        painter.drawText(QRectF(inner.left(), y, inner.width(), small_line), Qt.AlignmentFlag.AlignLeft,
+                         small_metrics.elidedText(value, Qt.TextElideMode.ElideRight, int(inner.width())))
+        y += small_line
+    painter.restore()
+
+
+def _wrap(text: str, metrics: QFontMetrics, width: int, max_lines: int) -> list[str]:
+    """Wrap for narrow blocks: Chinese breaks between any characters, Latin words only at
+    spaces (a word that does not fit is elided rather than split mid-word); the last line
+    is elided."""
+    if width <= 0:
+        return []
+    lines: list[str] = []
+    rest = text
+    while rest and len(lines) < max_lines - 1 and metrics.horizontalAdvance(rest) > width:
+        cut = len(rest)
+        while cut > 1 and metrics.horizontalAdvance(rest[:cut]) > width:
+            cut -= 1
+        if rest[cut - 1].isascii() and rest[cut].isascii() and rest[cut - 1].isalnum() and rest[cut].isalnum():
+            space = rest.rfind(" ", 0, cut)
+            if space <= 0:
+                break  # one long Latin word: elide it below instead of splitting it
+            cut = space + 1
+        lines.append(rest[:cut].rstrip())
+        rest = rest[cut:].lstrip()
+    if rest:
+        lines.append(metrics.elidedText(rest, Qt.TextElideMode.ElideRight, width))
+    return lines
+
+
+def paint_bar(
+    painter: QPainter,
+    rect: QRectF,
+    event: ViewEvent,
+    palette: QPalette,
+    font: QFont,
+    *,
+    selected: bool = False,
+    prefix: str = "",
+    ghost: bool = False,
+) -> None:
+    """An all-day or multi-day event: a rounded bar with its elided title."""
+    fill, accent, text = event_colors(event, palette, selected)
+    painter.save()
+    if ghost:
+        painter.setOpacity(0.6)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(fill if event.occ.all_day or selected else fill)
+    painter.drawRoundedRect(rect.adjusted(1, 1, -1, -1), RADIUS, RADIUS)
+    painter.fillRect(QRectF(rect.left() + 1, rect.top() + 1, 3, rect.height() - 2), accent)
+    label_font = QFont(font)
+    label_font.setStrikeOut(event.occ.completed)
+    painter.setFont(label_font)
+    painter.setPen(text)
+    inner = rect.adjusted(7, 0, -3, 0)
+    label = f"{prefix} {event.occ.title}" if prefix else event.occ.title
+    painter.drawText(inner, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+                     QFontMetrics(label_font).elidedText(label, Qt.TextElideMode.ElideRight, int(inner.width())))
+    painter.restore()
+
+
+class TextCache:
+    """Elided, pre-shaped text (``QStaticText``) by (text, font, width).
+
+    Shaping mixed Chinese/Latin text is the most expensive part of painting a busy month
+    (tens of microseconds per string with font fallback); the same titles are painted
+    again on every update, so they are shaped once and reused until the cache fills.
+    """
+
+    LIMIT = 6000
+
+    def __init__(self) -> None:
+        self._items: dict[tuple[str, str, int], QStaticText] = {}
+
+    def get(self, text: str, font: QFont, width: int = 100_000, font_key: str | None = None) -> QStaticText:
+        key = (text, font_key or font.key(), width)
+        found = self._items.get(key)
+        if found is None:
+            if len(self._items) >= self.LIMIT:
+                self._items.clear()
+            shown = QFontMetrics(font).elidedText(text, Qt.TextElideMode.ElideRight, width) if width < 100_000 else text
+            found = QStaticText(shown)
+            found.setTextFormat(Qt.TextFormat.PlainText)
+            found.prepare(QTransform(), font)
+            self._items[key] = found
+        return found
+
+
+@dataclass
+class LineStyle:
+    """What every line item of one paint shares, looked up once per paint, not per item."""
+
+    palette: QPalette
+    font: QFont
+    strike_font: QFont
+    text: QColor
+    muted: QColor
+    disabled: QColor
+    line: int
+    cache: TextCache
+    font_key: str
+    strike_key: str
+    colors: dict[str, QColor]
+
+    def color(self, name: str) -> QColor:
+        found = self.colors.get(name)
+        if found is None:
+            found = self.colors[name] = QColor(name or "#3b82f6")
+        return found
+
+
+def line_style(palette: QPalette, font: QFont, cache: TextCache) -> LineStyle:
+    strike = QFont(font)
+    strike.setStrikeOut(True)
+    return LineStyle(palette, font, strike, palette.color(QPalette.ColorRole.Text), muted(palette),
+                     palette.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text), line_height(font), cache,
+                     font.key(), strike.key(), {})
+
+
+NO_PEN = Qt.PenStyle.NoPen
+
+
+def paint_line_item(
+    painter: QPainter, rect: QRectF, event: ViewEvent, style: LineStyle, time_text: str, selected: bool
+) -> None:
+    """A timed event inside a month cell: colour dot, time, title (hot path: kept lean)."""
+    occ = event.occ
+    left, top, right, height = rect.left(), rect.top(), rect.right(), rect.height()
+    text = style.disabled if occ.completed else style.text
+    dot = style.color(occ.color)
+    if selected:
+        fill, _, text = event_colors(event, style.palette, True)
+        painter.setPen(NO_PEN)
+        painter.setBrush(fill)
+        painter.drawRoundedRect(rect.adjusted(1, 1, -1, -1), RADIUS, RADIUS)
+        dot = contrast_text(fill)
+    painter.setPen(NO_PEN)
+    painter.setBrush(dot)
+    painter.drawEllipse(QPointF(left + 6, top + height / 2), 3, 3)
+    y = top + (height - style.line) / 2 + 1
+    x = left + 12
+    painter.setFont(style.font)
+    if time_text:
+        painter.setPen(text if selected else style.muted)
+        label = style.cache.get(time_text, style.font, font_key=style.font_key)
+        painter.drawStaticText(QPointF(x, y), label)
+        x += label.size().width() + 4
+    width = int(right - x - 2)
+    if width > 4:
+        if occ.completed:
+            painter.setFont(style.strike_font)
+        painter.setPen(text)
+        font, key = (style.strike_font, style.strike_key) if occ.completed else (style.font, style.font_key)
+        painter.drawStaticText(QPointF(x, y), style.cache.get(occ.title, font, width, key))

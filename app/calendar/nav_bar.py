@@ -1,0 +1,129 @@
+"""The bar above the views: Today, previous/next, the range title, a date picker, the view
+switch and the search box. It only emits; ``CalendarArea`` owns the state it reflects."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from PySide6.QtCore import QDate, QEvent, QObject, Qt, Signal, Slot
+from PySide6.QtGui import QFont, QKeyEvent
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QDateEdit,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QSizePolicy,
+    QToolButton,
+    QWidget,
+)
+
+VIEWS = ("day", "week", "month", "agenda")
+
+
+class NavBar(QWidget):
+    today_clicked = Signal()
+    step_requested = Signal(int)
+    date_picked = Signal(object)  # date
+    view_requested = Signal(str)
+    search_changed = Signal(str)
+    search_submitted = Signal()
+    search_navigate = Signal(int)  # +1 / -1: move through the results from the box
+    search_cancelled = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(8, 6, 8, 6)
+        layout.setSpacing(6)
+
+        self.today_button = QToolButton(self)
+        self.today_button.setText(self.tr("Today"))
+        self.today_button.setToolTip(self.tr("Go to today (T)"))
+        self.today_button.clicked.connect(self.today_clicked)
+        self.prev_button = QToolButton(self)
+        self.prev_button.setArrowType(Qt.ArrowType.LeftArrow)
+        self.prev_button.setToolTip(self.tr("Previous"))
+        self.prev_button.clicked.connect(lambda: self.step_requested.emit(-1))
+        self.next_button = QToolButton(self)
+        self.next_button.setArrowType(Qt.ArrowType.RightArrow)
+        self.next_button.setToolTip(self.tr("Next"))
+        self.next_button.clicked.connect(lambda: self.step_requested.emit(1))
+
+        self.title = QLabel(self)
+        font = QFont(self.title.font())
+        font.setPointSizeF(font.pointSizeF() * 1.3)
+        font.setBold(True)
+        self.title.setFont(font)
+        self.title.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.title.setMinimumWidth(120)
+
+        self.date_edit = QDateEdit(self)
+        self.date_edit.setCalendarPopup(True)
+        self.date_edit.setDisplayFormat("yyyy-MM-dd")
+        self.date_edit.setToolTip(self.tr("Go to date"))
+        self.date_edit.dateChanged.connect(self._date_changed)
+
+        self.view_group = QButtonGroup(self)
+        self.view_group.setExclusive(True)
+        self.view_buttons: dict[str, QToolButton] = {}
+        labels = {"day": self.tr("Day"), "week": self.tr("Week"), "month": self.tr("Month"), "agenda": self.tr("Agenda")}
+        keys = {"day": "D", "week": "W", "month": "M", "agenda": "A"}
+        for layout_index, name in enumerate(VIEWS):
+            button = QToolButton(self)
+            button.setText(labels[name])
+            button.setToolTip(f"{labels[name]} ({keys[name]})")
+            button.setCheckable(True)
+            button.clicked.connect(lambda checked=False, n=name: self.view_requested.emit(n))
+            self.view_group.addButton(button, layout_index)
+            self.view_buttons[name] = button
+
+        self.search = QLineEdit(self)
+        self.search.setPlaceholderText(self.tr("Search title, place, notes…"))
+        self.search.setClearButtonEnabled(True)
+        self.search.setMinimumWidth(160)
+        self.search.setMaximumWidth(260)
+        self.search.textChanged.connect(self.search_changed)
+        self.search.returnPressed.connect(self.search_submitted)
+        self.search.installEventFilter(self)
+
+        layout.addWidget(self.today_button)
+        layout.addWidget(self.prev_button)
+        layout.addWidget(self.next_button)
+        layout.addWidget(self.title, 1)
+        layout.addWidget(self.date_edit)
+        for name in VIEWS:
+            layout.addWidget(self.view_buttons[name])
+        layout.addSpacing(8)
+        layout.addWidget(self.search)
+
+    def set_state(self, view: str, anchor: date, title: str) -> None:
+        """Reflect the area's state without echoing signals back."""
+        self.view_buttons[view].setChecked(True)
+        self.title.setText(title)
+        self.date_edit.blockSignals(True)
+        self.date_edit.setDate(QDate(anchor.year, anchor.month, anchor.day))
+        self.date_edit.blockSignals(False)
+
+    def set_week_start(self, week_start: int) -> None:
+        day = Qt.DayOfWeek(week_start)
+        self.date_edit.calendarWidget().setFirstDayOfWeek(day)
+
+    @Slot(QDate)
+    def _date_changed(self, value: QDate) -> None:
+        self.date_picked.emit(date(value.year(), value.month(), value.day()))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt)
+        if watched is self.search and event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
+            key = event.key()
+            if key == Qt.Key.Key_Down:
+                self.search_navigate.emit(1)
+                return True
+            if key == Qt.Key.Key_Up:
+                self.search_navigate.emit(-1)
+                return True
+            if key == Qt.Key.Key_Escape:
+                self.search.clear()
+                self.search_cancelled.emit()
+                return True
+        return super().eventFilter(watched, event)

@@ -1,0 +1,216 @@
+"""The left column: a mini month to jump with, and the calendars (show/hide, add, rename,
+recolour, make default, delete).
+
+Every change goes through ``ops.calendar_action``, which announces ``calendars_changed``
+and ``changed`` so the views reload. Deleting a calendar deletes its events; it asks
+first, snapshots the calendar and its events (``CalendarService.delete_with_snapshot``)
+and offers Undo in a banner here, because the event undo stack cannot restore a
+calendar row. Dialog-free variants of each action (explicit arguments) serve tests and
+keyboard users alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date
+
+from PySide6.QtCore import QDate, QPoint, Qt, Signal, Slot
+from PySide6.QtGui import QColor, QFont
+from PySide6.QtWidgets import (
+    QCalendarWidget,
+    QColorDialog,
+    QFrame,
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QMenu,
+    QMessageBox,
+    QPushButton,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from agent.services.calendars import Calendar, CalendarSnapshot
+from app.calendar.search_panel import swatch
+from app.context import AppContext
+
+
+class Sidebar(QWidget):
+    date_picked = Signal(object)  # date
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.snapshot: CalendarSnapshot | None = None
+        self.confirm: Callable[[str], bool] = self._confirm
+        self.setMinimumWidth(200)
+        self.setMaximumWidth(240)
+
+        self.mini_month = QCalendarWidget(self)
+        self.mini_month.setVerticalHeaderFormat(QCalendarWidget.VerticalHeaderFormat.NoVerticalHeader)
+        self.mini_month.setGridVisible(False)
+        self.mini_month.setHorizontalHeaderFormat(QCalendarWidget.HorizontalHeaderFormat.SingleLetterDayNames)
+        self.mini_month.clicked.connect(self._mini_clicked)
+        self.mini_month.activated.connect(self._mini_clicked)
+
+        heading = QLabel(self.tr("Calendars"), self)
+        bold = QFont(heading.font())
+        bold.setBold(True)
+        heading.setFont(bold)
+        self.add_button = QToolButton(self)
+        self.add_button.setText("+")
+        self.add_button.setToolTip(self.tr("Add a calendar"))
+        self.add_button.clicked.connect(lambda: self.add_calendar())
+        header_row = QHBoxLayout()
+        header_row.addWidget(heading, 1)
+        header_row.addWidget(self.add_button)
+
+        self.list = QListWidget(self)
+        self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.list.customContextMenuRequested.connect(self._context_menu)
+        self.list.itemChanged.connect(self._item_changed)
+        self.list.itemDoubleClicked.connect(lambda item: self.rename_calendar(self._name(item)))
+
+        self.banner = QFrame(self)
+        self.banner.setFrameShape(QFrame.Shape.StyledPanel)
+        self.banner_label = QLabel(self.banner)
+        self.banner_label.setWordWrap(True)
+        self.undo_button = QPushButton(self.tr("Undo"), self.banner)
+        self.undo_button.clicked.connect(self.undo_delete)
+        banner_row = QHBoxLayout(self.banner)
+        banner_row.setContentsMargins(6, 4, 6, 4)
+        banner_row.addWidget(self.banner_label, 1)
+        banner_row.addWidget(self.undo_button)
+        self.banner.hide()
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.mini_month)
+        layout.addLayout(header_row)
+        layout.addWidget(self.list, 1)
+        layout.addWidget(self.banner)
+        ctx.ops.calendars_changed.connect(self.refresh)
+        self.refresh()
+
+    # ---- state ---------------------------------------------------------------------------
+
+    @Slot()
+    def refresh(self) -> None:
+        self.list.blockSignals(True)
+        self.list.clear()
+        for calendar in self.ctx.ops.calendars.list():
+            item = QListWidgetItem(swatch(calendar.color, 14), calendar.name)
+            item.setData(Qt.ItemDataRole.UserRole, calendar.name)
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(Qt.CheckState.Checked if calendar.visible else Qt.CheckState.Unchecked)
+            if calendar.is_default:
+                font = QFont(item.font())
+                font.setBold(True)
+                item.setFont(font)
+                item.setToolTip(self.tr("{0} (default calendar for new events)").format(calendar.name))
+            self.list.addItem(item)
+        self.list.blockSignals(False)
+
+    def calendars(self) -> list[Calendar]:
+        return self.ctx.ops.calendars.list()
+
+    def set_date(self, day: date, week_start: int = 1) -> None:
+        self.mini_month.blockSignals(True)
+        self.mini_month.setFirstDayOfWeek(Qt.DayOfWeek(week_start))
+        self.mini_month.setSelectedDate(QDate(day.year, day.month, day.day))
+        self.mini_month.blockSignals(False)
+
+    def _name(self, item: QListWidgetItem | None) -> str:
+        return str(item.data(Qt.ItemDataRole.UserRole)) if item is not None else ""
+
+    @Slot(QDate)
+    def _mini_clicked(self, value: QDate) -> None:
+        self.date_picked.emit(date(value.year(), value.month(), value.day()))
+
+    @Slot(QListWidgetItem)
+    def _item_changed(self, item: QListWidgetItem) -> None:
+        self.set_visible(self._name(item), item.checkState() == Qt.CheckState.Checked)
+
+    @Slot(QPoint)
+    def _context_menu(self, pos: QPoint) -> None:
+        item = self.list.itemAt(pos)
+        if item is None:
+            return
+        name = self._name(item)
+        menu = QMenu(self)
+        menu.addAction(self.tr("Rename…"), lambda: self.rename_calendar(name))
+        menu.addAction(self.tr("Change colour…"), lambda: self.recolour_calendar(name))
+        menu.addAction(self.tr("Use for new events"), lambda: self.make_default(name))
+        menu.addSeparator()
+        menu.addAction(self.tr("Delete…"), lambda: self.delete_calendar(name))
+        menu.exec(self.list.mapToGlobal(pos))
+
+    # ---- actions (explicit arguments skip the dialogs) -----------------------------------
+
+    def add_calendar(self, name: str | None = None, color: str | None = None) -> Calendar | None:
+        if name is None:
+            name, ok = QInputDialog.getText(self, self.tr("New calendar"), self.tr("Name:"))
+            if not ok or not name.strip():
+                return None
+        service = self.ctx.ops.calendars
+        return self.ctx.ops.calendar_action(lambda: service.add(name, color))
+
+    def rename_calendar(self, name: str, new_name: str | None = None) -> Calendar | None:
+        if not name:
+            return None
+        if new_name is None:
+            new_name, ok = QInputDialog.getText(self, self.tr("Rename calendar"), self.tr("Name:"), text=name)
+            if not ok or not new_name.strip() or new_name == name:
+                return None
+        service = self.ctx.ops.calendars
+        return self.ctx.ops.calendar_action(lambda: service.update(name, new_name=new_name))
+
+    def recolour_calendar(self, name: str, color: str | None = None) -> Calendar | None:
+        service = self.ctx.ops.calendars
+        if color is None:
+            current = QColor(service.get(name).color)
+            chosen = QColorDialog.getColor(current, self, self.tr("Colour of “{0}”").format(name))
+            if not chosen.isValid():
+                return None
+            color = chosen.name()
+        return self.ctx.ops.calendar_action(lambda: service.update(name, color=color))
+
+    def set_visible(self, name: str, visible: bool) -> Calendar | None:
+        service = self.ctx.ops.calendars
+        return self.ctx.ops.calendar_action(lambda: service.update(name, visible=visible))
+
+    def make_default(self, name: str) -> Calendar | None:
+        service = self.ctx.ops.calendars
+        return self.ctx.ops.calendar_action(lambda: service.set_default(name))
+
+    def delete_calendar(self, name: str) -> CalendarSnapshot | None:
+        if not self.confirm(self.tr("Delete the calendar “{0}” and all its events?").format(name)):
+            return None
+        service = self.ctx.ops.calendars
+        snapshot = self.ctx.ops.calendar_action(lambda: service.delete_with_snapshot(name))
+        if snapshot is None:
+            return None
+        self.snapshot = snapshot
+        count = len({change.uid for change in snapshot.events.deleted})
+        self.banner_label.setText(self.tr("Deleted “{0}” and {1} event(s).").format(name, count))
+        self.banner.show()
+        return snapshot
+
+    @Slot()
+    def undo_delete(self) -> Calendar | None:
+        snapshot, self.snapshot = self.snapshot, None
+        self.banner.hide()
+        if snapshot is None:
+            return None
+        service = self.ctx.ops.calendars
+        restored = self.ctx.ops.calendar_action(lambda: service.restore_snapshot(snapshot))
+        return restored[0] if restored else None
+
+    def _confirm(self, text: str) -> bool:
+        answer = QMessageBox.question(self, self.tr("Delete calendar"), text + "\n" + self.tr("You can undo this right after."),
+                                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+                                      QMessageBox.StandardButton.Cancel)
+        return answer == QMessageBox.StandardButton.Yes

@@ -1,0 +1,150 @@
+"""What the four views share: an anchor date, a selection, keys, and the requests they emit.
+
+A view never writes. It emits ``create_requested`` / ``move_requested`` /
+``delete_requested`` / ``event_activated`` and ``CalendarArea`` decides (scope prompts,
+editor, ``ctx.ops``). That keeps the drag code free of recurrence rules and the write
+path in one place.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+
+from PySide6.QtCore import QLocale, Qt, Signal
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QWidget
+
+from app.calendar.event_source import ViewEvent
+from app.calendar.holidays import DayMark
+
+
+def week_first_day(day: date, week_start: int) -> date:
+    """First day of the week containing ``day``; ``week_start`` is ISO (1 = Monday)."""
+    return day - timedelta(days=(day.isoweekday() - week_start) % 7)
+
+
+class CalendarView(QWidget):
+    event_activated = Signal(object)  # ViewEvent: open the editor
+    create_requested = Signal(object, object)  # start, end: datetimes, or dates for all-day
+    move_requested = Signal(object, object, object)  # ViewEvent, new start, new end (local)
+    delete_requested = Signal(object)  # ViewEvent
+    anchor_moved = Signal(object)  # date: the keyboard moved the selected day
+    day_opened = Signal(object)  # date: "show me this day" (a "+3 more" or a header click)
+    selection_changed = Signal(object)  # ViewEvent | None
+
+    name = ""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.anchor = date.today()
+        self.week_start = 1
+        self.events: list[ViewEvent] = []
+        self.marks: dict[date, DayMark] = {}
+        self.lunar: dict[date, str] = {}
+        self.now = datetime.now()
+        self.selected_key: tuple[str, str] | None = None
+        self.qlocale = QLocale()  # day and month names; the area sets it from the language
+
+    # ---- what the area sets --------------------------------------------------------------
+
+    def set_anchor(self, day: date) -> None:
+        self.anchor = day
+
+    def date_range(self) -> tuple[date, date]:
+        """The local days ``[first, end)`` this view shows for its anchor."""
+        raise NotImplementedError
+
+    def date_range_for(self, anchor: date, week_start: int) -> tuple[date, date]:
+        """``date_range`` for another anchor, without changing this view."""
+        saved = self.anchor, self.week_start
+        self.anchor, self.week_start = anchor, week_start
+        try:
+            return self.date_range()
+        finally:
+            self.anchor, self.week_start = saved
+
+    def step_anchor(self, delta: int) -> date:
+        """The anchor ``delta`` pages away (previous/next)."""
+        raise NotImplementedError
+
+    def set_data(
+        self, events: list[ViewEvent], marks: dict[date, DayMark], lunar: dict[date, str], now: datetime
+    ) -> None:
+        self.events = events
+        self.marks = marks
+        self.lunar = lunar
+        self.now = now
+        self.relayout()
+
+    def relayout(self) -> None:
+        """Recompute what to draw after data or size changed (never inside paintEvent)."""
+        self.repaint_all()
+
+    def visible_items(self) -> list:  # type: ignore[type-arg]
+        """What the view will draw, for tests and accessibility: no pixels needed."""
+        raise NotImplementedError
+
+    # ---- selection -----------------------------------------------------------------------
+
+    def select(self, key: tuple[str, str] | None) -> None:
+        if key != self.selected_key:
+            self.selected_key = key
+            self.selection_changed.emit(self.selected_event())
+            self.repaint_all()
+            self.selection_moved()
+
+    def repaint_all(self) -> None:
+        """Schedule a paint of the view and its painted children."""
+        self.update()
+
+    def selection_moved(self) -> None:
+        """Hook: scroll the selection into view."""
+
+    def select_uid(self, uid: str, start: datetime | None) -> bool:
+        """Select the instance of ``uid`` at (or nearest to) local ``start``; True if shown."""
+        matches = [event for event in self.events if event.occ.uid == uid]
+        if not matches:
+            return False
+        if start is not None:
+            matches.sort(key=lambda event: abs((event.start - start).total_seconds()))
+        self.select(matches[0].key)
+        return True
+
+    def selected_event(self) -> ViewEvent | None:
+        if self.selected_key is None:
+            return None
+        for event in self.events:
+            if event.key == self.selected_key:
+                return event
+        return None
+
+    # ---- keys ----------------------------------------------------------------------------
+
+    def arrow_days(self, key: Qt.Key) -> int | None:
+        """Days an arrow key moves the selected day; None lets the view handle it."""
+        return {Qt.Key.Key_Left: -1, Qt.Key.Key_Right: 1, Qt.Key.Key_Up: -7, Qt.Key.Key_Down: 7}.get(key)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt)
+        key = Qt.Key(event.key())
+        selected = self.selected_event()
+        if key in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace) and selected is not None:
+            self.delete_requested.emit(selected)
+            return
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and selected is not None:
+            self.event_activated.emit(selected)
+            return
+        if key == Qt.Key.Key_Escape and selected is not None:
+            self.select(None)
+            return
+        days = self.arrow_days(key)
+        if days is not None:
+            self.select(None)
+            self.anchor_moved.emit(self.anchor + timedelta(days=days))
+            return
+        super().keyPressEvent(event)
+
+    def day_events(self, day: date) -> list[ViewEvent]:
+        lo = datetime.combine(day, datetime.min.time())
+        hi = lo + timedelta(days=1)
+        return [event for event in self.events if (event.start < hi and event.end > lo) or event.start == lo]

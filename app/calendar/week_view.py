@@ -1,0 +1,381 @@
+"""Week view (and day view: the same widget with one column).
+
+The header with the all-day row is ``week_header.py``; this file holds the scrolling
+time grid. Layout is computed once per data change (``relayout``) as minutes and columns,
+and turned into rectangles from the current width when painting, so resizing never
+re-runs the overlap layout. Dragging snaps to 15 minutes; the preview is painted as a
+ghost and the write happens only on release, through ``move_requested``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime, time, timedelta
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QTimer
+from PySide6.QtGui import QFont, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen
+from PySide6.QtWidgets import QFrame, QScrollArea, QVBoxLayout, QWidget
+
+from app.calendar.event_item import NOW_COLOR, paint_block
+from app.calendar.event_source import ViewEvent
+from app.calendar.layout import MINUTES_PER_DAY, SNAP_MINUTES, clamp, day_segments, place_columns, snap
+from app.calendar.view_base import CalendarView, week_first_day
+from app.calendar.week_header import GUTTER, WeekHeader
+
+HOUR_HEIGHT = 48
+MIN_BLOCK_MINUTES = 20  # short events are drawn at least this tall (and laid out so)
+EDGE = 5  # pixels at a block's top/bottom that resize instead of move
+
+
+@dataclass(frozen=True)
+class GridItem:
+    """One block the time grid draws (an event's part on one day)."""
+
+    event: ViewEvent
+    day_index: int
+    start_minute: int
+    end_minute: int
+    column: int
+    columns: int
+    span: int
+    starts_here: bool
+    ends_here: bool
+    rect: QRectF = field(default_factory=QRectF)
+
+
+def time_text(start: datetime, end: datetime) -> str:
+    return f"{start:%H:%M}–{end:%H:%M}"
+
+
+@dataclass
+class _Drag:
+    kind: str  # "create", "move", "resize-start", "resize-end"
+    event: ViewEvent | None
+    press: QPointF
+    press_time: datetime
+    start: datetime
+    end: datetime
+    moved: bool = False
+
+
+class TimeGrid(QWidget):
+    """The 24-hour canvas inside the scroll area."""
+
+    def __init__(self, view: WeekView) -> None:
+        super().__init__(view)
+        self.view = view
+        self.setMouseTracking(True)
+        self.setMinimumHeight(24 * HOUR_HEIGHT + 1)
+        self.drag: _Drag | None = None
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt)
+        return QSize(600, 24 * HOUR_HEIGHT + 1)
+
+    # ---- geometry ------------------------------------------------------------------------
+
+    def column_width(self) -> float:
+        return max((self.width() - GUTTER) / self.view.days, 1.0)
+
+    def column_x(self, index: int) -> float:
+        return GUTTER + index * self.column_width()
+
+    def y_of(self, minute: float) -> float:
+        return minute * HOUR_HEIGHT / 60
+
+    def item_rect(self, item: GridItem) -> QRectF:
+        width = self.column_width() - 6
+        slot = width / item.columns
+        left = self.column_x(item.day_index) + 1 + item.column * slot
+        top = self.y_of(item.start_minute)
+        bottom = self.y_of(max(item.end_minute, item.start_minute + MIN_BLOCK_MINUTES))
+        return QRectF(left, top + 1, slot * item.span - 2, max(bottom - top - 2, 8))
+
+    def time_at(self, pos: QPointF) -> datetime:
+        index = clamp(int((pos.x() - GUTTER) // self.column_width()), 0, self.view.days - 1)
+        minutes = clamp(int(pos.y() * 60 / HOUR_HEIGHT), 0, MINUTES_PER_DAY)
+        return datetime.combine(self.view.first_day + timedelta(days=index), time(0)) + timedelta(minutes=minutes)
+
+    def item_at(self, pos: QPointF) -> GridItem | None:
+        for item in reversed(self.view.grid_items):
+            if self.item_rect(item).contains(pos):
+                return item
+        return None
+
+    # ---- painting ------------------------------------------------------------------------
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt)
+        painter = QPainter(self)
+        palette = self.palette()
+        painter.fillRect(self.rect(), palette.color(QPalette.ColorRole.Base))
+        view = self.view
+        clip = event.rect()
+        # Outside working hours (and on days off) the grid is a shade darker.
+        off = palette.color(QPalette.ColorRole.AlternateBase)
+        for index in range(view.days):
+            day = view.first_day + timedelta(days=index)
+            x, w = self.column_x(index), self.column_width()
+            if not view.is_working_day(day):
+                painter.fillRect(QRectF(x, 0, w, self.height()), off)
+                continue
+            painter.fillRect(QRectF(x, 0, w, self.y_of(view.work_minutes[0])), off)
+            painter.fillRect(QRectF(x, self.y_of(view.work_minutes[1]), w, self.height()), off)
+        grid_pen = QPen(palette.color(QPalette.ColorRole.Mid))
+        grid_pen.setWidthF(0.6)
+        label_font = QFont(self.font())
+        label_font.setPointSizeF(max(label_font.pointSizeF() * 0.85, 7))
+        painter.setFont(label_font)
+        for hour in range(25):
+            y = self.y_of(hour * 60)
+            if y < clip.top() - HOUR_HEIGHT or y > clip.bottom() + HOUR_HEIGHT:
+                continue
+            painter.setPen(grid_pen)
+            painter.drawLine(QPointF(GUTTER - 4, y), QPointF(self.width(), y))
+            if 0 < hour < 24:
+                painter.setPen(palette.color(QPalette.ColorRole.PlaceholderText))
+                painter.drawText(QRectF(0, y - 8, GUTTER - 8, 16),
+                                 Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"{hour:02d}:00")
+        painter.setPen(grid_pen)
+        for index in range(view.days + 1):
+            x = self.column_x(index)
+            painter.drawLine(QPointF(x, 0), QPointF(x, self.height()))
+        block_font = QFont(self.font())
+        block_font.setPointSizeF(max(block_font.pointSizeF() * 0.9, 7))
+        dragging = self.drag.event.key if self.drag and self.drag.event and self.drag.moved else None
+        for item in view.grid_items:
+            rect = self.item_rect(item)
+            if not rect.intersects(QRectF(clip)):
+                continue
+            paint_block(painter, rect, item.event, palette, block_font,
+                        selected=item.event.key == view.selected_key and dragging is None,
+                        time_text=time_text(item.event.start, item.event.end), ghost=item.event.key == dragging)
+        self._paint_drag(painter, palette, block_font)
+        self._paint_now(painter)
+        painter.end()
+
+    def _paint_now(self, painter: QPainter) -> None:
+        now = self.view.now
+        index = (now.date() - self.view.first_day).days
+        if not 0 <= index < self.view.days:
+            return
+        y = self.y_of(now.hour * 60 + now.minute)
+        painter.setPen(QPen(NOW_COLOR, 2))
+        painter.drawLine(QPointF(self.column_x(index), y), QPointF(self.column_x(index + 1), y))
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(NOW_COLOR)
+        painter.drawEllipse(QPointF(self.column_x(index), y), 4, 4)
+
+    def _paint_drag(self, painter: QPainter, palette: QPalette, font: QFont) -> None:
+        drag = self.drag
+        if drag is None or not drag.moved:
+            return
+        if drag.event is None:
+            color = palette.color(QPalette.ColorRole.Highlight)
+            painter.save()
+            painter.setOpacity(0.35)
+            for segment in day_segments(drag.start, drag.end, self.view.first_day, self.view.days):
+                rect = QRectF(self.column_x(segment.day_index) + 1, self.y_of(segment.start_minute),
+                              self.column_width() - 4, self.y_of(segment.end_minute - segment.start_minute))
+                painter.fillRect(rect, color)
+            painter.restore()
+            painter.setPen(palette.color(QPalette.ColorRole.Text))
+            first = day_segments(drag.start, drag.end, self.view.first_day, self.view.days)
+            if first:
+                segment = first[0]
+                painter.drawText(QRectF(self.column_x(segment.day_index) + 5, self.y_of(segment.start_minute) + 1,
+                                        self.column_width() - 8, 16), Qt.AlignmentFlag.AlignLeft,
+                                 time_text(drag.start, drag.end))
+            return
+        preview = ViewEvent(drag.event.occ, drag.start, drag.end)
+        for segment in day_segments(drag.start, drag.end, self.view.first_day, self.view.days):
+            item = GridItem(preview, segment.day_index, segment.start_minute, segment.end_minute, 0, 1, 1,
+                            segment.starts_here, segment.ends_here)
+            paint_block(painter, self.item_rect(item), preview, palette, font, selected=True,
+                        time_text=time_text(drag.start, drag.end))
+
+    # ---- mouse ---------------------------------------------------------------------------
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt)
+        if event.button() != Qt.MouseButton.LeftButton:
+            return super().mousePressEvent(event)
+        self.view.setFocus(Qt.FocusReason.MouseFocusReason)
+        pos = event.position()
+        at = self.time_at(pos)
+        item = self.item_at(pos)
+        if item is None:
+            self.view.select(None)
+            start = datetime.combine(at.date(), time(0)) + timedelta(minutes=(at.hour * 60 + at.minute) // SNAP_MINUTES * SNAP_MINUTES)
+            self.drag = _Drag("create", None, pos, start, start, start + timedelta(minutes=SNAP_MINUTES))
+            return
+        self.view.select(item.event.key)
+        rect = self.item_rect(item)
+        kind = "move"
+        if item.ends_here and pos.y() >= rect.bottom() - EDGE and rect.height() > 3 * EDGE:
+            kind = "resize-end"
+        elif item.starts_here and pos.y() <= rect.top() + EDGE and rect.height() > 3 * EDGE:
+            kind = "resize-start"
+        self.drag = _Drag(kind, item.event, pos, at, item.event.start, item.event.end)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt)
+        pos = event.position()
+        drag = self.drag
+        if drag is None:
+            item = self.item_at(pos)
+            cursor = Qt.CursorShape.ArrowCursor
+            if item is not None:
+                rect = self.item_rect(item)
+                near_edge = (item.ends_here and pos.y() >= rect.bottom() - EDGE) or (
+                    item.starts_here and pos.y() <= rect.top() + EDGE)
+                cursor = Qt.CursorShape.SizeVerCursor if near_edge and rect.height() > 3 * EDGE else Qt.CursorShape.PointingHandCursor
+            self.setCursor(cursor)
+            return
+        if not drag.moved and (pos - drag.press).manhattanLength() < 4:
+            return
+        drag.moved = True
+        at = self.time_at(pos)
+        step = timedelta(minutes=SNAP_MINUTES)
+        if drag.kind == "create":
+            cursor = _snap_datetime(at)
+            if cursor >= drag.press_time + step:
+                drag.start, drag.end = drag.press_time, cursor
+            else:
+                drag.start, drag.end = min(cursor, drag.press_time), drag.press_time + step
+        elif drag.event is not None:
+            original = drag.event
+            if drag.kind == "move":
+                start = _snap_datetime(original.start + (at - drag.press_time))
+                drag.start, drag.end = start, start + (original.end - original.start)
+            elif drag.kind == "resize-end":
+                drag.start, drag.end = original.start, max(_snap_datetime(at), original.start + step)
+            else:
+                drag.start, drag.end = min(_snap_datetime(at), original.end - step), original.end
+        self.update()
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt)
+        drag, self.drag = self.drag, None
+        if drag is None or event.button() != Qt.MouseButton.LeftButton:
+            return
+        self.update()
+        if not drag.moved:
+            return
+        if drag.kind == "create":
+            self.view.create_requested.emit(drag.start, drag.end)
+        elif drag.event is not None and (drag.start, drag.end) != (drag.event.start, drag.event.end):
+            self.view.move_requested.emit(drag.event, drag.start, drag.end)
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt)
+        self.drag = None
+        pos = event.position()
+        item = self.item_at(pos)
+        if item is not None:
+            self.view.event_activated.emit(item.event)
+            return
+        at = self.time_at(pos)
+        start = datetime.combine(at.date(), time(at.hour))
+        self.view.create_requested.emit(start, start + timedelta(hours=1))
+
+
+def _snap_datetime(value: datetime) -> datetime:
+    midnight = datetime.combine(value.date(), time(0))
+    return midnight + timedelta(minutes=snap((value - midnight).total_seconds() / 60))
+
+
+class WeekView(CalendarView):
+    def __init__(self, days: int = 7, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.days = days
+        self.name = "week" if days == 7 else "day"
+        self.first_day = self.anchor
+        self.grid_items: list[GridItem] = []
+        self.work_minutes = (9 * 60, 18 * 60)
+        self.work_days: tuple[int, ...] = (1, 2, 3, 4, 5)
+        self._scrolled_for: date | None = None
+        self.header = WeekHeader(self)
+        self.grid = TimeGrid(self)
+        self.scroll = QScrollArea(self)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setWidget(self.grid)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
+        for child in (self.header, self.grid, self.scroll):
+            child.setFocusProxy(self)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.header)
+        layout.addWidget(self.scroll, 1)
+
+    def set_anchor(self, day: date) -> None:
+        super().set_anchor(day)
+        self.first_day = self.date_range()[0]
+
+    def date_range(self) -> tuple[date, date]:
+        first = week_first_day(self.anchor, self.week_start) if self.days == 7 else self.anchor
+        return first, first + timedelta(days=self.days)
+
+    def step_anchor(self, delta: int) -> date:
+        return self.anchor + timedelta(days=self.days * delta)
+
+    def arrow_days(self, key: Qt.Key) -> int | None:
+        # Up/Down scroll the time grid by an hour in a day/week view; Left/Right move days.
+        return {Qt.Key.Key_Left: -1, Qt.Key.Key_Right: 1}.get(key)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt)
+        key = Qt.Key(event.key())
+        if key in (Qt.Key.Key_Up, Qt.Key.Key_Down):
+            bar = self.scroll.verticalScrollBar()
+            bar.setValue(bar.value() + (HOUR_HEIGHT if key == Qt.Key.Key_Down else -HOUR_HEIGHT))
+            return
+        super().keyPressEvent(event)
+
+    def is_working_day(self, day: date) -> bool:
+        mark = self.marks.get(day)
+        if mark is not None and (mark.off or mark.workday):
+            return mark.workday
+        return day.isoweekday() in self.work_days
+
+    def relayout(self) -> None:
+        self.first_day = self.date_range()[0]
+        timed = [event for event in self.events if not event.is_bar]
+        segments = []
+        for event in timed:
+            for segment in day_segments(event.start, event.end, self.first_day, self.days):
+                segments.append((event, segment))
+        items: list[GridItem] = []
+        for index in range(self.days):
+            today = [(event, segment) for event, segment in segments if segment.day_index == index]
+            placements = place_columns([(s.start_minute, s.end_minute) for _, s in today], MIN_BLOCK_MINUTES)
+            for (event, segment), placement in zip(today, placements, strict=True):
+                items.append(GridItem(event, index, segment.start_minute, segment.end_minute, placement.column,
+                                      placement.columns, placement.span, segment.starts_here, segment.ends_here))
+        self.grid_items = items
+        self.header.relayout([event for event in self.events if event.is_bar])
+        if self.first_day != self._scrolled_for:
+            # A new range opens at the working day's start, or earlier if something is.
+            self._scrolled_for = self.first_day
+            first = min((item.start_minute for item in items), default=self.work_minutes[0])
+            self.scroll_to_minute(min(first, self.work_minutes[0]) - 30)
+        self.repaint_all()
+
+    def visible_items(self) -> list[GridItem | object]:
+        grid = [replace(item, rect=self.grid.item_rect(item)) for item in self.grid_items]
+        return [*self.header.visible_items(), *grid]
+
+    def repaint_all(self) -> None:
+        self.header.update()
+        self.grid.update()
+
+    def scroll_to_minute(self, minute: int) -> None:
+        bar = self.scroll.verticalScrollBar()
+        QTimer.singleShot(0, lambda: bar.setValue(int(self.grid.y_of(max(minute, 0)))))
+
+    def selection_moved(self) -> None:
+        event = self.selected_event()
+        if event is None or event.is_bar:
+            return
+        minute = event.start.hour * 60 + event.start.minute if event.start.date() >= self.first_day else 0
+        bar = self.scroll.verticalScrollBar()
+        top, height = bar.value(), self.scroll.viewport().height()
+        y = self.grid.y_of(minute)
+        if not top <= y <= top + height - HOUR_HEIGHT:
+            bar.setValue(int(max(y - HOUR_HEIGHT, 0)))

@@ -1,0 +1,156 @@
+"""One message in the chat history: text, a time, and for receipts a link and Undo.
+
+A bubble is a plain widget rather than a delegate-painted row because receipts carry real
+controls (a link that navigates, an Undo button) and the streaming reply grows in place;
+a chat history holds at most a few hundred of them, which widgets handle fine.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
+
+ROLES = ("user", "assistant", "action", "error")
+
+# Palette roles only, so the bubbles follow the system's light or dark scheme.
+STYLE = """
+QFrame#bubble_assistant { background: palette(alternate-base); border: 1px solid palette(midlight); border-radius: 10px; }
+QFrame#bubble_user { background: palette(highlight); border-radius: 10px; }
+QFrame#bubble_user QLabel { color: palette(highlighted-text); }
+QFrame#bubble_action { border: 1px dashed palette(mid); border-radius: 10px; }
+QFrame#bubble_action QLabel { color: palette(placeholder-text); }
+QFrame#bubble_error { border: 1px solid #c0392b; border-radius: 10px; }
+QLabel#bubble_meta, QLabel#bubble_status { color: palette(placeholder-text); }
+QFrame#bubble_user QLabel#bubble_meta { color: palette(highlighted-text); }
+"""
+
+
+class MessageBubble(QFrame):
+    navigate_clicked = Signal(str, object)  # uid, start (datetime | date)
+    undo_clicked = Signal()
+
+    def __init__(self, role: str, text: str = "", stamp: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        if role not in ROLES:
+            raise ValueError(f"unknown bubble role {role!r}")
+        self.role = role
+        self.result: Any = None  # the TurnResult a live receipt came from (its ChangeSet undoes it)
+        self.uid: str | None = None
+        self.start: datetime | date | None = None
+        self._text = text
+        self._max_width = 480
+        self.setObjectName(f"bubble_{role}")
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+
+        self.body = QLabel(self)
+        self.body.setObjectName("bubble_body")
+        self.body.setTextFormat(Qt.TextFormat.PlainText)
+        self.body.setWordWrap(True)
+        self.body.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.body.setText(text)
+
+        self.status = QLabel(self)
+        self.status.setObjectName("bubble_status")
+        self.status.setWordWrap(True)
+        self.status.hide()
+
+        self.meta = QLabel(stamp, self)
+        self.meta.setObjectName("bubble_meta")
+        font = self.meta.font()
+        font.setPointSizeF(max(6.0, font.pointSizeF() * 0.85))
+        self.meta.setFont(font)
+        self.status.setFont(font)
+
+        self.link = QLabel(self)
+        self.link.setTextFormat(Qt.TextFormat.RichText)
+        self.link.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse)
+        self.link.linkActivated.connect(self._link_activated)
+        self.link.hide()
+
+        self.undo_button = QPushButton(self.tr("Undo"), self)
+        self.undo_button.setFlat(True)
+        self.undo_button.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.undo_button.setToolTip(self.tr("Remove the event the assistant created"))
+        self.undo_button.clicked.connect(self.undo_clicked)
+        self.undo_button.hide()
+
+        footer = QHBoxLayout()
+        footer.setContentsMargins(0, 0, 0, 0)
+        footer.setSpacing(8)
+        footer.addWidget(self.meta)
+        footer.addStretch(1)
+        footer.addWidget(self.link)
+        footer.addWidget(self.undo_button)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 6, 10, 6)
+        layout.setSpacing(2)
+        layout.addWidget(self.body)
+        layout.addWidget(self.status)
+        layout.addLayout(footer)
+
+    # ---- text -----------------------------------------------------------------------------
+
+    def text(self) -> str:
+        return self._text
+
+    def set_text(self, text: str) -> None:
+        self._text = text
+        self.body.setText(text)
+        self._fit()
+
+    def set_max_width(self, width: int) -> None:
+        self._max_width = width
+        self.setMaximumWidth(width)
+        self._fit()
+
+    def _fit(self) -> None:
+        """Short messages hug their text, long ones wrap at the bubble's maximum width.
+
+        A word-wrapped QLabel in a row with a stretch otherwise settles on a narrow "nice
+        ratio" width; giving it the natural width of its longest line fixes that.
+        """
+        margins = self.layout().contentsMargins() if self.layout() else None
+        inner = self._max_width - ((margins.left() + margins.right()) if margins else 20)
+        metrics = self.body.fontMetrics()
+        natural = max((metrics.horizontalAdvance(line) for line in self._text.split("\n")), default=0) + 4
+        footer = self.meta.sizeHint().width() + (self.link.sizeHint().width() + self.undo_button.sizeHint().width() + 16
+                                                 if self.link.isVisibleTo(self) else 0)
+        self.body.setMinimumWidth(max(0, min(max(natural, footer, 24), inner)))
+
+    def append(self, piece: str) -> None:
+        """One streamed token; the label re-lays out only its own paragraph."""
+        self.set_text(self._text + piece)
+
+    def set_status(self, text: str) -> None:
+        self.status.setText(text)
+        self.status.setVisible(bool(text))
+
+    def set_error(self, text: str) -> None:
+        self.setObjectName("bubble_error")
+        self.style().unpolish(self)
+        self.style().polish(self)
+        self.set_text(text)
+
+    # ---- receipts -------------------------------------------------------------------------
+
+    def set_receipt(self, uid: str, start: datetime | date, undoable: bool) -> None:
+        self.uid, self.start = uid, start
+        self.link.setText(f'<a href="event:{uid}">{self.tr("Show in calendar")}</a>')
+        self.link.show()
+        self.undo_button.setVisible(undoable)
+        self._fit()
+
+    def set_undone(self, ok: bool) -> None:
+        self.undo_button.setEnabled(False)
+        self.undo_button.setText(self.tr("Undone") if ok else self.tr("Undo failed"))
+        if ok:
+            self.link.hide()
+
+    @Slot(str)
+    def _link_activated(self, _href: str) -> None:
+        if self.uid is not None:
+            self.navigate_clicked.emit(self.uid, self.start)

@@ -1,0 +1,116 @@
+"""The pending command under the conversation: a chip with ×, and candidate-day buttons.
+
+When the assistant asks "which day", the days it offers are buttons; a click goes straight
+to ``ChatSession.act("pick_date")``, which continues the pending command in code with zero
+model calls. The buttons are labelled in the conversation's language (``TurnResult.lang``),
+not the interface's, because they answer a question asked in that language ("周六还是周日？").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
+
+ZH_WEEKDAYS = "一二三四五六日"
+EN_WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+
+
+def day_button_label(day: date, lang: str) -> str:
+    """周六 12/5 or Sat 12/5."""
+    weekday = f"周{ZH_WEEKDAYS[day.weekday()]}" if lang == "zh" else EN_WEEKDAYS[day.weekday()]
+    return f"{weekday} {day.month}/{day.day}"
+
+
+class CandidateBar(QWidget):
+    date_picked = Signal(str, str)  # ISO date, the button's label
+    cancel_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.title = ""
+        self.status = ""
+        self.buttons: list[QPushButton] = []
+
+        self.chip = QFrame(self)
+        self.chip.setObjectName("pending_chip")
+        self.chip.setStyleSheet("QFrame#pending_chip { border: 1px solid palette(mid); border-radius: 11px;"
+                                " background: palette(alternate-base); }")
+        self.chip_label = QLabel(self.chip)
+        self.cancel_button = QToolButton(self.chip)
+        self.cancel_button.setText("×")
+        self.cancel_button.setAutoRaise(True)
+        self.cancel_button.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.cancel_button.setToolTip(self.tr("Drop this pending event"))
+        self.cancel_button.clicked.connect(self.cancel_requested)
+        chip_row = QHBoxLayout(self.chip)
+        chip_row.setContentsMargins(8, 1, 2, 1)
+        chip_row.setSpacing(2)
+        chip_row.addWidget(self.chip_label)
+        chip_row.addWidget(self.cancel_button)
+
+        self.prompt = QLabel(self.tr("Pick a day:"), self)
+        self._days = QHBoxLayout()
+        self._days.setContentsMargins(0, 0, 0, 0)
+        self._days.setSpacing(6)
+        self._days.addWidget(self.prompt)
+        self._days.addStretch(1)
+
+        chip_line = QHBoxLayout()
+        chip_line.setContentsMargins(0, 0, 0, 0)
+        chip_line.addWidget(self.chip)
+        chip_line.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 4, 8, 4)
+        layout.setSpacing(4)
+        layout.addLayout(self._days)
+        layout.addLayout(chip_line)
+        self.clear()
+
+    def status_text(self, status: str) -> str:
+        return {
+            "needs_date": self.tr("waiting for a day"),
+            "conflict": self.tr("overlaps other events"),
+            "past_time": self.tr("time already passed"),
+            "invalid": self.tr("needs a clearer time"),
+        }.get(status, self.tr("pending"))
+
+    def show_pending(self, title: str, status: str, candidates: Sequence[str], lang: str) -> None:
+        """Show the chip for the pending command, and day buttons when it needs a day."""
+        self.title, self.status = title, status
+        self.chip_label.setText(self.tr("Pending: {0} · {1}").format(title, self.status_text(status)))
+        self._set_days(candidates if status == "needs_date" else [], lang)
+        self.chip.show()
+        self.show()
+
+    def clear(self) -> None:
+        self.title = self.status = ""
+        self._set_days([], "zh")
+        self.chip.hide()
+        self.hide()
+
+    def has_pending(self) -> bool:
+        return bool(self.title)
+
+    def _set_days(self, candidates: Sequence[str], lang: str) -> None:
+        for button in self.buttons:
+            self._days.removeWidget(button)
+            button.deleteLater()
+        self.buttons = []
+        for index, iso in enumerate(candidates):
+            label = day_button_label(date.fromisoformat(iso), lang)
+            button = QPushButton(label, self)
+            button.setProperty("iso", iso)
+            button.setCursor(Qt.CursorShape.PointingHandCursor)
+            button.clicked.connect(self._picked)
+            self._days.insertWidget(1 + index, button)
+            self.buttons.append(button)
+        self.prompt.setVisible(bool(self.buttons))
+
+    @Slot()
+    def _picked(self) -> None:
+        button = self.sender()
+        if isinstance(button, QPushButton):
+            self.date_picked.emit(str(button.property("iso")), button.text())

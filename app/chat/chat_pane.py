@@ -1,0 +1,461 @@
+"""The chat pane: the conversation, the pending command, and the input, on the right.
+
+Turns run on a one-thread pool through ``GeneratorWorker`` so the calendar never freezes
+while a model thinks; tokens stream into the reply bubble as they arrive.
+
+One turn at a time, and the next message is *not* queued: while a turn runs the Send
+button becomes Stop and Enter does nothing, but the input stays editable so the next
+message can be typed. A queued message would be read against a state the user has not
+seen yet (a pending "which day?" it might accidentally answer), so we wait instead.
+
+Results are handled on ``finished`` rather than ``returned``: by then the pane is idle
+again, so a dialog the result opens (conflict, past time) can act at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from datetime import timedelta
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QThreadPool, QTimer, Signal, Slot
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from agent.errors import UserFacingError
+from agent.runtime.receipts import language_of
+from agent.runtime.session import ChatSession
+from agent.runtime.turn import TurnEvent, TurnResult
+from agent.services.archive import ArchiveService
+from agent.services.commands import ACTIVE, CommandService
+from agent.timesym.context import TimeContext
+from app.chat.bubble import MessageBubble
+from app.chat.candidate_bar import CandidateBar
+from app.chat.conflict_dialog import CANCEL as CONFLICT_CANCEL
+from app.chat.conflict_dialog import CREATE, ConflictDialog
+from app.chat.guard_dialog import GuardBanner
+from app.chat.message_view import MessageView
+from app.chat.no_model_panel import NoModelPanel
+from app.chat.past_time_dialog import ADD, DROP, PastTimeDialog
+from app.chat.spans import parse_when
+from app.chat.worker import GeneratorWorker
+from app.context import AppContext
+
+
+def _honour_stop(
+    turn: Generator[TurnEvent, None, TurnResult], stop_requested: Callable[[], bool], stop: Callable[[], None]
+) -> Generator[TurnEvent, None, TurnResult]:
+    """Re-send a Stop that arrived before the turn started (``send`` clears the flag on entry)."""
+    while True:
+        try:
+            event = next(turn)
+        except StopIteration as done:
+            return done.value
+        if stop_requested():
+            stop()
+        yield event
+
+
+def _act_turn(session: ChatSession, kind: str, date: str | None, ctx: TimeContext) -> Generator[TurnEvent, None, TurnResult]:
+    """A button press as a one-step turn, so it runs on the worker like everything else."""
+    result = session.act(kind, date=date, ctx=ctx)
+    yield TurnEvent("done", result.reply, payload=result)
+    return result
+
+
+def _warm_up(ctx: TimeContext) -> Generator[None, None, None]:
+    """Pay the agent's one-time costs (lazy imports, pydantic schema machinery, holiday
+    tables) on the worker at start-up, so the first message does not stall the window."""
+    yield from ()
+    from agent.runtime.tools import tool_schemas
+    from agent.timesym.clarify import parse_slot_reply
+
+    tool_schemas([])
+    parse_slot_reply("这个周末下午三点", ctx)
+
+
+class ChatPane(QWidget):
+    navigate = Signal(str, object)  # uid, start: show this event in the calendar
+    turn_finished = Signal(object)  # the TurnResult, or None when the turn failed
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.worker: GeneratorWorker | None = None
+        self.last_reply: MessageBubble | None = None
+        self.conflict_dialog: ConflictDialog | None = None
+        self.past_time_dialog: PastTimeDialog | None = None
+        self._result: TurnResult | None = None
+        self._error: str | None = None
+        self._stop_requested = False
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(1)  # one turn at a time, in order
+        self._pending_timer = QTimer(self)
+        self._pending_timer.setSingleShot(True)
+        self._pending_timer.timeout.connect(self._pending_expired)
+
+        title = QLabel(self.tr("Assistant"), self)
+        font = title.font()
+        font.setBold(True)
+        title.setFont(font)
+        self.model_label = QLabel(self)
+        self.model_label.setStyleSheet("color: palette(placeholder-text);")
+        header = QHBoxLayout()
+        header.setContentsMargins(8, 6, 8, 0)
+        header.addWidget(title)
+        header.addStretch(1)
+        header.addWidget(self.model_label)
+
+        self.guard_banner = GuardBanner(self)
+        self.view = MessageView(ctx.tz, self)
+        self.view.navigate.connect(self.navigate)
+        self.view.undo_requested.connect(self._undo)
+        self.no_model_panel = NoModelPanel(self)
+        self.no_model_panel.settings_requested.connect(self._open_settings)
+        self.stack = QStackedWidget(self)
+        self.stack.addWidget(self.view)
+        self.stack.addWidget(self.no_model_panel)
+
+        self.candidate_bar = CandidateBar(self)
+        self.candidate_bar.date_picked.connect(self._date_picked)
+        self.candidate_bar.cancel_requested.connect(self._cancel_pending)
+
+        self.input = QLineEdit(self)
+        self.input.setPlaceholderText(self.tr("Tell me what to schedule, or ask about your week…"))
+        self.input.setClearButtonEnabled(True)
+        self.input.returnPressed.connect(self._submit)
+        self.send_button = QPushButton(self)
+        self.send_button.clicked.connect(self._send_or_stop)
+        entry = QHBoxLayout()
+        entry.setContentsMargins(8, 4, 8, 8)
+        entry.addWidget(self.input, 1)
+        entry.addWidget(self.send_button)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(4)
+        layout.addLayout(header)
+        layout.addWidget(self.guard_banner)
+        layout.addWidget(self.stack, 1)
+        layout.addWidget(self.candidate_bar)
+        layout.addLayout(entry)
+
+        self._set_busy(False)
+        self._load_history()
+        self._restore_pending()
+        self.model_changed()
+        app = QCoreApplication.instance()
+        if app is not None:
+            app.aboutToQuit.connect(self.stop)  # quitting must not wait for a model to finish talking
+        self._warm = GeneratorWorker(_warm_up(ctx.time_context()), "warm-up")
+        self._pool.start(self._warm)  # queued ahead of any turn on the one-thread pool
+
+    # ---- public -----------------------------------------------------------------------------
+
+    def model_changed(self) -> None:
+        """The configured model changed (settings): swap the no-model panel and the chat."""
+        model = self.ctx.session.model
+        has_model = model is not None
+        self.stack.setCurrentWidget(self.view if has_model else self.no_model_panel)
+        self.input.setEnabled(has_model)
+        self.send_button.setEnabled(has_model or self.is_busy())
+        self.model_label.setText(_short_model_name(getattr(model, "name", "")) if has_model else self.tr("no model"))
+
+    def warmed_up(self) -> bool:
+        """True once the start-up warm-up has run (tests wait for it before timing turns)."""
+        return self._warm.done
+
+    def is_busy(self) -> bool:
+        return self.worker is not None
+
+    def send_message(self, text: str) -> GeneratorWorker | None:
+        worker = self.prepare_send(text)
+        if worker is not None:
+            self.run_worker(worker)
+        return worker
+
+    def prepare_send(self, text: str) -> GeneratorWorker | None:
+        """Show the message and build its worker, not yet started (tests connect first)."""
+        text = text.strip()
+        if not text or self.is_busy():
+            return None
+        self.guard_banner.dismiss()
+        self._maybe_session_break()
+        self.view.add_bubble("user", text, self.ctx.now())
+        self._begin_reply(self.tr("Thinking…"))
+        session = self.ctx.session
+        turn = _honour_stop(session.send(text, self.ctx.time_context()), lambda: self._stop_requested, session.stop)
+        return self._make_worker(turn, "chat turn")
+
+    def act(self, kind: str, date: str | None = None, label: str = "") -> GeneratorWorker | None:
+        """A button on the pending command: pick_date, create_anyway, add_anyway, cancel (no model)."""
+        if self.is_busy():
+            return None
+        self.view.add_bubble("action", label or self.view.action_text(kind, date), self.ctx.now())
+        self._begin_reply("")
+        worker = self._make_worker(_act_turn(self.ctx.session, kind, date, self.ctx.time_context()), f"act {kind}")
+        self.run_worker(worker)
+        return worker
+
+    def run_worker(self, worker: GeneratorWorker) -> None:
+        self._pool.start(worker)
+
+    @Slot()
+    def stop(self) -> None:
+        """Stop the running turn at its next token; what it already committed stays committed."""
+        if self.worker is None:
+            return
+        self._stop_requested = True
+        self.worker.quit()
+        self.ctx.session.stop()
+        if self.last_reply is not None:
+            self.last_reply.set_status(self.tr("Stopping…"))
+
+    def shutdown(self, timeout_ms: int = 5000) -> bool:
+        """Stop and wait for the worker (window close, tests); True when it ended in time."""
+        self.stop()
+        return self._pool.waitForDone(timeout_ms)
+
+    # ---- worker -----------------------------------------------------------------------------
+
+    def _begin_reply(self, status: str) -> None:
+        self.last_reply = self.view.add_bubble("assistant", "")
+        self.last_reply.set_status(status)
+
+    def _make_worker(self, generator: Generator[Any, Any, Any], name: str) -> GeneratorWorker:
+        worker = GeneratorWorker(generator, name)
+        worker.signals.yielded.connect(self._on_yielded)
+        worker.signals.returned.connect(self._on_returned)
+        worker.signals.errored.connect(self._on_errored)
+        worker.signals.finished.connect(self._on_finished)
+        self.worker = worker
+        self._result, self._error, self._stop_requested = None, None, False
+        self._set_busy(True)
+        return worker
+
+    @Slot(object)
+    def _on_yielded(self, event: TurnEvent) -> None:
+        bubble = self.last_reply
+        if bubble is None:
+            return
+        if event.kind == "token":
+            if bubble.status.isVisible():
+                bubble.set_status("")
+            bubble.append(event.text)
+        elif event.kind == "reset":
+            bubble.set_text("")  # tool-call preamble or a guarded claim: not what the user reads
+        elif event.kind == "tool_call":
+            bubble.set_status(self._tool_status(event.name))
+
+    @Slot(object)
+    def _on_returned(self, result: TurnResult | None) -> None:
+        self._result = result
+
+    @Slot(str)
+    def _on_errored(self, message: str) -> None:
+        self._error = message
+
+    @Slot()
+    def _on_finished(self) -> None:
+        result, error = self._result, self._error
+        self.worker = None
+        self._result = self._error = None
+        self._set_busy(False)
+        bubble = self.last_reply
+        if bubble is not None:
+            bubble.meta.setText(f"{self.ctx.now():%H:%M}")
+            bubble.set_status("")
+        if error is not None and bubble is not None:
+            bubble.set_error(self.tr("Something went wrong in the assistant: {0}").format(error))
+        elif isinstance(result, TurnResult):
+            self._show_result(result)
+        self.turn_finished.emit(result if isinstance(result, TurnResult) else None)
+
+    def _set_busy(self, busy: bool) -> None:
+        if busy:
+            self.send_button.setText(self.tr("Stop"))
+            self.send_button.setToolTip(self.tr("Stop the assistant"))
+            self.send_button.setEnabled(True)
+        else:
+            self.send_button.setText(self.tr("Send"))
+            self.send_button.setToolTip(self.tr("Send (Enter)"))
+            self.send_button.setEnabled(self.ctx.session.model is not None)
+        self.candidate_bar.setEnabled(not busy)
+
+    def _tool_status(self, name: str) -> str:
+        return {
+            "prepare_or_create_schedule": self.tr("Preparing the event…"),
+            "query_schedule_range": self.tr("Reading your calendar…"),
+            "suggest_free_time": self.tr("Looking for free time…"),
+            "cancel_schedule_command": self.tr("Cancelling…"),
+            "remember_fact": self.tr("Remembering…"),
+            "offer_council": self.tr("Thinking it over…"),
+            "search_memory": self.tr("Searching memories…"),
+            "search_chat_archive": self.tr("Searching earlier chats…"),
+        }.get(name, self.tr("Working…"))
+
+    # ---- results ----------------------------------------------------------------------------
+
+    def _show_result(self, result: TurnResult) -> None:
+        bubble = self.last_reply
+        receipt = result.receipt if isinstance(result.receipt, dict) else {}
+        if bubble is not None:
+            bubble.set_text(result.reply)
+            bubble.result = result
+            event = receipt.get("event") if result.outcome == "created" else None
+            if isinstance(event, dict) and event.get("uid"):
+                bubble.set_receipt(str(event["uid"]), parse_when(event.get("start")), undoable=bool(result.changes))
+        if result.changes:
+            self.ctx.ops.record_agent_change(result.changes)
+        if result.guard:
+            self.guard_banner.show_guard(result.guard)
+        self._track_pending(result, receipt)
+        if result.outcome == "conflict" and receipt:
+            self._ask_conflict(receipt)
+        elif result.outcome == "past_time" and receipt.get("start"):
+            self._ask_past_time(receipt)
+
+    def _track_pending(self, result: TurnResult, receipt: dict[str, Any]) -> None:
+        if result.outcome in ACTIVE:
+            self._show_pending(str(receipt.get("title") or ""), result.outcome, result.candidates, result.lang)
+        elif result.outcome in ("created", "cancelled", "none"):
+            self._clear_pending()
+
+    def _show_pending(self, title: str, status: str, candidates: list[str], lang: str, ttl: timedelta | None = None) -> None:
+        self.candidate_bar.show_pending(title, status, candidates, lang)
+        ttl = ttl or timedelta(minutes=int(self.ctx.settings.get("command_ttl_minutes")))
+        self._pending_timer.start(max(1000, int(ttl.total_seconds() * 1000)))
+
+    def _clear_pending(self) -> None:
+        self._pending_timer.stop()
+        self.candidate_bar.clear()
+
+    @Slot()
+    def _pending_expired(self) -> None:
+        self.candidate_bar.clear()  # the agent expired the stub by now; its buttons would say "none"
+
+    def _ask_conflict(self, receipt: dict[str, Any]) -> None:
+        dialog = ConflictDialog(receipt, self.ctx.tz, self)
+        dialog.chosen.connect(self._conflict_chosen)
+        self.conflict_dialog = dialog
+        dialog.open()
+
+    @Slot(str)
+    def _conflict_chosen(self, choice: str) -> None:
+        dialog, self.conflict_dialog = self.conflict_dialog, None
+        if dialog is not None:
+            dialog.deleteLater()
+        if choice == CREATE:
+            self.act("create_anyway")
+        elif choice == CONFLICT_CANCEL:
+            self.act("cancel")
+        else:
+            self.input.setFocus()
+
+    def _ask_past_time(self, receipt: dict[str, Any]) -> None:
+        dialog = PastTimeDialog(receipt, self.ctx.tz, self)
+        dialog.chosen.connect(self._past_time_chosen)
+        self.past_time_dialog = dialog
+        dialog.open()
+
+    @Slot(str)
+    def _past_time_chosen(self, choice: str) -> None:
+        dialog, self.past_time_dialog = self.past_time_dialog, None
+        if dialog is not None:
+            dialog.deleteLater()
+        if choice == ADD:
+            self.act("add_anyway")
+        elif choice == DROP:
+            self.act("cancel")
+        else:
+            self.input.setFocus()
+
+    # ---- user actions -----------------------------------------------------------------------
+
+    @Slot()
+    def _submit(self) -> None:
+        if self.is_busy():
+            return  # the text stays in the box; Enter works again when the turn ends
+        if self.send_message(self.input.text()) is not None:
+            self.input.clear()
+
+    @Slot()
+    def _send_or_stop(self) -> None:
+        if self.is_busy():
+            self.stop()
+        else:
+            self._submit()
+
+    @Slot(str, str)
+    def _date_picked(self, iso: str, label: str) -> None:
+        self.act("pick_date", date=iso, label=label)
+
+    @Slot()
+    def _cancel_pending(self) -> None:
+        self.act("cancel")
+
+    @Slot(object)
+    def _undo(self, bubble: MessageBubble) -> None:
+        result = bubble.result
+        if not isinstance(result, TurnResult) or not result.changes:
+            return
+        bubble.set_undone(self.ctx.ops.undo_specific(result.changes) is not None)
+
+    @Slot()
+    def _open_settings(self) -> None:
+        window = self.window()
+        opener = getattr(window, "open_settings", None)
+        if window is not self and callable(opener):
+            opener()  # the main window refreshes the calendar and calls model_changed()
+            return
+        from app.settings.settings_dialog import SettingsDialog
+
+        if SettingsDialog(self.ctx, self).exec():
+            self.model_changed()
+
+    # ---- start-up ---------------------------------------------------------------------------
+
+    def _load_history(self) -> None:
+        archive = ArchiveService(self.ctx.store, self.ctx.profile_id)
+        messages = archive.recent()
+        gap = int(self.ctx.settings.get("session_gap_minutes"))
+        self.view.load_history(messages, archive.segment_breaks(messages, gap))
+
+    def _restore_pending(self) -> None:
+        """A command left pending by the last run (and not yet expired) gets its chip back."""
+        tctx = self.ctx.time_context()
+        try:
+            stub = CommandService(self.ctx.store, self.ctx.profile_id, tctx).active_stub()
+        except UserFacingError:
+            return
+        if stub is None:
+            return
+        lang = language_of(stub.title, self.ctx.settings.get("language"))
+        today = tctx.now.date().isoformat()
+        days = [day for day in stub.candidates if day >= today]
+        self._show_pending(stub.title, stub.status, days, lang, stub.expires_at - tctx.now)
+
+    def _maybe_session_break(self) -> None:
+        last = self.view.last_time
+        gap = timedelta(minutes=int(self.ctx.settings.get("session_gap_minutes")))
+        now = self.ctx.now()
+        if last is not None and now - last > gap:
+            self.view.add_divider(now)
+
+
+def _short_model_name(name: str) -> str:
+    if name.startswith("openai:"):
+        model, _, url = name[len("openai:"):].partition("@")
+        host = url.split("//", 1)[-1].split("/", 1)[0]
+        return f"{model} · {host}" if host else model
+    if name.startswith("llama:"):
+        return name.rsplit("/", 1)[-1]
+    return name
+

@@ -1,0 +1,52 @@
+"""What the chat pane shows before any model is connected.
+
+A first run has no model (Richeng ships no weights and no key), and an empty chat box that
+answers "model unavailable" to everything would read as broken. This panel says what the
+assistant needs, that the calendar works without it, and opens the settings.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
+
+
+class NoModelPanel(QWidget):
+    settings_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("no_model_panel")
+        title = QLabel(self.tr("Connect a model to chat"), self)
+        font = title.font()
+        font.setPointSizeF(font.pointSizeF() * 1.25)
+        font.setBold(True)
+        title.setFont(font)
+        title.setWordWrap(True)
+
+        body = QLabel(self)
+        body.setWordWrap(True)
+        body.setTextFormat(Qt.TextFormat.RichText)
+        body.setText(self.tr(
+            "<p>The assistant turns sentences like <i>明天下午三点和张三开会</i> into events. "
+            "It needs a language model, which you choose in Settings → Model:</p>"
+            "<ul>"
+            "<li><b>A hosted endpoint</b> that speaks the OpenAI API (Qwen on DashScope, DeepSeek, "
+            "OpenAI, or Ollama on this computer). The API key is kept in the system keyring.</li>"
+            "<li><b>A local GGUF file</b> that runs on this computer, offline. Settings can "
+            "download a recommended one.</li>"
+            "</ul>"
+            "<p>The calendar works fully without a model.</p>"
+        ))
+
+        self.open_button = QPushButton(self.tr("Open settings…"), self)
+        self.open_button.setDefault(True)
+        self.open_button.clicked.connect(self.settings_requested)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(16, 24, 16, 16)
+        layout.setSpacing(10)
+        layout.addWidget(title)
+        layout.addWidget(body)
+        layout.addWidget(self.open_button, 0, Qt.AlignmentFlag.AlignLeft)
+        layout.addStretch(1)

@@ -1,0 +1,151 @@
+"""Import and export from the window: file pickers, a worker, a progress dialog, a report.
+
+The import itself is ``agent.ics.importer.import_file`` (one transaction per file, nothing
+half-done). It runs on a pool thread so a 10 000-event file does not freeze the window; the
+progress dialog appears only when a file takes longer than a moment, and it has no Cancel
+button because a file is imported whole or not at all. Views refresh through
+``ctx.ops.imported()``; an import is not on the undo stack (docs/ics.md says why).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Sequence
+from datetime import datetime
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QThreadPool, Signal, Slot
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressDialog, QWidget
+
+from agent.errors import UserFacingError
+from agent.store.db import Store
+from agent.store.events import ChangeSet
+from app.chat.worker import GeneratorWorker
+from app.context import AppContext
+from app.io.export_options import ExportOptionsDialog
+from app.io.report_dialog import ImportOutcome, ImportReportDialog
+
+PROGRESS_DELAY_MS = 400  # quicker imports never flash a progress dialog
+_running: set[ImportJob] = set()  # jobs whose parent widget may be None stay alive here
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("ImportExport", text)
+
+
+def _import_all(store: Store, profile_id: int, paths: Sequence[str]) -> Generator[tuple[int, str], None, list[ImportOutcome]]:
+    from agent.ics.importer import import_file
+
+    outcomes = []
+    for index, path in enumerate(paths):
+        yield index, path
+        try:
+            outcomes.append(ImportOutcome(path, report=import_file(store, profile_id, path, None)))
+        except UserFacingError as exc:  # IcsReadError: nothing in the file could be read
+            outcomes.append(ImportOutcome(path, error=str(exc)))
+    return outcomes
+
+
+class ImportJob(QObject):
+    """One import run: worker, progress dialog, then the report. ``done`` carries outcomes."""
+
+    done = Signal(object)  # list[ImportOutcome]
+
+    def __init__(self, parent: QWidget | None, ctx: AppContext, paths: Sequence[str]) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.parent_widget = parent
+        self.paths = list(paths)
+        self.outcomes: list[ImportOutcome] = []
+        self.report_dialog: ImportReportDialog | None = None
+        self.progress = QProgressDialog(_tr("Importing…"), "", 0, len(self.paths) if len(self.paths) > 1 else 0, parent)
+        self.progress.setWindowTitle(_tr("Import .ics"))
+        self.progress.setCancelButton(None)
+        self.progress.setWindowModality(Qt.WindowModality.WindowModal)
+        self.progress.setMinimumDuration(PROGRESS_DELAY_MS)
+        self.progress.setAutoClose(False)
+        self.progress.setAutoReset(False)
+        self.worker = GeneratorWorker(_import_all(ctx.store, ctx.profile_id, self.paths), "import")
+        self.worker.signals.yielded.connect(self._step)
+        self.worker.signals.returned.connect(self._returned)
+        self.worker.signals.errored.connect(self._errored)
+        self.worker.signals.finished.connect(self._finished)
+
+    def start(self) -> None:
+        _running.add(self)
+        QThreadPool.globalInstance().start(self.worker)
+
+    @Slot(object)
+    def _step(self, step: tuple[int, str]) -> None:
+        index, path = step
+        self.progress.setLabelText(_tr("Importing {0}…").format(Path(path).name))
+        if len(self.paths) > 1:
+            self.progress.setValue(index)
+
+    @Slot(object)
+    def _returned(self, outcomes: list[ImportOutcome]) -> None:
+        self.outcomes = outcomes
+
+    @Slot(str)
+    def _errored(self, message: str) -> None:
+        done = {outcome.path for outcome in self.outcomes}
+        self.outcomes += [ImportOutcome(path, error=message) for path in self.paths if path not in done]
+
+    @Slot()
+    def _finished(self) -> None:
+        self.progress.close()
+        self.progress.deleteLater()
+        changes = ChangeSet()
+        for outcome in self.outcomes:
+            if outcome.report is not None:
+                changes.extend(getattr(outcome.report, "changes", None) or ChangeSet())
+        if any(outcome.report is not None and (outcome.report.imported or outcome.report.updated) for outcome in self.outcomes):
+            self.ctx.ops.imported(changes)
+        self.report_dialog = ImportReportDialog(self.outcomes, self.parent_widget)
+        self.report_dialog.open()
+        _running.discard(self)
+        self.done.emit(self.outcomes)
+
+
+def import_dialog(parent: QWidget | None, ctx: AppContext) -> ImportJob | None:
+    paths, _ = QFileDialog.getOpenFileNames(parent, _tr("Import .ics"), str(Path.home()), _tr("iCalendar files (*.ics)"))
+    return import_paths(parent, ctx, paths) if paths else None
+
+
+def import_paths(parent: QWidget | None, ctx: AppContext, paths: list[str]) -> ImportJob | None:
+    """Import ``paths`` in the background; a report dialog opens when done. Returns the job."""
+    if not paths:
+        return None
+    job = ImportJob(parent, ctx, paths)
+    job.start()
+    return job
+
+
+def export_to(ctx: AppContext, path: str, calendar_name: str | None = None,
+              start: datetime | None = None, end: datetime | None = None) -> int:
+    """Write the chosen events to ``path``; returns how many VEVENTs were written."""
+    from agent.ics.exporter import export_calendar
+
+    data = export_calendar(ctx.store, ctx.profile_id, calendar_name, start, end, tz=ctx.tz)
+    Path(path).write_bytes(data)
+    return data.count(b"BEGIN:VEVENT")
+
+
+def export_dialog(parent: QWidget | None, ctx: AppContext) -> str | None:
+    options = ExportOptionsDialog(ctx, parent)
+    if not options.exec():
+        return None
+    name = options.calendar_name()
+    suggested = str(Path.home() / f"{name or 'richeng'}.ics")
+    path, _ = QFileDialog.getSaveFileName(parent, _tr("Export .ics"), suggested, _tr("iCalendar files (*.ics)"))
+    if not path:
+        return None
+    if not path.lower().endswith(".ics"):
+        path += ".ics"
+    start, end = options.bounds()
+    try:
+        count = export_to(ctx, path, name, start, end)
+    except (UserFacingError, OSError) as exc:
+        QMessageBox.warning(parent, _tr("Export .ics"), _tr("Could not export: {0}").format(exc))
+        return None
+    QMessageBox.information(parent, _tr("Export .ics"), _tr("Exported {0} events to {1}.").format(count, path))
+    return path

@@ -1,0 +1,111 @@
+"""What an import did, file by file: counts, and every rejected event with its reason.
+
+An import that silently drops a broken VEVENT is how people lose appointments, so every
+problem ``agent.ics.importer`` reports (UID, line, message) gets a row here, and a file
+that could not be read at all gets one too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QDialogButtonBox,
+    QHeaderView,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+
+@dataclass
+class ImportOutcome:
+    """One file's result: the importer's report, or the reason nothing could be read."""
+
+    path: str
+    report: Any | None = None  # agent.ics.importer.ImportReport
+    error: str | None = None
+
+    @property
+    def name(self) -> str:
+        return Path(self.path).name
+
+
+def _problem(problem: Any) -> tuple[str, str, str]:
+    """(line, uid, message) from an ImportProblem or its JSON form."""
+    get = problem.get if isinstance(problem, dict) else (lambda key: getattr(problem, key, None))
+    line = get("line")
+    return ("" if line is None else str(line), str(get("uid") or ""), str(get("message") or ""))
+
+
+class ImportReportDialog(QDialog):
+    def __init__(self, outcomes: Sequence[ImportOutcome], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.outcomes = list(outcomes)
+        self.setWindowTitle(self.tr("Import report"))
+        self.setMinimumSize(560, 320)
+
+        self.summary = QLabel(self)
+        self.summary.setWordWrap(True)
+        self.summary.setText("\n".join(self.summary_lines()))
+
+        rows = self.rejected_rows()
+        self.table = QTableWidget(len(rows), 4, self)
+        self.table.setHorizontalHeaderLabels([self.tr("File"), self.tr("Line"), self.tr("UID"), self.tr("Reason")])
+        self.table.verticalHeader().hide()
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setWordWrap(True)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        for row, values in enumerate(rows):
+            for column, value in enumerate(values):
+                self.table.setItem(row, column, QTableWidgetItem(value))
+        self.table.resizeRowsToContents()
+        rejected_label = QLabel(self.tr("Not imported:") if rows else self.tr("Every event was read."), self)
+        self.table.setVisible(bool(rows))
+
+        buttons = QDialogButtonBox(self)
+        close = buttons.addButton(self.tr("Close"), QDialogButtonBox.ButtonRole.AcceptRole)
+        close.setDefault(True)
+        buttons.accepted.connect(self.accept)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.summary)
+        layout.addWidget(rejected_label)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(buttons)
+
+    def summary_lines(self) -> list[str]:
+        lines = []
+        for outcome in self.outcomes:
+            report = outcome.report
+            if report is None:
+                lines.append(self.tr("{0}: could not be read").format(outcome.name))
+                continue
+            text = self.tr("{0}: {1} imported, {2} updated, {3} unchanged or skipped, {4} rejected").format(
+                outcome.name, report.imported, report.updated, report.skipped, len(report.errors)
+            )
+            if getattr(report, "todos", 0):
+                text += self.tr(" ({0} tasks are not supported and were skipped)").format(report.todos)
+            lines.append(text)
+        return lines
+
+    def rejected_rows(self) -> list[tuple[str, str, str, str]]:
+        rows = []
+        for outcome in self.outcomes:
+            if outcome.report is None:
+                rows.append((outcome.name, "", "", outcome.error or ""))
+                continue
+            for problem in outcome.report.errors:
+                line, uid, message = _problem(problem)
+                rows.append((outcome.name, line, uid, message))
+        return rows

@@ -1,0 +1,111 @@
+"""The main window: calendar area on the left, chat pane on the right, menus, drag-and-drop.
+
+It only composes; the panes do their own work and every write goes through
+``ctx.ops`` (see ``app/operations.py``).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtWidgets import QMainWindow, QMessageBox, QSplitter, QWidget
+
+from agent import __version__
+from app.calendar.calendar_area import CalendarArea
+from app.chat.chat_pane import ChatPane
+from app.context import AppContext
+from app.io.import_export import export_dialog, import_dialog, import_paths
+from app.reminders import ReminderService
+from app.settings.settings_dialog import SettingsDialog
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.setWindowTitle(self.tr("日程 Richeng"))
+        self.resize(1360, 860)
+        self.setAcceptDrops(True)
+
+        self.calendar = CalendarArea(ctx, self)
+        self.chat = ChatPane(ctx, self)
+        splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        splitter.addWidget(self.calendar)
+        splitter.addWidget(self.chat)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([980, 380])
+        self.setCentralWidget(splitter)
+        self.chat.navigate.connect(self.calendar.show_event)
+        ctx.ops.failed.connect(self._show_error)
+
+        self._build_menus()
+        self.reminders = ReminderService(ctx, self)
+        self.statusBar().showMessage(self.tr("Ready"), 3000)
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file_menu = bar.addMenu(self.tr("&File"))
+        self._action(file_menu, self.tr("&New event…"), QKeySequence.StandardKey.New, self.calendar.new_event)
+        self._action(file_menu, self.tr("&Import .ics…"), QKeySequence("Ctrl+I"), lambda: import_dialog(self, self.ctx))
+        self._action(file_menu, self.tr("&Export .ics…"), QKeySequence("Ctrl+E"), lambda: export_dialog(self, self.ctx))
+        file_menu.addSeparator()
+        self._action(file_menu, self.tr("&Settings…"), QKeySequence.StandardKey.Preferences, self.open_settings)
+        self._action(file_menu, self.tr("&Quit"), QKeySequence.StandardKey.Quit, self.close)
+
+        edit_menu = bar.addMenu(self.tr("&Edit"))
+        self.undo_action = self._action(edit_menu, self.tr("&Undo"), QKeySequence.StandardKey.Undo, self.ctx.ops.undo)
+        self.redo_action = self._action(edit_menu, self.tr("&Redo"), QKeySequence("Ctrl+Shift+Z"), self.ctx.ops.redo)
+        self.undo_action.setEnabled(False)
+        self.redo_action.setEnabled(False)
+        self.ctx.ops.undo_state_changed.connect(self._undo_state)
+        edit_menu.addSeparator()
+        self._action(edit_menu, self.tr("&Find…"), QKeySequence.StandardKey.Find, self.calendar.focus_search)
+
+        view_menu = bar.addMenu(self.tr("&View"))
+        self._action(view_menu, self.tr("&Today"), QKeySequence("T"), self.calendar.go_today)
+        for key, name, label in (("D", "day", self.tr("&Day")), ("W", "week", self.tr("&Week")),
+                                 ("M", "month", self.tr("&Month")), ("A", "agenda", self.tr("&Agenda"))):
+            self._action(view_menu, label, QKeySequence(key), lambda checked=False, n=name: self.calendar.set_view(n))
+
+        help_menu = bar.addMenu(self.tr("&Help"))
+        self._action(help_menu, self.tr("&About Richeng"), None, self._about)
+
+    def _action(self, menu, text: str, shortcut, slot) -> QAction:  # type: ignore[no-untyped-def]
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(shortcut)
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        action.triggered.connect(lambda checked=False: slot())
+        menu.addAction(action)
+        return action
+
+    @Slot(bool, bool)
+    def _undo_state(self, can_undo: bool, can_redo: bool) -> None:
+        self.undo_action.setEnabled(can_undo)
+        self.redo_action.setEnabled(can_redo)
+
+    @Slot(str)
+    def _show_error(self, message: str) -> None:
+        QMessageBox.warning(self, self.tr("Richeng"), message)
+
+    def open_settings(self) -> None:
+        dialog = SettingsDialog(self.ctx, self)
+        if dialog.exec():
+            self.calendar.refresh()
+            self.chat.model_changed()
+
+    def _about(self) -> None:
+        QMessageBox.about(self, self.tr("About Richeng"), self.tr("日程 Richeng {0}\nA local-first calendar.").format(__version__))
+
+    # ---- drag and drop of .ics files ------------------------------------------------------
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 (Qt)
+        if any(url.toLocalFile().lower().endswith(".ics") for url in event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 (Qt)
+        paths = [url.toLocalFile() for url in event.mimeData().urls() if url.toLocalFile().lower().endswith(".ics")]
+        if paths:
+            event.acceptProposedAction()
+            import_paths(self, self.ctx, paths)

@@ -1,0 +1,142 @@
+"""The app's single write path: every change goes through here and announces itself once.
+
+Views never write; they call an ``Operations`` method, which runs the ``agent`` service,
+pushes the resulting ``ChangeSet`` on the undo stack and emits ``changed``. The chat
+agent's writes arrive as change sets too (``record_agent_change``), so Ctrl+Z undoes an
+event the assistant created exactly like one the user dragged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from PySide6.QtCore import QObject, Signal
+
+from agent.errors import UserFacingError
+from agent.services.calendars import CalendarService
+from agent.services.editing import EditService, EventDraft, Scope
+from agent.store.db import Store
+from agent.store.events import ChangeSet, Occurrence
+
+
+@dataclass
+class UndoEntry:
+    label: str
+    changes: ChangeSet
+
+
+class Operations(QObject):
+    changed = Signal(object)  # ChangeSet (empty for calendar-only changes)
+    calendars_changed = Signal()
+    undo_state_changed = Signal(bool, bool)  # can_undo, can_redo
+    failed = Signal(str)
+
+    def __init__(self, store: Store, profile_id: int, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.store = store
+        self.profile_id = profile_id
+        self.edits = EditService(store, profile_id, origin="user")
+        self.calendars = CalendarService(store, profile_id)
+        self._undo: list[UndoEntry] = []
+        self._redo: list[UndoEntry] = []
+
+    # ---- undo stack ----------------------------------------------------------------------
+
+    def _push(self, label: str, changes: ChangeSet) -> ChangeSet:
+        if changes:
+            self._undo.append(UndoEntry(label, changes))
+            self._redo.clear()
+            self.changed.emit(changes)
+            self.undo_state_changed.emit(True, False)
+        return changes
+
+    def can_undo(self) -> bool:
+        return bool(self._undo)
+
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    def undo(self) -> ChangeSet | None:
+        if not self._undo:
+            return None
+        entry = self._undo.pop()
+        inverse = self._guarded(lambda: self.edits.undo(entry.changes))
+        if inverse is None:
+            self._undo.append(entry)
+            return None
+        self._redo.append(UndoEntry(entry.label, inverse))
+        self.changed.emit(inverse)
+        self.undo_state_changed.emit(bool(self._undo), True)
+        return inverse
+
+    def redo(self) -> ChangeSet | None:
+        if not self._redo:
+            return None
+        entry = self._redo.pop()
+        inverse = self._guarded(lambda: self.edits.undo(entry.changes))
+        if inverse is None:
+            self._redo.append(entry)
+            return None
+        self._undo.append(UndoEntry(entry.label, inverse))
+        self.changed.emit(inverse)
+        self.undo_state_changed.emit(True, bool(self._redo))
+        return inverse
+
+    def undo_specific(self, changes: ChangeSet) -> ChangeSet | None:
+        """Undo one earlier change (a receipt's Undo button), wherever it sits on the stack."""
+        for index in range(len(self._undo) - 1, -1, -1):
+            if self._undo[index].changes is changes:
+                del self._undo[index]
+                break
+        inverse = self._guarded(lambda: self.edits.undo(changes))
+        if inverse is not None:
+            self._redo.append(UndoEntry("undo", inverse))
+            self.changed.emit(inverse)
+            self.undo_state_changed.emit(bool(self._undo), True)
+        return inverse
+
+    def _guarded(self, action):  # type: ignore[no-untyped-def]
+        try:
+            return action()
+        except UserFacingError as exc:
+            self.failed.emit(str(exc))
+            return None
+
+    # ---- events --------------------------------------------------------------------------
+
+    def record_agent_change(self, changes: ChangeSet) -> None:
+        """The assistant already committed these; make them undoable and refresh views."""
+        self._push("assistant", changes)
+
+    def create(self, draft: EventDraft) -> ChangeSet | None:
+        changes = self._guarded(lambda: self.edits.create(draft))
+        return self._push("create", changes) if changes is not None else None
+
+    def replace(self, uid: str, draft: EventDraft) -> ChangeSet | None:
+        changes = self._guarded(lambda: self.edits.replace(uid, draft))
+        return self._push("edit", changes) if changes is not None else None
+
+    def move(self, occ: Occurrence, start: datetime | date, end: datetime | date, scope: Scope = "all") -> ChangeSet | None:
+        changes = self._guarded(lambda: self.edits.move(occ, start, end, scope))
+        return self._push("move", changes) if changes is not None else None
+
+    def delete(self, occ: Occurrence, scope: Scope = "all") -> ChangeSet | None:
+        changes = self._guarded(lambda: self.edits.delete(occ, scope))
+        return self._push("delete", changes) if changes is not None else None
+
+    def set_completed(self, uid: str, done: bool) -> ChangeSet | None:
+        changes = self._guarded(lambda: self.edits.set_completed(uid, done))
+        return self._push("complete", changes) if changes is not None else None
+
+    def imported(self, changes: ChangeSet | None = None) -> None:
+        """An import committed on its own transaction; views refresh (import is not undoable)."""
+        self.changed.emit(changes or ChangeSet())
+
+    # ---- calendars -----------------------------------------------------------------------
+
+    def calendar_action(self, action):  # type: ignore[no-untyped-def]
+        result = self._guarded(action)
+        self.calendars_changed.emit()
+        self.changed.emit(ChangeSet())
+        return result

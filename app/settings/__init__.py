@@ -1,0 +1,1 @@
+"""The settings dialog: general preferences and the chat model."""

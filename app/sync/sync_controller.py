@@ -1,0 +1,204 @@
+"""Sync in the app: the toolbar button, the periodic timer and the status-bar line.
+
+A run goes through ``GeneratorWorker`` on a one-thread pool, because it spends its time on
+the network and must never freeze the calendar; the engine shares the window's ``Store``,
+whose lock keeps the two threads off the connection at the same time. One run at a time:
+a click or a timer tick during a run is not queued (the next tick catches up anyway).
+
+Wiring (done by the main window): ``syncNow`` on the button, ``statusChanged`` to the
+status bar, ``eventsChanged`` to the views' refresh, ``conflictsChanged`` to offer
+``SyncConflictDialog`` for each of ``conflicts()``, whose choice goes to ``resolve``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from datetime import datetime
+from typing import Any
+
+from PySide6.QtCore import QObject, QThreadPool, QTimer, Signal, Slot
+
+from agent.store.db import Store
+from agent.store.events import ChangeSet
+from agent.sync.accounts import AccountService, set_sync_interval_minutes, sync_interval_minutes
+from agent.sync.conflicts import Conflict
+from agent.sync.engine import SyncEngine, SyncReport
+from agent.sync.secrets import Secrets
+from app.chat.worker import GeneratorWorker
+
+
+class SyncController(QObject):
+    statusChanged = Signal(str)
+    busyChanged = Signal(bool)
+    finished = Signal(object)  # SyncReport of a run, or None when it failed as a whole
+    resolved = Signal(int)  # a conflict id, once its choice is written
+    conflictsChanged = Signal(int)  # open conflicts after a run or a resolution
+    eventsChanged = Signal(object)  # ChangeSet of local events a pull or a resolution wrote
+
+    def __init__(
+        self,
+        store: Store,
+        profile_id: int,
+        parent: QObject | None = None,
+        *,
+        secrets: Secrets | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.store = store
+        self.profile_id = profile_id
+        self.secrets = secrets
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(1)
+        self._worker: GeneratorWorker | None = None
+        self._announce: Callable[[], None] | None = None
+        self._status = ""
+        self._timer = QTimer(self)
+        self._timer.setObjectName("sync_timer")
+        self._timer.timeout.connect(self.syncNow)
+        self._apply_interval(sync_interval_minutes(store, profile_id))
+        self._set_status(self._idle_text())
+
+    # ---- state ---------------------------------------------------------------------------
+
+    def engine(self) -> SyncEngine:
+        return SyncEngine(self.store, self.profile_id, self.secrets)
+
+    def status(self) -> str:
+        return self._status
+
+    def isBusy(self) -> bool:
+        return self._worker is not None
+
+    def hasAccounts(self) -> bool:
+        return bool(AccountService(self.store, self.profile_id, self.secrets).list())
+
+    def conflicts(self) -> list[Conflict]:
+        return self.engine().conflicts()
+
+    def intervalMinutes(self) -> int:
+        return sync_interval_minutes(self.store, self.profile_id)
+
+    def timerActive(self) -> bool:
+        return self._timer.isActive()
+
+    # ---- actions -------------------------------------------------------------------------
+
+    @Slot()
+    def syncNow(self) -> None:
+        if self._worker is not None:
+            return
+        if not self.hasAccounts():
+            self._set_status(self.tr("Sync: no account set up"))
+            return
+        engine = self.engine()
+        self._start(engine.steps(), self._run_done, self.tr("Syncing…"))
+
+    @Slot(int, str)
+    def resolve(self, conflict_id: int, keep: str) -> None:
+        """Write the user's choice (``local`` or ``server``); keeping ours needs the server."""
+        if self._worker is not None:
+            self._set_status(self.tr("Sync is busy; choose again when it has finished"))
+            return
+        self._start(
+            _resolving(self.engine(), conflict_id, keep),
+            lambda changes: self._resolve_done(conflict_id, changes),
+            self.tr("Saving your choice…"),
+        )
+
+    @Slot(int)
+    def setIntervalMinutes(self, minutes: int) -> None:
+        """Save the periodic-sync setting (0 = off) and restart the timer with it."""
+        set_sync_interval_minutes(self.store, self.profile_id, max(0, int(minutes)))
+        self._apply_interval(max(0, int(minutes)))
+
+    def shutdown(self, timeout_ms: int = 5000) -> bool:
+        """Stop the timer and wait for a running sync (the window calls this on close)."""
+        self._timer.stop()
+        return self._pool.waitForDone(timeout_ms)
+
+    # ---- internals -----------------------------------------------------------------------
+
+    def _apply_interval(self, minutes: int) -> None:
+        if minutes > 0:
+            self._timer.start(minutes * 60_000)
+        else:
+            self._timer.stop()
+
+    def _start(self, steps: Generator[Any, None, Any], done: Any, text: str) -> None:
+        worker = GeneratorWorker(steps, name="sync")
+        worker.signals.yielded.connect(self._progress)
+        worker.signals.returned.connect(done)
+        worker.signals.errored.connect(self._failed)
+        worker.signals.finished.connect(self._finished)
+        self._worker = worker
+        self.busyChanged.emit(True)
+        self._set_status(text)
+        self._pool.start(worker)
+
+    @Slot(object)
+    def _progress(self, where: object) -> None:
+        self._set_status(self.tr("Syncing {0}…").format(where))
+
+    @Slot(object)
+    def _run_done(self, report: SyncReport) -> None:
+        self._set_status(self._report_text(report))
+        if report.changes:
+            self.eventsChanged.emit(report.changes)
+        self.conflictsChanged.emit(report.conflicts)
+        self._announce = lambda: self.finished.emit(report)
+
+    def _resolve_done(self, conflict_id: int, changes: ChangeSet) -> None:
+        open_count = len(self.conflicts())
+        if open_count:
+            self._set_status(self.tr("Conflict settled; {0} left").format(open_count))
+        else:
+            self._set_status(self.tr("Conflict settled"))
+        if changes:
+            self.eventsChanged.emit(changes)
+        self.conflictsChanged.emit(open_count)
+        self._announce = lambda: self.resolved.emit(conflict_id)
+
+    @Slot(str)
+    def _failed(self, message: str) -> None:
+        self._set_status(self.tr("Sync failed: {0}").format(message))
+        self._announce = lambda: self.finished.emit(None)
+
+    @Slot()
+    def _finished(self) -> None:
+        """Last of a worker's signals: only now is the controller free for the next run,
+        so ``finished``/``resolved`` go out from here, never while it still looks busy."""
+        self._worker = None
+        self.busyChanged.emit(False)
+        announce, self._announce = self._announce, None
+        if announce is not None:
+            announce()
+
+    def _set_status(self, text: str) -> None:
+        self._status = text
+        self.statusChanged.emit(text)
+
+    def _idle_text(self) -> str:
+        accounts = AccountService(self.store, self.profile_id, self.secrets).list()
+        if not accounts:
+            return self.tr("Sync: no account set up")
+        stamps = [a.last_sync_at for a in accounts if a.last_sync_at]
+        if not stamps:
+            return self.tr("Not synced yet")
+        when = datetime.fromisoformat(max(stamps)).astimezone().strftime("%H:%M")
+        return self.tr("Last synced {0}").format(when)
+
+    def _report_text(self, report: SyncReport) -> str:
+        stamp = datetime.now().strftime("%H:%M")
+        text = self.tr("Synced {0}: {1} in, {2} out").format(stamp, report.pulled, report.pushed)
+        if report.conflicts:
+            text += self.tr(" · {0} conflicts to resolve").format(report.conflicts)
+        if report.errors:
+            text += self.tr(" · {0} errors: {1}").format(len(report.errors), report.errors[0])
+        return text
+
+
+def _resolving(engine: SyncEngine, conflict_id: int, keep: str) -> Generator[str, None, ChangeSet]:
+    """``engine.resolve`` in the shape ``GeneratorWorker`` drives; it has nothing to report
+    along the way, so it never yields (the bare ``yield`` only makes this a generator)."""
+    return engine.resolve(conflict_id, keep)
+    yield  # noqa: unreachable
