@@ -1,7 +1,9 @@
 """The ``richeng`` console script: a command runs the CLI, no command opens the app.
 
 The CLI lives in ``agent`` (headless, importable without Qt); this module is the only place
-that decides between the two, and it imports Qt only when a window is wanted.
+that decides between the two, and it imports Qt only when a window is wanted. Anything that
+is not one of the app's own options goes to the CLI, so a typo gets the CLI's one-line error
+instead of a window.
 """
 
 from __future__ import annotations
@@ -9,12 +11,23 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-CLI_COMMANDS = {"time", "events", "calendars", "memory", "chat", "import", "export", "eval", "report", "sync"}
-CLI_FLAGS = {"-h", "--help", "--version", "--json"}
+APP_VALUE_OPTIONS = {"--db", "--tz", "--now", "--lang", "--quit-after"}
+APP_FLAGS = {"--offscreen", "--report-startup"}
 
 
 def wants_cli(argv: Sequence[str]) -> bool:
-    return any(arg in CLI_COMMANDS or arg in CLI_FLAGS for arg in argv)
+    index = 0
+    while index < len(argv):
+        arg = argv[index]
+        name = arg.split("=", 1)[0]
+        if name in APP_VALUE_OPTIONS:
+            index += 1 if "=" in arg else 2
+            continue
+        if arg in APP_FLAGS:
+            index += 1
+            continue
+        return True
+    return False
 
 
 def main(argv: Sequence[str] | None = None) -> int:

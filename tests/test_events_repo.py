@@ -386,3 +386,28 @@ def test_completed_flag_from_component(repo: EventRepo, cal: int) -> None:
     save(repo, cal, build_event("没做完", sh(2026, 12, 1, 10), sh(2026, 12, 1, 11)))
     assert titles(repo.occurrences(*WINDOW, SHANGHAI)) == ["做完了", "没做完"]
     assert titles(repo.occurrences(*WINDOW, SHANGHAI, incomplete_only=True)) == ["没做完"]
+
+
+def test_finite_series_beyond_the_horizon_is_still_found(store: Store, profile_id: int) -> None:
+    """An RDATE-only series (how the editor stores 农历 yearly birthdays) and a long COUNT
+    series are finite, but their later instances lie past the first expansion horizon."""
+    import icalendar
+
+    calendar_id = CalendarService(store, profile_id).default().id
+    event = icalendar.Event()
+    event.add("UID", "lunar-birthday")
+    event.add("SUMMARY", "妈妈生日")
+    event.add("DTSTART", date(2026, 12, 1))
+    event.add("DTEND", date(2026, 12, 2))
+    event.add("RDATE", [date(2026 + years, 12, 1) for years in range(1, 12)])
+    weekly = build_event("周会", datetime(2026, 1, 5, 9, tzinfo=SHANGHAI), datetime(2026, 1, 5, 10, tzinfo=SHANGHAI),
+                         rrule="FREQ=WEEKLY;COUNT=600")
+    with store.transaction():
+        EventRepo(store, profile_id).save(event, calendar_id, "user")
+        EventRepo(store, profile_id).save(weekly, calendar_id, "user")
+    repo = EventRepo(store, profile_id)
+    found = repo.occurrences(datetime(2036, 11, 1, tzinfo=SHANGHAI), datetime(2037, 1, 1, tzinfo=SHANGHAI), SHANGHAI)
+    assert [(o.title, o.start) for o in found if o.title == "妈妈生日"] == [("妈妈生日", date(2036, 12, 1))]
+    assert any(o.title == "周会" for o in found)
+    beyond = repo.occurrences(datetime(2040, 1, 1, tzinfo=SHANGHAI), datetime(2040, 2, 1, tzinfo=SHANGHAI), SHANGHAI)
+    assert beyond == []

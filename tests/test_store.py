@@ -341,11 +341,6 @@ def test_same_uid_in_two_profiles_is_independent(store: Store, ctx: TimeContext)
     assert [o.title for o in EventRepo(store, b).occurrences(lo, hi, SHANGHAI)] == ["B"]
 
 
-@pytest.mark.xfail(
-    reason="EventRepo.save accepts another profile's calendar_id (agent/store/events.py), so a "
-    "profile's query then reads the other profile's calendar row",
-    strict=True,
-)
 def test_event_repo_refuses_another_profiles_calendar(store: Store) -> None:
     a = ensure_profile(store, "a")
     b = ensure_profile(store, "b")

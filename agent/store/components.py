@@ -60,11 +60,18 @@ def recurrence_key(value: date | datetime | None) -> str:
     """
     if value is None:
         return ""
+    # f-strings rather than strftime: this runs once per expanded instance.
     if isinstance(value, datetime):
         if value.tzinfo is not None:
-            return value.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-        return value.strftime("%Y%m%dT%H%M%S")
-    return value.strftime("%Y%m%d")
+            value = value.astimezone(timezone.utc)
+            suffix = "Z"
+        else:
+            suffix = ""
+        return (
+            f"{value.year:04d}{value.month:02d}{value.day:02d}"
+            f"T{value.hour:02d}{value.minute:02d}{value.second:02d}{suffix}"
+        )
+    return f"{value.year:04d}{value.month:02d}{value.day:02d}"
 
 
 @dataclass
@@ -96,8 +103,8 @@ class EventFields:
         return bool(self.rrule or self.rdate) and not self.recurrence_id
 
 
-def _text(component: icalendar.Event, name: str) -> str:
-    value = component.get(name)
+def _text(props: dict[str, Any], name: str) -> str:
+    value = props.get(name)
     if value is None:
         return ""
     if isinstance(value, list):
@@ -105,9 +112,9 @@ def _text(component: icalendar.Event, name: str) -> str:
     return str(value)
 
 
-def _prop_lines(component: icalendar.Event, name: str) -> str | None:
+def _prop_lines(props: dict[str, Any], name: str) -> str | None:
     """Serialised property values (several lines joined by newline), kept for display/diff."""
-    value = component.get(name)
+    value = props.get(name)
     if value is None:
         return None
     values = value if isinstance(value, list) else [value]
@@ -116,6 +123,15 @@ def _prop_lines(component: icalendar.Event, name: str) -> str | None:
         raw = item.to_ical()
         lines.append(raw.decode() if isinstance(raw, bytes) else str(raw))
     return "\n".join(lines)
+
+
+def _props(component: icalendar.Component) -> dict[str, Any]:
+    """The properties by (upper-case) name, read once.
+
+    icalendar stores names upper-cased; reading the mapping directly skips its
+    case-folding lookup, which dominated deriving the columns of a large import.
+    """
+    return dict(dict.items(component))
 
 
 def start_end(component: icalendar.Event) -> tuple[date | datetime, date | datetime]:
@@ -132,59 +148,74 @@ def start_end(component: icalendar.Event) -> tuple[date | datetime, date | datet
         end = start
     else:
         end = start + timedelta(days=1)
-    if isinstance(start, datetime) != isinstance(end, datetime):
-        # A date start with a date-time end (or the reverse) appears in the wild; the
-        # start decides the kind, and the end keeps its calendar day.
-        if isinstance(start, datetime):
-            end = datetime.combine(end, start.timetz())
-        else:
-            end = end.date() if isinstance(end, datetime) else end
+    end = coerce_end(start, end)
     if end < start:
         raise ValidationError("the event ends before it starts")
     return start, end
 
 
+def coerce_end(start: date | datetime, end: date | datetime) -> date | datetime:
+    """A date start with a date-time end (or the reverse) appears in the wild; the start
+    decides the kind, and the end keeps its calendar day."""
+    if isinstance(start, datetime) != isinstance(end, datetime):
+        if isinstance(start, datetime):
+            return datetime.combine(end, start.timetz())
+        return end.date() if isinstance(end, datetime) else end
+    return end
+
+
+def span_columns(start: date | datetime, end: date | datetime) -> tuple[bool, bool, int, int, str | None]:
+    """(all_day, floating, start_ts, end_ts, tzid) of one instance.
+
+    Shared by ``index_fields`` and the series expander so that a stored event and each of
+    its expanded instances can never disagree about what is floating.
+    """
+    end = coerce_end(start, end)
+    all_day = not isinstance(start, datetime)
+    floating = all_day or start.tzinfo is None  # type: ignore[union-attr]
+    if floating:
+        return all_day, True, wall_seconds(start), wall_seconds(end), None
+    assert isinstance(start, datetime) and isinstance(end, datetime)
+    if end.tzinfo is None:
+        end = end.replace(tzinfo=start.tzinfo)
+    return False, False, utc_seconds(start), utc_seconds(end), zone_name(start)
+
+
 def index_fields(component: icalendar.Event) -> EventFields:
-    uid = str(component.get("UID") or "").strip()
+    props = _props(component)
+    uid = str(props.get("UID") or "").strip()
     if not uid:
         raise ValidationError("the event has no UID")
     start, end = start_end(component)
-    all_day = not isinstance(start, datetime)
-    floating = all_day or start.tzinfo is None
-    if floating:
-        start_ts, end_ts, tzid = wall_seconds(start), wall_seconds(end), None
-    else:
-        assert isinstance(start, datetime) and isinstance(end, datetime)
-        if end.tzinfo is None:
-            end = end.replace(tzinfo=start.tzinfo)
-        start_ts, end_ts, tzid = utc_seconds(start), utc_seconds(end), zone_name(start)
-    rid_value = component.decoded("RECURRENCE-ID") if component.get("RECURRENCE-ID") else None
-    status = str(component.get("STATUS") or "CONFIRMED").upper()
+    all_day, floating, start_ts, end_ts, tzid = span_columns(start, end)
+    rid_value = component.decoded("RECURRENCE-ID") if props.get("RECURRENCE-ID") else None
+    status = str(props.get("STATUS") or "CONFIRMED").upper()
     alarms = []
     for alarm in component.walk("VALARM"):
         trigger = alarm.get("TRIGGER")
         if trigger is None:
             continue
-        alarms.append((trigger.to_ical().decode(), str(alarm.get("ACTION") or "DISPLAY")))
-    last_modified = component.get("LAST-MODIFIED")
+        raw = trigger.to_ical()
+        alarms.append((raw.decode() if isinstance(raw, bytes) else str(raw), str(alarm.get("ACTION") or "DISPLAY")))
+    last_modified = props.get("LAST-MODIFIED")
     return EventFields(
         uid=uid,
         recurrence_id=recurrence_key(rid_value),
-        title=_text(component, "SUMMARY"),
-        description=_text(component, "DESCRIPTION"),
-        location=_text(component, "LOCATION"),
+        title=_text(props, "SUMMARY"),
+        description=_text(props, "DESCRIPTION"),
+        location=_text(props, "LOCATION"),
         tzid=tzid,
         all_day=all_day,
         floating=floating,
         start_ts=start_ts,
         end_ts=end_ts,
-        rrule=_prop_lines(component, "RRULE"),
-        rdate=_prop_lines(component, "RDATE"),
-        exdate=_prop_lines(component, "EXDATE"),
-        transp=str(component.get("TRANSP") or "OPAQUE").upper(),
+        rrule=_prop_lines(props, "RRULE"),
+        rdate=_prop_lines(props, "RDATE"),
+        exdate=_prop_lines(props, "EXDATE"),
+        transp=str(props.get("TRANSP") or "OPAQUE").upper(),
         status=status,
-        completed=str(component.get("X-RICHENG-COMPLETED") or "") == "TRUE",
-        sequence=int(component.get("SEQUENCE") or 0),
+        completed=str(props.get("X-RICHENG-COMPLETED") or "") == "TRUE",
+        sequence=int(props.get("SEQUENCE") or 0),
         last_modified=last_modified.to_ical().decode() if last_modified is not None else None,
         alarms=alarms,
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 from typing import Any
@@ -19,6 +20,7 @@ from zoneinfo import ZoneInfo
 import icalendar
 import recurring_ical_events
 
+from agent.errors import NotFoundError
 from agent.store.components import (
     EventFields,
     aware,
@@ -26,6 +28,7 @@ from agent.store.components import (
     index_fields,
     parse_component,
     recurrence_key,
+    span_columns,
     wall_seconds,
 )
 from agent.store.db import Store, utc_now_iso
@@ -34,6 +37,8 @@ HORIZON = timedelta(days=2 * 365)
 EXTEND_BY = timedelta(days=365)
 MAX_INSTANCES_PER_CHUNK = 5000
 DAY = 86400
+WINDOW = 8 * 366 * DAY  # expansion walks the range in windows this long ...
+MIN_WINDOW = 3600  # ... halving them down to this when a rule is very dense
 
 
 @dataclass(frozen=True)
@@ -114,6 +119,19 @@ class EventRepo:
     def __init__(self, store: Store, profile_id: int) -> None:
         self.store = store
         self.profile_id = profile_id
+        self._own_calendars: set[int] = set()
+
+    def _check_calendar(self, calendar_id: int) -> None:
+        """A calendar id from elsewhere (another profile's, a stale one) is refused: the row
+        would otherwise belong to this profile but show another profile's calendar."""
+        if calendar_id in self._own_calendars:
+            return
+        found = self.store.conn.execute(
+            "SELECT 1 FROM calendars WHERE id = ? AND profile_id = ?", (calendar_id, self.profile_id)
+        ).fetchone()
+        if found is None:
+            raise NotFoundError(f"calendar {calendar_id} does not belong to this profile")
+        self._own_calendars.add(calendar_id)
 
     # ---- writes -------------------------------------------------------------------------
 
@@ -138,6 +156,7 @@ class EventRepo:
         materialize: bool = True,
     ) -> ChangeSet:
         """Insert or replace the row for (UID, RECURRENCE-ID) and refresh its instances."""
+        self._check_calendar(calendar_id)
         conn = self.store.conn
         fields = index_fields(component)
         ics = component.to_ical().decode()
@@ -212,8 +231,20 @@ class EventRepo:
 
     # ---- occurrence materialisation -----------------------------------------------------
 
-    def materialize(self, uid: str, horizon_ts: int | None = None) -> None:
-        """Rebuild every occurrence of ``uid`` (master, overrides, or a single event)."""
+    def materialize(
+        self,
+        uid: str,
+        horizon_ts: int | None = None,
+        *,
+        components: Mapping[str, icalendar.Event] | None = None,
+        query: Any = None,
+    ) -> None:
+        """Rebuild every occurrence of ``uid`` (master, overrides, or a single event).
+
+        ``components`` (by recurrence id) lets a caller that has just parsed the rows, the
+        importer, spare parsing each stored text again; ``query`` is a recurring-ical-events
+        query it already built from exactly these rows.
+        """
         conn = self.store.conn
         rows = conn.execute(
             "SELECT * FROM events WHERE profile_id = ? AND uid = ? ORDER BY recurrence_id",
@@ -234,42 +265,122 @@ class EventRepo:
             return
         if horizon_ts is None:
             horizon_ts = max(int(time.time()), master["start_ts"]) + int(HORIZON.total_seconds())
-        start_ts = master["start_ts"] - DAY
-        self._expand(master, rows, start_ts, horizon_ts)
+        # An override may be moved before the series starts or past the horizon; its
+        # instance must still be found (the day of slack also covers floating vs UTC).
+        horizon_ts = max(horizon_ts, max(row["start_ts"] for row in rows) + DAY)
+        start_ts = min(row["start_ts"] for row in rows) - DAY
+        self._expand(master, rows, start_ts, horizon_ts, components, query)
 
-    def _expand(self, master: sqlite3.Row, rows: list[sqlite3.Row], from_ts: int, to_ts: int) -> None:
-        """Expand ``master``'s series into occurrences starting in [from_ts, to_ts)."""
-        calendar = icalendar.Calendar()
-        for row in rows:
-            calendar.add_component(parse_component(row["ics"]))
+    def _expand(
+        self,
+        master: sqlite3.Row,
+        rows: list[sqlite3.Row],
+        from_ts: int,
+        to_ts: int,
+        components: Mapping[str, icalendar.Event] | None = None,
+        query: Any = None,
+    ) -> None:
+        """Expand ``master``'s series into occurrences starting in [from_ts, to_ts).
+
+        Reads recurring-ical-events' occurrences (start, end) instead of asking it for a
+        copied component per instance, which cost five times the expansion itself; only
+        instances shaped by an override become components, to read their own status.
+        The range is walked in windows so a dense rule stops at MAX_INSTANCES_PER_CHUNK.
+        """
+        if query is None:
+            calendar = icalendar.Calendar()
+            parsed = components or {}
+            for row in rows:
+                calendar.add_component(parsed.get(row["recurrence_id"]) or parse_component(row["ics"]))
+            query = recurring_ical_events.of(calendar, skip_bad_series=True)
         floating = bool(master["floating"])
-        lo = from_wall_seconds(from_ts) if floating else datetime.fromtimestamp(from_ts, timezone.utc)
         overrides = {row["recurrence_id"]: row for row in rows if row["recurrence_id"]}
-        query = recurring_ical_events.of(calendar, skip_bad_series=True)
+        suppressed = tuple(query.suppressed_errors)
+        master_cancelled = str(master["status"]).upper() == "CANCELLED"
+        batch: list[tuple[int, int, int, int, int, int, str | None]] = []
         reached = to_ts
-        count = 0
-        for instance in query.after(lo):
-            fields = index_fields(instance)
-            if fields.start_ts >= to_ts:
-                break
-            if fields.start_ts < from_ts:
-                continue  # began in an earlier chunk, which already holds it
-            if count >= MAX_INSTANCES_PER_CHUNK:
-                reached = fields.start_ts
-                break
-            count += 1
-            if str(instance.get("STATUS") or "").upper() == "CANCELLED":
+        low = from_ts
+        step = WINDOW
+        while low < to_ts:
+            high = min(low + step, to_ts)
+            cap = MAX_INSTANCES_PER_CHUNK if step > MIN_WINDOW else None
+            found = self._window(query.series, suppressed, floating, low, high, cap, master, overrides, master_cancelled)
+            if found is None:
+                step = max(step // 2, MIN_WINDOW)
                 continue
-            rid = recurrence_key(instance.decoded("RECURRENCE-ID")) if instance.get("RECURRENCE-ID") else None
-            row = overrides.get(rid or "")
-            event_id = row["id"] if row is not None else master["id"]
-            self._insert_occurrence(event_id, master["id"], int(fields.floating), fields.start_ts, fields.end_ts, rid)
-        complete = reached == to_ts
-        finite = _series_is_finite(master)
-        expanded_until = None if (finite and complete) else reached
+            if batch and len(batch) + len(found) > MAX_INSTANCES_PER_CHUNK:
+                reached = low
+                break
+            batch.extend(found)
+            low = high
+            if len(batch) >= MAX_INSTANCES_PER_CHUNK and low < to_ts:
+                reached = low
+                break
+        self.store.conn.executemany(
+            "INSERT INTO occurrences(profile_id, series_id, event_id, floating, start_ts, end_ts, recurrence_id)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            batch,
+        )
+        complete = reached == to_ts and _series_is_finite(master) and not self._more_after(query, floating, to_ts)
+        expanded_until = None if complete else reached
         self.store.conn.execute(
             "UPDATE events SET expanded_until = ? WHERE id = ?", (expanded_until, master["id"])
         )
+
+    @staticmethod
+    def _more_after(query: Any, floating: bool, ts: int) -> bool:
+        """Whether a finite series (COUNT, UNTIL or RDATEs, e.g. a lunar-yearly birthday) still
+        has instances past the expanded range; if so it stays open and later queries extend it."""
+        moment = from_wall_seconds(ts) if floating else datetime.fromtimestamp(ts, timezone.utc)
+        try:
+            return next(iter(query.after(moment)), None) is not None
+        except Exception:  # a series recurring-ical-events cannot walk: treat as ended
+            return False
+
+    def _window(
+        self,
+        series_list: list[Any],
+        suppressed: tuple[type[BaseException], ...],
+        floating: bool,
+        low: int,
+        high: int,
+        cap: int | None,
+        master: sqlite3.Row,
+        overrides: dict[str, sqlite3.Row],
+        master_cancelled: bool,
+    ) -> list[tuple[int, int, int, int, int, int, str | None]] | None:
+        """Occurrence rows starting in [low, high); None when more than ``cap`` were seen."""
+        if floating:
+            span = (from_wall_seconds(low), from_wall_seconds(high))
+        else:
+            span = (datetime.fromtimestamp(low, timezone.utc), datetime.fromtimestamp(high, timezone.utc))
+        out: list[tuple[int, int, int, int, int, int, str | None]] = []
+        seen = 0
+        for series in series_list:
+            try:
+                for occurrence in series.between(*span):
+                    seen += 1
+                    if cap is not None and seen > cap:
+                        return None
+                    if occurrence.recurrence_ids:
+                        instance = occurrence.as_component(False)
+                        fields = index_fields(instance)
+                        is_floating, start_ts, end_ts = fields.floating, fields.start_ts, fields.end_ts
+                        cancelled = str(instance.get("STATUS") or "").upper() == "CANCELLED"
+                        rid_value = instance.decoded("RECURRENCE-ID") if instance.get("RECURRENCE-ID") else None
+                        rid = recurrence_key(rid_value) if rid_value is not None else None
+                    else:
+                        _, is_floating, start_ts, end_ts, _ = span_columns(occurrence.start, occurrence.end)
+                        cancelled = master_cancelled
+                        rid = recurrence_key(occurrence.start)
+                    if not low <= start_ts < high or cancelled:
+                        continue
+                    row = overrides.get(rid or "")
+                    event_id = row["id"] if row is not None else master["id"]
+                    out.append((self.profile_id, master["id"], event_id, int(is_floating), start_ts, end_ts, rid))
+            except suppressed:
+                continue
+        return out
 
     def _insert_occurrence(
         self, event_id: int, series_id: int, floating: int, start_ts: int, end_ts: int, rid: str | None

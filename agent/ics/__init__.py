@@ -1,0 +1,1 @@
+"""iCalendar (.ics) import and export, built on icalendar, recurring-ical-events and x-wr-timezone."""
