@@ -17,6 +17,8 @@ from app.context import AppContext
 from app.io.import_export import export_dialog, import_dialog, import_paths
 from app.reminders import ReminderService
 from app.settings.settings_dialog import SettingsDialog
+from app.sync.conflict_dialog import SyncConflictDialog
+from app.sync.sync_controller import SyncController
 
 
 class MainWindow(QMainWindow):
@@ -39,6 +41,10 @@ class MainWindow(QMainWindow):
         self.chat.navigate.connect(self.calendar.show_event)
         ctx.ops.failed.connect(self._show_error)
 
+        self.sync = SyncController(ctx.store, ctx.profile_id, self)
+        self.sync.statusChanged.connect(self._sync_status)
+        self.sync.eventsChanged.connect(lambda changes: ctx.ops.imported(changes))
+        self.sync.conflictsChanged.connect(self._sync_conflicts)
         self._build_menus()
         self.reminders = ReminderService(ctx, self)
         self.statusBar().showMessage(self.tr("Ready"), 3000)
@@ -50,6 +56,7 @@ class MainWindow(QMainWindow):
         self._action(file_menu, self.tr("&Import .ics…"), QKeySequence("Ctrl+I"), lambda: import_dialog(self, self.ctx))
         self._action(file_menu, self.tr("&Export .ics…"), QKeySequence("Ctrl+E"), lambda: export_dialog(self, self.ctx))
         file_menu.addSeparator()
+        self._action(file_menu, self.tr("S&ync now"), QKeySequence("F5"), self.sync.syncNow)
         self._action(file_menu, self.tr("&Settings…"), QKeySequence.StandardKey.Preferences, self.open_settings)
         self._action(file_menu, self.tr("&Quit"), QKeySequence.StandardKey.Quit, self.close)
 
@@ -89,9 +96,30 @@ class MainWindow(QMainWindow):
     def _show_error(self, message: str) -> None:
         QMessageBox.warning(self, self.tr("Richeng"), message)
 
+    @Slot(str)
+    def _sync_status(self, text: str) -> None:
+        self.statusBar().showMessage(text)
+
+    @Slot(int)
+    def _sync_conflicts(self, count: int) -> None:
+        """Both sides changed: ask which version wins, one conflict at a time."""
+        if count <= 0:
+            return
+        from agent.sync.engine import SyncEngine
+
+        for conflict in SyncEngine(self.ctx.store, self.ctx.profile_id).conflicts():
+            dialog = SyncConflictDialog(conflict, self)
+            dialog.chosen.connect(lambda keep, cid=conflict.id: keep and self.sync.resolve(cid, keep))
+            dialog.exec()
+
+    def closeEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802 (Qt)
+        self.sync.shutdown()
+        super().closeEvent(event)
+
     def open_settings(self) -> None:
         dialog = SettingsDialog(self.ctx, self)
         if dialog.exec():
+            self.sync.setIntervalMinutes(int(self.ctx.settings.get("sync_interval_minutes") or 0))
             self.calendar.refresh()
             self.chat.model_changed()
 

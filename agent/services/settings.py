@@ -26,6 +26,7 @@ DEFAULTS: dict[str, Any] = {
     "command_ttl_minutes": 30,
     "default_duration_minutes": 60,
     "model": None,
+    "sync_interval_minutes": 0,  # the app's periodic CalDAV sync; 0 = only when asked
     "llama_n_ctx": 8192,  # context size for a local GGUF model (the app's settings dialog)
     "llama_threads": None,  # None: llama_backend.default_threads()
 }

@@ -167,4 +167,68 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX observations_time ON observations(profile_id, created_at);
     """,
+    # 2: CalDAV sync. The local store stays the working copy; these tables only remember what
+    # the server had when we last agreed with it, so changes on either side show by comparison.
+    """
+    CREATE TABLE sync_accounts (
+        id          INTEGER PRIMARY KEY,
+        profile_id  INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        name        TEXT NOT NULL,
+        url         TEXT NOT NULL,
+        username    TEXT NOT NULL,                  -- the password lives in the OS keyring
+        created_at  TEXT NOT NULL,
+        last_sync_at TEXT,
+        last_status TEXT,                           -- JSON: the last run's counts and errors
+        UNIQUE (profile_id, name)
+    );
+
+    -- One remote calendar collection kept in step with one local calendar.
+    CREATE TABLE sync_calendars (
+        id          INTEGER PRIMARY KEY,
+        account_id  INTEGER NOT NULL REFERENCES sync_accounts(id) ON DELETE CASCADE,
+        remote_url  TEXT NOT NULL,
+        remote_name TEXT NOT NULL DEFAULT '',
+        calendar_id INTEGER NOT NULL REFERENCES calendars(id) ON DELETE CASCADE,
+        sync_token  TEXT,                           -- RFC 6578; NULL: list everything next time
+        ctag        TEXT,                           -- CalendarServer getctag, for servers without tokens
+        last_sync_at TEXT,
+        created_at  TEXT NOT NULL,
+        UNIQUE (account_id, remote_url),
+        UNIQUE (calendar_id)
+    );
+
+    -- One CalDAV resource (a UID: master plus overrides) as last synced. ``local_hash`` is the
+    -- hash of the local rows' text then: a differing hash now is an offline edit, a missing UID
+    -- a local delete. ``remote_hash`` is the server content then, compared ignoring DTSTAMP and
+    -- property order, so a server that only rewrote its copy is not taken for an edit.
+    CREATE TABLE sync_items (
+        id          INTEGER PRIMARY KEY,
+        mapping_id  INTEGER NOT NULL REFERENCES sync_calendars(id) ON DELETE CASCADE,
+        uid         TEXT NOT NULL,
+        href        TEXT NOT NULL,                  -- URL path on the server, unquoted
+        etag        TEXT,
+        local_hash  TEXT NOT NULL,
+        remote_hash TEXT,
+        ignored     INTEGER NOT NULL DEFAULT 0,     -- a resource with no VEVENT (a task): tracked, never touched
+        synced_at   TEXT NOT NULL,
+        UNIQUE (mapping_id, uid),
+        UNIQUE (mapping_id, href)
+    );
+
+    -- Both sides changed the same resource. Both texts are kept, also after the user chose,
+    -- so no version is ever lost without a trace. NULL text: that side deleted it.
+    CREATE TABLE sync_conflicts (
+        id          INTEGER PRIMARY KEY,
+        mapping_id  INTEGER NOT NULL REFERENCES sync_calendars(id) ON DELETE CASCADE,
+        uid         TEXT NOT NULL,
+        href        TEXT NOT NULL,
+        local_ics   TEXT,
+        server_ics  TEXT,
+        server_etag TEXT,
+        detected_at TEXT NOT NULL,
+        resolved_at TEXT,
+        resolution  TEXT CHECK (resolution IN ('local', 'server'))
+    );
+    CREATE UNIQUE INDEX sync_conflicts_open ON sync_conflicts(mapping_id, uid) WHERE resolved_at IS NULL;
+    """,
 ]

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLabel,
+    QSpinBox,
     QTimeEdit,
     QWidget,
 )
@@ -95,6 +96,12 @@ class GeneralPage(QWidget):
         form.addRow(self.tr("Week starts on:"), self.week_start)
         form.addRow(self.tr("Working hours:"), hours_row)
         form.addRow(self.tr("Working days:"), days_row)
+        self.sync_interval = QSpinBox(self)
+        self.sync_interval.setRange(0, 24 * 60)
+        self.sync_interval.setSuffix(self.tr(" min"))
+        self.sync_interval.setSpecialValueText(self.tr("Only when asked"))
+        self.sync_interval.setValue(int(settings.get("sync_interval_minutes") or 0))
+        form.addRow(self.tr("Sync every:"), self.sync_interval)
         form.addRow(note)
         form.addRow(self.error)
 
@@ -131,6 +138,7 @@ class GeneralPage(QWidget):
             "week_start": self.week_start.currentData(),
             "working_hours": [_hhmm(start), _hhmm(end)],
             "working_days": [number for number, box in enumerate(self.work_days, start=1) if box.isChecked()],
+            "sync_interval_minutes": self.sync_interval.value(),
         }
         changed = []
         for key, value in values.items():

@@ -1,0 +1,292 @@
+"""CalDAV accounts, the remote calendars found on them, and which local calendar each feeds.
+
+An account row holds only what is not secret (server URL, user name); the password or app
+token is in the OS keyring (see ``secrets``). Discovery asks the server for the user's
+calendars every time rather than caching them, because the list changes on the server and
+a stale list would offer calendars that are gone.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from agent.errors import NotFoundError, UserFacingError, ValidationError
+from agent.services.calendars import CalendarService
+from agent.store.db import Store, utc_now_iso
+from agent.sync.secrets import KeyringSecrets, Secrets
+
+CONNECT_TIMEOUT_S = 30
+INTERVAL_KEY = "sync_interval_minutes"
+
+
+class SyncError(UserFacingError):
+    """An account-level failure: cannot reach the server, wrong password, unknown account."""
+
+
+@dataclass(frozen=True)
+class Account:
+    id: int
+    name: str
+    url: str
+    username: str
+    last_sync_at: str | None
+    last_status: dict[str, Any] | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "url": self.url, "user": self.username, "last_sync_at": self.last_sync_at}
+
+
+@dataclass(frozen=True)
+class Mapping:
+    """A remote calendar kept in step with a local one."""
+
+    id: int
+    account_id: int
+    remote_url: str
+    remote_name: str
+    calendar_id: int
+    calendar_name: str
+    sync_token: str | None
+    ctag: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"remote": self.remote_name, "url": self.remote_url, "local": self.calendar_name}
+
+
+@dataclass(frozen=True)
+class RemoteInfo:
+    """A calendar the server offers, and the local calendar it syncs with, if any."""
+
+    url: str
+    name: str
+    components: tuple[str, ...]
+    mapped_to: str | None = None
+
+    @property
+    def has_events(self) -> bool:
+        return not self.components or "VEVENT" in self.components
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "url": self.url, "components": list(self.components), "mapped_to": self.mapped_to}
+
+
+def connect(url: str, username: str, password: str | None) -> Any:
+    """A ``caldav.DAVClient``; nothing is sent until it is used."""
+    import caldav
+
+    return caldav.DAVClient(url=url, username=username or None, password=password, timeout=CONNECT_TIMEOUT_S)
+
+
+def discover_calendars(client: Any) -> list[RemoteInfo]:
+    """The user's calendars via the principal's calendar-home-set (RFC 4791 discovery)."""
+    from caldav.lib import error as dav_error
+
+    try:
+        calendars = client.principal().get_calendars()
+    except dav_error.AuthorizationError:
+        raise SyncError("the server refused the user name or password") from None
+    except dav_error.DAVError as exc:
+        raise SyncError(f"the server did not list calendars ({exc})") from None
+    except Exception as exc:  # connection refused, DNS, TLS: say which, on one line
+        raise SyncError(f"cannot reach {client.url}: {type(exc).__name__}: {exc}") from None
+    found = []
+    for calendar in calendars:
+        try:
+            name = calendar.get_display_name() or ""
+        except Exception:  # noqa: BLE001 - a nameless calendar is still a calendar
+            name = ""
+        try:
+            components = tuple(str(c) for c in calendar.get_supported_components())
+        except Exception:  # noqa: BLE001 - unknown means "may hold events"
+            components = ()
+        url = str(calendar.url)
+        found.append(RemoteInfo(url, name or urlsplit(url).path.rstrip("/").rsplit("/", 1)[-1], components))
+    return found
+
+
+class AccountService:
+    def __init__(self, store: Store, profile_id: int, secrets: Secrets | None = None) -> None:
+        self.store = store
+        self.profile_id = profile_id
+        self.secrets: Secrets = secrets or KeyringSecrets()
+
+    # ---- accounts --------------------------------------------------------------------------
+
+    def list(self) -> list[Account]:
+        with self.store.lock:  # the app syncs on a worker thread over the same connection
+            rows = self.store.conn.execute(
+                "SELECT * FROM sync_accounts WHERE profile_id = ? ORDER BY id", (self.profile_id,)
+            ).fetchall()
+        return [_account(row) for row in rows]
+
+    def get(self, name: str | None = None) -> Account:
+        """The named account; without a name, the only one (a choice is needed with several)."""
+        accounts = self.list()
+        if name is None:
+            if len(accounts) == 1:
+                return accounts[0]
+            if not accounts:
+                raise NotFoundError("no sync account yet; add one with: richeng sync add-account URL --user NAME")
+            raise ValidationError(f"several sync accounts; pick one with --account ({', '.join(a.name for a in accounts)})")
+        wanted = name.strip().casefold()
+        for account in accounts:
+            if account.name.casefold() == wanted:
+                return account
+        raise NotFoundError(f"no sync account named '{name}'; accounts: {', '.join(a.name for a in accounts) or 'none'}")
+
+    def add(self, url: str, username: str, name: str | None = None) -> Account:
+        url = url.strip()
+        if not urlsplit(url).scheme.startswith("http"):
+            raise ValidationError(f"the server URL must start with https:// (or http:// on this machine), not '{url}'")
+        name = (name or urlsplit(url).hostname or "caldav").strip()
+        if any(account.name.casefold() == name.casefold() for account in self.list()):
+            raise ValidationError(f"a sync account named '{name}' already exists; pick another with --name")
+        with self.store.transaction() as conn:
+            cur = conn.execute(
+                "INSERT INTO sync_accounts(profile_id, name, url, username, created_at) VALUES (?, ?, ?, ?, ?)",
+                (self.profile_id, name, url, username.strip(), utc_now_iso()),
+            )
+        return self.by_id(int(cur.lastrowid or 0))
+
+    def remove(self, name: str) -> Account:
+        """Forget the account and its mappings; local events stay where they are."""
+        account = self.get(name)
+        with self.store.transaction() as conn:
+            conn.execute("DELETE FROM sync_accounts WHERE id = ?", (account.id,))
+        self.secrets.forget(account.url, account.username)
+        return account
+
+    def record_run(self, account: Account, status: dict[str, Any]) -> None:
+        with self.store.transaction() as conn:
+            conn.execute(
+                "UPDATE sync_accounts SET last_sync_at = ?, last_status = ? WHERE id = ?",
+                (utc_now_iso(), json.dumps(status, ensure_ascii=False), account.id),
+            )
+
+    def by_id(self, account_id: int) -> Account:
+        with self.store.lock:
+            row = self.store.conn.execute("SELECT * FROM sync_accounts WHERE id = ?", (account_id,)).fetchone()
+        if row is None:
+            raise NotFoundError(f"no sync account with id {account_id}")
+        return _account(row)
+
+    # ---- connection ------------------------------------------------------------------------
+
+    def password(self, account: Account) -> str | None:
+        return self.secrets.get(account.url, account.username)
+
+    def client(self, account: Account) -> Any:
+        return connect(account.url, account.username, self.password(account))
+
+    def discover(self, account: Account) -> list[RemoteInfo]:
+        mapped = {m.remote_url.rstrip("/"): m.calendar_name for m in self.mappings(account)}
+        return [
+            RemoteInfo(info.url, info.name, info.components, mapped.get(info.url.rstrip("/")))
+            for info in discover_calendars(self.client(account))
+        ]
+
+    # ---- mappings --------------------------------------------------------------------------
+
+    def mappings(self, account: Account | None = None) -> list[Mapping]:
+        query = (
+            "SELECT m.*, c.name AS calendar_name FROM sync_calendars m"
+            " JOIN sync_accounts a ON a.id = m.account_id JOIN calendars c ON c.id = m.calendar_id"
+            " WHERE a.profile_id = ?"
+        )
+        params: list[Any] = [self.profile_id]
+        if account is not None:
+            query += " AND m.account_id = ?"
+            params.append(account.id)
+        with self.store.lock:
+            rows = self.store.conn.execute(query + " ORDER BY m.id", params).fetchall()
+        return [_mapping(row) for row in rows]
+
+    def mapping(self, mapping_id: int) -> Mapping:
+        for mapping in self.mappings():
+            if mapping.id == mapping_id:
+                return mapping
+        raise NotFoundError(f"no synced calendar with id {mapping_id}")
+
+    def map(self, account: Account, remote: RemoteInfo, local_name: str | None = None) -> Mapping:
+        """Sync ``remote`` with the local calendar ``local_name`` (made if missing).
+
+        One local calendar syncs with at most one remote calendar: two servers writing into
+        one local calendar could not tell whose event a local edit belongs to.
+        """
+        calendars = CalendarService(self.store, self.profile_id)
+        name = (local_name or remote.name).strip()
+        wanted = name.casefold()
+        local = next((c for c in calendars.list() if c.name.casefold() == wanted), None)
+        if local is None:
+            local = calendars.add(name)
+        for existing in self.mappings():
+            if existing.calendar_id == local.id and existing.remote_url.rstrip("/") != remote.url.rstrip("/"):
+                raise ValidationError(f"local calendar '{local.name}' already syncs with '{existing.remote_name}'")
+            if existing.account_id == account.id and existing.remote_url.rstrip("/") == remote.url.rstrip("/"):
+                if existing.calendar_id == local.id:
+                    return existing
+                raise ValidationError(f"'{remote.name}' already syncs with local calendar '{existing.calendar_name}'")
+        with self.store.transaction() as conn:
+            cur = conn.execute(
+                "INSERT INTO sync_calendars(account_id, remote_url, remote_name, calendar_id, created_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (account.id, remote.url, remote.name, local.id, utc_now_iso()),
+            )
+        return self.mapping(int(cur.lastrowid or 0))
+
+    def unmap(self, mapping: Mapping) -> None:
+        """Stop syncing; the local events stay, and are no longer deleted or pushed anywhere."""
+        with self.store.transaction() as conn:
+            conn.execute("DELETE FROM sync_calendars WHERE id = ?", (mapping.id,))
+
+    def save_position(self, mapping: Mapping, token: str | None, ctag: str | None) -> None:
+        with self.store.transaction() as conn:
+            conn.execute(
+                "UPDATE sync_calendars SET sync_token = ?, ctag = ?, last_sync_at = ? WHERE id = ?",
+                (token, ctag, utc_now_iso(), mapping.id),
+            )
+
+
+def sync_interval_minutes(store: Store, profile_id: int) -> int:
+    """Minutes between automatic syncs in the app; 0 means only when asked."""
+    from agent.services.settings import SettingsService
+
+    try:
+        return max(0, int(SettingsService(store, profile_id).get(INTERVAL_KEY) or 0))
+    except (TypeError, ValueError):
+        return 0
+
+
+def set_sync_interval_minutes(store: Store, profile_id: int, minutes: int) -> None:
+    from agent.services.settings import SettingsService
+
+    if minutes < 0:
+        raise ValidationError("the sync interval cannot be negative")
+    SettingsService(store, profile_id).set(INTERVAL_KEY, int(minutes))
+
+
+
+def pick_remote(calendars: list[RemoteInfo], wanted: str) -> RemoteInfo:
+    """A remote calendar by display name, last path segment or URL (any case)."""
+    text = wanted.strip().rstrip("/").casefold()
+    for info in calendars:
+        candidates = {info.name.casefold(), info.url.rstrip("/").casefold(), info.url.rstrip("/").rsplit("/", 1)[-1].casefold()}
+        if text in candidates:
+            return info
+    names = ", ".join(info.name for info in calendars) or "none"
+    raise NotFoundError(f"the server has no calendar '{wanted}'; it has: {names}")
+
+
+def _account(row: Any) -> Account:
+    status = json.loads(row["last_status"]) if row["last_status"] else None
+    return Account(row["id"], row["name"], row["url"], row["username"], row["last_sync_at"], status)
+
+
+def _mapping(row: Any) -> Mapping:
+    return Mapping(
+        row["id"], row["account_id"], row["remote_url"], row["remote_name"], row["calendar_id"],
+        row["calendar_name"], row["sync_token"], row["ctag"],
+    )  # fmt: skip

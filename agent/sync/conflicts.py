@@ -1,0 +1,135 @@
+"""Both sides changed one event: keep both versions and let the user say which wins.
+
+While a conflict is open the local version stays in the calendar as the user left it and
+the server's version waits in ``sync_conflicts``; sync neither pushes nor pulls that UID, so
+neither version can overwrite the other behind the user's back. A server that changes the
+event again only refreshes the waiting server copy. Both texts stay in the table after the
+choice, so a wrong click can still be undone by hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from agent.errors import NotFoundError
+from agent.store.db import Store, utc_now_iso
+from agent.sync.resources import describe, parse_resource
+
+
+@dataclass(frozen=True)
+class Conflict:
+    id: int
+    mapping_id: int
+    account: str
+    calendar: str
+    uid: str
+    href: str
+    local_ics: str | None  # None: deleted here
+    server_ics: str | None  # None: deleted on the server
+    server_etag: str | None
+    detected_at: str
+    resolved_at: str | None
+    resolution: str | None
+
+    def side(self, which: str) -> dict[str, Any] | None:
+        """Title, time and place of one version; None when that side deleted the event."""
+        text = self.local_ics if which == "local" else self.server_ics
+        if text is None:
+            return None
+        resource = parse_resource(text)
+        return describe(resource.rows) if resource.rows else {"title": "", "problem": resource.problem}
+
+    @property
+    def title(self) -> str:
+        for which in ("local", "server"):
+            side = self.side(which)
+            if side and side.get("title"):
+                return str(side["title"])
+        return self.uid
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "account": self.account,
+            "calendar": self.calendar,
+            "uid": self.uid,
+            "title": self.title,
+            "local": self.side("local"),
+            "server": self.side("server"),
+            "detected_at": self.detected_at,
+            "resolved_at": self.resolved_at,
+            "resolution": self.resolution,
+        }
+
+
+class ConflictStore:
+    def __init__(self, store: Store, profile_id: int) -> None:
+        self.store = store
+        self.profile_id = profile_id
+
+    _SELECT = (
+        "SELECT x.*, a.name AS account, c.name AS calendar FROM sync_conflicts x"
+        " JOIN sync_calendars m ON m.id = x.mapping_id JOIN sync_accounts a ON a.id = m.account_id"
+        " JOIN calendars c ON c.id = m.calendar_id WHERE a.profile_id = ?"
+    )
+
+    def open(self, mapping_id: int | None = None) -> list[Conflict]:
+        query = self._SELECT + " AND x.resolved_at IS NULL"
+        params: list[Any] = [self.profile_id]
+        if mapping_id is not None:
+            query += " AND x.mapping_id = ?"
+            params.append(mapping_id)
+        with self.store.lock:
+            rows = self.store.conn.execute(query + " ORDER BY x.id", params).fetchall()
+        return [_conflict(row) for row in rows]
+
+    def get(self, conflict_id: int) -> Conflict:
+        with self.store.lock:
+            row = self.store.conn.execute(self._SELECT + " AND x.id = ?", (self.profile_id, conflict_id)).fetchone()
+        if row is None:
+            raise NotFoundError(f"no sync conflict with id {conflict_id}; see: richeng sync conflicts")
+        return _conflict(row)
+
+    def record(
+        self,
+        mapping_id: int,
+        uid: str,
+        href: str,
+        local_ics: str | None,
+        server_ics: str | None,
+        server_etag: str | None,
+    ) -> bool:
+        """Open a conflict, or refresh the server side of the one already open; True if new."""
+        with self.store.transaction() as conn:
+            row = conn.execute(
+                "SELECT id FROM sync_conflicts WHERE mapping_id = ? AND uid = ? AND resolved_at IS NULL",
+                (mapping_id, uid),
+            ).fetchone()
+            if row is not None:
+                conn.execute(
+                    "UPDATE sync_conflicts SET server_ics = ?, server_etag = ?, href = ? WHERE id = ?",
+                    (server_ics, server_etag, href, row["id"]),
+                )
+                return False
+            conn.execute(
+                "INSERT INTO sync_conflicts(mapping_id, uid, href, local_ics, server_ics, server_etag, detected_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (mapping_id, uid, href, local_ics, server_ics, server_etag, utc_now_iso()),
+            )
+        return True
+
+    def close(self, conflict_id: int, resolution: str, local_ics: str | None = None) -> None:
+        with self.store.transaction() as conn:
+            conn.execute(
+                "UPDATE sync_conflicts SET resolved_at = ?, resolution = ?, local_ics = COALESCE(?, local_ics)"
+                " WHERE id = ?",
+                (utc_now_iso(), resolution, local_ics, conflict_id),
+            )
+
+
+def _conflict(row: Any) -> Conflict:
+    return Conflict(
+        row["id"], row["mapping_id"], row["account"], row["calendar"], row["uid"], row["href"], row["local_ics"],
+        row["server_ics"], row["server_etag"], row["detected_at"], row["resolved_at"], row["resolution"],
+    )  # fmt: skip

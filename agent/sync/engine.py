@@ -1,0 +1,491 @@
+"""The sync run: for each synced calendar, pull what the server changed, then push ours.
+
+Pull first, because a server change to an event we also changed must become a conflict
+before our push could overwrite it. Each side's change is recognised by comparison with
+what ``sync_items`` remembers (see ``state``): only one side changed → take it; both changed
+to the same content → nothing to do; both changed differently → a conflict (see
+``conflicts``). Every write carries the ETag we last saw, so a server change that lands
+between our pull and our push is refused (412) and handled the same way, never overwritten.
+
+Errors are per item: a resource the server refuses or sends broken is reported and the run
+goes on. A calendar whose pull had any error keeps its old sync token, so the next run asks
+again for what failed (items that did arrive are skipped by their ETag then).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from agent.errors import ValidationError
+from agent.store.db import Store
+from agent.store.events import ChangeSet
+from agent.sync.accounts import Account, AccountService, Mapping, SyncError
+from agent.sync.conflicts import Conflict, ConflictStore
+from agent.sync.remote import Exists, Fetched, Gone, RemoteCalendar, RemoteError, Stale, describe_error
+from agent.sync.resources import (
+    LocalRow,
+    ServerResource,
+    build_resource,
+    canonical_hash,
+    local_hash,
+    parse_resource,
+    resource_name,
+)
+from agent.sync.secrets import Secrets
+from agent.sync.state import ItemStore, LocalCalendar, SyncItem
+
+KEEP = ("local", "server")
+APPLY_BATCH = 50  # resources written per transaction: bounds how long the UI waits for the store (~0.2 s)
+
+
+@dataclass(frozen=True)
+class SyncProblem:
+    account: str
+    calendar: str | None
+    uid: str | None
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"account": self.account, "calendar": self.calendar, "uid": self.uid, "message": self.message}
+
+    def __str__(self) -> str:
+        where = " / ".join(part for part in (self.account, self.calendar, self.uid) if part)
+        return f"{where}: {self.message}"
+
+
+@dataclass
+class SyncReport:
+    """What a run did. ``conflicts`` counts all open conflicts after it, new or older."""
+
+    pulled: int = 0
+    pushed: int = 0
+    conflicts: int = 0
+    new_conflicts: int = 0
+    errors: list[SyncProblem] = field(default_factory=list)
+    changes: ChangeSet = field(default_factory=ChangeSet)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "pulled": self.pulled,
+            "pushed": self.pushed,
+            "conflicts": self.conflicts,
+            "new_conflicts": self.new_conflicts,
+            "errors": [problem.to_json() for problem in self.errors],
+        }
+
+
+class SyncEngine:
+    def __init__(
+        self,
+        store: Store,
+        profile_id: int,
+        secrets: Secrets | None = None,
+        *,
+        use_sync_tokens: bool = True,
+        client_factory: Callable[[Account], Any] | None = None,
+    ) -> None:
+        self.store = store
+        self.profile_id = profile_id
+        self.accounts = AccountService(store, profile_id, secrets)
+        self.conflict_store = ConflictStore(store, profile_id)
+        self.use_sync_tokens = use_sync_tokens
+        self._client_factory = client_factory or self.accounts.client
+
+    def run(self, account: str | None = None) -> SyncReport:
+        steps = self.steps(account)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as stop:
+                return stop.value  # type: ignore[no-any-return]
+
+    def steps(self, account: str | None = None) -> Generator[str, None, SyncReport]:
+        """``run`` as a generator that yields what it is doing, for the app's status bar."""
+        accounts = [self.accounts.get(account)] if account else self.accounts.list()
+        if not accounts:
+            raise SyncError("no sync account yet; add one with: richeng sync add-account URL --user NAME")
+        report = SyncReport()
+        for acct in accounts:
+            yield acct.name
+            before = (report.pulled, report.pushed, len(report.errors))
+            try:
+                client = self._client_factory(acct)
+            except Exception as exc:  # noqa: BLE001 - one account failing must not stop the others
+                report.errors.append(SyncProblem(acct.name, None, None, describe_error(exc)))
+                continue
+            for mapping in self.accounts.mappings(acct):
+                yield f"{acct.name} · {mapping.calendar_name}"
+                try:
+                    remote = RemoteCalendar(client, mapping.remote_url, use_tokens=self.use_sync_tokens)
+                    _CalendarSync(self, acct, mapping, remote, report).run()
+                except Exception as exc:  # noqa: BLE001 - reported; the next calendar still syncs
+                    report.errors.append(SyncProblem(acct.name, mapping.calendar_name, None, describe_error(exc)))
+            self.accounts.record_run(
+                acct,
+                {
+                    "pulled": report.pulled - before[0],
+                    "pushed": report.pushed - before[1],
+                    "errors": [p.to_json() for p in report.errors[before[2] :]],
+                },
+            )
+        report.conflicts = len(self.conflict_store.open())
+        return report
+
+    # ---- conflicts -------------------------------------------------------------------------
+
+    def conflicts(self) -> list[Conflict]:
+        return self.conflict_store.open()
+
+    def resolve(self, conflict_id: int, keep: str) -> ChangeSet:
+        """Settle a conflict: ``local`` writes our version to the server (or deletes it there),
+        ``server`` makes the local calendar match the server's version."""
+        if keep not in KEEP:
+            raise ValidationError(f"--keep must be local or server, not '{keep}'")
+        conflict = self.conflict_store.get(conflict_id)
+        if conflict.resolved_at is not None:
+            raise ValidationError(f"conflict {conflict_id} was already resolved ({conflict.resolution})")
+        mapping = self.accounts.mapping(conflict.mapping_id)
+        items = ItemStore(self.store, mapping.id)
+        local = LocalCalendar(self.store, self.profile_id, mapping.calendar_id)
+        changes = ChangeSet()
+        if keep == "server":
+            if conflict.server_ics is None:
+                if local.rows(conflict.uid):
+                    changes.extend(local.remove(conflict.uid))
+                items.drop(conflict.uid)
+            else:
+                resource = parse_resource(conflict.server_ics)
+                if resource.problem:
+                    raise SyncError(f"the server's version cannot be read: {resource.problem}")
+                new_hash, applied = local.apply(resource)
+                changes.extend(applied)
+                items.put(conflict.uid, conflict.href, conflict.server_etag, new_hash, resource.canonical)
+            self.conflict_store.close(conflict.id, "server")
+            return changes
+        try:
+            return self._keep_local(conflict, mapping, items, local)
+        except Stale:
+            raise SyncError("the server's version changed again just now; sync, then look at it again") from None
+        except RemoteError as exc:
+            raise SyncError(f"the server refused our version: {exc}") from None
+
+    def _keep_local(self, conflict: Conflict, mapping: Mapping, items: ItemStore, local: LocalCalendar) -> ChangeSet:
+        """Write our side of ``conflict`` to the server, on the server copy the user saw."""
+        changes = ChangeSet()
+        account = self.accounts.by_id(mapping.account_id)
+        remote = RemoteCalendar(self._client_factory(account), mapping.remote_url, use_tokens=self.use_sync_tokens)
+        current = remote.get(conflict.href)
+        if _canonical_of(current.text if current else None) != _canonical_of(conflict.server_ics):
+            self.conflict_store.record(
+                mapping.id, conflict.uid, conflict.href, conflict.local_ics,
+                current.text if current else None, current.etag if current else None,
+            )  # fmt: skip
+            raise SyncError("the server's version changed again since the conflict was found; look at it again")
+        rows = local.rows(conflict.uid)
+        if conflict.local_ics is None or not rows:  # our side deleted it
+            if current is not None:
+                try:
+                    remote.delete(conflict.href, current.etag or "*")
+                except Gone:
+                    pass
+            if rows:
+                changes.extend(local.remove(conflict.uid))
+            items.drop(conflict.uid)
+            self.conflict_store.close(conflict.id, "local")
+            return changes
+        body = build_resource(rows)
+        if current is None:
+            etag = remote.create(conflict.href, body)
+        else:
+            etag = remote.update(conflict.href, body, current.etag or "*")
+        items.put(conflict.uid, conflict.href, etag, local_hash(rows), canonical_hash(rows))
+        self.conflict_store.close(conflict.id, "local", body.decode())
+        return changes
+
+
+def _canonical_of(text: str | None) -> str | None:
+    if text is None:
+        return None
+    resource = parse_resource(text)
+    return resource.canonical or text
+
+
+class _CalendarSync:
+    """One run over one mapping. Short-lived: it caches the items it read at the start."""
+
+    def __init__(self, engine: SyncEngine, account: Account, mapping: Mapping, remote: RemoteCalendar, report: SyncReport) -> None:
+        self.engine = engine
+        self.account = account
+        self.mapping = mapping
+        self.remote = remote
+        self.report = report
+        self.items = ItemStore(engine.store, mapping.id)
+        self.local = LocalCalendar(engine.store, engine.profile_id, mapping.calendar_id)
+        self.conflicts = engine.conflict_store
+        self.by_uid: dict[str, SyncItem] = {}
+        self.by_href: dict[str, SyncItem] = {}
+        self.open_uids: set[str] = set()
+        self.clean = True
+
+    def _reload(self) -> None:
+        items = self.items.all()
+        self.by_uid = {item.uid: item for item in items}
+        self.by_href = {item.href: item for item in items}
+        self.open_uids = {c.uid for c in self.conflicts.open(self.mapping.id)}
+
+    def problem(self, uid: str | None, message: str) -> None:
+        self.report.errors.append(SyncProblem(self.account.name, self.mapping.calendar_name, uid, message))
+
+    def run(self) -> None:
+        self._reload()
+        listing = self.remote.listing(self.mapping.sync_token, self.mapping.ctag)
+        if not listing.unchanged:
+            self._pull(listing.changed, listing.deleted, listing.complete)
+        self._reload()
+        self._push()
+        if self.clean:
+            token = self.mapping.sync_token if listing.unchanged else listing.token
+            self.engine.accounts.save_position(self.mapping, token, listing.ctag)
+
+    # ---- pull ------------------------------------------------------------------------------
+
+    def _pull(self, changed: dict[str, str | None], deleted: set[str], complete: bool) -> None:
+        gone = set(deleted)
+        if complete:
+            gone |= {href for href in self.by_href if href not in changed}
+        wanted = [
+            key for key, etag in changed.items()
+            if not (etag and key in self.by_href and self.by_href[key].etag == etag)
+        ]  # fmt: skip
+        fetched, missing, errors = self.remote.fetch(wanted)
+        gone |= missing
+        for key, message in errors.items():
+            self.clean = False
+            self.problem(self.by_href[key].uid if key in self.by_href else None, f"could not fetch {key}: {message}")
+        parsed = [(item, parse_resource(item.text, item.key)) for item in fetched.values()]
+        new_uids = [res.uid for _, res in parsed if res.uid and res.uid not in self.by_uid]
+        elsewhere = self.local.elsewhere(new_uids)
+        for start in range(0, len(parsed), APPLY_BATCH):
+            with self.engine.store.transaction():
+                for item, resource in parsed[start : start + APPLY_BATCH]:
+                    self._guarded(resource.uid, self._incoming, item, resource, elsewhere)
+        with self.engine.store.transaction():
+            for key in sorted(gone):
+                self._guarded(self.by_href[key].uid if key in self.by_href else None, self._incoming_delete, key)
+
+    def _guarded(self, uid: str | None, step: Callable[..., None], *args: Any) -> None:
+        """Run one item's pull step; a failure is that item's error, not the run's."""
+        try:
+            with _savepoint(self.engine.store):
+                step(*args)
+        except Exception as exc:  # noqa: BLE001 - reported per item; the token is kept back
+            self.clean = False
+            self.problem(uid, f"could not apply the server's change: {describe_error(exc)}")
+
+    def _incoming(self, fetched: Fetched, resource: ServerResource, elsewhere: dict[str, str]) -> None:
+        key, etag = fetched.key, fetched.etag
+        if resource.problem:
+            self.clean = False
+            self.problem(resource.uid, f"cannot read the server's copy at {key}: {resource.problem}")
+            return
+        if resource.ignored:
+            self.items.put(f"href:{key}", key, etag, "", None, ignored=True)
+            return
+        uid = resource.uid
+        assert uid is not None
+        item = self.by_uid.get(uid)
+        previous = self.by_href.get(key)
+        if previous is not None and previous.uid != uid:  # another UID took this resource's place
+            self._incoming_delete(key)
+        if uid in self.open_uids:
+            self.conflicts.record(self.mapping.id, uid, key, None, fetched.text, etag)
+            return
+        rows = self.local.rows(uid)
+        if item is None:
+            if uid in elsewhere:
+                self.clean = False
+                self.problem(uid, f"the server's event is already in local calendar '{elsewhere[uid]}'; move it to "
+                                  f"'{self.mapping.calendar_name}' or delete one copy")  # fmt: skip
+            elif not rows:
+                self._take_server(uid, key, etag, resource)
+            elif canonical_hash(rows) == resource.canonical:
+                self.items.put(uid, key, etag, local_hash(rows), resource.canonical)
+            else:
+                self._conflict(uid, key, rows, fetched.text, etag)
+            return
+        current = local_hash(rows) if rows else None
+        if current == item.local_hash:
+            if rows and resource.canonical == item.remote_hash:  # the server only rewrote its copy
+                self.items.put(uid, key, etag, item.local_hash, item.remote_hash)
+            else:
+                self._take_server(uid, key, etag, resource)
+        elif resource.canonical == item.remote_hash:  # only ours changed: the push sends it
+            self.items.put(uid, key, etag, item.local_hash, item.remote_hash)
+        elif rows and canonical_hash(rows) == resource.canonical:  # both made the same change
+            self.items.put(uid, key, etag, current or "", resource.canonical)
+        else:
+            self._conflict(uid, key, rows, fetched.text, etag, restore=resource if not rows else None)
+
+    def _incoming_delete(self, key: str) -> None:
+        item = self.by_href.get(key)
+        if item is None:
+            return
+        self.by_href.pop(key, None)
+        uid = item.uid
+        if item.ignored:
+            self.items.drop(uid)
+            return
+        if uid in self.open_uids:
+            self.conflicts.record(self.mapping.id, uid, key, None, None, None)
+            return
+        rows = self.local.rows(uid)
+        if not rows:
+            self.items.drop(uid)
+        elif local_hash(rows) == item.local_hash:
+            self.report.changes.extend(self.local.remove(uid))
+            self.items.drop(uid)
+            self.report.pulled += 1
+        else:  # edited here, deleted there: the user decides
+            self._conflict(uid, key, rows, None, None)
+
+    def _take_server(self, uid: str, key: str, etag: str | None, resource: ServerResource) -> None:
+        new_hash, changes = self.local.apply(resource)
+        self.report.changes.extend(changes)
+        self.items.put(uid, key, etag, new_hash, resource.canonical)
+        self.report.pulled += 1
+
+    def _conflict(
+        self,
+        uid: str,
+        key: str,
+        rows: list[LocalRow],
+        server_text: str | None,
+        etag: str | None,
+        *,
+        restore: ServerResource | None = None,
+    ) -> None:
+        """Record a conflict. ``restore``: we deleted what the server changed, so its version
+        comes back into the calendar to be seen while the user decides."""
+        local_text = build_resource(rows).decode() if rows else None
+        if self.conflicts.record(self.mapping.id, uid, key, local_text, server_text, etag):
+            self.report.new_conflicts += 1
+        self.open_uids.add(uid)
+        if restore is not None:
+            new_hash, changes = self.local.apply(restore)
+            self.report.changes.extend(changes)
+            self.items.put(uid, key, etag, new_hash, restore.canonical)
+
+    # ---- push ------------------------------------------------------------------------------
+
+    def _push(self) -> None:
+        snapshot = self.local.snapshot()
+        for uid, rows in snapshot.items():
+            if uid in self.open_uids:
+                continue
+            item = self.by_uid.get(uid)
+            try:
+                if item is None:
+                    self._create(uid, rows)
+                elif not item.ignored and local_hash(rows) != item.local_hash:
+                    self._update(item, rows)
+            except RemoteError as exc:
+                self.problem(uid, f"could not upload: {exc}")
+        for item in list(self.by_uid.values()):
+            if item.ignored or item.uid in snapshot or item.uid in self.open_uids:
+                continue
+            try:
+                self._delete(item)
+            except RemoteError as exc:
+                self.problem(item.uid, f"could not delete on the server: {exc}")
+
+    def _create(self, uid: str, rows: list[LocalRow]) -> None:
+        key = self.remote.key_for_name(resource_name(uid))
+        body = build_resource(rows)
+        try:
+            etag = self.remote.create(key, body)
+        except Exists:
+            current = self.remote.get(key)
+            if current is None:
+                raise
+            self._incoming(current, parse_resource(current.text, key), {})
+            return
+        self.items.put(uid, key, etag, local_hash(rows), canonical_hash(rows))
+        self.report.pushed += 1
+
+    def _update(self, item: SyncItem, rows: list[LocalRow]) -> None:
+        body = build_resource(rows)
+        try:
+            if item.etag is None:
+                raise Stale("no ETag known for the server's copy")
+            etag = self.remote.update(item.href, body, item.etag)
+        except Stale:
+            self._after_stale(item, rows, body)
+            return
+        except Gone:
+            self._conflict(item.uid, item.href, rows, None, None)
+            return
+        self.items.put(item.uid, item.href, etag, local_hash(rows), canonical_hash(rows))
+        self.report.pushed += 1
+
+    def _after_stale(self, item: SyncItem, rows: list[LocalRow], body: bytes) -> None:
+        """Someone wrote since we last looked: fetch their version and decide as a pull would."""
+        current = self.remote.get(item.href)
+        if current is None:
+            self._conflict(item.uid, item.href, rows, None, None)
+            return
+        resource = parse_resource(current.text, item.href)
+        if resource.problem:
+            raise RemoteError(f"the server's copy cannot be read: {resource.problem}")
+        if resource.canonical == item.remote_hash and current.etag:  # their write changed nothing
+            try:
+                etag = self.remote.update(item.href, body, current.etag)
+            except Stale:
+                self._conflict(item.uid, item.href, rows, current.text, current.etag)
+                return
+            self.items.put(item.uid, item.href, etag, local_hash(rows), canonical_hash(rows))
+            self.report.pushed += 1
+        elif resource.canonical == canonical_hash(rows):
+            self.items.put(item.uid, item.href, current.etag, local_hash(rows), resource.canonical)
+        else:
+            self._conflict(item.uid, item.href, rows, current.text, current.etag)
+
+    def _delete(self, item: SyncItem) -> None:
+        current: Fetched | None = None
+        try:
+            if item.etag is None:
+                raise Stale("no ETag known for the server's copy")
+            self.remote.delete(item.href, item.etag)
+        except Gone:
+            pass
+        except Stale:
+            current = self.remote.get(item.href)
+            if current is not None:
+                resource = parse_resource(current.text, item.href)
+                if resource.problem:
+                    raise RemoteError(f"the server's copy cannot be read: {resource.problem}")
+                if resource.canonical != item.remote_hash or not current.etag:
+                    self._conflict(item.uid, item.href, [], current.text, current.etag, restore=resource)
+                    return
+                try:
+                    self.remote.delete(item.href, current.etag)
+                except Gone:
+                    pass
+        self.items.drop(item.uid)
+        self.report.pushed += 1
+
+
+@contextmanager
+def _savepoint(store: Store) -> Iterator[None]:
+    """One item inside a batch transaction: its failure undoes its own writes only."""
+    conn = store.conn
+    conn.execute("SAVEPOINT sync_item")
+    try:
+        yield
+    except BaseException:
+        conn.execute("ROLLBACK TO sync_item")
+        conn.execute("RELEASE sync_item")
+        raise
+    conn.execute("RELEASE sync_item")
