@@ -15,6 +15,9 @@ from PySide6.QtCore import QCoreApplication, QLocale, QTranslator
 from app.paths import resource_path
 
 
+_INSTALLED: list[QTranslator] = []
+
+
 class JsonTranslator(QTranslator):
     def __init__(self, catalogue: dict[str, dict[str, str]]) -> None:
         super().__init__()
@@ -48,4 +51,5 @@ def install(app: QCoreApplication, language: str | None) -> JsonTranslator | Non
         return None
     translator = JsonTranslator(json.loads(path.read_text(encoding="utf-8")))
     app.installTranslator(translator)
+    _INSTALLED.append(translator)  # Qt holds no Python reference: without one it is collected
     return translator

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence
-from PySide6.QtWidgets import QMainWindow, QMessageBox, QSplitter, QWidget
+from PySide6.QtWidgets import QMainWindow, QMessageBox, QSplitter, QToolButton, QWidget
 
 from agent import __version__
 from app.calendar.calendar_area import CalendarArea
@@ -45,6 +45,12 @@ class MainWindow(QMainWindow):
         self.sync.statusChanged.connect(self._sync_status)
         self.sync.eventsChanged.connect(lambda changes: ctx.ops.imported(changes))
         self.sync.conflictsChanged.connect(self._sync_conflicts)
+        sync_button = QToolButton(self)
+        sync_button.setText(self.tr("Sync"))
+        sync_button.setToolTip(self.tr("Sync with your CalDAV accounts now (F5)"))
+        sync_button.clicked.connect(self.sync.syncNow)
+        self.sync.busyChanged.connect(lambda busy: sync_button.setEnabled(not busy))
+        self.statusBar().addPermanentWidget(sync_button)
         self._build_menus()
         self.reminders = ReminderService(ctx, self)
         self.statusBar().showMessage(self.tr("Ready"), 3000)
