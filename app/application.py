@@ -5,10 +5,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 from collections.abc import Sequence
 from datetime import datetime
 
 from agent import __version__
+
+IMPORTED_AT = time.perf_counter()  # start-up reports fall back to this where /proc is missing
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
@@ -19,6 +22,8 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--lang", choices=["zh_CN", "en"])
     parser.add_argument("--quit-after", type=int, metavar="MS", help="close after MS milliseconds (smoke tests)")
     parser.add_argument("--offscreen", action="store_true", help="no display needed (smoke tests)")
+    parser.add_argument("--report-startup", action="store_true",
+                        help="print the ms from process start to the window's first paint, then quit (benchmarks)")
     args, _unknown = parser.parse_known_args(list(argv))
     return args
 
@@ -64,9 +69,50 @@ def run(argv: Sequence[str]) -> int:
     language = args.lang or {"zh": "zh_CN", "en": "en"}.get(str(ctx.settings.get("language")))
     translator = i18n.install(app, language)  # noqa: F841 (kept alive by the app)
     window = MainWindow(ctx)
+    if args.report_startup:
+        _report_first_paint(window)
     window.show()
     if args.quit_after is not None:
         QTimer.singleShot(args.quit_after, app.quit)
     code = app.exec()
     store.close()
     return int(code)
+
+
+def process_age_ms() -> float:
+    """Milliseconds since this process started (interpreter start-up included).
+
+    Linux reads the kernel's start time (10 ms ticks); elsewhere it falls back to the time
+    since this module was imported, which leaves out the interpreter's own start-up.
+    """
+    try:
+        with open("/proc/self/stat", encoding="ascii") as stat, open("/proc/uptime", encoding="ascii") as uptime:
+            started_ticks = int(stat.read().rsplit(")", 1)[1].split()[19])
+            up_seconds = float(uptime.read().split()[0])
+        return (up_seconds - started_ticks / os.sysconf("SC_CLK_TCK")) * 1000
+    except (OSError, ValueError, IndexError, AttributeError):
+        return (time.perf_counter() - IMPORTED_AT) * 1000
+
+
+def _report_first_paint(window) -> None:  # type: ignore[no-untyped-def]
+    """``--report-startup``: after the first paint of ``window`` has been flushed, print
+    ``first-paint-ms <n>`` and quit."""
+    from PySide6.QtCore import QEvent, QObject, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    class FirstPaint(QObject):
+        def __init__(self) -> None:
+            super().__init__(window)
+            self.seen = False
+
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt)
+            if not self.seen and event.type() == QEvent.Type.Paint:
+                self.seen = True
+                QTimer.singleShot(0, self.report)  # after this paint pass (children included)
+            return False
+
+        def report(self) -> None:
+            print(f"first-paint-ms {process_age_ms():.0f}", flush=True)
+            QApplication.quit()
+
+    window.installEventFilter(FirstPaint())

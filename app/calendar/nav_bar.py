@@ -101,6 +101,9 @@ class NavBar(QWidget):
         """Reflect the area's state without echoing signals back."""
         self.view_buttons[view].setChecked(True)
         self.title.setText(title)
+        # Never clip the title ("Nov 30 – Dec 6, 2026" is wider than the Chinese one): the
+        # layout takes the room from the search box's stretch instead.
+        self.title.setMinimumWidth(max(120, self.title.fontMetrics().horizontalAdvance(title) + 4))
         self.date_edit.blockSignals(True)
         self.date_edit.setDate(QDate(anchor.year, anchor.month, anchor.day))
         self.date_edit.blockSignals(False)

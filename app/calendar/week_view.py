@@ -351,9 +351,10 @@ class WeekView(CalendarView):
         self.grid_items = items
         self.header.relayout([event for event in self.events if event.is_bar])
         if self.first_day != self._scrolled_for:
-            # A new range opens at the working day's start, or earlier if something is.
+            # A new range opens at the working day's start, or earlier if something starts
+            # earlier (the after-midnight tail of last night's event does not count).
             self._scrolled_for = self.first_day
-            first = min((item.start_minute for item in items), default=self.work_minutes[0])
+            first = min((item.start_minute for item in items if item.starts_here), default=self.work_minutes[0])
             self.scroll_to_minute(min(first, self.work_minutes[0]) - 30)
         self.repaint_all()
 
