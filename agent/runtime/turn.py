@@ -6,7 +6,7 @@ can run it in a worker and the CLI and evals can drain it: all three run this sa
 
 from __future__ import annotations
 
-import time as _time
+import json
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -375,8 +375,6 @@ def _outcome_name(outcome: Outcome) -> str:
 
 
 def _loads(arguments: str | dict[str, Any]) -> dict[str, Any]:
-    import json
-
     if isinstance(arguments, dict):
         return arguments
     try:
@@ -390,8 +388,6 @@ def _apply_patch(name: str, arguments: str, patch: SlotPatch | None) -> str:
     """The clarification parser's slots win over the model's on the same fields."""
     if patch is None or name != "prepare_or_create_schedule":
         return arguments
-    import json
-
     data = _loads(arguments)
     if not data:
         return arguments
@@ -421,4 +417,4 @@ def _drain(generator: Generator[TurnEvent, None, TurnResult]) -> TurnResult:
             return done.value
 
 
-__all__ = ["Assistant", "TurnEvent", "TurnResult", "MAX_MODEL_CALLS", "MAX_RETRIES", "_time"]
+__all__ = ["Assistant", "TurnEvent", "TurnResult", "MAX_MODEL_CALLS", "MAX_RETRIES"]

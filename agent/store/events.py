@@ -94,9 +94,6 @@ class Occurrence(NamedTuple):
     completed: bool
     origin: str
 
-    def sort_key(self, tz: ZoneInfo) -> tuple[datetime, int, str]:
-        return (_as_aware(self.start, tz), 0 if self.all_day else 1, self.title)
-
     def to_json(self) -> dict[str, Any]:
         return {
             "uid": self.uid,
@@ -107,12 +104,6 @@ class Occurrence(NamedTuple):
             "calendar": self.calendar,
             "recurrence_id": self.recurrence_id,
         }
-
-
-def _as_aware(value: datetime | date, tz: ZoneInfo) -> datetime:
-    if isinstance(value, datetime):
-        return value if value.tzinfo else value.replace(tzinfo=tz)
-    return datetime(value.year, value.month, value.day, tzinfo=tz)
 
 
 class EventRepo:
