@@ -58,29 +58,23 @@ class Operations(QObject):
         return bool(self._redo)
 
     def undo(self) -> ChangeSet | None:
-        if not self._undo:
-            return None
-        entry = self._undo.pop()
-        inverse = self._guarded(lambda: self.edits.undo(entry.changes))
-        if inverse is None:
-            self._undo.append(entry)
-            return None
-        self._redo.append(UndoEntry(entry.label, inverse))
-        self.changed.emit(inverse)
-        self.undo_state_changed.emit(bool(self._undo), True)
-        return inverse
+        return self._replay(self._undo, self._redo)
 
     def redo(self) -> ChangeSet | None:
-        if not self._redo:
+        return self._replay(self._redo, self._undo)
+
+    def _replay(self, source: list[UndoEntry], target: list[UndoEntry]) -> ChangeSet | None:
+        """Apply the inverse of the newest entry of ``source`` and file its inverse on ``target``."""
+        if not source:
             return None
-        entry = self._redo.pop()
+        entry = source.pop()
         inverse = self._guarded(lambda: self.edits.undo(entry.changes))
         if inverse is None:
-            self._redo.append(entry)
+            source.append(entry)
             return None
-        self._undo.append(UndoEntry(entry.label, inverse))
+        target.append(UndoEntry(entry.label, inverse))
         self.changed.emit(inverse)
-        self.undo_state_changed.emit(True, bool(self._redo))
+        self.undo_state_changed.emit(bool(self._undo), bool(self._redo))
         return inverse
 
     def undo_specific(self, changes: ChangeSet) -> ChangeSet | None:

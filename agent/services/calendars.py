@@ -8,6 +8,7 @@ from typing import Any
 
 from agent.errors import NotFoundError, ValidationError
 from agent.store.db import Store, utc_now_iso
+from agent.store.profiles import DEFAULT_CALENDAR_NAME
 from agent.store.events import Change, ChangeSet, EventRepo
 
 PALETTE = ["#3b82f6", "#ef4444", "#10b981", "#f59e0b", "#8b5cf6", "#ec4899", "#14b8a6", "#64748b"]
@@ -80,7 +81,7 @@ class CalendarService:
             (self.profile_id,),
         ).fetchone()
         if row is None:
-            return self.add("日程", default=True)
+            return self.add(DEFAULT_CALENDAR_NAME, default=True)
         return _calendar(row)
 
     def choose(self, name: str | None) -> CalendarChoice:

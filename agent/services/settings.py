@@ -10,10 +10,11 @@ import json
 from dataclasses import dataclass
 from datetime import time
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 from agent.errors import ValidationError
 from agent.store.db import Store
+from agent.timesym.context import load_zone, system_zone_name
 
 DEFAULTS: dict[str, Any] = {
     "timezone": None,  # None: the system zone
@@ -32,20 +33,12 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
-def system_zone_name() -> str:
-    try:
-        import tzlocal
-
-        return str(tzlocal.get_localzone_name() or "UTC")
-    except Exception:  # tzlocal raises on odd /etc/localtime set-ups; UTC is honest
-        return "UTC"
-
-
 def zone(name: str) -> ZoneInfo:
+    """The zone for a setting or ``--tz``, as an error a person can act on."""
     try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise ValidationError(f"unknown time zone '{name}' (use an IANA name such as Asia/Shanghai)") from None
+        return load_zone(name)
+    except ValueError as exc:
+        raise ValidationError(str(exc)) from None
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from agent.store.db import Store, utc_now_iso
 
 DEFAULT_PROFILE = "default"
+DEFAULT_CALENDAR_NAME = "日程"
 
 
 def ensure_profile(store: Store, name: str = DEFAULT_PROFILE) -> int:
@@ -24,5 +25,3 @@ def ensure_profile(store: Store, name: str = DEFAULT_PROFILE) -> int:
         )
     return profile_id
 
-
-DEFAULT_CALENDAR_NAME = "日程"

@@ -86,7 +86,7 @@ def load_zone(name: str) -> ZoneInfo:
         raise ValueError(f"unknown time zone {name!r} (expected an IANA name such as 'Asia/Shanghai')") from exc
 
 
-def _system_zone_name() -> str:
+def system_zone_name() -> str:
     """The OS zone name via tzlocal; falls back to UTC rather than failing startup."""
     try:
         import tzlocal
@@ -139,7 +139,7 @@ class TimeContext:
         A naive ``now`` is read as wall-clock time in the chosen zone (with the
         DST rule), which is what a caller passing one almost always means.
         """
-        zone = load_zone(tz) if tz else load_zone(_system_zone_name())
+        zone = load_zone(tz) if tz else load_zone(system_zone_name())
         if now is None:
             current = datetime.now(zone)
         elif now.tzinfo is None:

@@ -209,7 +209,7 @@ def paint_bar(
     if ghost:
         painter.setOpacity(0.6)
     painter.setPen(Qt.PenStyle.NoPen)
-    painter.setBrush(fill if event.occ.all_day or selected else fill)
+    painter.setBrush(fill)
     painter.drawRoundedRect(rect.adjusted(1, 1, -1, -1), RADIUS, RADIUS)
     painter.fillRect(QRectF(rect.left() + 1, rect.top() + 1, 3, rect.height() - 2), accent)
     label_font = QFont(font)

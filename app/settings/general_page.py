@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from agent.services.settings import system_zone_name
+from agent.timesym.context import system_zone_name
 from app.context import AppContext
 
 HOLIDAY_COUNTRIES = ("CN", "HK", "MO", "TW", "SG", "JP", "KR", "US", "GB", "DE", "FR", "CA", "AU")
