@@ -151,12 +151,19 @@ def export_case(store: Store, profile_id: int, observation_id: int, *, tz: str |
     default = calendars[0] if calendars else None
     fixtures["calendars"] = [{"name": name, "default": name == default} for name in calendars]
     written = {int(i) for i in obs.data.get("event_ids") or []}
+    # What existed before the turn: ids up to the watermark the observation recorded (the
+    # store's created_at is wall-clock and need not agree with the turn's clock); older
+    # observations without a watermark fall back to created_at.
+    bound: int | str = at.isoformat()
+    bound_sql = "e.created_at < ?"
+    if "max_event_id" in obs.data:
+        bound_sql, bound = "e.id <= ?", int(obs.data["max_event_id"])
     events = []
     for row in store.conn.execute(
         "SELECT e.id, e.title, e.start_ts, e.end_ts, e.floating, e.all_day, e.description, e.origin, c.name AS calendar"
-        " FROM events e JOIN calendars c ON c.id = e.calendar_id WHERE e.profile_id = ? AND e.created_at < ?"
+        f" FROM events e JOIN calendars c ON c.id = e.calendar_id WHERE e.profile_id = ? AND {bound_sql}"
         " AND e.recurrence_id = '' ORDER BY e.start_ts LIMIT 200",
-        (profile_id, at.isoformat()),
+        (profile_id, bound),
     ):
         if int(row["id"]) in written:
             continue

@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import Any
 
-from agent.store.db import Store, utc_now_iso
+from agent.store.db import Store
 
 SEGMENTS = ("context_build", "model_request_sent", "first_token", "generation_end", "tool_execution", "finish")
 
@@ -63,12 +64,18 @@ def record(
     model: str | None,
     model_calls: int,
     data: dict[str, Any],
+    at: datetime,
 ) -> int:
+    """Stamp the observation with the turn's own clock (``at``), the same clock the archive
+    messages of that turn carry, so a report or an exported case lines the two up whatever the
+    wall clock says. ``max_event_id`` marks what the store held when the turn ended."""
     with store.transaction() as conn:
+        top = conn.execute("SELECT COALESCE(MAX(id), 0) FROM events WHERE profile_id = ?", (profile_id,)).fetchone()[0]
+        data = dict(data) | {"max_event_id": int(top)}
         cur = conn.execute(
             "INSERT INTO observations(profile_id, created_at, user_text, intent, outcome, guard, model, model_calls, data)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (profile_id, utc_now_iso(), user_text, intent, outcome, guard, model, model_calls,
+            (profile_id, at.astimezone(timezone.utc).isoformat(), user_text, intent, outcome, guard, model, model_calls,
              json.dumps(data, ensure_ascii=False, default=str)),
         )
     return int(cur.lastrowid or 0)

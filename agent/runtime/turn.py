@@ -366,6 +366,7 @@ class Assistant:
             model_calls=state.model_calls,
             data={"tools": state.tool_log, "timeline": result.timeline, "tokens": state.tokens,
                   "command_id": command_id, "event_ids": result.event_ids, "reply": reply},
+            at=state.ctx.now,
         )
         return result
 
