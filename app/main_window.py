@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence
-from PySide6.QtWidgets import QMainWindow, QMessageBox, QSplitter, QToolButton, QWidget
+from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox, QSplitter, QToolButton, QWidget
 
 from agent import __version__
 from app.calendar.calendar_area import CalendarArea
 from app.chat.chat_pane import ChatPane
 from app.context import AppContext
 from app.io.import_export import export_dialog, import_dialog, import_paths
+from app.keyboard import install_click_guard
 from app.reminders import ReminderService
 from app.settings.settings_dialog import SettingsDialog
 from app.sync.conflict_dialog import SyncConflictDialog
@@ -52,6 +53,9 @@ class MainWindow(QMainWindow):
         self.sync.busyChanged.connect(lambda busy: sync_button.setEnabled(not busy))
         self.statusBar().addPermanentWidget(sync_button)
         self._build_menus()
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            install_click_guard(app)
         self.reminders = ReminderService(ctx, self)
         self.statusBar().showMessage(self.tr("Ready"), 3000)
 
@@ -76,19 +80,26 @@ class MainWindow(QMainWindow):
         self._action(edit_menu, self.tr("&Find…"), QKeySequence.StandardKey.Find, self.calendar.focus_search)
 
         view_menu = bar.addMenu(self.tr("&View"))
-        self._action(view_menu, self.tr("&Today"), QKeySequence("T"), self.calendar.go_today)
+        # Single letters fire only while the calendar has the focus (app/keyboard.py).
+        self._action(view_menu, self.tr("&Today"), QKeySequence("T"), self.calendar.go_today, scope=self.calendar)
         for key, name, label in (("D", "day", self.tr("&Day")), ("W", "week", self.tr("&Week")),
                                  ("M", "month", self.tr("&Month")), ("A", "agenda", self.tr("&Agenda"))):
-            self._action(view_menu, label, QKeySequence(key), lambda checked=False, n=name: self.calendar.set_view(n))
+            self._action(view_menu, label, QKeySequence(key), lambda checked=False, n=name: self.calendar.set_view(n),
+                         scope=self.calendar)
 
         help_menu = bar.addMenu(self.tr("&Help"))
         self._action(help_menu, self.tr("&About Richeng"), None, self._about)
 
-    def _action(self, menu, text: str, shortcut, slot) -> QAction:  # type: ignore[no-untyped-def]
+    def _action(self, menu, text: str, shortcut, slot, scope: QWidget | None = None) -> QAction:  # type: ignore[no-untyped-def]
+        """A menu action; with ``scope`` its shortcut works only while focus is inside it."""
         action = QAction(text, self)
         if shortcut is not None:
             action.setShortcut(shortcut)
-            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            if scope is not None:
+                action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+                scope.addAction(action)
+            else:
+                action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         action.triggered.connect(lambda checked=False: slot())
         menu.addAction(action)
         return action

@@ -32,6 +32,7 @@ from app.calendar.sidebar import Sidebar
 from app.calendar.view_base import CalendarView
 from app.calendar.week_view import WeekView
 from app.context import AppContext
+from app.toast import Toast
 
 _LUNAR_CACHE: dict[date, str] = {}
 
@@ -105,6 +106,7 @@ class CalendarArea(QWidget):
         layout.addWidget(self.sidebar)
         layout.addLayout(right, 1)
 
+        self.toast = Toast(self)
         self.nav.today_clicked.connect(self.go_today)
         self.nav.step_requested.connect(self.step)
         self.nav.date_picked.connect(self.set_anchor)
@@ -347,7 +349,11 @@ class CalendarArea(QWidget):
             if asked is None:
                 return False
             scope = asked
-        return bool(self.writes.delete(occ, scope))
+        changes = self.writes.delete(occ, scope)
+        if changes:
+            # Deleting is immediate; the toast says what went and gives it back in one click.
+            self.toast.show_message(self.tr("Deleted “{0}”").format(occ.title), lambda: self.ctx.ops.undo_specific(changes))
+        return bool(changes)
 
     @Slot()
     def _search_cancelled(self) -> None:

@@ -1,0 +1,53 @@
+"""Keyboard rules that keep typing from ever driving the calendar by accident.
+
+Found by hand: with no model configured the chat input is disabled, a click on it left the
+keyboard focus in the week view, and typing "Meeting at 3" switched views (M, T, A), opened
+the editor (Enter) and deleted the selected event (Backspace). Two rules close that:
+
+1. Single-letter shortcuts (T, D, W, M, A) belong to the calendar area: they are bound with
+   ``WidgetWithChildrenShortcut`` on it, so they fire only while focus is inside it, and an
+   enabled text field there (the search box) still takes its letters first.
+2. A click on a text field that cannot take focus (disabled, or read-only by policy) takes
+   the focus away from wherever it was: the user aimed at a text field, so keys must not go
+   on reaching the view they were in before.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QComboBox, QLineEdit, QPlainTextEdit, QTextEdit, QWidget
+
+_TEXT_TYPES = (QLineEdit, QTextEdit, QPlainTextEdit, QAbstractSpinBox, QComboBox)
+
+
+def text_field_of(widget: QObject | None) -> QWidget | None:
+    """The text-entry widget ``widget`` is (or is the viewport of), else None."""
+    for candidate in (widget, widget.parent() if widget is not None else None):
+        if isinstance(candidate, _TEXT_TYPES):
+            return candidate
+    return None
+
+
+class TextFieldClickGuard(QObject):
+    """Application-wide filter: a press on an unfocusable text field clears the focus."""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt)
+        if event.type() == QEvent.Type.MouseButtonPress:
+            field = text_field_of(watched)
+            if field is not None and not field.isEnabled():
+                focused = QApplication.focusWidget()
+                if focused is not None and focused is not field:
+                    focused.clearFocus()
+        return False
+
+
+_GUARD: list[TextFieldClickGuard] = []
+
+
+def install_click_guard(app: QApplication) -> TextFieldClickGuard:
+    """Install the guard once per application (Qt keeps no Python reference to it)."""
+    if not _GUARD:
+        guard = TextFieldClickGuard(app)
+        app.installEventFilter(guard)
+        _GUARD.append(guard)
+    return _GUARD[0]
