@@ -126,7 +126,10 @@ def test_parser_patch_overrides_model_slots(store: Store, profile_id: int) -> No
     bot2, _ = assistant(store, profile_id, [call("prepare_or_create_schedule", title="洗车", dateExpression="D+3", time="09:00")])
     # No stub is active, so the model is called; its date/time lose to the parser's on the same fields.
     result = bot2.turn("周日下午2点", CTX)
-    assert result.outcome == "created"
+    # 洗车 is not in the user's words: the grounding latch asks first; a short yes writes it.
+    assert result.outcome == "unconfirmed" and result.model_calls == 1
+    result = bot2.turn("是", CTX)
+    assert result.outcome == "created" and result.model_calls == 0
     events = QueryService(store, profile_id, CTX).range("W7", "W7").events
     assert [e.title for e in events] == ["洗车"] and events[0].start == datetime(2026, 12, 6, 14, 0, tzinfo=SHANGHAI)
 

@@ -88,6 +88,8 @@ def outcome_receipt(outcome: Outcome, lang: str) -> str:
         if zh:
             return f"“{title}”的时间（{when}）已经过去了，还没有写入日历。要补记到日历里吗？"
         return f"The time for “{title}” ({when}) has already passed, so nothing was written. Add it anyway?"
+    if outcome.status == "unconfirmed":
+        return unconfirmed_receipt(outcome, lang)
     if outcome.status == "cancelled":
         return f"好的，不建“{title}”了。" if zh else f"OK, I dropped “{title}”."
     if outcome.status == "none":
@@ -147,3 +149,26 @@ def gave_up_reply(lang: str) -> str:
 def to_payload(value: Any) -> Any:
     to_json = getattr(value, "to_json", None)
     return to_json() if callable(to_json) else value
+
+
+def unconfirmed_receipt(outcome: Outcome, lang: str) -> str:
+    """The grounding latch's question: why it asks, what would be written, how to answer."""
+    zh = lang == "zh"
+    why: list[str] = []
+    for reason in outcome.reasons:
+        kind, _, word = reason.partition(":")
+        if kind == "past_tense":
+            why.append(f"听起来这件事已经发生了（“{word}”）" if zh else f"it sounds like this already happened (“{word}”)")
+        elif kind == "date_contradicts":
+            why.append(f"你说的是“{word}”，和要写入的日期对不上" if zh else f"you said “{word}”, which is not the day it would go on")
+        elif kind == "title_not_from_user":
+            why.append("这个标题不是你这句话里的说法" if zh else "that title is not in your own words")
+    when = ""
+    if outcome.candidates and len(outcome.candidates) == 1:
+        when = day_label(outcome.candidates[0], lang)
+    reason_text = ("，".join(why) if zh else "; ".join(why)) or ("需要你确认" if zh else "it needs your confirmation")
+    if zh:
+        target = f"“{outcome.title}”（{when}）" if when else f"“{outcome.title}”"
+        return f"还没有写入日历：{reason_text}。要把{target}加到日历里吗？回复“是”添加，或“不用”。"
+    target = f"“{outcome.title}” ({when})" if when else f"“{outcome.title}”"
+    return f"Nothing was written yet: {reason_text}. Add {target} to your calendar? Reply “yes” to add it, or “no”."

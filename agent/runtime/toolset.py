@@ -8,9 +8,11 @@ the start) comes back as a ``retry`` result; the model sees the message and trie
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import date, time
 from typing import Any
 
 from agent.errors import UserFacingError
+from agent.runtime.grounding import Grounding, check_create
 from agent.runtime.tools import (
     CancelArgs,
     CouncilArgs,
@@ -40,8 +42,18 @@ def build_toolset(
     memory: MemoryService,
     archive: ArchiveService,
     calendar_names: list[str],
+    grounding: Grounding | None = None,
 ) -> Toolset:
+    """``grounding`` holds the user's words this turn and the pending command; what the
+    search tools return is added to it as they run, and every create is checked against it
+    (``agent/runtime/grounding.py``) before anything is written."""
     queries = QueryService(store, profile_id, ctx)
+    found: list[str] = []
+
+    def check(title: str, day: date | None, start: time | None) -> list[str]:
+        if grounding is None:
+            return []
+        return check_create(title, day, grounding.with_found(found), ctx, start).reasons
 
     def fail(name: str, exc: Exception) -> ToolResult:
         return ToolResult(name, False, {"error": str(exc)}, retry=True)
@@ -55,6 +67,7 @@ def build_toolset(
             duration_minutes=args.durationMinutes,
             calendar_name=args.calendarName,
             allow_conflict=bool(args.allowConflict),
+            check=check,
         )
         if outcome.status == "invalid":
             return ToolResult("prepare_or_create_schedule", False, {"error": outcome.message}, retry=True, value=outcome)
@@ -94,15 +107,17 @@ def build_toolset(
         return ToolResult("offer_council", True, offer, value=offer)
 
     def search_memory(args: SearchArgs) -> ToolResult:
-        found = memory.search(args.query)
-        return ToolResult("search_memory", True, {"memories": [m.text for m in found]})
+        memories = memory.search(args.query)
+        found.extend(m.text for m in memories)
+        return ToolResult("search_memory", True, {"memories": [m.text for m in memories]})
 
     def search_archive(args: SearchArgs) -> ToolResult:
-        found = archive.search(args.query)
+        messages = archive.search(args.query)
+        found.extend(m.content[:500] for m in messages)
         return ToolResult(
             "search_chat_archive",
             True,
-            {"messages": [{"role": m.role, "at": m.created_at.isoformat(), "content": m.content[:500]} for m in found]},
+            {"messages": [{"role": m.role, "at": m.created_at.isoformat(), "content": m.content[:500]} for m in messages]},
         )
 
     handlers: dict[str, Callable[[Any], ToolResult]] = {

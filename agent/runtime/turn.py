@@ -16,6 +16,7 @@ from agent.errors import UserFacingError
 from agent.models.base import ChatModel, ModelEvent, ModelResponse, ModelUnavailable
 from agent.runtime import receipts as R
 from agent.runtime.council import is_affirmative, pending_offer, run_council
+from agent.runtime.grounding import Grounding, confirmation_answer
 from agent.runtime.guard import check_reply
 from agent.runtime.observe import Timeline, infer_intent, record
 from agent.runtime.prompt import build_messages, context_block
@@ -124,7 +125,7 @@ class Assistant:
         return _drain(self.stream_turn(text, ctx))
 
     def action(self, kind: str, ctx: TimeContext | None = None, *, date: str | None = None) -> TurnResult:
-        """UI buttons on a pending command: pick_date, create_anyway, add_anyway, cancel.
+        """UI buttons on a pending command: pick_date, create_anyway, add_anyway, confirm, cancel.
 
         They reach the command service directly: zero model calls, same receipts."""
         ctx = ctx or self.context()
@@ -157,12 +158,19 @@ class Assistant:
         last = archive.last_assistant()
         archive.append("user", text)
 
-        # 1. Dispatch: a pure slot reply to a pending command needs no model.
+        # 1. Dispatch: a pure slot reply to a pending command needs no model, and neither
+        #    does a short yes/no to a write the grounding latch asked about.
         stub = commands.active_stub()
         patch = parse_slot_reply(text, ctx)
-        if stub is not None and patch is not None:
+        answer = confirmation_answer(text) if stub is not None and stub.status == "unconfirmed" else None
+        if stub is not None and (patch is not None or answer is not None):
             state.dispatched = True
-            outcome = commands.continue_active(date=patch.date, time=patch.time) or Outcome("none")
+            if answer is False:
+                outcome = commands.cancel_active()
+            elif patch is not None:
+                outcome = commands.continue_active(date=patch.date, time=patch.time) or Outcome("none")
+            else:
+                outcome = commands.continue_active() or Outcome("none")
             state.timeline.mark("tool_execution")
             result = self._finish(state, R.outcome_receipt(outcome, state.lang), _outcome_name(outcome), outcome, commands, memory)
             yield TurnEvent("done", result.reply, payload=result)
@@ -182,7 +190,8 @@ class Assistant:
             return result
         calendars = CalendarService(self.store, self.profile_id)
         names = calendars.names()
-        toolset = build_toolset(self.store, self.profile_id, ctx, commands, memory, archive, names)
+        grounding = Grounding(text, stub.title if stub is not None else "")
+        toolset = build_toolset(self.store, self.profile_id, ctx, commands, memory, archive, names, grounding)
         messages = build_messages(history, context_block(ctx, names, calendars.default().name, stub, older), text)
         state.timeline.mark("context_build")
 

@@ -13,7 +13,7 @@ import sqlite3
 import unicodedata
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta, timezone
-from typing import Any
+from typing import Any, Protocol
 
 from agent.services.calendars import CalendarChoice, CalendarService
 from agent.services.queries import QueryService
@@ -24,10 +24,20 @@ from agent.store.events import ChangeSet, EventRepo, Occurrence
 from agent.timesym.context import TimeContext, day_start, local_datetime
 from agent.timesym.resolve import SymbolError, resolve, resolve_time
 
-ACTIVE = ("needs_date", "conflict", "past_time", "invalid")
+ACTIVE = ("needs_date", "conflict", "past_time", "invalid", "unconfirmed")
 IDEMPOTENCY_WINDOW = timedelta(minutes=10)
 MAX_DURATION_MINUTES = 7 * 24 * 60
 MAX_TITLE = 200
+
+
+class GroundingCheck(Protocol):
+    """Reasons to ask the user before writing ``title`` on ``day`` at ``start`` (empty: go on).
+
+    The agent passes one (``agent/runtime/grounding.py``) so a create the user's words do not
+    support becomes an ``unconfirmed`` stub instead of an event; the editor and the CLI pass
+    none, because a person typed those slots themselves."""
+
+    def __call__(self, title: str, day: date | None, start: time | None) -> list[str]: ...
 
 
 @dataclass
@@ -67,7 +77,7 @@ class Stub:
 class Outcome:
     """The result of one create round; the receipt is written from this, never by a model."""
 
-    status: str  # created | needs_date | conflict | past_time | invalid | cancelled | none
+    status: str  # created | needs_date | conflict | past_time | invalid | unconfirmed | cancelled | none
     title: str = ""
     command_id: int | None = None
     event: Occurrence | None = None
@@ -80,6 +90,7 @@ class Outcome:
     deduplicated: bool = False
     start: datetime | date | None = None
     end: datetime | date | None = None
+    reasons: list[str] = field(default_factory=list)  # why an ``unconfirmed`` write asks first
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -201,9 +212,11 @@ class CommandService:
         duration_minutes: int | None = None,
         calendar_name: str | None = None,
         allow_conflict: bool = False,
+        check: GroundingCheck | None = None,
     ) -> Outcome:
         """First round, or a continuation of the active stub when the title matches (or is
-        omitted). ``allow_conflict`` only counts when that stub is in ``conflict``."""
+        omitted). ``allow_conflict`` only counts when that stub is in ``conflict``; ``check``
+        (the agent's grounding latch) may turn the write into an ``unconfirmed`` stub."""
         given = {
             "date": date_expression,
             "time": time,
@@ -221,11 +234,11 @@ class CommandService:
                 slots.pop("duration_minutes", None)
             if duration_minutes is not None and end_time is None:
                 slots.pop("end_time", None)
-            return self._round(stub.id, stub.title, slots, allow_conflict and stub.status == "conflict", False)
+            return self._round(stub.id, stub.title, slots, allow_conflict and stub.status == "conflict", False, check=check)
         if stub is not None:
             self._end_stub(stub.id, "cancelled")
         slots = {key: value for key, value in given.items() if value is not None}
-        return self._round(None, clean_title(title), slots, False, False)
+        return self._round(None, clean_title(title), slots, False, False, check=check)
 
     def continue_active(
         self,
@@ -235,7 +248,10 @@ class CommandService:
         allow_conflict: bool = False,
         allow_past: bool = False,
     ) -> Outcome | None:
-        """Merge a slot patch (from the clarification parser or a UI button) into the stub."""
+        """Merge a slot patch (from the clarification parser or a UI button) into the stub.
+
+        Only the user's own input reaches this (a reply code parsed, a button), so it runs no
+        grounding check: for an ``unconfirmed`` stub it *is* the confirmation."""
         stub = self.active_stub()
         if stub is None:
             return None
@@ -253,9 +269,15 @@ class CommandService:
         )
 
     def _round(
-        self, stub_id: int | None, title: str, slots: dict[str, Any], allow_conflict: bool, allow_past: bool
+        self,
+        stub_id: int | None,
+        title: str,
+        slots: dict[str, Any],
+        allow_conflict: bool,
+        allow_past: bool,
+        check: GroundingCheck | None = None,
     ) -> Outcome:
-        outcome = self._evaluate(title, slots, allow_conflict, allow_past, stub_id)
+        outcome = self._evaluate(title, slots, allow_conflict, allow_past, stub_id, check)
         if outcome.status == "created":
             if stub_id is not None and outcome.deduplicated:
                 self._end_stub(stub_id, "created", outcome.event.event_id if outcome.event else None)
@@ -274,6 +296,7 @@ class CommandService:
         allow_conflict: bool,
         allow_past: bool,
         stub_id: int | None = None,
+        check: GroundingCheck | None = None,
     ) -> Outcome:
         choice = self.calendars.choose(slots.get("calendar"))
         base = {
@@ -291,6 +314,12 @@ class CommandService:
             end_time = resolve_time(str(slots["end_time"])) if slots.get("end_time") is not None else None
         except SymbolError as exc:
             return Outcome("invalid", message=str(exc), **base)
+        if check is not None:
+            reasons = check(title, day, start_time)
+            if reasons:
+                # Ask first: the user's words this turn do not support this write.
+                asked = [day] if day is not None else [d for d in day_candidates if d >= self.ctx.today]
+                return Outcome("unconfirmed", candidates=asked, message="; ".join(reasons), reasons=reasons, **base)
         if day is None:
             future = [d for d in day_candidates if d >= self.ctx.today]
             if len(future) == 1:

@@ -532,3 +532,53 @@ def parse_slot_reply(text: str, ctx: TimeContext) -> SlotPatch | None:
     if tokens is None:
         return None
     return _build(tokens, ctx)
+
+
+# --------------------------------------------------------------------------
+# Date words inside a longer message (for the grounding latch)
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DateMention:
+    """A date word found somewhere in a message: its symbol, the days it covers, and
+    whether it pins one exact day (an anchor) or only a weekday/weekend."""
+
+    text: str
+    symbol: str
+    days: tuple[date, ...]
+    exact: bool
+
+
+def date_mentions(text: str, ctx: TimeContext) -> list[DateMention]:
+    """Every date word of ``text`` that the slot vocabulary knows, left to right.
+
+    Unlike ``parse_slot_reply`` the message need not consist of slot words: this reads
+    "刚才和老板吃了顿饭" or "明天下午三点和张三开会" and reports 明天 (D+1). It decides
+    nothing; the grounding latch compares the model's chosen day against these words.
+    Longest match at each position; unknown characters are skipped.
+    """
+    if not isinstance(text, str) or not text:
+        return []
+    s = _normalize(text)[: W.MAX_REPLY_CHARS * 40]
+    found: list[DateMention] = []
+    pos = 0
+    while pos < len(s):
+        best: tuple[int, tuple[_Token, ...]] | None = None
+        for rx, handler in _RULES:
+            m = rx.match(s, pos)
+            if m is None or m.end() <= pos:
+                continue
+            toks = handler(m, ctx)
+            if toks and any(isinstance(t, _DateTok) for t in toks) and (best is None or m.end() > best[0]):
+                best = (m.end(), toks)
+        if best is None:
+            pos += 1
+            continue
+        for tok in best[1]:
+            if isinstance(tok, _DateTok):
+                days = _days_of(tok.symbol, ctx)
+                if days:
+                    found.append(DateMention(s[pos : best[0]], tok.symbol, days, tok.kind is _DateKind.ANCHOR))
+        pos = best[0]
+    return found

@@ -1,0 +1,246 @@
+"""The grounding latch: a write must come from what the user wrote this turn.
+
+The model picks the tool and fills its slots; this module never decides *whether* the
+user wants an event. Before a create is written it compares the model's slots with the
+texts that may ground them — the user's message this turn, the pending command, and what a
+search tool returned this turn — and reports reasons to *ask first*. A reason turns the
+write into a pending confirmation that the user answers with a button or a short yes/no
+(zero model calls). Nothing here can cause a write; an empty list only lets the normal
+checks (past time, conflicts, duplicates) run. The rules are in ``docs/grounding.md``.
+
+Two checks:
+
+1. **Title**: the title's content units (each CJK character, each Latin word of two or
+   more letters, stop words aside) must be at least half covered by the grounding texts,
+   and at least one unit must come from the user's own words or the pending command (a
+   title made only of stored text — an imported SUMMARY, a memory — is never grounded by
+   itself; that is how store text stays data).
+2. **Tense and date**: the message's own date and tense words must not contradict the day
+   the model chose: a past marker (昨天, 刚才, 上周, "yesterday", "last week", "just got
+   off", 今天上午 once it is afternoon, a perfective 了/过 on an event verb, an English
+   past-tense event verb) with no future marker (明天, 下周, 要, "tomorrow", "will", …),
+   or an exact day named in the message (明天 = D+1) that the chosen day is not.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date, time, timedelta
+
+from agent.timesym.clarify import date_mentions
+from agent.timesym.context import TimeContext
+
+# ---- vocabulary (data; the functions below only look words up) ---------------------------
+
+#: Words that place the remark in the past, whatever the verb.
+PAST_WORDS_ZH = (
+    "昨天", "昨日", "昨晚", "昨儿", "前天", "大前天", "刚才", "刚刚", "方才", "上周", "上星期", "上礼拜",
+    "上个星期", "上个礼拜", "上个月", "上次", "上回", "去年", "前几天", "当时", "已经",
+)
+#: 之前 / 以前 mean "before X" after a date or an event ("周五之前交报告") and "earlier" on
+#: their own; only the clause-initial use is a past marker.
+PAST_CLAUSE_START_ZH = ("之前", "以前", "早些时候", "那天", "那时")
+#: Event verbs whose perfective 了 / experiential 过 says the event already happened.
+EVENT_VERBS_ZH = (
+    "开", "吃", "爬", "去", "见", "看", "约", "做", "打", "聊", "谈", "跑", "买", "喝", "玩", "逛", "办",
+    "交", "参加", "面试", "体检", "上", "学", "练", "游", "拜访", "出差", "加班", "健身", "唱", "骑", "考",
+    "拍", "剪", "修", "洗", "睡", "回", "到", "来", "散", "遛", "听", "讲", "签", "聚", "碰", "培训", "复诊",
+)
+#: Words after 了 that are not the perfective of an event ("开了个会" is; "别忘了" is not).
+NOT_PERFECTIVE_ZH = ("忘了", "好了", "算了", "对了", "为了", "除了", "罢了", "得了", "了解", "了不起", "不了", "极了", "死了")
+PAST_WORDS_EN = (
+    "yesterday", "last night", "last week", "last month", "last year", "last weekend", "earlier today",
+    "this past", "ago", "just got off", "just got back", "just got home", "just finished", "just had",
+    "just came back", "just left", "the other day", "previously",
+)
+PAST_VERBS_EN = (
+    "had", "went", "was", "were", "met", "did", "attended", "finished", "visited", "saw", "ate", "grabbed",
+    "played", "ran", "hiked", "called", "talked", "spent", "took", "came", "got", "left", "enjoyed",
+    "wrapped up", "caught up", "hung out",
+)
+LAST_WEEKDAYS_EN = ("last monday", "last tuesday", "last wednesday", "last thursday", "last friday",
+                    "last saturday", "last sunday")
+MORNING_WORDS = ("今天上午", "今早", "今天早上", "今天早晨", "this morning")
+#: Words that look forward: with one of these, a past marker is about something else.
+FUTURE_WORDS_ZH = (
+    "明天", "明早", "明晚", "后天", "大后天", "下周", "下星期", "下礼拜", "下个", "下次", "下回", "下月", "明年",
+    "待会", "等会", "等一下", "一会儿", "回头", "以后", "将来", "今晚", "今天晚上", "要", "想", "打算", "准备",
+    "计划", "得去", "需要", "提醒", "记得", "安排", "预约", "预定", "预订", "约一下", "帮我", "加个", "加一个",
+    "添加", "记一下", "放到", "加到", "定个", "订个", "别忘", "到时候", "将要", "会去", "再去",
+)
+FUTURE_WORDS_EN = (
+    "tomorrow", "tonight", "next", "later", "upcoming", "will", "going to", "gonna", "need to", "have to",
+    "plan to", "want to", "remind", "schedule", "book", "add", "put", "set up", "pencil", "don't forget",
+    "coming", "this afternoon", "this evening",
+)
+STOP_UNITS_EN = frozenset({"the", "a", "an", "with", "and", "to", "at", "on", "in", "for", "of", "my", "me", "go"})
+STOP_UNITS_ZH = frozenset("的和跟与去个一了在是")
+
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_WORD = re.compile(r"[a-z][a-z'’-]+")
+_CLAUSE = re.compile(r"[，,。.!！?？;；\n]+")
+
+TITLE_COVERAGE = 0.5
+
+
+@dataclass(frozen=True)
+class Grounding:
+    """The texts that may ground a write in this turn."""
+
+    user_text: str
+    stub_title: str = ""
+    found: tuple[str, ...] = ()  # what a search tool returned this turn
+
+    def with_found(self, texts: Iterable[str]) -> Grounding:
+        return Grounding(self.user_text, self.stub_title, self.found + tuple(t for t in texts if t))
+
+
+@dataclass
+class Verdict:
+    reasons: list[str] = field(default_factory=list)
+
+    @property
+    def grounded(self) -> bool:
+        return not self.reasons
+
+
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFKC", text or "").casefold()
+
+
+def _units(text: str) -> list[str]:
+    folded = _fold(text)
+    units = [ch for ch in _CJK.findall(folded) if ch not in STOP_UNITS_ZH]
+    units += [_stem(word) for word in _WORD.findall(folded) if word not in STOP_UNITS_EN]
+    return units
+
+
+def _stem(word: str) -> str:
+    """Plural and -ing/-ed forms count as the same word ("meetings" grounds "meeting")."""
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def title_reasons(title: str, grounding: Grounding) -> list[str]:
+    units = _units(title)
+    if not units:
+        return []  # digits or punctuation only: nothing the user could have not written
+    own = set(_units(grounding.user_text) + _units(grounding.stub_title))
+    every = own | set(_units(" ".join(grounding.found)))
+    covered = sum(1 for unit in units if unit in every)
+    if not any(unit in own for unit in units):
+        return ["title_not_from_user"]
+    if covered / len(units) < TITLE_COVERAGE:
+        return ["title_not_from_user"]
+    return []
+
+
+def _has_any(text: str, words: Iterable[str]) -> str | None:
+    for word in words:
+        if word in text:
+            return word
+    return None
+
+
+def _has_word_en(text: str, words: Iterable[str]) -> str | None:
+    for word in words:
+        if re.search(rf"(?<![a-z]){re.escape(word)}(?![a-z])", text):
+            return word
+    return None
+
+
+def past_markers(text: str, ctx: TimeContext) -> list[str]:
+    """The past markers code can read in ``text`` (empty when none)."""
+    folded = _fold(text)
+    found: list[str] = []
+    if word := _has_any(folded, PAST_WORDS_ZH):
+        found.append(word)
+    for clause in _CLAUSE.split(folded):
+        clause = clause.strip()
+        if any(clause.startswith(word) for word in PAST_CLAUSE_START_ZH):
+            found.append(clause[:2])
+    for verb in EVENT_VERBS_ZH:
+        for match in re.finditer(re.escape(verb) + "(了|过)", folded):
+            piece = folded[match.start() + len(verb) - 1 : match.end() + 2]
+            if not any(word in piece for word in NOT_PERFECTIVE_ZH):
+                found.append(match.group(0))
+    if word := _has_word_en(folded, PAST_WORDS_EN + LAST_WEEKDAYS_EN):
+        found.append(word)
+    if word := _has_word_en(folded, PAST_VERBS_EN):
+        found.append(word)
+    if ctx.local_now.hour >= 12 and (word := _has_any(folded, MORNING_WORDS)):
+        found.append(word)
+    return found
+
+
+def future_markers(text: str) -> list[str]:
+    folded = _fold(text)
+    found = [word for word in FUTURE_WORDS_ZH if word in folded]
+    found += [word for word in FUTURE_WORDS_EN if re.search(rf"(?<![a-z]){re.escape(word)}(?![a-z])", folded)]
+    return found
+
+
+def date_reasons(day: date | None, start: time | None, grounding: Grounding, ctx: TimeContext) -> list[str]:
+    """Does the day the model chose contradict the message's own date and tense words?"""
+    text = grounding.user_text
+    if not text:
+        return []
+    reasons: list[str] = []
+    past = past_markers(text, ctx)
+    # A start already gone is the past-time check's to ask about (it says so in its own words).
+    now = ctx.local_now
+    already_past = day is not None and (
+        day < ctx.today or (day == ctx.today and start is not None and start < now.time().replace(tzinfo=None))
+    )
+    if past and not future_markers(text) and not already_past:
+        reasons.append("past_tense:" + past[0])
+    if day is not None:
+        mentions = date_mentions(text, ctx)
+        exact = [m for m in mentions if m.exact]
+        # Midnight and the small hours belong to the evening before ("明天晚上零点" is D+2 00:00).
+        small_hours = start is not None and start < time(6)
+        allowed = {d for m in mentions for d in m.days}
+        if small_hours:
+            allowed |= {d + timedelta(days=1) for d in allowed}
+        if exact and day not in allowed:
+            reasons.append("date_contradicts:" + exact[0].text)
+    return reasons
+
+
+def check_create(
+    title: str, day: date | None, grounding: Grounding, ctx: TimeContext, start: time | None = None
+) -> Verdict:
+    """Reasons to ask before writing ``title`` on ``day`` (at ``start``); none: go on."""
+    return Verdict(title_reasons(title, grounding) + date_reasons(day, start, grounding, ctx))
+
+
+# ---- the user's answer to the question the latch asked -----------------------------------
+
+CONFIRM_WORDS = (
+    "是", "是的", "对", "对的", "嗯", "嗯嗯", "好", "好的", "好啊", "行", "可以", "加", "加吧", "加上", "添加",
+    "要", "要的", "记上", "记下", "确认", "确定", "没错", "对，加上", "是的，加上",
+    "yes", "y", "yep", "yeah", "sure", "ok", "okay", "add it", "yes please", "please do", "confirm", "do it",
+)
+DECLINE_WORDS = (
+    "不", "不是", "不用", "不要", "别", "别加", "不用了", "不要了", "算了", "不加", "取消", "没有", "没", "不对",
+    "no", "n", "nope", "no thanks", "don't", "dont", "cancel", "never mind", "nevermind",
+)
+_ANSWER_STRIP = re.compile(r"[\s。.!！~～,，]+")
+
+
+def confirmation_answer(text: str) -> bool | None:
+    """True for a short yes, False for a short no, None for anything else (which goes to
+    the model as usual). Only whole short replies count: "不用，改成明天" is not a "no"."""
+    if not isinstance(text, str) or len(text) > 20:
+        return None
+    folded = _ANSWER_STRIP.sub(" ", _fold(text)).strip()
+    if folded in CONFIRM_WORDS:
+        return True
+    if folded in DECLINE_WORDS:
+        return False
+    return None
