@@ -17,15 +17,32 @@ from agent.store.profiles import DEFAULT_PROFILE, ensure_profile
 from agent.timesym.context import TimeContext
 
 
+OPEN_STORES: list[Store] = []
+
+
+def close_stores() -> None:
+    """Close what this command opened, so the store records that it left the file valid
+    (the next command then skips the full integrity check)."""
+    while OPEN_STORES:
+        OPEN_STORES.pop().close()
+
+
 @dataclass
 class Session:
     """The store, profile and clock one command runs against."""
 
     args: argparse.Namespace
+    reading: bool = False  # the command only shows data: a read-only file is still usable
 
     @cached_property
     def store(self) -> Store:
-        return Store(db_path(getattr(self.args, "db", None)))
+        now = parse_now(getattr(self.args, "now", None))
+        store = Store(db_path(getattr(self.args, "db", None)), reading=self.reading,
+                      clock=(lambda: now) if now is not None else None)
+        OPEN_STORES.append(store)
+        for notice in store.notices:  # e.g. a daily backup that could not be written
+            print(f"richeng: warning: {' '.join(notice.split())}", file=sys.stderr)
+        return store
 
     @cached_property
     def profile_id(self) -> int:
@@ -68,7 +85,7 @@ def time_resolve(args: argparse.Namespace) -> int:
     """Invalid symbols still get their ``kind: error`` object on stdout; exit 2 says so too."""
     from agent.timesym.resolve import SymbolError, error_json, resolve
 
-    ctx = Session(args).ctx if (args.tz or args.now or args.db) else TimeContext.system()
+    ctx = Session(args, reading=True).ctx if (args.tz or args.now or args.db) else TimeContext.system()
     results: list[dict[str, Any]] = []
     errors: list[str] = []
     for symbol in args.symbols:
@@ -96,7 +113,7 @@ def time_resolve(args: argparse.Namespace) -> int:
 def time_parse(args: argparse.Namespace) -> int:
     from agent.timesym.clarify import parse_slot_reply
 
-    ctx = Session(args).ctx if (args.tz or args.now or args.db) else TimeContext.system()
+    ctx = Session(args, reading=True).ctx if (args.tz or args.now or args.db) else TimeContext.system()
     patch = parse_slot_reply(args.text, ctx)
     payload = patch.to_json(ctx) if patch is not None else None
     emit(args, payload, lambda: "not a slot reply" if payload is None else f"date={payload['date']} time={payload['time']}")
@@ -109,7 +126,7 @@ def time_parse(args: argparse.Namespace) -> int:
 def events_list(args: argparse.Namespace) -> int:
     from agent.services.queries import QueryService
 
-    session = Session(args)
+    session = Session(args, reading=True)
     result = QueryService(session.store, session.profile_id, session.ctx).range(
         args.start, args.end, calendar=args.calendar
     )
@@ -156,7 +173,7 @@ def events_add(args: argparse.Namespace) -> int:
 def calendars_list(args: argparse.Namespace) -> int:
     from agent.services.calendars import CalendarService
 
-    session = Session(args)
+    session = Session(args, reading=True)
     calendars = CalendarService(session.store, session.profile_id).list()
     emit(
         args,
@@ -187,7 +204,7 @@ def memory_add(args: argparse.Namespace) -> int:
 def memory_list(args: argparse.Namespace) -> int:
     from agent.services.memory import MemoryService
 
-    session = Session(args)
+    session = Session(args, reading=True)
     memories = MemoryService(session.store, session.profile_id).list()
     emit(args, [m.to_json() for m in memories], lambda: "\n".join(f"#{m.id} {m.text}" for m in memories) or "(nothing remembered)")
     return 0
@@ -196,7 +213,7 @@ def memory_list(args: argparse.Namespace) -> int:
 def memory_search(args: argparse.Namespace) -> int:
     from agent.services.memory import MemoryService
 
-    session = Session(args)
+    session = Session(args, reading=True)
     memories = MemoryService(session.store, session.profile_id).search(args.query)
     emit(args, [m.to_json() for m in memories], lambda: "\n".join(f"#{m.id} {m.text}" for m in memories) or "(no match)")
     return 0
@@ -210,8 +227,15 @@ def import_ics(args: argparse.Namespace) -> int:
     if not path.is_file():
         raise CliError(f"cannot read {args.file}: no such file")
     from agent.ics.importer import import_file
+    from agent.store.backups import backup_before_import, count_vevents
 
     session = Session(args)
+    try:
+        backup = backup_before_import(session.store, count_vevents(path))
+    except OSError as exc:
+        raise CliError(f"cannot read {args.file}: {exc.strerror}") from None
+    if backup is not None:
+        print(f"richeng: backed up the database to {backup.path} before this import", file=sys.stderr)
     report = import_file(session.store, session.profile_id, path, args.calendar)
 
     def human() -> str:
@@ -231,7 +255,7 @@ def export_ics(args: argparse.Namespace) -> int:
 
     if (args.start is None) != (args.end is None):
         raise CliError("give both --start and --end, or neither")
-    session = Session(args)
+    session = Session(args, reading=True)
     start = end = None
     if args.start is not None:
         start, end = resolve_range(args.start, args.end, session.ctx)
@@ -295,7 +319,7 @@ class _Unavailable:
 def agenda(args: argparse.Namespace) -> int:
     from agent.services.queries import QueryService
 
-    session = Session(args)
+    session = Session(args, reading=True)
     result = QueryService(session.store, session.profile_id, session.ctx).range("D+0", "D+6")
     emit(args, [occ.to_json() for occ in result.events], lambda: "Next 7 days:\n" + _event_lines(result.events))
     return 0

@@ -108,14 +108,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     register_evals(commands, sub)
     from agent.cli import sync_commands; sync_commands.register(commands, sub)  # noqa: E702
+    from agent.cli import db_commands; db_commands.register(commands, sub)  # noqa: E702
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     try:
+        _check_argv(args_list)
         args = build_parser().parse_args(args_list)
         _check_globals(args)
+        _check_values(args)
         handler = getattr(args, "handler", None)
         if handler is None:
             from agent.cli.handlers import agenda
@@ -134,6 +137,47 @@ def main(argv: Sequence[str] | None = None) -> int:
         if isinstance(exc, SymbolError):
             return fail(str(exc))
         return fail(f"internal error ({type(exc).__name__}: {exc}); please report it")
+    finally:
+        if "agent.cli.handlers" in sys.modules:
+            try:
+                sys.modules["agent.cli.handlers"].close_stores()
+            except Exception:  # closing is best effort: the command's own result stands
+                pass
+
+
+# Values that name something a person will see again: the cap is stated in the error.
+_CAPPED = {("calendars_command", "add", "name"): "calendar name"}
+
+
+def _check_argv(argv: Sequence[str]) -> None:
+    """Undecodable bytes, NUL and absurd lengths are refused before argparse sees them, so
+    no later step (printing, SQLite, a zone lookup) fails on them with a raw error."""
+    from agent.services.text import MAX_ARGUMENT, has_surrogates
+
+    previous = ""
+    for position, value in enumerate(argv, 1):
+        if value.startswith("--"):
+            shown = value.split("=", 1)[0]
+        elif previous.startswith("-") and "=" not in previous:
+            shown = f"the value of {previous}"
+        else:
+            shown = f"argument {position}"
+        previous = value
+        if has_surrogates(value):
+            raise CliError(f"{shown} is not valid UTF-8 text; check the terminal's encoding")
+        if "\x00" in value:
+            raise CliError(f"{shown} contains a NUL character")
+        if len(value) > MAX_ARGUMENT:
+            raise CliError(f"{shown} is too long ({len(value)} characters; at most {MAX_ARGUMENT})")
+
+
+def _check_values(args: argparse.Namespace) -> None:
+    from agent.services.text import MAX_CALENDAR_NAME, check_text
+
+    for (group, action, field), what in _CAPPED.items():
+        value = getattr(args, field, None)
+        if getattr(args, group, None) == action and isinstance(value, str):
+            setattr(args, field, check_text(value, what, MAX_CALENDAR_NAME))
 
 
 def _check_globals(args: argparse.Namespace) -> None:
@@ -142,6 +186,9 @@ def _check_globals(args: argparse.Namespace) -> None:
     tz = getattr(args, "tz", None)
     if tz is not None:
         from agent.services.settings import zone
+
+        if len(tz.encode("utf-8", "surrogateescape")) > 255:
+            raise CliError(f"--tz must be an IANA zone name such as Asia/Shanghai (this one is {len(tz)} characters)")
 
         zone(tz)
 

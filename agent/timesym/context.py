@@ -82,8 +82,8 @@ def load_zone(name: str) -> ZoneInfo:
     """ZoneInfo for an IANA name, with an error that names the bad setting."""
     try:
         return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError) as exc:
-        raise ValueError(f"unknown time zone {name!r} (expected an IANA name such as 'Asia/Shanghai')") from exc
+    except (ZoneInfoNotFoundError, ValueError, OSError, UnicodeError) as exc:  # OSError: a name too long for a path
+        raise ValueError(f"unknown time zone {name[:80]!r} (expected an IANA name such as 'Asia/Shanghai')") from exc
 
 
 def system_zone_name() -> str:

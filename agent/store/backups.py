@@ -1,0 +1,251 @@
+"""Automatic backups of the store, and restoring one.
+
+A calendar app is often the only copy of someone's schedule, so the store keeps its own:
+SQLite's online backup API (``Connection.backup``) copies a consistent snapshot while the
+app runs, into ``<user data dir>/backups/`` (for a ``--db`` file elsewhere, a folder there
+named after it). Kinds and how many of each are kept:
+
+- ``daily``: the first open of a day that finds a valid file (after its ``quick_check``); the last 7.
+- ``migration``: before a schema upgrade (the upgrade is refused if this copy fails); the last 7.
+- ``import``: before an import of more than ``IMPORT_BACKUP_MIN_EVENTS`` events; the last 7.
+
+Every decision takes ``now`` from the caller (the store's injected clock), never the wall
+clock, so rotation is testable. Names carry the UTC time and the kind, e.g.
+``richeng-20261201T101500Z-daily.sqlite3``; nothing but the name is needed to list them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from agent.errors import StoreError
+
+if TYPE_CHECKING:
+    from agent.store.db import Store
+
+KINDS = ("daily", "migration", "import")
+KEEP = {"daily": 7, "migration": 7, "import": 7}
+IMPORT_BACKUP_MIN_EVENTS = 200
+SUFFIX = ".sqlite3"
+STAMP = "%Y%m%dT%H%M%SZ"
+
+
+@dataclass(frozen=True)
+class Backup:
+    path: Path
+    kind: str
+    created: datetime  # aware, UTC
+    size: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"path": str(self.path), "kind": self.kind, "created": self.created.isoformat(), "bytes": self.size}
+
+
+def backup_dir_for(db: Path) -> Path:
+    """Backups of the default file live in ``<data dir>/backups``; those of any other file
+    in a sub-folder named after it (stem plus a hash of its absolute path), so two files
+    never share, and so never rotate away, each other's copies."""
+    import platformdirs
+
+    from agent.store.db import default_db_path
+
+    base = Path(platformdirs.user_data_dir("richeng", appauthor=False)) / "backups"
+    absolute = db.expanduser().resolve()
+    if absolute == default_db_path().resolve():
+        return base
+    digest = hashlib.sha1(str(absolute).encode("utf-8", "surrogateescape")).hexdigest()[:8]
+    return base / f"{absolute.stem}-{digest}"
+
+
+def _parse(path: Path) -> Backup | None:
+    """A backup's kind and time from its name ``<stem>-<stamp>[-n]-<kind>.sqlite3``."""
+    if not path.name.endswith(SUFFIX) or path.name.startswith("."):
+        return None
+    parts = path.name[: -len(SUFFIX)].split("-")
+    if len(parts) < 3 or parts[-1] not in KINDS:
+        return None
+    stamp = parts[-3] if parts[-2].isdigit() and len(parts) >= 4 and parts[-3].endswith("Z") else parts[-2]
+    try:
+        created = datetime.strptime(stamp, STAMP).replace(tzinfo=timezone.utc)
+        size = path.stat().st_size
+    except (ValueError, OSError):
+        return None
+    return Backup(path, parts[-1], created, size)
+
+
+def list_backups(db: Path, directory: Path | None = None) -> list[Backup]:
+    """Every backup of ``db``, newest first."""
+    folder = directory or backup_dir_for(db)
+    try:
+        entries = list(folder.iterdir())
+    except OSError:
+        return []
+    found = [backup for backup in map(_parse, entries) if backup is not None]
+    return sorted(found, key=lambda b: (b.created, b.path.name), reverse=True)
+
+
+def daily_due(directory: Path, now: datetime) -> bool:
+    """No daily backup yet on ``now``'s calendar day (in ``now``'s own zone)."""
+    zone = now.tzinfo
+    return not any(
+        b.kind == "daily" and b.created.astimezone(zone).date() == now.date()
+        for b in list_backups(Path("."), directory)
+    )
+
+
+def make_backup(store: Store, kind: str, now: datetime) -> Backup:
+    """Copy ``store`` into its backup folder as ``kind``, then drop the oldest of that kind.
+
+    Written to a hidden temporary name and renamed, so a crash leaves no half backup that
+    a restore could pick. The copy is switched to a rollback journal: it is a single
+    self-contained file that can be read in place (``db backups``) or copied anywhere.
+    """
+    if kind not in KINDS:
+        raise ValueError(kind)
+    if store.backup_dir is None or store.file is None:
+        raise StoreError("an in-memory store has no backups")
+    folder = store.backup_dir
+    stem = Path(store.path).stem
+    stamp = now.astimezone(timezone.utc).strftime(STAMP)
+    target = folder / f"{stem}-{stamp}-{kind}{SUFFIX}"
+    counter = 1
+    while target.exists():
+        counter += 1
+        target = folder / f"{stem}-{stamp}-{counter}-{kind}{SUFFIX}"
+    partial = folder / f".{target.name}.partial"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        copy = sqlite3.connect(partial)
+        try:
+            store.conn.backup(copy)
+            copy.execute("PRAGMA journal_mode = DELETE")
+        finally:
+            copy.close()
+        os.replace(partial, target)
+    except (OSError, sqlite3.Error) as exc:
+        partial.unlink(missing_ok=True)
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise StoreError(f"could not back up {store.path} into {folder}: {reason}") from None
+    rotate(folder, kind, KEEP[kind])
+    made = _parse(target)
+    assert made is not None
+    return made
+
+
+def rotate(directory: Path, kind: str, keep: int) -> list[Path]:
+    """Delete all but the newest ``keep`` backups of ``kind``; returns what was deleted."""
+    mine = [b for b in list_backups(Path("."), directory) if b.kind == kind]
+    removed = []
+    for old in mine[keep:]:
+        try:
+            old.path.unlink()
+            removed.append(old.path)
+        except OSError:
+            pass
+    return removed
+
+
+def backup_before_import(store: Store, event_count: int, now: datetime | None = None) -> Backup | None:
+    """The import path calls this with the number of events it is about to write: above
+    ``IMPORT_BACKUP_MIN_EVENTS`` (and with anything in the store to lose) the store is
+    copied first. A failed copy raises, so the import does not run unprotected."""
+    if event_count <= IMPORT_BACKUP_MIN_EVENTS or store.file is None or store.read_only:
+        return None
+    if store.conn.execute("SELECT 1 FROM events LIMIT 1").fetchone() is None:
+        return None
+    return make_backup(store, "import", now or store.clock())
+
+
+def count_vevents(path: Path, chunk: int = 1 << 20) -> int:
+    """How many ``BEGIN:VEVENT`` lines a file holds, read in chunks (any size, bounded memory)."""
+    needle = b"BEGIN:VEVENT"
+    total = 0
+    tail = b""
+    with open(path, "rb") as handle:
+        while True:
+            block = handle.read(chunk)
+            if not block:
+                break
+            data = (tail + block).upper()
+            total += data.count(needle)
+            tail = data[-(len(needle) - 1):]
+            # a needle straddling the seam is counted once: the tail is shorter than the needle
+    return total
+
+
+@dataclass(frozen=True)
+class Restored:
+    source: Path
+    target: Path
+    aside: Path | None
+    events: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"source": str(self.source), "restored": str(self.target),
+                "previous_kept_as": str(self.aside) if self.aside else None, "events": self.events}
+
+
+def check_restorable(source: Path) -> int:
+    """Refuse a file that is not a healthy Richeng store this version can open; returns its
+    event count."""
+    from agent.store.db import connect_read_only, inspect_file, refusal
+
+    if not source.is_file():
+        raise StoreError(f"cannot restore {source}: no such file")
+    check = inspect_file(source)
+    if check.state == "new":
+        raise StoreError(f"cannot restore {source}: the file is empty")
+    if check.state != "ok":
+        raise StoreError(f"cannot restore from it: {refusal(check)}")
+    conn = connect_read_only(source)
+    try:
+        has_events = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'events'").fetchone()
+        return int(conn.execute("SELECT COUNT(*) FROM events").fetchone()[0]) if has_events else 0
+    finally:
+        conn.close()
+
+
+def restore(source: Path, target: Path, now: datetime) -> Restored:
+    """Put a copy of ``source`` in place of ``target``; the current file (with its ``-wal``)
+    is renamed aside first, never deleted. Close the app before restoring."""
+    from agent.store.db import connect_read_only
+
+    source, target = source.expanduser(), target.expanduser()
+    if source.resolve() == target.resolve():
+        raise StoreError(f"{source} is the database itself; pick a backup to restore")
+    events = check_restorable(source)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f".{target.name}.restoring")
+    reader = connect_read_only(source)
+    try:
+        copy = sqlite3.connect(partial)
+        try:
+            reader.backup(copy)
+            copy.execute("PRAGMA journal_mode = DELETE")
+        finally:
+            copy.close()
+    except (OSError, sqlite3.Error) as exc:
+        partial.unlink(missing_ok=True)
+        raise StoreError(f"could not copy {source}: {getattr(exc, 'strerror', None) or exc}") from None
+    finally:
+        reader.close()
+    aside = None
+    try:
+        if target.exists():
+            aside = target.with_name(f"{target.name}.before-restore-{now.astimezone(timezone.utc).strftime(STAMP)}")
+            os.replace(target, aside)
+            for extra in ("-wal", "-shm", "-journal"):
+                side = Path(f"{target}{extra}")
+                if side.exists():
+                    os.replace(side, Path(f"{aside}{extra}"))
+        os.replace(partial, target)
+    except OSError as exc:
+        partial.unlink(missing_ok=True)
+        raise StoreError(f"could not restore into {target}: {exc.strerror}") from None
+    return Restored(source, target, aside, events)

@@ -1,0 +1,203 @@
+"""``richeng db recover``: copy what SQLite can still read from a damaged store into a new file.
+
+Python's ``sqlite3`` has no ``.recover``, so this does the table-by-table version of it: a
+fresh file gets the current schema from the real migrations, then each known table is read
+from the damaged one through its own b-tree (``NOT INDEXED``, rowid order, so a damaged
+index costs nothing) one row at a time. A seek that hits an unreadable page skips ahead in
+growing steps until rows can be read again, so one bad page loses the rows on it and not
+the rest of the table. Derived data is rebuilt rather than trusted: occurrences are
+materialised again from the events, the full-text indexes are filled by their triggers.
+Events whose calendar was lost go to a new calendar "已恢复 Recovered" of their profile.
+
+The damaged file is only ever opened read-only; the result is a new file, never in place.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from agent.errors import StoreError
+
+# Parents before children, so foreign keys hold as rows arrive. Derived tables
+# (occurrences, *_fts) and schema_migrations are not copied.
+TABLES = (
+    "profiles", "settings", "calendars", "events", "alarms", "memories", "messages", "commands",
+    "observations", "sync_accounts", "sync_calendars", "sync_items", "sync_conflicts",
+)
+RECOVERED_CALENDAR = "已恢复 Recovered"
+MAX_SKIP_PROBES = 64
+
+
+@dataclass
+class RecoveryReport:
+    source: Path
+    target: Path
+    events: int = 0
+    rows: dict[str, int] = field(default_factory=dict)
+    unreadable: dict[str, int] = field(default_factory=dict)  # seeks or rows that failed, per table
+    rejected: dict[str, int] = field(default_factory=dict)  # rows read but refused by the schema
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"source": str(self.source), "output": str(self.target), "events": self.events,
+                "rows": self.rows, "unreadable": self.unreadable, "rejected": self.rejected, "notes": self.notes}
+
+
+def _rows(conn: sqlite3.Connection, table: str, columns: list[str], problems: dict[str, int]) -> Iterator[tuple[Any, ...]]:
+    """Every readable row of ``table`` in rowid order, stepping over unreadable pages."""
+    names = ", ".join(f'"{c}"' for c in columns)
+    query = f'SELECT rowid, {names} FROM "{table}" NOT INDEXED WHERE rowid > ? ORDER BY rowid LIMIT 1'
+    try:
+        top = conn.execute(f'SELECT MAX(rowid) FROM "{table}" NOT INDEXED').fetchone()[0]
+    except sqlite3.DatabaseError:
+        top = None
+    last = -(2**63)
+    while True:
+        try:
+            row = conn.execute(query, (last,)).fetchone()
+        except sqlite3.DatabaseError:
+            problems[table] = problems.get(table, 0) + 1
+            row = None
+            step = 1
+            for _ in range(MAX_SKIP_PROBES):  # probe past the bad page: +1, +2, +4 ...
+                probe = max(last, 0) + step
+                if top is not None and probe > top:
+                    return
+                try:
+                    row = conn.execute(query, (probe,)).fetchone()
+                    break
+                except sqlite3.DatabaseError:
+                    step *= 2
+            if row is None:
+                return
+        if row is None:
+            return
+        last = int(row[0])
+        yield tuple(row[1:])
+
+
+def _columns(conn: sqlite3.Connection, table: str) -> list[str]:
+    try:
+        return [row[1] for row in conn.execute(f'PRAGMA table_info("{table}")')]
+    except sqlite3.DatabaseError:
+        return []
+
+
+def recover(source: Path, target: Path) -> RecoveryReport:
+    """Copy the readable rows of ``source`` into the new file ``target`` (which must not exist)."""
+    from agent.store.db import Store, connect_read_only, read_version
+    from agent.store.events import EventRepo
+
+    if target.exists():
+        raise StoreError(f"{target} already exists; name a new file with --output")
+    if not source.is_file():
+        raise StoreError(f"cannot recover {source}: no such file")
+    try:
+        damaged = connect_read_only(source)
+        damaged.row_factory = None
+        damaged.execute("PRAGMA writable_schema = ON")  # read the schema even if it is inconsistent
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot read {source}: {exc}") from None
+    report = RecoveryReport(source, target)
+    try:
+        try:
+            version = read_version(damaged)
+        except sqlite3.DatabaseError:
+            version = 0
+            report.notes.append("the schema version is unreadable")
+        store = Store(target, backups=False)
+        try:
+            conn = store.conn
+            conn.execute("PRAGMA foreign_keys = OFF")  # orphans are mended below, not dropped
+            with store.transaction():
+                for table in TABLES:
+                    _copy_table(damaged, conn, table, report)
+                _mend_orphans(conn, report)
+            conn.execute("PRAGMA foreign_keys = ON")
+            with store.transaction():
+                for profile_id, uid in conn.execute("SELECT DISTINCT profile_id, uid FROM events").fetchall():
+                    try:
+                        EventRepo(store, int(profile_id)).materialize(uid)
+                    except Exception as exc:  # one unreadable event must not stop the rest
+                        report.notes.append(f"event {uid}: its instances could not be rebuilt ({exc})")
+            report.events = int(conn.execute("SELECT COUNT(*) FROM events").fetchone()[0])
+            if version and version != conn.execute("SELECT MAX(version) FROM schema_migrations").fetchone()[0]:
+                report.notes.append(f"the damaged file had schema {version}; the new file has the current schema")
+        finally:
+            store.close()
+    finally:
+        damaged.close()
+    return report
+
+
+def _copy_table(damaged: sqlite3.Connection, conn: sqlite3.Connection, table: str, report: RecoveryReport) -> None:
+    wanted = _columns(conn, table)
+    present = set(_columns(damaged, table))
+    columns = [c for c in wanted if c in present]
+    if not columns:
+        if present or table in ("profiles", "calendars", "events"):
+            report.notes.append(f"table {table}: unreadable or missing")
+        return
+    insert = f'INSERT INTO "{table}" ({", ".join(columns)}) VALUES ({", ".join("?" for _ in columns)})'
+    copied = rejected = 0
+    for row in _rows(damaged, table, columns, report.unreadable):
+        try:
+            conn.execute("SAVEPOINT one_row")
+            conn.execute(insert, row)
+            conn.execute("RELEASE one_row")
+            copied += 1
+        except sqlite3.Error:
+            conn.execute("ROLLBACK TO one_row")
+            conn.execute("RELEASE one_row")
+            rejected += 1
+    report.rows[table] = copied
+    if rejected:
+        report.rejected[table] = rejected
+
+
+def _mend_orphans(conn: sqlite3.Connection, report: RecoveryReport) -> None:
+    """Events (and calendars) whose parent row was on a lost page keep their data: a lost
+    profile is recreated by id, a lost calendar becomes one "Recovered" calendar per profile."""
+    from agent.store.db import utc_now_iso
+
+    now = utc_now_iso()
+    for table in ("calendars", "events", "memories", "messages", "settings"):
+        for (profile_id,) in conn.execute(
+            f"SELECT DISTINCT profile_id FROM {table} WHERE profile_id NOT IN (SELECT id FROM profiles)"
+        ).fetchall():
+            conn.execute("INSERT INTO profiles(id, name, created_at) VALUES (?, ?, ?)",
+                         (profile_id, f"recovered-{profile_id}", now))
+            report.notes.append(f"profile {profile_id} was unreadable; recreated as recovered-{profile_id}")
+    orphans = conn.execute(
+        "SELECT DISTINCT profile_id FROM events WHERE calendar_id NOT IN (SELECT id FROM calendars)"
+    ).fetchall()
+    for (profile_id,) in orphans:
+        row = conn.execute("SELECT id FROM calendars WHERE profile_id = ? AND name = ?",
+                           (profile_id, RECOVERED_CALENDAR)).fetchone()
+        if row is None:
+            default = conn.execute("SELECT 1 FROM calendars WHERE profile_id = ? AND is_default = 1",
+                                   (profile_id,)).fetchone()
+            cur = conn.execute(
+                "INSERT INTO calendars(profile_id, name, color, is_default, created_at) VALUES (?, ?, '#9ca3af', ?, ?)",
+                (profile_id, RECOVERED_CALENDAR, 0 if default else 1, now),
+            )
+            calendar_id = cur.lastrowid
+        else:
+            calendar_id = row[0]
+        moved = conn.execute(
+            "UPDATE events SET calendar_id = ? WHERE profile_id = ? AND calendar_id NOT IN (SELECT id FROM calendars)",
+            (calendar_id, profile_id),
+        ).rowcount
+        report.notes.append(f"{moved} events whose calendar was unreadable are in '{RECOVERED_CALENDAR}'")
+    for child, parent_col, parent in (("alarms", "event_id", "events"), ("sync_items", "mapping_id", "sync_calendars"),
+                                      ("sync_conflicts", "mapping_id", "sync_calendars"),
+                                      ("sync_calendars", "account_id", "sync_accounts")):
+        gone = conn.execute(f"DELETE FROM {child} WHERE {parent_col} NOT IN (SELECT id FROM {parent})").rowcount
+        if gone:
+            report.notes.append(f"{gone} {child} rows lost their parent and were dropped")
+    conn.execute("UPDATE commands SET event_id = NULL WHERE event_id NOT IN (SELECT id FROM events)")
+    conn.execute("DELETE FROM sync_calendars WHERE calendar_id NOT IN (SELECT id FROM calendars)")
