@@ -146,7 +146,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 # Values that name something a person will see again: the cap is stated in the error.
-_CAPPED = {("calendars_command", "add", "name"): "calendar name"}
+_CAPPED = {
+    ("calendars_command", "add", "name"): ("a calendar name", "MAX_CALENDAR_NAME"),
+    ("events_command", "add", "title"): ("an event title", "MAX_TITLE"),
+}
 
 
 def _check_argv(argv: Sequence[str]) -> None:
@@ -172,12 +175,12 @@ def _check_argv(argv: Sequence[str]) -> None:
 
 
 def _check_values(args: argparse.Namespace) -> None:
-    from agent.services.text import MAX_CALENDAR_NAME, check_text
+    from agent.services import text
 
-    for (group, action, field), what in _CAPPED.items():
+    for (group, action, field), (what, limit) in _CAPPED.items():
         value = getattr(args, field, None)
         if getattr(args, group, None) == action and isinstance(value, str):
-            setattr(args, field, check_text(value, what, MAX_CALENDAR_NAME))
+            setattr(args, field, text.check_text(value, what, getattr(text, limit)))
 
 
 def _check_globals(args: argparse.Namespace) -> None:

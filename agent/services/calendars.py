@@ -8,6 +8,7 @@ from typing import Any
 
 from agent.errors import NotFoundError, ValidationError
 from agent.store.db import Store, utc_now_iso
+from agent.services.text import MAX_CALENDAR_NAME, check_text
 from agent.store.profiles import DEFAULT_CALENDAR_NAME
 from agent.store.events import Change, ChangeSet, EventRepo
 
@@ -99,7 +100,7 @@ class CalendarService:
         return CalendarChoice(self.default(), None, False)
 
     def add(self, name: str, color: str | None = None, default: bool = False) -> Calendar:
-        name = name.strip()
+        name = check_text(name, "a calendar name", MAX_CALENDAR_NAME)
         if not name:
             raise ValidationError("a calendar needs a name")
         if color is not None and not _COLOR.match(color):
@@ -126,7 +127,7 @@ class CalendarService:
         if color is not None and not _COLOR.match(color):
             raise ValidationError(f"colour must look like #RRGGBB, not '{color}'")
         if new_name is not None:
-            new_name = new_name.strip()
+            new_name = check_text(new_name, "a calendar name", MAX_CALENDAR_NAME)
             if not new_name:
                 raise ValidationError("a calendar needs a name")
             if new_name.casefold() != calendar.name.casefold() and any(
