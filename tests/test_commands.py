@@ -4,7 +4,7 @@ calendar choice, idempotency and the after-commit write fact."""
 from __future__ import annotations
 
 import sqlite3
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timedelta
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -430,9 +430,9 @@ def test_different_end_or_calendar_is_not_a_repeat(store: Store, profile_id: int
 
 def test_repeat_after_ten_minutes_is_not_deduplicated(store: Store, profile_id: int, ctx: TimeContext) -> None:
     CommandService(store, profile_id, ctx).prepare_or_create("面试", "D+1", time="10:00")
-    old = (datetime.now(timezone.utc) - timedelta(minutes=11)).isoformat()
-    store.conn.execute("UPDATE events SET created_at = ?", (old,))
-    again = CommandService(store, profile_id, ctx).prepare_or_create("面试", "D+1", time="10:00")
+    # The window runs on the service's clock, never the machine's.
+    later = ctx.with_now(NOW + timedelta(minutes=11))
+    again = CommandService(store, profile_id, later).prepare_or_create("面试", "D+1", time="10:00")
     assert not again.deduplicated
     assert again.status == "conflict"  # the earlier one is a real, separate event now
 
@@ -544,3 +544,82 @@ def test_any_title_round_trips_through_create_and_list(title: str) -> None:
         assert again.deduplicated
     finally:
         store.close()
+
+
+# ---- slot replies answer their own stub (stub_rules.py) ---------------------------------------
+
+
+def events_on(store: Store) -> list[tuple[str, int]]:
+    return [(r["title"], r["start_ts"]) for r in store.conn.execute("SELECT title, start_ts FROM events")]
+
+
+def test_weekday_reply_picks_the_offered_sunday_not_this_one(svc: CommandService, store: Store) -> None:
+    # "下周末修车" -> "周日下午2点": the parser reads 周日 as W7 (this Sunday, 12-06); the stub
+    # offered next weekend, so it is next weekend's Sunday.
+    first = svc.prepare_or_create("修车", "WE+1")
+    assert first.status == "needs_date" and first.candidates == [date(2026, 12, 12), date(2026, 12, 13)]
+    done = svc.continue_active(date="W7", time="14:00")
+    assert done is not None and done.status == "created" and done.event is not None
+    assert done.event.start == sh(2026, 12, 13, 14)
+
+
+def test_reply_naming_a_day_not_offered_asks_again_and_writes_nothing(svc: CommandService, store: Store) -> None:
+    first = svc.prepare_or_create("修车", "WE+1")
+    for symbol in ("W5", "D+1", "W7+2", "2026-12-06"):
+        again = svc.continue_active(date=symbol, time="14:00")
+        assert again is not None and again.status == "needs_date", symbol
+        assert again.candidates == [date(2026, 12, 12), date(2026, 12, 13)]
+        assert again.rejected and again.rejected[0] not in again.candidates
+        assert again.command_id == first.command_id
+    assert count(store, "events") == 0 and not svc.facts.event_written
+    done = svc.continue_active(date="W6")  # the time the rejected reply gave is kept
+    assert done is not None and done.status == "created" and done.event is not None
+    assert done.event.start == sh(2026, 12, 12, 14)
+
+
+def test_exact_offered_day_and_weekend_word(svc: CommandService) -> None:
+    svc.prepare_or_create("修车", "WE+1")
+    same = svc.continue_active(date="WE", time="10:00")  # "周末上午10点": still both days
+    assert same is not None and same.status == "needs_date"
+    assert same.candidates == [date(2026, 12, 12), date(2026, 12, 13)] and not same.rejected
+    done = svc.continue_active(date="2026-12-13")
+    assert done is not None and done.event is not None and done.event.start == sh(2026, 12, 13, 10)
+
+
+def test_model_continuation_maps_a_bare_weekday_onto_the_stub(svc: CommandService) -> None:
+    svc.prepare_or_create("修车", "WE+1")
+    done = svc.prepare_or_create("修车", "W7", time="14:00")
+    assert done.status == "created" and done.event is not None
+    assert done.event.start == sh(2026, 12, 13, 14)
+
+
+def test_conflict_reply_time_keeps_day_same_weekday_confirms(svc: CommandService) -> None:
+    svc.prepare_or_create("先来", "W4+1", time="14:00")  # Thursday 12-10
+    assert svc.prepare_or_create("后到", "W4+1", time="14:30").status == "conflict"
+    done = svc.continue_active(date="W4", time="16:00")  # "周四下午4点": the stub's Thursday
+    assert done is not None and done.status == "created" and done.event is not None
+    assert done.event.start == sh(2026, 12, 10, 16)
+
+
+def test_conflict_reply_other_weekday_with_two_readings_asks(svc: CommandService, store: Store) -> None:
+    svc.prepare_or_create("先来", "W4+1", time="14:00")
+    assert svc.prepare_or_create("后到", "W4+1", time="14:30").status == "conflict"
+    ask = svc.continue_active(date="W5", time="16:00")  # this Friday 12-04 or the stub's week's 12-11?
+    assert ask is not None and ask.status == "needs_date"
+    assert ask.candidates == [date(2026, 12, 4), date(2026, 12, 11)]
+    assert count(store, "events") == 1
+    assert svc.continue_active(time="17:00").status == "needs_date"  # type: ignore[union-attr]
+    done = svc.continue_active(date="W5+1")
+    assert done is not None and done.status == "created" and done.event is not None
+    assert done.event.start == sh(2026, 12, 11, 17)
+
+
+def test_conflict_reply_exact_new_day_is_the_users_choice(svc: CommandService) -> None:
+    svc.prepare_or_create("先来", "D+1", time="14:00")
+    assert svc.prepare_or_create("后到", "D+1", time="14:30").status == "conflict"
+    done = svc.continue_active(date="D+2")  # "后天": an explicit new date, checked again
+    assert done is not None and done.status == "created" and done.event is not None
+    assert done.event.start == sh(2026, 12, 2, 14, 30)
+    assert svc.prepare_or_create("再来", "D+2", time="15:00").status == "conflict"  # 后到 is 14:30-15:30
+    clash = svc.continue_active(date="D+1", time="14:30")  # explicit, but 先来 is there: checked again
+    assert clash is not None and clash.status == "conflict" and [c.title for c in clash.conflicts] == ["先来"]

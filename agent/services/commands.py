@@ -15,9 +15,11 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Any, Protocol
 
+from agent.errors import StoreError
 from agent.services.calendars import CalendarChoice, CalendarService
 from agent.services.queries import QueryService
 from agent.services.settings import SettingsService
+from agent.services.stub_rules import CHOOSING, Fit, fit_reply, map_loose
 from agent.store.components import build_event, wall_seconds
 from agent.store.db import Store
 from agent.store.events import ChangeSet, EventRepo, Occurrence
@@ -91,6 +93,8 @@ class Outcome:
     start: datetime | date | None = None
     end: datetime | date | None = None
     reasons: list[str] = field(default_factory=list)  # why an ``unconfirmed`` write asks first
+    rejected: list[date] = field(default_factory=list)  # days a reply named that the stub did not offer
+    today: date | None = None  # the service's today: receipts show a year only when it differs
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -107,6 +111,8 @@ class Outcome:
             "deduplicated": self.deduplicated,
             "start": self.start.isoformat() if self.start else None,
             "end": self.end.isoformat() if self.end else None,
+            "rejected": [day.isoformat() for day in self.rejected],
+            "today": self.today.isoformat() if self.today else None,
         }
 
 
@@ -129,6 +135,8 @@ class CommandService:
         self.ctx = ctx
         self.origin = origin
         self.facts = WriteFacts()
+        self._staged: list[ChangeSet] = []  # written in the open transaction, not yet facts
+        self._failed_base: dict[str, Any] | None = None
         self.calendars = CalendarService(store, profile_id)
         self.queries = QueryService(store, profile_id, ctx)
         self.settings = SettingsService(store, profile_id)
@@ -227,9 +235,13 @@ class CommandService:
         stub = self.active_stub()
         if stub is not None and (not title or _same_title(title, stub.title)):
             slots = dict(stub.slots)
+            if stub.status in CHOOSING:  # "W7" for a next-weekend stub is its Sunday
+                given["date"] = map_loose(_days(stub.candidates), date_expression)
             for key, value in given.items():
                 if value is not None:
                     slots[key] = value
+            if given["date"] is not None:
+                slots.pop("days", None)
             if end_time is not None and duration_minutes is None:
                 slots.pop("duration_minutes", None)
             if duration_minutes is not None and end_time is None:
@@ -256,10 +268,16 @@ class CommandService:
         if stub is None:
             return None
         slots = dict(stub.slots)
-        if date is not None:
-            slots["date"] = date
         if time is not None:
             slots["time"] = time
+        if date is not None:
+            # A reply may only choose among the days the stub offered (stub_rules.py).
+            fit = fit_reply(stub.status, _days(stub.candidates), date, self.ctx)
+            if fit.ask:
+                return self._ask_again(stub, slots, fit)
+            if fit.symbol is not None:
+                slots["date"] = fit.symbol
+                slots.pop("days", None)
         return self._round(
             stub.id,
             stub.title,
@@ -267,6 +285,27 @@ class CommandService:
             allow_conflict and stub.status == "conflict",
             allow_past and stub.status == "past_time",
         )
+
+    def _ask_again(self, stub: Stub, slots: dict[str, Any], fit: Fit) -> Outcome:
+        """The reply named no day the stub offered (or had two readings): nothing is
+        written; the stub asks among ``fit.ask``, keeping any time the reply gave."""
+        if set(fit.ask) != set(_days(stub.candidates)):
+            slots.pop("date", None)
+            slots["days"] = [day.isoformat() for day in fit.ask]
+        choice = self.calendars.choose(slots.get("calendar"))
+        future = [day for day in fit.ask if day >= self.ctx.today]
+        outcome = Outcome(
+            "needs_date",
+            title=stub.title,
+            candidates=future or list(fit.ask),
+            rejected=list(fit.rejected),
+            calendar=choice.calendar.name,
+            requested_calendar=choice.requested,
+            calendar_fell_back=choice.fell_back,
+            today=self.ctx.today,
+        )
+        outcome.command_id = self._save_stub(stub.id, stub.title, slots, outcome)
+        return outcome
 
     def _round(
         self,
@@ -276,6 +315,43 @@ class CommandService:
         allow_conflict: bool,
         allow_past: bool,
         check: GroundingCheck | None = None,
+    ) -> Outcome:
+        """One create round as one transaction. The duplicate and conflict checks run inside
+        the write's ``BEGIN IMMEDIATE``, so they see every write that committed before this
+        one (four processes creating at once wrote duplicates when they ran outside it). The
+        write fact is set only after COMMIT: the exit guard trusts it."""
+        self._staged = []
+        self._failed_base = None
+        try:
+            with self.store.transaction():
+                outcome = self._round_in(stub_id, title, slots, allow_conflict, allow_past, check)
+        except (sqlite3.Error, StoreError) as exc:
+            self._staged = []
+            return self._unsaved(stub_id, title, slots, exc)
+        for changes in self._staged:  # reached only after COMMIT succeeded
+            self.facts.changes.extend(changes)
+            self.facts.event_ids += [change.event_id for change in changes.created if change.event_id]
+        self._staged = []
+        return outcome
+
+    def _unsaved(self, stub_id: int | None, title: str, slots: dict[str, Any], exc: Exception) -> Outcome:
+        """The round's transaction rolled back: nothing of it stands. Say so, keep the stub."""
+        base = self._failed_base or {"title": title, "today": self.ctx.today}
+        outcome = Outcome("invalid", message=f"the event could not be saved: {exc}", **base)
+        try:
+            outcome.command_id = self._save_stub(stub_id, title, slots, outcome)
+        except (sqlite3.Error, StoreError):
+            outcome.command_id = stub_id
+        return outcome
+
+    def _round_in(
+        self,
+        stub_id: int | None,
+        title: str,
+        slots: dict[str, Any],
+        allow_conflict: bool,
+        allow_past: bool,
+        check: GroundingCheck | None,
     ) -> Outcome:
         outcome = self._evaluate(title, slots, allow_conflict, allow_past, stub_id, check)
         if outcome.status == "created":
@@ -304,11 +380,14 @@ class CommandService:
             "calendar": choice.calendar.name,
             "requested_calendar": choice.requested,
             "calendar_fell_back": choice.fell_back,
+            "today": self.ctx.today,
         }
         if not title:
             return Outcome("invalid", message="title is required: a short name for the event", **base)
         try:
             day, day_candidates, start_time = self._date(slots.get("date"))
+            if day is None and not day_candidates and slots.get("days"):
+                day_candidates = _days(slots["days"])  # the days a re-ask offered
             if slots.get("time") is not None:
                 start_time = resolve_time(str(slots["time"]))
             end_time = resolve_time(str(slots["end_time"])) if slots.get("end_time") is not None else None
@@ -383,6 +462,10 @@ class CommandService:
             return None, [], None
         return None, list(resolved.candidates), None
 
+    def _stamp(self) -> str:
+        """``created_at`` of an event this service writes: its clock, like ``_duplicate``."""
+        return self.ctx.now.astimezone(timezone.utc).isoformat(timespec="microseconds")
+
     def _in_past(self, start: datetime | date) -> bool:
         if isinstance(start, datetime):
             return start < self.ctx.now
@@ -393,7 +476,9 @@ class CommandService:
         floating = not isinstance(start, datetime)
         start_ts = wall_seconds(start) if floating else int(start.timestamp())  # type: ignore[union-attr]
         end_ts = wall_seconds(end) if floating else int(end.timestamp())  # type: ignore[union-attr]
-        since = (datetime.now(timezone.utc) - IDEMPOTENCY_WINDOW).isoformat()
+        # The service's clock, as for the stamp ``_write`` puts on the event: one clock, so
+        # the window never depends on the machine's real time (tests fix ``ctx.now``).
+        since = (self.ctx.now.astimezone(timezone.utc) - IDEMPOTENCY_WINDOW).isoformat(timespec="microseconds")
         row = self.store.conn.execute(
             "SELECT id FROM events WHERE profile_id = ? AND title = ? AND start_ts = ? AND end_ts = ?"
             " AND floating = ? AND calendar_id = ? AND created_at >= ? AND recurrence_id = ''",
@@ -420,21 +505,32 @@ class CommandService:
         stub_id: int | None = None,
     ) -> Outcome:
         component = build_event(title, start, end)
-        try:
-            # The event and the end of the stub it completes are one logical write.
-            with self.store.transaction():
-                changes = self.events.save(component, choice.calendar.id, self.origin)
-                if stub_id is not None:
-                    created = changes.created[0].event_id if changes.created else None
-                    self._end_stub(stub_id, "created", created)
-        except sqlite3.Error as exc:
-            return Outcome("invalid", message=f"the event could not be saved: {exc}", **base)
-        # Reached only after COMMIT succeeded.
-        self.facts.changes.extend(changes)
-        self.facts.event_ids += [change.event_id for change in changes.created if change.event_id]
+        self._failed_base = base
+        # Joins the round's transaction: the event, the end of the stub it completes and the
+        # checks that allowed them commit as one; an error rolls all of it back (``_round``).
+        with self.store.transaction():
+            changes = self.events.save(component, choice.calendar.id, self.origin, created_at=self._stamp())
+            if stub_id is not None:
+                created = changes.created[0].event_id if changes.created else None
+                self._end_stub(stub_id, "created", created)
+        self._staged.append(changes)  # becomes the write fact after COMMIT
         event_id = changes.created[0].event_id if changes.created else None
         event = self._occurrence(int(event_id), start, end) if event_id else None
         return Outcome("created", event=event, **base)
+
+
+def _days(values: list[str] | list[date]) -> list[date]:
+    """A stub's stored ISO days as dates (bad entries are dropped, never raised)."""
+    days: list[date] = []
+    for value in values:
+        if isinstance(value, date):
+            days.append(value)
+            continue
+        try:
+            days.append(date.fromisoformat(str(value)))
+        except ValueError:
+            continue
+    return days
 
 
 def _stub(row: sqlite3.Row) -> Stub:

@@ -147,8 +147,12 @@ class EventRepo:
         *,
         source: str | None = None,
         materialize: bool = True,
+        created_at: str | None = None,
     ) -> ChangeSet:
-        """Insert or replace the row for (UID, RECURRENCE-ID) and refresh its instances."""
+        """Insert or replace the row for (UID, RECURRENCE-ID) and refresh its instances.
+
+        ``created_at`` lets a service that decides by its own clock (the command service's
+        ten-minute idempotency window) stamp a new row with that clock; default: now."""
         self._check_calendar(calendar_id)
         conn = self.store.conn
         fields = index_fields(component)
@@ -162,7 +166,7 @@ class EventRepo:
                 "profile_id": self.profile_id,
                 "calendar_id": calendar_id,
                 "origin": origin,
-                "created_at": now,
+                "created_at": created_at or now,
             }
             cols = ", ".join(values)
             marks = ", ".join("?" for _ in values)
