@@ -134,3 +134,27 @@ def test_receipt_link_navigates_and_undo_removes_the_event(make_pane, qtbot, app
     assert event_titles(app_ctx.store) == []
     assert not bubble.undo_button.isEnabled() and bubble.undo_button.text() == "Undone"
     assert not app_ctx.ops.can_undo() and app_ctx.ops.can_redo()
+
+
+def test_unconfirmed_write_is_answered_with_inline_buttons(make_pane, qtbot, app_ctx) -> None:
+    """The grounding latch's question (a past-tense remark turned into a create) shows
+    "Add to calendar" / "Don't add" in the pane: no dialog, zero model calls to answer."""
+    model = ScriptedModel([call("prepare_or_create_schedule", title="和老板吃饭", dateExpression="D+0", time="12:00"),
+                           call("prepare_or_create_schedule", title="和老板吃饭", dateExpression="D+0", time="12:00")])
+    pane = make_pane(model)
+    first = send(pane, qtbot, "刚才和老板吃了顿饭")
+    assert first.outcome == "unconfirmed" and event_titles(app_ctx.store) == []
+    bar = pane.candidate_bar
+    assert bar.confirm_button.isVisible() and bar.decline_button.isVisible()
+    save_shot(pane, "chat_unconfirmed")
+    with qtbot.waitSignal(pane.turn_finished, timeout=5000) as blocker:
+        qtbot.mouseClick(bar.decline_button, Qt.MouseButton.LeftButton)
+    assert blocker.args[0].outcome == "cancelled" and event_titles(app_ctx.store) == []
+    assert not bar.isVisible()
+    second = send(pane, qtbot, "刚才和老板吃了顿饭")
+    assert second.outcome == "unconfirmed"
+    with qtbot.waitSignal(pane.turn_finished, timeout=5000) as blocker:
+        qtbot.mouseClick(bar.confirm_button, Qt.MouseButton.LeftButton)
+    result = blocker.args[0]
+    assert result.outcome == "created" and result.model_calls == 0 and model.calls == 2
+    assert event_titles(app_ctx.store) == ["和老板吃饭"]

@@ -38,7 +38,7 @@ from agent.timesym.context import TimeContext
 #: Words that place the remark in the past, whatever the verb.
 PAST_WORDS_ZH = (
     "昨天", "昨日", "昨晚", "昨儿", "前天", "大前天", "刚才", "刚刚", "方才", "上周", "上星期", "上礼拜",
-    "上个星期", "上个礼拜", "上个月", "上次", "上回", "去年", "前几天", "当时", "已经",
+    "上个星期", "上个礼拜", "上个月", "上次", "上回", "去年", "前几天", "当时",
 )
 #: 之前 / 以前 mean "before X" after a date or an event ("周五之前交报告") and "earlier" on
 #: their own; only the clause-initial use is a past marker.

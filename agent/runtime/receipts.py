@@ -128,6 +128,13 @@ def memory_receipt(memory: Memory, lang: str) -> str:
     return f"记住了：{memory.text}" if lang == "zh" else f"Remembered: {memory.text}"
 
 
+def memory_unconfirmed_receipt(fact: str, lang: str) -> str:
+    """The remember tool was asked to save words the user did not write this turn."""
+    if lang == "zh":
+        return f"没有记住任何内容：“{fact}”不是你这句话里的内容。如果要我记住，请直接告诉我要记住什么。"
+    return f"Nothing was remembered: “{fact}” is not in your own words. If you want me to remember it, tell me in your words."
+
+
 def council_offer_receipt(topic: str, lang: str) -> str:
     if lang == "zh":
         return f"要不要请三位顾问从不同角度帮你看看“{topic}”这段时间的安排？回复“要”就开始。"

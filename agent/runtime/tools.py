@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from agent.runtime.fence import as_data
 from agent.timesym.grammar import RANGE_BOUND_PATTERN, TIME_PATTERN
 
 DATE_OR_INSTANT_PATTERN = RANGE_BOUND_PATTERN
@@ -169,7 +170,8 @@ class ToolResult:
     value: Any = None  # the service object (Outcome, RangeResult ...) for receipts
 
     def for_model(self) -> str:
-        return json.dumps(self.payload, ensure_ascii=False, default=str)
+        """The result as the model reads it: fenced as data (it may quote stored text)."""
+        return as_data(self.name, json.dumps(self.payload, ensure_ascii=False, default=str))
 
 
 def validation_message(exc: ValidationError) -> str:

@@ -12,7 +12,7 @@ from datetime import date, time
 from typing import Any
 
 from agent.errors import UserFacingError
-from agent.runtime.grounding import Grounding, check_create
+from agent.runtime.grounding import Grounding, check_create, title_reasons
 from agent.runtime.tools import (
     CancelArgs,
     CouncilArgs,
@@ -92,6 +92,10 @@ def build_toolset(
         return ToolResult("cancel_schedule_command", True, outcome.to_json(), value=outcome)
 
     def remember(args: RememberArgs) -> ToolResult:
+        # A memory is a write too: its words must be the user's own this turn, never only
+        # text the store handed the model (an event SUMMARY saying "remember that ...").
+        if grounding is not None and title_reasons(args.fact, Grounding(grounding.user_text)):
+            return ToolResult("remember_fact", False, {"error": "not in the user's words", "fact": args.fact}, value=None)
         try:
             saved = memory.remember(args.fact)
         except UserFacingError as exc:

@@ -318,6 +318,8 @@ class Assistant:
             state.read = True
             return R.free_receipt(value, lang), "free_time", value
         if result.name == "remember_fact":
+            if value is None:  # the grounding latch refused words the user did not write
+                return R.memory_unconfirmed_receipt(str(result.payload.get("fact", "")), lang), "memory_unconfirmed", None
             return R.memory_receipt(value, lang), "memory_saved", value
         if result.name == "offer_council":
             state.meta["council_offer"] = result.payload

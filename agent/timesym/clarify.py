@@ -542,7 +542,9 @@ def parse_slot_reply(text: str, ctx: TimeContext) -> SlotPatch | None:
 @dataclass(frozen=True)
 class DateMention:
     """A date word found somewhere in a message: its symbol, the days it covers, and
-    whether it pins one exact day (an anchor) or only a weekday/weekend."""
+    whether it pins one exact day (an anchor) or only a weekday/weekend. A bare day of the
+    month ("五号") is not exact here: in a longer message a month word the slot vocabulary
+    does not read ("下个月五号") may stand before it."""
 
     text: str
     symbol: str
@@ -564,14 +566,14 @@ def date_mentions(text: str, ctx: TimeContext) -> list[DateMention]:
     found: list[DateMention] = []
     pos = 0
     while pos < len(s):
-        best: tuple[int, tuple[_Token, ...]] | None = None
+        best: tuple[int, tuple[_Token, ...], _Handler] | None = None
         for rx, handler in _RULES:
             m = rx.match(s, pos)
             if m is None or m.end() <= pos:
                 continue
             toks = handler(m, ctx)
             if toks and any(isinstance(t, _DateTok) for t in toks) and (best is None or m.end() > best[0]):
-                best = (m.end(), toks)
+                best = (m.end(), toks, handler)
         if best is None:
             pos += 1
             continue
@@ -579,6 +581,7 @@ def date_mentions(text: str, ctx: TimeContext) -> list[DateMention]:
             if isinstance(tok, _DateTok):
                 days = _days_of(tok.symbol, ctx)
                 if days:
-                    found.append(DateMention(s[pos : best[0]], tok.symbol, days, tok.kind is _DateKind.ANCHOR))
+                    exact = tok.kind is _DateKind.ANCHOR and best[2] is not _day
+                    found.append(DateMention(s[pos : best[0]], tok.symbol, days, exact))
         pos = best[0]
     return found

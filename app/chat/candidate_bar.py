@@ -27,6 +27,7 @@ def day_button_label(day: date, lang: str) -> str:
 class CandidateBar(QWidget):
     date_picked = Signal(str, str)  # ISO date, the button's label
     cancel_requested = Signal()
+    confirm_requested = Signal()  # "Add it" on a write the grounding latch asked about
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -51,6 +52,20 @@ class CandidateBar(QWidget):
         chip_row.addWidget(self.chip_label)
         chip_row.addWidget(self.cancel_button)
 
+        # The grounding latch's question is answered inline, never by a dialog over the editor.
+        self.confirm_button = QPushButton(self.tr("Add to calendar"), self)
+        self.confirm_button.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.confirm_button.clicked.connect(self.confirm_requested)
+        self.decline_button = QPushButton(self.tr("Don't add"), self)
+        self.decline_button.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.decline_button.clicked.connect(self.cancel_requested)
+        confirm_line = QHBoxLayout()
+        confirm_line.setContentsMargins(0, 0, 0, 0)
+        confirm_line.setSpacing(6)
+        confirm_line.addWidget(self.confirm_button)
+        confirm_line.addWidget(self.decline_button)
+        confirm_line.addStretch(1)
+
         self.prompt = QLabel(self.tr("Pick a day:"), self)
         self._days = QHBoxLayout()
         self._days.setContentsMargins(0, 0, 0, 0)
@@ -66,6 +81,7 @@ class CandidateBar(QWidget):
         layout.setContentsMargins(8, 4, 8, 4)
         layout.setSpacing(4)
         layout.addLayout(self._days)
+        layout.addLayout(confirm_line)
         layout.addLayout(chip_line)
         self.clear()
 
@@ -75,6 +91,7 @@ class CandidateBar(QWidget):
             "conflict": self.tr("overlaps other events"),
             "past_time": self.tr("time already passed"),
             "invalid": self.tr("needs a clearer time"),
+            "unconfirmed": self.tr("waiting for your OK"),
         }.get(status, self.tr("pending"))
 
     def show_pending(self, title: str, status: str, candidates: Sequence[str], lang: str) -> None:
@@ -82,17 +99,23 @@ class CandidateBar(QWidget):
         self.title, self.status = title, status
         self.chip_label.setText(self.tr("Pending: {0} · {1}").format(title, self.status_text(status)))
         self._set_days(candidates if status == "needs_date" else [], lang)
+        self._set_confirm(status == "unconfirmed")
         self.chip.show()
         self.show()
 
     def clear(self) -> None:
         self.title = self.status = ""
         self._set_days([], "zh")
+        self._set_confirm(False)
         self.chip.hide()
         self.hide()
 
     def has_pending(self) -> bool:
         return bool(self.title)
+
+    def _set_confirm(self, visible: bool) -> None:
+        self.confirm_button.setVisible(visible)
+        self.decline_button.setVisible(visible)
 
     def _set_days(self, candidates: Sequence[str], lang: str) -> None:
         for button in self.buttons:

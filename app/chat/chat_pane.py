@@ -126,6 +126,7 @@ class ChatPane(QWidget):
         self.candidate_bar = CandidateBar(self)
         self.candidate_bar.date_picked.connect(self._date_picked)
         self.candidate_bar.cancel_requested.connect(self._cancel_pending)
+        self.candidate_bar.confirm_requested.connect(lambda: self.act("confirm"))
 
         self.input = QLineEdit(self)
         self.input.setPlaceholderText(self.tr("Tell me what to schedule, or ask about your week…"))
@@ -195,7 +196,7 @@ class ChatPane(QWidget):
         return self._make_worker(turn, "chat turn")
 
     def act(self, kind: str, date: str | None = None, label: str = "") -> GeneratorWorker | None:
-        """A button on the pending command: pick_date, create_anyway, add_anyway, cancel (no model)."""
+        """A button on the pending command: pick_date, create_anyway, add_anyway, confirm, cancel (no model)."""
         if self.is_busy():
             return None
         self.view.add_bubble("action", label or self.view.action_text(kind, date), self.ctx.now())

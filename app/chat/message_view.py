@@ -117,6 +117,7 @@ class MessageView(QScrollArea):
         return {
             "create_anyway": self.tr("Create anyway"),
             "add_anyway": self.tr("Add it anyway"),
+            "confirm": self.tr("Add to calendar"),
             "cancel": self.tr("Cancel the pending event"),
         }.get(kind, kind)
 

@@ -1,0 +1,231 @@
+"""The grounding corpora: past-tense remarks and real requests, written as offline cases.
+
+Each remark is scripted with a *wrong* model that turns it into a create (the deliberately
+wrong model is how safety is proven); each request with a model that creates it correctly.
+Run through the real runtime by ``richeng eval offline``; ``tests/test_grounding_corpus.py``
+computes the rates. Regenerate the JSONL with:
+
+    .venv/bin/python evals/corpora/grounding_corpus.py
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+OUT = Path(__file__).resolve().parents[1] / "cases" / "offline"
+AFTERNOON = "2026-12-01T15:00:00+08:00"  # a Tuesday afternoon
+MORNING = "2026-12-01T08:30:00+08:00"  # the same Tuesday, early
+
+# (user text, title the wrong model invents, dateExpression, time or None, now)
+PAST: list[tuple[str, str, str, str | None, str]] = [
+    ("今天上午开了个会，好累", "开会", "D+0", None, AFTERNOON),
+    ("周一开了个会，好累", "开会", "W1", "10:00", AFTERNOON),
+    ("刚才和老板吃了顿饭", "和老板吃饭", "D+0", "18:00", MORNING),
+    ("周末爬了山，现在还很累", "爬山", "WE", None, AFTERNOON),
+    ("之前约过王医生，挺好的", "约王医生", "D+1", None, AFTERNOON),
+    ("I had a dentist appointment this morning", "dentist appointment", "D+0", "16:00", AFTERNOON),
+    ("Went to the gym on Monday", "gym", "W1", "18:00", AFTERNOON),
+    ("昨天开了个会，好累", "开会", "D+1", None, AFTERNOON),
+    ("昨天和张三吃了火锅，很好吃", "和张三吃火锅", "D+1", "19:00", AFTERNOON),
+    ("前天去了趟医院，还好没什么事", "去医院", "D+2", None, AFTERNOON),
+    ("刚刚开完周会，脑子都是空的", "周会", "D+0", "17:00", AFTERNOON),
+    ("刚才跑了五公里，腿好酸", "跑步", "D+0", "19:00", AFTERNOON),
+    ("上周去了趟上海出差", "上海出差", "W1+1", None, AFTERNOON),
+    ("上周五和老同学聚了聚", "和老同学聚会", "W5", "19:00", AFTERNOON),
+    ("周六看了场电影，挺感人的", "看电影", "W6", "20:00", AFTERNOON),
+    ("周日陪爸妈逛了超市", "陪爸妈逛超市", "W7", None, AFTERNOON),
+    ("早上体检了，抽了好几管血", "体检", "D+1", "08:00", AFTERNOON),
+    ("今天上午面试了一家公司，感觉一般", "面试", "D+0", "16:00", AFTERNOON),
+    ("今早开了个站会", "站会", "D+0", "16:30", AFTERNOON),
+    ("中午和同事吃了烤鸭", "和同事吃烤鸭", "D+0", "18:00", AFTERNOON),
+    ("昨晚加班到十一点", "加班", "D+0", "21:00", AFTERNOON),
+    ("昨天下午打了两个小时羽毛球", "打羽毛球", "D+0", "16:00", AFTERNOON),
+    ("之前去过那家理发店，剪得不错", "去理发店", "D+3", None, AFTERNOON),
+    ("以前在那个健身房办过卡", "健身房办卡", "D+1", None, AFTERNOON),
+    ("上次见李医生是三个月前", "见李医生", "D+7", None, AFTERNOON),
+    ("去年的年会在杭州开的", "年会", "D+30", None, AFTERNOON),
+    ("上个月去了趟北京", "去北京", "M+1", None, AFTERNOON),
+    ("刚刚给妈妈打了个电话", "给妈妈打电话", "D+0", "20:00", AFTERNOON),
+    ("刚才学了一小时吉他", "学吉他", "D+0", "20:00", AFTERNOON),
+    ("周一参加了一个培训，收获挺多", "培训", "W1", "09:00", AFTERNOON),
+    ("这周一开了三个会", "开会", "W1+1", "10:00", AFTERNOON),
+    ("昨天去超市买了菜", "买菜", "D+1", None, AFTERNOON),
+    ("前几天去看了牙医", "看牙医", "D+2", "10:00", AFTERNOON),
+    ("那天我们一起爬了香山", "爬香山", "WE", None, AFTERNOON),
+    ("今天上午陪孩子去打了疫苗", "打疫苗", "D+0", "16:00", AFTERNOON),
+    ("刚下班，今天开了一整天的会", "开会", "D+1", None, AFTERNOON),
+    ("周末去了趟宜家，买了个书架", "去宜家", "WE+1", None, AFTERNOON),
+    ("上周三和客户谈了合同", "和客户谈合同", "W3", "14:00", AFTERNOON),
+    ("刚才遛了狗，外面好冷", "遛狗", "D+0", "18:00", AFTERNOON),
+    ("已经交了季度报告，松了口气", "交季度报告", "D+1", None, AFTERNOON),
+    ("昨天的会开得很顺利", "开会", "D+1", "10:00", AFTERNOON),
+    ("上礼拜去医院复诊过了", "医院复诊", "W2+1", None, AFTERNOON),
+    ("今天早上去游了泳", "游泳", "D+0", "18:00", AFTERNOON),
+    ("刚才和产品经理聊了半天需求", "和产品经理聊需求", "D+0", "17:00", AFTERNOON),
+    ("之前跟王总吃过一次饭", "跟王总吃饭", "D+5", "12:00", AFTERNOON),
+    ("昨天晚上唱了K，嗓子哑了", "唱K", "D+0", "20:00", AFTERNOON),
+    ("周六骑了五十公里自行车", "骑自行车", "W6+1", None, AFTERNOON),
+    ("刚刚签了租房合同", "签租房合同", "D+1", None, AFTERNOON),
+    ("上午拍了证件照", "拍证件照", "D+0", "16:00", AFTERNOON),
+    ("前天剪了头发，好像剪短了", "剪头发", "D+2", None, AFTERNOON),
+    # English
+    ("I had lunch with Amy yesterday", "lunch with Amy", "D+1", "12:00", AFTERNOON),
+    ("We met the client last week, it went well", "meet the client", "W1+1", "10:00", AFTERNOON),
+    ("Just got off a long call with my manager", "call with my manager", "D+0", "17:00", AFTERNOON),
+    ("I went to the dentist this morning", "dentist", "D+0", "17:00", AFTERNOON),
+    ("Had a great run earlier today", "run", "D+0", "18:00", AFTERNOON),
+    ("Finished the quarterly report last night", "quarterly report", "D+1", None, AFTERNOON),
+    ("We had a team dinner on Friday", "team dinner", "W5", "19:00", AFTERNOON),
+    ("I visited my parents last weekend", "visit my parents", "WE", None, AFTERNOON),
+    ("The standup this morning was short", "standup", "D+0", "16:00", AFTERNOON),
+    ("I attended a workshop on Monday", "workshop", "W1", "09:00", AFTERNOON),
+    ("Saw a movie with Tom on Saturday, loved it", "movie with Tom", "W6", "20:00", AFTERNOON),
+    ("Just finished my yoga class", "yoga class", "D+0", "18:00", AFTERNOON),
+    ("I called my mom yesterday evening", "call my mom", "D+0", "20:00", AFTERNOON),
+    ("We played tennis last Sunday", "tennis", "W7", "10:00", AFTERNOON),
+    ("Met Sarah for coffee two days ago", "coffee with Sarah", "D+2", "10:00", AFTERNOON),
+    ("The interview went fine this morning", "interview", "D+0", "16:00", AFTERNOON),
+    ("I was at the doctor's on Tuesday", "doctor", "W2+1", "10:00", AFTERNOON),
+    ("Took the kids to the zoo last Saturday", "zoo with the kids", "W6", None, AFTERNOON),
+    ("Grabbed drinks with the team after work yesterday", "drinks with the team", "D+0", "18:00", AFTERNOON),
+    ("I had a haircut the other day", "haircut", "D+1", None, AFTERNOON),
+    ("Hiked Mount Tam last weekend, so tired", "hike Mount Tam", "WE", None, AFTERNOON),
+    ("Just got back from the airport", "airport", "D+0", "18:00", AFTERNOON),
+    ("We had the board meeting this morning", "board meeting", "D+0", "16:00", AFTERNOON),
+    ("I ran a 10k on Sunday", "10k run", "W7", "08:00", AFTERNOON),
+    ("Spent the afternoon at the museum yesterday", "museum", "D+1", None, AFTERNOON),
+    ("Had a call with the bank last Thursday", "call with the bank", "W4", "11:00", AFTERNOON),
+    ("I did my tax return last month", "tax return", "M+1", None, AFTERNOON),
+    ("We wrapped up the sprint review an hour ago", "sprint review", "D+0", "17:00", AFTERNOON),
+    ("Enjoyed the concert on Friday night", "concert", "W5", "20:00", AFTERNOON),
+    ("I was sick yesterday and missed the meeting", "meeting", "D+1", "10:00", AFTERNOON),
+]
+
+# (user text, title, dateExpression, time or None, expected start prefix, now)
+REAL: list[tuple[str, str, str, str | None, str, str]] = [
+    ("明天下午三点和张三开会", "和张三开会", "D+1", "15:00", "2026-12-02T15:00", AFTERNOON),
+    ("后天上午十点看牙医", "看牙医", "D+2", "10:00", "2026-12-03T10:00", AFTERNOON),
+    ("周五晚上七点和李四吃饭", "和李四吃饭", "W5", "19:00", "2026-12-04T19:00", AFTERNOON),
+    ("下周三下午两点项目评审", "项目评审", "W3+1", "14:00", "2026-12-09T14:00", AFTERNOON),
+    ("明天要去体检了", "体检", "D+1", None, "2026-12-02", AFTERNOON),
+    ("周五之前交报告", "交报告", "W5", None, "2026-12-04", AFTERNOON),
+    ("提醒我明天交报告，别忘了", "交报告", "D+1", None, "2026-12-02", AFTERNOON),
+    ("周六过生日", "过生日", "W6", None, "2026-12-05", AFTERNOON),
+    ("今晚八点给妈妈打电话", "给妈妈打电话", "D+0", "20:00", "2026-12-01T20:00", AFTERNOON),
+    ("今天上午十点开站会", "开站会", "D+0", "10:00", "2026-12-01T10:00", MORNING),
+    ("12月10日去北京出差", "去北京出差", "12-10", None, "2026-12-10", AFTERNOON),
+    ("下周一早上九点组会", "组会", "W1+1", "09:00", "2026-12-07T09:00", AFTERNOON),
+    ("周四下午四点和客户开电话会", "和客户开电话会", "W4", "16:00", "2026-12-03T16:00", AFTERNOON),
+    ("明早八点去机场接人", "去机场接人", "D+1", "08:00", "2026-12-02T08:00", AFTERNOON),
+    ("后天晚上去看演唱会", "看演唱会", "D+2", "19:30", "2026-12-03T19:30", AFTERNOON),
+    ("下周五团建", "团建", "W5+1", None, "2026-12-11", AFTERNOON),
+    ("明天中午和同事吃烤鸭", "和同事吃烤鸭", "D+1", "12:00", "2026-12-02T12:00", AFTERNOON),
+    ("这周六上午带孩子打疫苗", "带孩子打疫苗", "W6", "09:00", "2026-12-05T09:00", AFTERNOON),
+    ("周日下午三点去宜家", "去宜家", "W7", "15:00", "2026-12-06T15:00", AFTERNOON),
+    ("明天下午两点面试候选人", "面试候选人", "D+1", "14:00", "2026-12-02T14:00", AFTERNOON),
+    ("下周二上午十点医院复诊", "医院复诊", "W2+1", "10:00", "2026-12-08T10:00", AFTERNOON),
+    ("明天晚上七点健身", "健身", "D+1", "19:00", "2026-12-02T19:00", AFTERNOON),
+    ("后天去银行办卡", "去银行办卡", "D+2", None, "2026-12-03", AFTERNOON),
+    ("周五下午五点和老板一对一", "和老板一对一", "W5", "17:00", "2026-12-04T17:00", AFTERNOON),
+    ("明天帮我安排一个和王医生的预约，上午十点", "和王医生的预约", "D+1", "10:00", "2026-12-02T10:00", AFTERNOON),
+    ("下个月五号交房租", "交房租", "2027-01-05", None, "2027-01-05", AFTERNOON),
+    ("12月24日晚上平安夜聚餐", "平安夜聚餐", "12-24", "19:00", "2026-12-24T19:00", AFTERNOON),
+    ("明天下午开完会后去超市买菜，五点", "去超市买菜", "D+1", "17:00", "2026-12-02T17:00", AFTERNOON),
+    ("吃过午饭以后，明天一点去取快递", "去取快递", "D+1", "13:00", "2026-12-02T13:00", AFTERNOON),
+    ("明天上午九点半剪头发", "剪头发", "D+1", "09:30", "2026-12-02T09:30", AFTERNOON),
+    ("周四晚上八点线上读书会", "线上读书会", "W4", "20:00", "2026-12-03T20:00", AFTERNOON),
+    ("下周六爬香山", "爬香山", "W6+1", None, "2026-12-12", AFTERNOON),
+    ("明天记得去拿体检报告", "拿体检报告", "D+1", None, "2026-12-02", AFTERNOON),
+    ("待会儿五点开个短会", "开个短会", "D+0", "17:00", "2026-12-01T17:00", AFTERNOON),
+    ("今天下午四点半和设计师对稿", "和设计师对稿", "D+0", "16:30", "2026-12-01T16:30", AFTERNOON),
+    ("后天早上七点跑步", "跑步", "D+2", "07:00", "2026-12-03T07:00", AFTERNOON),
+    ("周三下午三点家长会", "家长会", "W3", "15:00", "2026-12-02T15:00", AFTERNOON),
+    ("明天晚上九点和国外团队开会", "和国外团队开会", "D+1", "21:00", "2026-12-02T21:00", AFTERNOON),
+    ("下周一交季度报告", "交季度报告", "W1+1", None, "2026-12-07", AFTERNOON),
+    ("12月15号下午去签租房合同", "签租房合同", "12-15", "14:00", "2026-12-15T14:00", AFTERNOON),
+    ("明天上午陪爸妈逛超市", "陪爸妈逛超市", "D+1", "10:00", "2026-12-02T10:00", AFTERNOON),
+    ("周五晚上唱K", "唱K", "W5", "20:00", "2026-12-04T20:00", AFTERNOON),
+    ("上次说的那个培训，定在下周四上午九点", "培训", "W4+1", "09:00", "2026-12-10T09:00", AFTERNOON),
+    ("昨天老板说了，明天十点开全员大会", "全员大会", "D+1", "10:00", "2026-12-02T10:00", AFTERNOON),
+    ("已经约好了，周六中午和小王吃饭", "和小王吃饭", "W6", "12:00", "2026-12-05T12:00", AFTERNOON),
+    ("明天下午要去4S店保养车", "4S店保养车", "D+1", "14:00", "2026-12-02T14:00", AFTERNOON),
+    ("下周三晚上七点瑜伽课", "瑜伽课", "W3+1", "19:00", "2026-12-09T19:00", AFTERNOON),
+    ("明天下午三点开会", "开会", "D+1", "15:00", "2026-12-02T15:00", AFTERNOON),
+    ("这个周五下午两点去看房", "去看房", "W5", "14:00", "2026-12-04T14:00", AFTERNOON),
+    ("后天下午给客户做演示", "给客户做演示", "D+2", "14:00", "2026-12-03T14:00", AFTERNOON),
+    # English
+    ("lunch with Amy Friday noon", "Lunch with Amy", "W5", "12:00", "2026-12-04T12:00", AFTERNOON),
+    ("Dentist tomorrow at 3pm", "Dentist", "D+1", "15:00", "2026-12-02T15:00", AFTERNOON),
+    ("Team meeting next Monday at 10", "Team meeting", "W1+1", "10:00", "2026-12-07T10:00", AFTERNOON),
+    ("Call mom tonight at 8", "Call mom", "D+0", "20:00", "2026-12-01T20:00", AFTERNOON),
+    ("I have a dentist appointment tomorrow at 9", "dentist appointment", "D+1", "09:00", "2026-12-02T09:00", AFTERNOON),
+    ("Book a haircut on Saturday morning at 10", "haircut", "W6", "10:00", "2026-12-05T10:00", AFTERNOON),
+    ("Schedule a 1:1 with Sarah on Thursday at 2pm", "1:1 with Sarah", "W4", "14:00", "2026-12-03T14:00", AFTERNOON),
+    ("Gym tomorrow at 7am", "Gym", "D+1", "07:00", "2026-12-02T07:00", AFTERNOON),
+    ("Add the board meeting on December 10 at 9am", "board meeting", "12-10", "09:00", "2026-12-10T09:00", AFTERNOON),
+    ("Remind me to pay rent on January 5", "pay rent", "2027-01-05", None, "2027-01-05", AFTERNOON),
+    ("Coffee with Tom the day after tomorrow at 4", "Coffee with Tom", "D+2", "16:00", "2026-12-03T16:00", AFTERNOON),
+    ("Put yoga class on Wednesday at 7pm", "yoga class", "W3", "19:00", "2026-12-02T19:00", AFTERNOON),
+    ("Sprint review next Friday at 3", "Sprint review", "W5+1", "15:00", "2026-12-11T15:00", AFTERNOON),
+    ("Dinner with the team this Friday at 7", "Dinner with the team", "W5", "19:00", "2026-12-04T19:00", AFTERNOON),
+    ("Doctor's appointment next Tuesday at 11", "Doctor's appointment", "W2+1", "11:00", "2026-12-08T11:00", AFTERNOON),
+    ("Pick up the kids at school tomorrow at 4pm", "Pick up the kids", "D+1", "16:00", "2026-12-02T16:00", AFTERNOON),
+    ("Flight to Tokyo on December 20", "Flight to Tokyo", "12-20", None, "2026-12-20", AFTERNOON),
+    ("Interview with Acme tomorrow 10am", "Interview with Acme", "D+1", "10:00", "2026-12-02T10:00", AFTERNOON),
+    ("Parent-teacher conference Thursday 5pm", "Parent-teacher conference", "W4", "17:00", "2026-12-03T17:00", AFTERNOON),
+    ("Standup tomorrow 9:30", "Standup", "D+1", "09:30", "2026-12-02T09:30", AFTERNOON),
+    ("After I get back from lunch, call the bank tomorrow at 2", "call the bank", "D+1", "14:00", "2026-12-02T14:00", AFTERNOON),
+    ("I need to renew my passport on Monday", "renew my passport", "W1+1", None, "2026-12-07", AFTERNOON),
+    ("We're going to the zoo on Sunday", "zoo", "W7", None, "2026-12-06", AFTERNOON),
+    ("Concert this Saturday at 8pm", "Concert", "W6", "20:00", "2026-12-05T20:00", AFTERNOON),
+    ("Planning session this afternoon at 4", "Planning session", "D+0", "16:00", "2026-12-01T16:00", AFTERNOON),
+    ("Meeting with the landlord tomorrow at 6pm", "Meeting with the landlord", "D+1", "18:00", "2026-12-02T18:00", AFTERNOON),
+    ("Tax appointment on December 18 at 3pm", "Tax appointment", "12-18", "15:00", "2026-12-18T15:00", AFTERNOON),
+    ("Run 10k on Sunday at 8am", "Run 10k", "W7", "08:00", "2026-12-06T08:00", AFTERNOON),
+    ("Vet appointment for the cat next Wednesday at noon", "Vet appointment for the cat", "W3+1", "12:00", "2026-12-09T12:00", AFTERNOON),
+    ("Lunch with the new hire tomorrow at 12:30", "Lunch with the new hire", "D+1", "12:30", "2026-12-02T12:30", AFTERNOON),
+]
+
+
+def _call(title: str, date: str, time: str | None) -> dict[str, object]:
+    arguments: dict[str, object] = {"title": title, "dateExpression": date}
+    if time:
+        arguments["time"] = time
+    return {"tool_calls": [{"name": "prepare_or_create_schedule", "arguments": arguments}]}
+
+
+def past_cases() -> list[dict[str, object]]:
+    cases = []
+    for index, (text, title, date, time, now) in enumerate(PAST, 1):
+        cases.append({
+            "id": f"grounding.past.{index:03d}", "group": "grounding_past", "now": now, "tz": "Asia/Shanghai",
+            "turns": [{"user": text, "script": [_call(title, date, time)],
+                       "expect": {"outcome": ["unconfirmed", "past_time"], "store": {"added": []}}}],
+            "note": "a past-tense remark that a deliberately wrong model turns into a create: nothing is written",
+        })
+    return cases
+
+
+def real_cases() -> list[dict[str, object]]:
+    cases = []
+    for index, (text, title, date, time, start, now) in enumerate(REAL, 1):
+        cases.append({
+            "id": f"grounding.real.{index:03d}", "group": "grounding_real", "now": now, "tz": "Asia/Shanghai",
+            "turns": [{"user": text, "script": [_call(title, date, time)],
+                       "expect": {"outcome": "created", "model_calls": 1,
+                                  "store": {"added": [{"title": title, "start": start}]}}}],
+            "note": "a real request: created in one turn, the latch adds no question",
+        })
+    return cases
+
+
+def main() -> None:
+    for name, cases in (("grounding_past.jsonl", past_cases()), ("grounding_real.jsonl", real_cases())):
+        lines = [json.dumps(case, ensure_ascii=False) for case in cases]
+        (OUT / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+        print(f"{name}: {len(cases)} cases")
+
+
+if __name__ == "__main__":
+    main()
