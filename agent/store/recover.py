@@ -55,29 +55,52 @@ def _rows(conn: sqlite3.Connection, table: str, columns: list[str], problems: di
         top = conn.execute(f'SELECT MAX(rowid) FROM "{table}" NOT INDEXED').fetchone()[0]
     except sqlite3.DatabaseError:
         top = None
+    def seek(after: int) -> tuple[Any, ...] | None:
+        return conn.execute(query, (after,)).fetchone()  # type: ignore[no-any-return]
+
+    def seek_from(first: int) -> tuple[Any, ...] | None:
+        return conn.execute(query.replace("rowid > ?", "rowid >= ?"), (first,)).fetchone()  # type: ignore[no-any-return]
+
     last = -(2**63)
     while True:
         try:
-            row = conn.execute(query, (last,)).fetchone()
+            row = seek(last)
         except sqlite3.DatabaseError:
             problems[table] = problems.get(table, 0) + 1
-            row = None
-            step = 1
-            for _ in range(MAX_SKIP_PROBES):  # probe past the bad page: +1, +2, +4 ...
-                probe = max(last, 0) + step
-                if top is not None and probe > top:
-                    return
-                try:
-                    row = conn.execute(query, (probe,)).fetchone()
-                    break
-                except sqlite3.DatabaseError:
-                    step *= 2
-            if row is None:
-                return
+            row = _past_bad_page(seek_from, max(last, 0), top)
         if row is None:
             return
         last = int(row[0])
         yield tuple(row[1:])
+
+
+def _past_bad_page(seek_from: Any, failed: int, top: int | None) -> tuple[Any, ...] | None:
+    """The first readable row after an unreadable stretch that starts above ``failed``:
+    probe +1, +2, +4 ... until a seek (``rowid >= probe``) works, then bisect back so that
+    only the rows of the bad page itself are lost, not the start of the next one."""
+    seek = seek_from
+    step = 1
+    good: int | None = None
+    for _ in range(MAX_SKIP_PROBES):
+        probe = failed + step
+        if top is not None and probe > top:
+            return None
+        try:
+            seek(probe)
+            good = probe
+            break
+        except sqlite3.DatabaseError:
+            failed, step = probe, step * 2
+    if good is None:
+        return None
+    while good - failed > 1:
+        middle = (good + failed) // 2
+        try:
+            seek(middle)
+            good = middle
+        except sqlite3.DatabaseError:
+            failed = middle
+    return seek(good)  # type: ignore[no-any-return]
 
 
 def _columns(conn: sqlite3.Connection, table: str) -> list[str]:
