@@ -59,8 +59,15 @@ def run(argv: Sequence[str]) -> int:
     app.setApplicationDisplayName("日程 Richeng")
     app.setApplicationVersion(__version__)
     app.setStyle("Fusion")
+    from agent.store.db import DamagedStoreError
+
     try:
-        store = Store(args.db or default_db_path())
+        try:
+            store = Store(args.db or default_db_path())
+        except DamagedStoreError as exc:
+            store = restore_after_damage(exc, lambda text: _ask_restore(QMessageBox, text))
+            if store is None:
+                return 2
         profile_id = ensure_profile(store)
     except UserFacingError as exc:
         QMessageBox.critical(None, "Richeng", str(exc))
@@ -77,6 +84,36 @@ def run(argv: Sequence[str]) -> int:
     code = app.exec()
     store.close()
     return int(code)
+
+
+def restore_after_damage(error, ask):  # type: ignore[no-untyped-def]
+    """The file is damaged: offer its newest backup (bilingual: no catalogue is loaded yet,
+    the language setting lives in the damaged file). ``ask(text)`` says yes or no; on yes
+    the damaged file is renamed aside and the backup copied in its place. Returns the
+    reopened store, or None when the user declines or there is no backup (the error is then
+    raised again for the caller's message)."""
+    from agent.store.backups import list_backups, restore
+    from agent.store.db import Store, local_now
+
+    found = list_backups(error.path)
+    if not found:
+        raise error
+    newest = found[0]
+    text = (f"日历文件已损坏，未做任何改动。\nThe calendar file is damaged; nothing was changed.\n\n{error}\n\n"
+            f"用 {newest.created.astimezone():%Y-%m-%d %H:%M} 的备份恢复吗？损坏的文件会保留在旁边。\n"
+            f"Restore the backup of {newest.created.astimezone():%Y-%m-%d %H:%M}? The damaged file is kept beside it.")
+    if not ask(text):
+        return None
+    restore(newest.path, error.path, local_now())
+    return Store(error.path)
+
+
+def _ask_restore(message_box, text: str) -> bool:  # type: ignore[no-untyped-def]
+    box = message_box(message_box.Icon.Warning, "日程 Richeng", text)
+    restore_button = box.addButton("恢复 Restore", message_box.ButtonRole.AcceptRole)
+    box.addButton("退出 Quit", message_box.ButtonRole.RejectRole)
+    box.exec()
+    return box.clickedButton() is restore_button
 
 
 def process_age_ms() -> float:
