@@ -9,11 +9,13 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from agent.services.commands import Outcome
 from agent.services.memory import Memory
 from agent.services.queries import FreeSlot, RangeResult
 from agent.store.events import Occurrence
+from agent.timesym.context import day_start
 
 ZH_WEEKDAYS = "一二三四五六日"
 EN_WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
@@ -27,36 +29,76 @@ def language_of(text: str, setting: str | None = None) -> str:
     return "zh" if _CJK.search(text or "") else "en"
 
 
-def day_label(day: date, lang: str) -> str:
+def day_label(day: date, lang: str, today: date | None = None, *, with_year: bool | None = None) -> str:
+    """"12月2日（周三）" / "Wed 2 Dec". A day outside ``today``'s year carries its year, so a
+    query that resolved to next year never reads as this year; without ``today`` (a caller
+    with no clock) the year is always shown rather than guessed. ``with_year`` forces it."""
+    year = with_year if with_year is not None else today is None or day.year != today.year
     if lang == "zh":
-        return f"{day.month}月{day.day}日（周{ZH_WEEKDAYS[day.weekday()]}）"
-    return f"{EN_WEEKDAYS[day.weekday()]} {day.day} {day:%b}"
+        return f"{f'{day.year}年' if year else ''}{day.month}月{day.day}日（周{ZH_WEEKDAYS[day.weekday()]}）"
+    return f"{EN_WEEKDAYS[day.weekday()]} {day.day} {day:%b}{f' {day.year}' if year else ''}"
 
 
-def span_label(start: datetime | date, end: datetime | date, lang: str) -> str:
+def _pair_years(first: date, last: date) -> bool | None:
+    """A span across a year boundary names both years ("2026年9月1日–2027年8月31日")."""
+    return True if first.year != last.year else None
+
+
+def _is_midnight(moment: datetime) -> bool:
+    """Whether ``moment`` is the start of its local day (DST-safe for ZoneInfo zones)."""
+    tz = moment.tzinfo
+    if isinstance(tz, ZoneInfo):
+        return moment == day_start(moment.date(), tz)
+    return moment.time() == datetime.min.time()
+
+
+def window_label(start: datetime, end: datetime, lang: str, today: date | None = None) -> str:
+    """Exactly the window ``[start, end)`` that was queried: whole days as days, anything
+    else with its times ("12月2日（周三）15:00–16:00"), so a receipt can never speak for a
+    wider stretch than it read."""
+    if _is_midnight(start) and _is_midnight(end):
+        first, last = start.date(), end.date() - timedelta(days=1)
+        years = _pair_years(first, last)
+        if last <= first:
+            return day_label(first, lang, today)
+        return f"{day_label(first, lang, today, with_year=years)}–{day_label(last, lang, today, with_year=years)}"
+    years = _pair_years(start.date(), end.date())
+    sep = "" if lang == "zh" else " "
+    head = f"{day_label(start.date(), lang, today, with_year=years)}{sep}{start:%H:%M}"
+    if end.date() == start.date():
+        return f"{head}–{end:%H:%M}"
+    if _is_midnight(end) and end.date() == start.date() + timedelta(days=1):
+        return f"{head}–24:00"
+    return f"{head}–{day_label(end.date(), lang, today, with_year=years)}{sep}{end:%H:%M}"
+
+
+def span_label(start: datetime | date, end: datetime | date, lang: str, today: date | None = None) -> str:
     if isinstance(start, datetime) and isinstance(end, datetime):
+        years = _pair_years(start.date(), end.date())
         same_day = start.date() == end.date() or (end - start <= timedelta(days=1) and end.time() == datetime.min.time())
-        tail = f"{end:%H:%M}" if same_day else f"{day_label(end.date(), lang)} {end:%H:%M}"
-        return f"{day_label(start.date(), lang)} {start:%H:%M}–{tail}"
+        tail = f"{end:%H:%M}" if same_day else f"{day_label(end.date(), lang, today, with_year=years)} {end:%H:%M}"
+        return f"{day_label(start.date(), lang, today, with_year=years)} {start:%H:%M}–{tail}"
     assert isinstance(start, date) and isinstance(end, date)
     last = (end.date() if isinstance(end, datetime) else end) - timedelta(days=1)
     start_day = start.date() if isinstance(start, datetime) else start
     whole = "全天" if lang == "zh" else "all day"
     if last <= start_day:
-        return f"{day_label(start_day, lang)} {whole}"
-    return f"{day_label(start_day, lang)}–{day_label(last, lang)} {whole}"
+        return f"{day_label(start_day, lang, today)} {whole}"
+    years = _pair_years(start_day, last)
+    return f"{day_label(start_day, lang, today, with_year=years)}–{day_label(last, lang, today, with_year=years)} {whole}"
 
 
-def occurrence_line(occ: Occurrence, lang: str) -> str:
+def occurrence_line(occ: Occurrence, lang: str, today: date | None = None) -> str:
     calendar = f"（{occ.calendar}）" if lang == "zh" else f" ({occ.calendar})"
-    return f"• {span_label(occ.start, occ.end, lang)} {occ.title}{calendar}"
+    return f"• {span_label(occ.start, occ.end, lang, today)} {occ.title}{calendar}"
 
 
 def outcome_receipt(outcome: Outcome, lang: str) -> str:
     zh = lang == "zh"
     title = outcome.title
+    today = outcome.today
     if outcome.status == "created" and outcome.event is not None:
-        when = span_label(outcome.event.start, outcome.event.end, lang)
+        when = span_label(outcome.event.start, outcome.event.end, lang, today)
         if outcome.deduplicated:
             text = f"这个日程已经在日历里了：{when} {title}（{outcome.calendar}），没有重复添加。" if zh else (
                 f"That event is already on your calendar: {when} {title} ({outcome.calendar}); nothing was added twice."
@@ -74,17 +116,26 @@ def outcome_receipt(outcome: Outcome, lang: str) -> str:
         return text
     if outcome.status == "needs_date":
         if outcome.candidates:
-            options = ("还是" if zh else " or ").join(day_label(day, lang) for day in outcome.candidates)
-            return f"“{title}”安排在哪一天？{options}？" if zh else f"Which day for “{title}”: {options}?"
+            options = ("还是" if zh else " or ").join(day_label(day, lang, today) for day in outcome.candidates)
+            ask = f"“{title}”安排在哪一天？{options}？" if zh else f"Which day for “{title}”: {options}?"
+            if outcome.rejected:  # the reply named a day the question did not offer
+                named = outcome.rejected
+                said = day_label(named[0], lang, today)
+                if len(named) > 1:
+                    said = f"{said}–{day_label(named[-1], lang, today)}"
+                if zh:
+                    return f"{said}不在可选的日子里，还没有写入日历。{ask}要改到别的日子，请直接说“改到…”。"
+                return f"{said} is not one of the days offered, so nothing was written. {ask} To move it to another day, say so."
+            return ask
         return f"“{title}”具体是哪一天？" if zh else f"Which day should “{title}” be on?"
     if outcome.status == "conflict":
-        lines = "\n".join(occurrence_line(occ, lang) for occ in outcome.conflicts)
-        when = span_label(outcome.start, outcome.end, lang) if outcome.start and outcome.end else ""
+        lines = "\n".join(occurrence_line(occ, lang, today) for occ in outcome.conflicts)
+        when = span_label(outcome.start, outcome.end, lang, today) if outcome.start and outcome.end else ""
         if zh:
             return f"“{title}”（{when}）和这些日程时间冲突：\n{lines}\n要换个时间，还是直接创建？还没有写入日历。"
         return f"“{title}” ({when}) overlaps:\n{lines}\nChange the time, or create it anyway? Nothing has been written yet."
     if outcome.status == "past_time":
-        when = span_label(outcome.start, outcome.end, lang) if outcome.start and outcome.end else ""
+        when = span_label(outcome.start, outcome.end, lang, today) if outcome.start and outcome.end else ""
         if zh:
             return f"“{title}”的时间（{when}）已经过去了，还没有写入日历。要补记到日历里吗？"
         return f"The time for “{title}” ({when}) has already passed, so nothing was written. Add it anyway?"
@@ -100,27 +151,26 @@ def outcome_receipt(outcome: Outcome, lang: str) -> str:
     return f"I couldn't work out the time for “{title}”, so nothing was written. Could you say the date and time another way?"
 
 
-def range_receipt(result: RangeResult, lang: str) -> str:
+def range_receipt(result: RangeResult, lang: str, today: date | None = None) -> str:
+    """What the query read, for exactly the window it read (``window_label``)."""
     zh = lang == "zh"
-    last = result.end - timedelta(microseconds=1)
-    if result.start.date() == last.date():
-        label = day_label(result.start.date(), lang)
-    else:
-        label = f"{day_label(result.start.date(), lang)}–{day_label(last.date(), lang)}"
+    today = today or getattr(result, "today", None)
+    label = window_label(result.start, result.end, lang, today)
+    gap = " " if label[-1:].isdigit() else ""  # "15:00–16:00 没有安排" / "12月2日（周三）没有安排"
     if not result.events:
-        return f"{label}没有安排。" if zh else f"Nothing on your calendar for {label}."
-    lines = "\n".join(occurrence_line(occ, lang) for occ in result.events[:50])
+        return f"{label}{gap}没有安排。" if zh else f"Nothing on your calendar for {label}."
+    lines = "\n".join(occurrence_line(occ, lang, today) for occ in result.events[:50])
     more = len(result.events) - 50
     tail = (f"\n……还有 {more} 项" if zh else f"\n… and {more} more") if more > 0 else ""
-    head = f"{label}共有 {len(result.events)} 项安排：" if zh else f"{len(result.events)} item(s) for {label}:"
+    head = f"{label}{gap}共有 {len(result.events)} 项安排：" if zh else f"{len(result.events)} item(s) for {label}:"
     return f"{head}\n{lines}{tail}"
 
 
-def free_receipt(slots: list[FreeSlot], lang: str) -> str:
+def free_receipt(slots: list[FreeSlot], lang: str, today: date | None = None) -> str:
     zh = lang == "zh"
     if not slots:
         return "这段时间在工作时间内没有合适的空档。" if zh else "No free slot of that length within working hours in that range."
-    lines = "\n".join(f"• {span_label(slot.start, slot.end, lang)}" for slot in slots[:10])
+    lines = "\n".join(f"• {span_label(slot.start, slot.end, lang, today)}" for slot in slots[:10])
     return ("这些时间有空：\n" if zh else "You are free:\n") + lines
 
 
@@ -172,7 +222,7 @@ def unconfirmed_receipt(outcome: Outcome, lang: str) -> str:
             why.append("这个标题不是你这句话里的说法" if zh else "that title is not in your own words")
     when = ""
     if outcome.candidates and len(outcome.candidates) == 1:
-        when = day_label(outcome.candidates[0], lang)
+        when = day_label(outcome.candidates[0], lang, outcome.today)
     reason_text = ("，".join(why) if zh else "; ".join(why)) or ("需要你确认" if zh else "it needs your confirmation")
     if zh:
         target = f"“{outcome.title}”（{when}）" if when else f"“{outcome.title}”"

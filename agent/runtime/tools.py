@@ -28,7 +28,12 @@ class _Args(BaseModel):
 
 class CreateArgs(_Args):
     title: str = Field(min_length=1, max_length=200, description="Short event title in the user's words, without the date/time words.")
-    dateExpression: str = Field(pattern=DATE_OR_INSTANT_PATTERN, description="Date symbol (see the time symbols), or an instant like D+1T15:00.")
+    dateExpression: str | None = Field(
+        default=None,
+        pattern=DATE_OR_INSTANT_PATTERN,
+        description="Date symbol (see the time symbols), or an instant like D+1T15:00. Omit only when "
+        "continuing a pending command whose day stays the same (or when the user named no day: code asks).",
+    )
     time: str | None = Field(default=None, pattern=TIME_PATTERN, description="Start time HH:MM (24 h). Omit for an all-day event.")
     endTime: str | None = Field(default=None, pattern=TIME_PATTERN, description="End time HH:MM, only if the user said when it ends.")
     durationMinutes: int | None = Field(default=None, ge=1, le=10080, description="Length in minutes, only if the user said how long.")

@@ -316,7 +316,7 @@ class Assistant:
             return R.range_receipt(value, lang), "query", value
         if result.name == "suggest_free_time":
             state.read = True
-            return R.free_receipt(value, lang), "free_time", value
+            return R.free_receipt(value, lang, state.ctx.today), "free_time", value
         if result.name == "remember_fact":
             if value is None:  # the grounding latch refused words the user did not write
                 return R.memory_unconfirmed_receipt(str(result.payload.get("fact", "")), lang), "memory_unconfirmed", None

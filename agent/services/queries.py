@@ -27,6 +27,7 @@ class RangeResult:
     start: datetime
     end: datetime
     events: list[Occurrence]
+    today: date | None = None  # the query's today: receipts show a year only when it differs
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -81,7 +82,7 @@ class QueryService:
         """``[start of start_expression, end of end_expression)``; SymbolError on bad input."""
         start, end = resolve_range(start_expression, end_expression, self.ctx)
         events = self.between(start, end, calendar=calendar, incomplete_only=incomplete_only)
-        return RangeResult(start, end, events)
+        return RangeResult(start, end, events, self.ctx.today)
 
     def busy(self, start: datetime, end: datetime) -> list[Occurrence]:
         """Events that make their time unavailable: opaque and not cancelled."""

@@ -61,6 +61,8 @@ __all__ = [
 Kind = Literal["day", "days", "month", "instant", "time"]
 DATE_KINDS: frozenset[str] = frozenset({"day", "days", "month"})
 MAX_RANGE_DAYS = 366
+EARLIEST_DAY = date(1900, 1, 1)
+MAX_YEARS_AHEAD = 10
 _LEAP_SEARCH_YEARS = 8  # 02-29 recurs within 8 years even across 2100
 
 
@@ -222,6 +224,32 @@ def _guard(symbol: str, build: Callable[[], Resolved]) -> Resolved:
         raise SymbolError.invalid(symbol, f"{symbol!r} falls outside the supported date range.") from exc
 
 
+def latest_day(today: date) -> date:
+    """The last day a symbol may reach: ten years after ``today`` (02-29 -> 02-28)."""
+    try:
+        return today.replace(year=today.year + MAX_YEARS_AHEAD)
+    except ValueError:
+        return today.replace(year=today.year + MAX_YEARS_AHEAD, day=28)
+
+
+def _plausible(resolved: Resolved, ctx: TimeContext) -> Resolved:
+    """Refuse a day far outside any plausible calendar use (before 1900, or more than ten
+    years after today): a year typo like 1500 or 2099 is a bad symbol, never a write."""
+    if resolved.start is None or resolved.end is None:
+        return resolved
+    first = resolved.start.astimezone(ctx.tz).date()
+    last = max(first, (resolved.end - timedelta(microseconds=1)).astimezone(ctx.tz).date())
+    limit = latest_day(ctx.today)
+    if first < EARLIEST_DAY or last > limit:
+        raise SymbolError.invalid(
+            resolved.symbol,
+            f"{resolved.symbol!r} resolves to {first.isoformat() if first < EARLIEST_DAY else last.isoformat()}, "
+            f"outside the dates Richeng accepts ({EARLIEST_DAY.isoformat()} to {limit.isoformat()}, "
+            f"{MAX_YEARS_AHEAD} years ahead); check the year.",
+        )
+    return resolved
+
+
 # --- public API --------------------------------------------------------------
 
 
@@ -244,7 +272,7 @@ def resolve(symbol: str, ctx: TimeContext) -> Resolved:
         return Resolved(s, "time", None, None, (), time=resolve_time(s))
     if parsed := parse_date_form(s):
         form, m = parsed
-        return _guard(s, lambda: _resolve_date_form(s, form, m, ctx))
+        return _plausible(_guard(s, lambda: _resolve_date_form(s, form, m, ctx)), ctx)
     if im := INSTANT_RE.fullmatch(s):
         day_symbol = im.group("date")
         parsed = parse_date_form(day_symbol)
@@ -257,7 +285,7 @@ def resolve(symbol: str, ctx: TimeContext) -> Resolved:
             return Resolved(s, "instant", at, at, (), time=t)
 
         try:
-            return _guard(s, build)
+            return _plausible(_guard(s, build), ctx)
         except SymbolError as exc:
             raise SymbolError(s, exc.message) from exc
     raise _fail(raw)
