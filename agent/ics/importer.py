@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -20,9 +21,10 @@ from typing import Any
 import icalendar
 
 from agent.ics.prepare import CalendarContext, ComponentError, Prepared, prepare, series_query
-from agent.ics.reader import IcsReadError, decode, split
+from agent.ics.reader import ENCODING_NAMES, IcsReadError, RawCalendar, RawComponent, Span, scan, to_utf8
+from agent.ics.repair import content_digest, needs_repair, repair
 from agent.services.calendars import CalendarService
-from agent.store.components import parse_component
+from agent.store.components import excluded_single, parse_component
 from agent.store.db import Store, utc_now_iso
 from agent.store.events import Change, ChangeSet, EventRepo
 
@@ -31,6 +33,7 @@ __all__ = ["ImportProblem", "ImportReport", "IcsReadError", "import_bytes", "imp
 ORIGINS = ("user", "agent", "import")
 _DTSTAMP = re.compile(r"^DTSTAMP[;:][^\n]*\n(?:[ \t][^\n]*\n)*", re.MULTILINE)
 _CHUNK = 500
+BATCH = 2000  # events prepared before a write: bounds memory, big enough to amortise each write
 
 
 @dataclass(frozen=True)
@@ -61,14 +64,26 @@ class ImportReport:
     warnings: list[ImportProblem] = field(default_factory=list)
     calendars: list[str] = field(default_factory=list)
     changes: ChangeSet = field(default_factory=ChangeSet)
+    encoding: str = "utf-8"
+
+    @property
+    def repairs(self) -> list[ImportProblem]:
+        """What was repaired or dropped inside otherwise imported events (same list as ``warnings``)."""
+        return self.warnings
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        """The four counts; ``repairs`` and ``encoding`` only when there is something to say."""
+        out: dict[str, Any] = {
             "imported": self.imported,
             "updated": self.updated,
             "skipped": self.skipped,
             "errors": [problem.to_json() for problem in self.errors],
         }
+        if self.warnings:
+            out["repairs"] = [problem.to_json() for problem in self.warnings]
+        if self.encoding not in ("utf-8", "utf-8-sig"):
+            out["encoding"] = self.encoding
+        return out
 
 
 def import_file(
@@ -101,37 +116,143 @@ def import_bytes(
     source_name: str = "<data>",
     origin: str = "import",
 ) -> ImportReport:
-    """Import iCalendar bytes into ``calendar_name`` (see docs/ics.md for the calendar rule)."""
+    """Import iCalendar bytes into ``calendar_name`` (see docs/ics.md for the calendar rule).
+
+    The file is cut into component spans first (offsets, not copies); then components are
+    prepared in file order and written in batches of ``BATCH`` inside one transaction, so
+    memory stays near one batch whatever the file's size and a failure still changes
+    nothing. A series is held back until all of its parts (counted by the cut) are read.
+    """
     if origin not in ORIGINS:
         raise ValueError(f"origin must be one of {ORIGINS}")
-    text = decode(data, source_name)
-    calendars = split(text, source_name)
-    report = ImportReport(0, 0, 0, [])
-    prepared: list[tuple[str | None, Prepared]] = []
-    position = 0
-    for raw_calendar in calendars:
-        context = CalendarContext(raw_calendar)
-        for raw in raw_calendar.components:
-            if raw.name == "VEVENT":
-                try:
-                    item = prepare(raw, context, position)
-                except ComponentError as exc:
-                    report.errors.append(ImportProblem(exc.uid, exc.line, str(exc)))
-                    continue
-                position += 1
-                report.warnings.extend(ImportProblem(item.fields.uid, item.line, warning) for warning in item.warnings)
-                target = calendar_name or item.calendar_hint or context.calendar_name
-                prepared.append((target, item))
-            elif raw.name == "VTODO":
-                report.todos += 1
-                report.skipped += 1
-            elif raw.name != "VTIMEZONE":
-                report.other += 1
-                report.skipped += 1
-    prepared, queries = _check_series(prepared, report)
+    data, offset, encoding = to_utf8(data, source_name)
+    calendars = scan(data, source_name, offset)
+    report = ImportReport(0, 0, 0, [], encoding=encoding)
+    if encoding not in ("utf-8", "utf-8-sig"):
+        report.warnings.append(
+            ImportProblem(None, None, f"the file is not UTF-8; read it as {ENCODING_NAMES.get(encoding, encoding)}")
+        )
+    parts = Counter(
+        span.uid for calendar in calendars for span in calendar.spans if span.name == "VEVENT" and span.uid is not None
+    )
     with store.transaction():
-        _Writer(store, profile_id, origin, report, explicit=bool(calendar_name)).write(prepared, queries)
+        _Import(store, profile_id, origin, report, calendar_name, parts).run(calendars, data)
     return report
+
+
+class _Import:
+    """One import's walk over the file: prepare, repair, group series, write in batches."""
+
+    def __init__(
+        self, store: Store, profile_id: int, origin: str, report: ImportReport, calendar_name: str | None, parts: Counter[bytes]
+    ) -> None:
+        self.report = report
+        self.calendar_name = calendar_name
+        self.writer = _Writer(store, profile_id, origin, report, explicit=bool(calendar_name))
+        self.parts = parts
+        self.left = {key: count for key, count in parts.items() if count > 1}
+        self.waiting: dict[bytes, list[tuple[str | None, Prepared]]] = {}
+        self.batch: list[tuple[str | None, Prepared]] = []
+        self.generated: dict[str, dict[str, str]] = {}
+        self.position = 0
+
+    def run(self, calendars: list[RawCalendar], data: bytes) -> None:
+        for raw_calendar in calendars:
+            context = CalendarContext(raw_calendar)
+            for span in raw_calendar.spans:
+                if span.name == "VEVENT":
+                    self._event(span, data, context)
+                elif span.name == "VTODO":
+                    self.report.todos += 1
+                    self.report.skipped += 1
+                elif span.name != "VTIMEZONE":
+                    self.report.other += 1
+                    self.report.skipped += 1
+        for group in self.waiting.values():  # parts whose UID the cut read differently
+            self.batch.extend(group)
+        self._flush()
+
+    def _event(self, span: Span, data: bytes, context: CalendarContext) -> None:
+        raw = span.component(data)
+        try:
+            item = prepare_repaired(raw, context, self.position)
+        except ComponentError as exc:
+            self.report.errors.append(ImportProblem(exc.uid, exc.line, str(exc)))
+            self._part_done(span.uid)
+            return
+        self.position += 1
+        if span.uid is None and span.uid_lines == 0:
+            self._own_uid(item)
+        self.report.warnings.extend(ImportProblem(item.fields.uid, item.line, note) for note in item.warnings)
+        target = self.calendar_name or item.calendar_hint or context.calendar_name
+        if span.uid is None or self.parts[span.uid] <= 1:
+            self.batch.append((target, item))
+        else:
+            self.waiting.setdefault(span.uid, []).append((target, item))
+        self._part_done(span.uid)
+
+    def _part_done(self, key: bytes | None) -> None:
+        if key is not None and key in self.left:
+            self.left[key] -= 1
+            if self.left[key] == 0:
+                del self.left[key]
+                self.batch.extend(self.waiting.pop(key, []))
+        if len(self.batch) >= BATCH:
+            self._flush()
+
+    def _own_uid(self, item: Prepared) -> None:
+        """UID-less events get a hash of SUMMARY, DTSTART and RECURRENCE-ID (stable across
+        re-imports); a second one with the same three but other content gets a hash of
+        everything, so neither is dropped as a duplicate of the other."""
+        digest = content_digest(item.ics)
+        seen = self.generated.setdefault(item.fields.uid, {})
+        if not seen:
+            seen[digest] = item.fields.uid
+            return
+        if digest in seen:
+            item.fields.uid = seen[digest]
+            return
+        new_uid = f"{digest[:24]}@import.richeng"
+        seen[digest] = new_uid
+        item.ics = item.ics.replace(f"UID:{item.fields.uid}", f"UID:{new_uid}", 1)
+        if item.component is not None:
+            item.component["UID"] = icalendar.vText(new_uid)
+        item.warnings.append("no UID, and another event without UID has the same title and start; gave it its own UID")
+        item.fields.uid = new_uid
+
+    def _flush(self) -> None:
+        if not self.batch:
+            return
+        batch, self.batch = self.batch, []
+        checked, queries = _check_series(batch, self.report)
+        self.writer.write(checked, queries)
+
+
+def prepare_repaired(raw: RawComponent, context: CalendarContext, position: int) -> Prepared:
+    """``prepare`` after the repairs of ``agent.ics.repair``; their notes become warnings.
+
+    An event ``needs_repair`` does not flag goes straight through; one ``prepare`` refuses
+    is repaired with the parse-needing repairs too and tried once more.
+    """
+    notes = list(raw.notes)
+    text = raw.text
+    if not raw.problem and needs_repair(text, raw.uid_lines):
+        text = repair(text, notes) or text
+    try:
+        item = prepare(RawComponent(raw.name, raw.line, text, raw.problem), context, position)
+    except ComponentError as exc:
+        if raw.problem:
+            raise
+        fixed = repair(text, notes, failed=True)
+        if fixed is None:
+            raise
+        try:
+            item = prepare(RawComponent(raw.name, raw.line, fixed, raw.problem), context, position)
+        except ComponentError:
+            raise exc from None
+    item.source = raw.text
+    item.warnings[:0] = notes
+    return item
 
 
 def _check_series(
@@ -216,6 +337,7 @@ class _Writer:
         existing = self._load({item.fields.uid for _, item in winners})
         inserts: list[tuple[int, Prepared]] = []
         updates: list[tuple[int, Prepared, _Existing]] = []
+        already = self.report.older + self.report.unchanged
         for target, item in winners:
             key = (item.fields.uid, item.fields.recurrence_id)
             old = existing.get(key)
@@ -229,7 +351,7 @@ class _Writer:
                 self.report.unchanged += 1
             else:
                 updates.append((calendar_id, item, old))
-        self.report.skipped += self.report.older + self.report.unchanged
+        self.report.skipped += self.report.older + self.report.unchanged - already
         stale = self._stale_overrides(winners, existing, inserts, updates)
         now = utc_now_iso()
         new_ids = self._insert(inserts, now)
@@ -332,6 +454,16 @@ class _Writer:
             [(event_id, trigger, action) for event_id, item in rows for trigger, action in item.fields.alarms],
         )
 
+    def _excluded(self, item: Prepared) -> bool:
+        """A single event whose EXDATE names its DTSTART has no instance (RFC 5545); it is
+        kept, so an export still carries it, and the report says why it shows nowhere."""
+        if not item.fields.exdate or not excluded_single(item.parsed()):
+            return False
+        self.report.warnings.append(
+            ImportProblem(item.fields.uid, item.line, "its EXDATE excludes its only date: kept, but it shows nowhere")
+        )
+        return True
+
     def _occurrences(
         self,
         inserts: list[tuple[int, Prepared]],
@@ -382,9 +514,13 @@ class _Writer:
                 query, built_from = queries.get(uid, (None, -1))
                 whole = uid not in kept and len(mine) == built_from
                 repo.materialize(uid, components=parsed, query=query if whole else None)
+                cap = repo.capped(uid)
+                if cap is not None:  # bounded recurrence (docs/ics.md): say what is not shown
+                    line = master.line if master is not None else None
+                    self.report.warnings.append(ImportProblem(uid, line, cap.text()))
                 continue
             for event_id, item in mine:
-                if item.fields.status != "CANCELLED":
+                if item.fields.status != "CANCELLED" and not self._excluded(item):
                     fields = item.fields
                     singles.append((self.profile_id, event_id, event_id, int(fields.floating), fields.start_ts, fields.end_ts, None))
                 if event_id in updated_ids:
@@ -398,7 +534,7 @@ class _Writer:
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
             singles,
         )
-        self.conn.executemany("UPDATE events SET expanded_until = NULL WHERE id = ?", reset)
+        self.conn.executemany("UPDATE events SET expanded_until = NULL, expansion = NULL, capped = 0 WHERE id = ?", reset)
 
 
 _COLUMNS = (

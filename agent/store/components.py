@@ -221,6 +221,37 @@ def index_fields(component: icalendar.Event) -> EventFields:
     )
 
 
+def excluded_single(component: icalendar.Event) -> bool:
+    """A non-recurring event whose EXDATE names its own DTSTART: RFC 5545 leaves it no
+    instance, and other programs show nothing. A DATE in EXDATE excludes that whole day,
+    and a time matches by instant or, when one side is floating, by wall clock."""
+    props = _props(component)
+    if props.get("EXDATE") is None or props.get("RRULE") or props.get("RDATE") or props.get("RECURRENCE-ID"):
+        return False
+    try:
+        start = component.decoded("DTSTART")
+        values = props["EXDATE"] if isinstance(props["EXDATE"], list) else [props["EXDATE"]]
+        excluded = [entry.dt for item in values for entry in getattr(item, "dts", [])]
+    except (KeyError, ValueError, TypeError, AttributeError):
+        return False
+    keys = {recurrence_key(start), _wall_key(start)}
+    for value in excluded:
+        if isinstance(value, tuple):
+            value = value[0]
+        if not isinstance(value, datetime):
+            if isinstance(value, date) and value == (start.date() if isinstance(start, datetime) else start):
+                return True
+            continue
+        floating = value.tzinfo is None or getattr(start, "tzinfo", None) is None
+        if recurrence_key(value) in keys or (floating and _wall_key(value) in keys):
+            return True
+    return False
+
+
+def _wall_key(value: date | datetime) -> str:
+    return recurrence_key(value.replace(tzinfo=None) if isinstance(value, datetime) else value)
+
+
 def new_uid() -> str:
     return f"{uuid.uuid4()}@richeng"
 
