@@ -24,6 +24,7 @@ from agent.errors import NotFoundError
 from agent.store.components import (
     EPOCH,
     EventFields,
+    excluded_single,
     from_wall_seconds,
     index_fields,
     parse_component,
@@ -256,7 +257,9 @@ class EventRepo:
         if master is None or not (master["rrule"] or master["rdate"]):
             # Singles, and overrides whose master we do not have: each stands alone.
             for row in rows:
-                if row["status"] != "CANCELLED":
+                # A single whose EXDATE names its DTSTART has no instance (RFC 5545).
+                excluded = bool(row["exdate"]) and not row["recurrence_id"] and excluded_single(parse_component(row["ics"]))
+                if row["status"] != "CANCELLED" and not excluded:
                     self._insert_occurrence(row["id"], row["id"], row["floating"], row["start_ts"], row["end_ts"], None)
                 conn.execute("UPDATE events SET expanded_until = NULL WHERE id = ?", (row["id"],))
             return
