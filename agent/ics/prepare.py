@@ -22,6 +22,7 @@ import x_wr_timezone
 from agent.errors import UserFacingError
 from agent.ics import zones
 from agent.ics.reader import RawCalendar, RawComponent, split_head, unfold
+from agent.store import events, recurrence
 from agent.store.components import EventFields, index_fields, parse_component
 
 CALENDAR_PROPERTY = "X-RICHENG-CALENDAR"
@@ -372,21 +373,48 @@ def _reason(exc: Exception) -> str:
 def series_query(components: list[icalendar.Event]) -> tuple[Any, str | None]:
     """The recurring-ical-events query for one series, or why it cannot expand it.
 
-    A few days from the first start are enough to build every rule and compare every
-    RDATE/EXDATE kind, which is where malformed series fail. The query is handed on to
-    the store's expander so the series is not built twice.
+    Rules RFC 5545 forbids (INTERVAL=0 ...) or that never match are refused by
+    ``recurrence.rule_problem``; the rest is built and asked for its first instance only,
+    through the bounded walks (``recurrence.bound``), which is where malformed series fail
+    (mixed RDATE/EXDATE kinds, rules dateutil rejects). No window is walked, so a SECONDLY
+    rule costs what a yearly one does. The query, walks installed, is handed on to the
+    store's expander so the series is not built twice.
     """
+    masters = [c for c in components if c.get("RECURRENCE-ID") is None] or components
+    for master in masters:
+        problem = recurrence.component_problem(master)
+        if problem:
+            return None, problem
     calendar = icalendar.Calendar()
     for component in components:
         calendar.add_component(component)
     try:
         query = recurring_ical_events.of(calendar)
-        masters = [c for c in components if c.get("RECURRENCE-ID") is None] or components
+        excluded = len(components) + sum(len(_exdates(master)) for master in masters)
+        recurrence.bound(query, recurrence_budget() + excluded)
         start = masters[0].decoded("DTSTART")
         low = start if isinstance(start, datetime) else datetime(start.year, start.month, start.day)
         for series in query.series:
-            for _ in series.between(low - timedelta(days=1), low + timedelta(days=8)):
-                pass
+            try:
+                next(iter(series.between(low - timedelta(days=1), _FAR)), None)
+            except recurrence.InstanceBudget:
+                pass  # every instance so far excluded: not an error, the expander caps it
     except Exception as exc:  # noqa: BLE001 - any failure here would hide the series later
         return None, _reason(exc)
     return query, None
+
+
+_FAR = datetime(9000, 1, 1)
+
+
+def recurrence_budget() -> int:
+    """The walks' budget for one series, as the store's expander sets it."""
+    return events.MAX_SERIES_INSTANCES + 2 * events.MAX_INSTANCES_PER_CHUNK
+
+
+def _exdates(component: icalendar.Event) -> list[Any]:
+    values = component.get("EXDATE")
+    if values is None:
+        return []
+    items = values if isinstance(values, list) else [values]
+    return [entry for item in items for entry in getattr(item, "dts", [item])]

@@ -9,6 +9,7 @@ index range instead of expanding a thousand rules on every paint.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
 from collections.abc import Mapping
@@ -20,7 +21,7 @@ from zoneinfo import ZoneInfo
 import icalendar
 import recurring_ical_events
 
-from agent.errors import NotFoundError
+from agent.errors import NotFoundError, ValidationError
 from agent.store.components import (
     EPOCH,
     EventFields,
@@ -33,13 +34,18 @@ from agent.store.components import (
     wall_seconds,
 )
 from agent.store.db import Store, utc_now_iso
+from agent.store.recurrence import Dates, InstanceBudget, Walk, bound, component_problem
 
 HORIZON = timedelta(days=2 * 365)
 EXTEND_BY = timedelta(days=365)
+# Bounded recurrence (docs/ics.md): one expansion step (a window) writes at most this many
+# instances of a series, and a series never has more than MAX_SERIES_INSTANCES in all; the
+# rest is not shown, and the event says so (``capped``). 20,000 is a daily event for 54
+# years or an hourly one for 2.3, and a month view of it still paints in well under a second.
 MAX_INSTANCES_PER_CHUNK = 5000
+MAX_SERIES_INSTANCES = 20_000
+MAX_STEPS = 64  # steps of one extension; the caps end it long before
 DAY = 86400
-WINDOW = 8 * 366 * DAY  # expansion walks the range in windows this long ...
-MIN_WINDOW = 3600  # ... halving them down to this when a rule is very dense
 
 
 @dataclass(frozen=True)
@@ -107,6 +113,88 @@ class Occurrence(NamedTuple):
         }
 
 
+@dataclass
+class _Progress:
+    """How far a series got: instances materialised, each RRULE's resume point, the cap.
+
+    Stored as JSON in ``events.expansion`` of the master; ``rules`` holds, per RRULE, the
+    last instance made before ``expanded_until`` (naive ISO) and how many came before it."""
+
+    materialised: int = 0
+    rules: list[Any] | None = None
+    capped_at: int | None = None
+
+    def to_json(self) -> str:
+        return json.dumps({"n": self.materialised, "rules": self.rules, "capped_at": self.capped_at})
+
+    @classmethod
+    def from_json(cls, text: str | None) -> _Progress:
+        try:
+            data = json.loads(text) if text else {}
+        except ValueError:
+            data = {}
+        if not isinstance(data, dict):
+            data = {}
+        rules = data.get("rules")
+        capped_at = data.get("capped_at")
+        return cls(
+            int(data.get("n") or 0),
+            rules if isinstance(rules, list) else None,
+            int(capped_at) if isinstance(capped_at, int) else None,
+        )
+
+
+@dataclass
+class _Run:
+    """One series being expanded in this process: its query, walks and override rows."""
+
+    master: sqlite3.Row
+    query: Any
+    walks: list[Walk | Dates]
+    overrides: dict[str, sqlite3.Row]
+    by_adapter: dict[int, sqlite3.Row]
+    floating: bool
+    master_cancelled: bool
+    suppressed: tuple[type[BaseException], ...]
+    tzinfo: Any
+    excluded: int
+
+    def moment(self, ts: int) -> datetime:
+        """``ts`` (the master's kind of seconds) as the walks' kind of datetime."""
+        if self.floating:
+            wall = from_wall_seconds(ts)
+            return wall.replace(tzinfo=self.tzinfo) if self.tzinfo is not None else wall
+        instant = datetime.fromtimestamp(ts, timezone.utc)
+        return instant if self.tzinfo is not None else instant.replace(tzinfo=None)
+
+    def seconds(self, value: datetime) -> int:
+        if self.floating or value.tzinfo is None:
+            return wall_seconds(value)
+        return int(value.timestamp())
+
+
+class CapNote(NamedTuple):
+    """A capped series: how many instances exist, and the start (the master's kind of
+    seconds: UTC, or wall seconds when floating) from which no more are shown."""
+
+    shown: int
+    hidden_from: int | None
+    floating: bool
+
+    def text(self, tz: ZoneInfo | None = None) -> str:
+        """The English note for reports; the editor words it in zh or en itself."""
+        when = ""
+        if self.hidden_from is not None:
+            moment = from_wall_seconds(self.hidden_from) if self.floating or tz is None else (
+                datetime.fromtimestamp(self.hidden_from, tz).replace(tzinfo=None)
+            )
+            when = f" (nothing from {moment:%Y-%m-%d %H:%M} on)"
+        return (
+            f"this series repeats more often than Richeng expands: only its first {self.shown} "
+            f"instances are shown{when}; the event itself is kept whole"
+        )
+
+
 class EventRepo:
     """Rows of one profile. Writes must run inside ``store.transaction()``."""
 
@@ -157,6 +245,10 @@ class EventRepo:
         self._check_calendar(calendar_id)
         conn = self.store.conn
         fields = index_fields(component)
+        if fields.rrule:
+            problem = component_problem(component)
+            if problem:
+                raise ValidationError(f"cannot save the series: {problem}")
         ics = component.to_ical().decode()
         existing = self.row(fields.uid, fields.recurrence_id)
         now = utc_now_iso()
@@ -241,7 +333,9 @@ class EventRepo:
 
         ``components`` (by recurrence id) lets a caller that has just parsed the rows, the
         importer, spare parsing each stored text again; ``query`` is a recurring-ical-events
-        query it already built from exactly these rows.
+        query it already built from exactly these rows. A series is expanded up to the
+        horizon in steps of at most ``MAX_INSTANCES_PER_CHUNK`` and never past
+        ``MAX_SERIES_INSTANCES`` in all (see ``_advance``).
         """
         conn = self.store.conn
         rows = conn.execute(
@@ -261,7 +355,9 @@ class EventRepo:
                 excluded = bool(row["exdate"]) and not row["recurrence_id"] and excluded_single(parse_component(row["ics"]))
                 if row["status"] != "CANCELLED" and not excluded:
                     self._insert_occurrence(row["id"], row["id"], row["floating"], row["start_ts"], row["end_ts"], None)
-                conn.execute("UPDATE events SET expanded_until = NULL WHERE id = ?", (row["id"],))
+                conn.execute(
+                    "UPDATE events SET expanded_until = NULL, expansion = NULL, capped = 0 WHERE id = ?", (row["id"],)
+                )
             return
         if horizon_ts is None:
             horizon_ts = max(int(time.time()), master["start_ts"]) + int(HORIZON.total_seconds())
@@ -269,99 +365,170 @@ class EventRepo:
         # instance must still be found (the day of slack also covers floating vs UTC).
         horizon_ts = max(horizon_ts, max(row["start_ts"] for row in rows) + DAY)
         start_ts = min(row["start_ts"] for row in rows) - DAY
-        self._expand(master, rows, start_ts, horizon_ts, components, query)
+        run = self._run(master, rows, components, query, None)
+        self._advance(run, _Progress(), start_ts, horizon_ts, lazy=True)
 
-    def _expand(
+    def _run(
         self,
         master: sqlite3.Row,
         rows: list[sqlite3.Row],
-        from_ts: int,
-        to_ts: int,
-        components: Mapping[str, icalendar.Event] | None = None,
-        query: Any = None,
-    ) -> None:
-        """Expand ``master``'s series into occurrences starting in [from_ts, to_ts).
-
-        Reads recurring-ical-events' occurrences (start, end) instead of asking it for a
-        copied component per instance, which cost five times the expansion itself; only
-        instances shaped by an override become components, to read their own status.
-        The range is walked in windows so a dense rule stops at MAX_INSTANCES_PER_CHUNK.
-        """
+        components: Mapping[str, icalendar.Event] | None,
+        query: Any,
+        resume: list[Any] | None,
+    ) -> _Run:
+        """Everything one series' expansion needs, built once per process and series."""
         if query is None:
             calendar = icalendar.Calendar()
             parsed = components or {}
             for row in rows:
                 calendar.add_component(parsed.get(row["recurrence_id"]) or parse_component(row["ics"]))
             query = recurring_ical_events.of(calendar, skip_bad_series=True)
-        floating = bool(master["floating"])
         overrides = {row["recurrence_id"]: row for row in rows if row["recurrence_id"]}
-        suppressed = tuple(query.suppressed_errors)
-        master_cancelled = str(master["status"]).upper() == "CANCELLED"
+        # Instances an EXDATE or an override takes away still cost a step of the walk.
+        excluded = len(overrides) + sum(len(line.split(",")) for line in (master["exdate"] or "").splitlines())
+        walks = bound(query, MAX_SERIES_INSTANCES + excluded + 2 * MAX_INSTANCES_PER_CHUNK, resume)
+        by_adapter: dict[int, sqlite3.Row] = {}
+        tzinfo = None
+        for series in query.series:
+            tzinfo = tzinfo or getattr(series.recurrence, "tzinfo", None)
+            for adapter in series.modifications:
+                component = adapter._component  # noqa: SLF001 - the override's own VEVENT
+                if component.get("RECURRENCE-ID") is None:
+                    continue
+                row = overrides.get(recurrence_key(component.decoded("RECURRENCE-ID")))
+                if row is not None:
+                    by_adapter[id(adapter)] = row
+        return _Run(
+            master=master,
+            query=query,
+            walks=walks,
+            overrides=overrides,
+            by_adapter=by_adapter,
+            floating=bool(master["floating"]),
+            master_cancelled=str(master["status"]).upper() == "CANCELLED",
+            suppressed=tuple(query.suppressed_errors),
+            tzinfo=tzinfo,
+            excluded=excluded,
+        )
+
+    def _advance(self, run: _Run, progress: _Progress, from_ts: int, to_ts: int, *, lazy: bool = False) -> None:
+        """Expand ``run``'s series over [from_ts, to_ts) step by step and record where it got.
+
+        Each step writes at most ``MAX_INSTANCES_PER_CHUNK`` instances; the series stops
+        for good (``capped``) at ``MAX_SERIES_INSTANCES``, or when its walks exceed their
+        budget. Otherwise ``expanded_until`` and the walks' resume points are stored so that
+        a later query extends the series from there, not from DTSTART. ``lazy`` (a first
+        expansion, e.g. on import) stops after one step unless the series would reach the
+        cap before ``to_ts`` anyway: then it is capped now, so the import can say so.
+        """
+        reached, capped = from_ts, False
+        for _ in range(MAX_STEPS):
+            reached, capped = self._step(run, progress, reached, to_ts)
+            if capped or reached >= to_ts:
+                break
+            if lazy and not _reaches_cap(run, to_ts):
+                break
+        master = run.master
+        conn = self.store.conn
+        if capped:
+            conn.execute(
+                "UPDATE events SET expanded_until = NULL, expansion = ?, capped = 1 WHERE id = ?",
+                (progress.to_json(), master["id"]),
+            )
+            return
+        complete = False
+        if reached >= to_ts and _series_is_finite(master):
+            moment = run.moment(to_ts - DAY)
+            try:
+                complete = not any(walk.has_after(moment) for walk in run.walks)
+            except InstanceBudget:
+                complete = False
+        if complete:
+            conn.execute(
+                "UPDATE events SET expanded_until = NULL, expansion = NULL, capped = 0 WHERE id = ?", (master["id"],)
+            )
+            return
+        before = run.moment(reached - DAY)
+        progress.rules = [walk.progress(before) for walk in run.walks[1:]]
+        conn.execute(
+            "UPDATE events SET expanded_until = ?, expansion = ?, capped = 0 WHERE id = ?",
+            (reached, progress.to_json(), master["id"]),
+        )
+
+    def _step(self, run: _Run, progress: _Progress, from_ts: int, to_ts: int) -> tuple[int, bool]:
+        """Materialise up to one chunk of instances starting at ``from_ts``.
+
+        Windows are sized by the walks (up to the instance that fills the chunk), so a
+        dense rule costs one pass per chunk instead of a search. Returns how far instances
+        now exist and whether the series is capped.
+        """
+        room = min(MAX_INSTANCES_PER_CHUNK, MAX_SERIES_INSTANCES - progress.materialised)
+        if room <= 0:
+            try:
+                more = any(walk.has_after(run.moment(from_ts)) for walk in run.walks)
+            except InstanceBudget:
+                more = True
+            if more:
+                progress.capped_at = from_ts
+                return from_ts, True
+            return to_ts, False
         batch: list[tuple[int, int, int, int, int, int, str | None]] = []
-        reached = to_ts
-        low = from_ts
-        step = WINDOW
-        while low < to_ts:
-            high = min(low + step, to_ts)
-            cap = MAX_INSTANCES_PER_CHUNK if step > MIN_WINDOW else None
-            found = self._window(query.series, suppressed, floating, low, high, cap, master, overrides, master_cancelled)
-            if found is None:
-                step = max(step // 2, MIN_WINDOW)
-                continue
-            if batch and len(batch) + len(found) > MAX_INSTANCES_PER_CHUNK:
-                reached = low
+        low, capped = from_ts, False
+        while low < to_ts and len(batch) < room:
+            try:
+                high = self._window_end(run, low, to_ts, room - len(batch))
+                batch.extend(self._window(run, low, high))
+            except InstanceBudget:
+                progress.capped_at, capped = low, True
                 break
-            batch.extend(found)
             low = high
-            if len(batch) >= MAX_INSTANCES_PER_CHUNK and low < to_ts:
-                reached = low
-                break
+        left = MAX_SERIES_INSTANCES - progress.materialised
+        if len(batch) > left:
+            batch.sort(key=lambda row: row[4])
+            progress.capped_at, capped = batch[left][4], True
+            del batch[left:]
         self.store.conn.executemany(
             "INSERT INTO occurrences(profile_id, series_id, event_id, floating, start_ts, end_ts, recurrence_id)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
             batch,
         )
-        complete = reached == to_ts and _series_is_finite(master) and not self._more_after(query, floating, to_ts)
-        expanded_until = None if complete else reached
-        self.store.conn.execute(
-            "UPDATE events SET expanded_until = ? WHERE id = ?", (expanded_until, master["id"])
-        )
+        progress.materialised += len(batch)
+        return low, capped
 
     @staticmethod
-    def _more_after(query: Any, floating: bool, ts: int) -> bool:
-        """Whether a finite series (COUNT, UNTIL or RDATEs, e.g. a lunar-yearly birthday) still
-        has instances past the expanded range; if so it stays open and later queries extend it."""
-        moment = from_wall_seconds(ts) if floating else datetime.fromtimestamp(ts, timezone.utc)
-        try:
-            return next(iter(query.after(moment)), None) is not None
-        except Exception:  # a series recurring-ical-events cannot walk: treat as ended
-            return False
+    def _window_end(run: _Run, low: int, to_ts: int, room: int) -> int:
+        """The end of a window from ``low`` holding about ``room`` generated instances."""
+        moment = run.moment(low)
+        ends = [end for end in (walk.nth_from(moment, room) for walk in run.walks) if end is not None]
+        if not ends:
+            return to_ts
+        return min(to_ts, max(low + 1, run.seconds(min(ends)) + 1))
 
-    def _window(
-        self,
-        series_list: list[Any],
-        suppressed: tuple[type[BaseException], ...],
-        floating: bool,
-        low: int,
-        high: int,
-        cap: int | None,
-        master: sqlite3.Row,
-        overrides: dict[str, sqlite3.Row],
-        master_cancelled: bool,
-    ) -> list[tuple[int, int, int, int, int, int, str | None]] | None:
-        """Occurrence rows starting in [low, high); None when more than ``cap`` were seen."""
-        if floating:
+    def _window(self, run: _Run, low: int, high: int) -> list[tuple[int, int, int, int, int, int, str | None]]:
+        """Occurrence rows starting in [low, high).
+
+        Reads recurring-ical-events' occurrences (start, end) instead of asking it for a
+        copied component per instance; an instance that is an override takes its times and
+        status from the override's own row, and only instances shaped by a THISANDFUTURE
+        override become components.
+        """
+        if run.floating:
             span = (from_wall_seconds(low), from_wall_seconds(high))
         else:
             span = (datetime.fromtimestamp(low, timezone.utc), datetime.fromtimestamp(high, timezone.utc))
         out: list[tuple[int, int, int, int, int, int, str | None]] = []
-        seen = 0
-        for series in series_list:
+        master_id = run.master["id"]
+        for series in run.query.series:
             try:
                 for occurrence in series.between(*span):
-                    seen += 1
-                    if cap is not None and seen > cap:
-                        return None
+                    adapter = occurrence._adapter  # noqa: SLF001
+                    row = run.by_adapter.get(id(adapter))
+                    if row is not None and occurrence.start is adapter.start:
+                        if not low <= row["start_ts"] < high or row["status"] == "CANCELLED":
+                            continue
+                        out.append((self.profile_id, master_id, row["id"], row["floating"], row["start_ts"],
+                                    row["end_ts"], row["recurrence_id"]))
+                        continue
                     if occurrence.recurrence_ids:
                         instance = occurrence.as_component(False)
                         fields = index_fields(instance)
@@ -371,14 +538,14 @@ class EventRepo:
                         rid = recurrence_key(rid_value) if rid_value is not None else None
                     else:
                         _, is_floating, start_ts, end_ts, _ = span_columns(occurrence.start, occurrence.end)
-                        cancelled = master_cancelled
+                        cancelled = run.master_cancelled
                         rid = recurrence_key(occurrence.start)
                     if not low <= start_ts < high or cancelled:
                         continue
-                    row = overrides.get(rid or "")
-                    event_id = row["id"] if row is not None else master["id"]
-                    out.append((self.profile_id, master["id"], event_id, int(is_floating), start_ts, end_ts, rid))
-            except suppressed:
+                    row = run.overrides.get(rid or "")
+                    event_id = row["id"] if row is not None else master_id
+                    out.append((self.profile_id, master_id, event_id, int(is_floating), start_ts, end_ts, rid))
+            except run.suppressed:
                 continue
         return out
 
@@ -394,8 +561,11 @@ class EventRepo:
     def ensure_expanded(self, until_utc: int) -> None:
         """Extend open-ended series whose occurrences stop before ``until_utc``.
 
-        Floating series compare wall seconds with UTC seconds; a day of slack covers every
-        zone offset, and expanding a little further than needed is harmless.
+        Each series resumes where its last expansion stopped (its walks restart at the last
+        instance they had made), so a query far ahead costs the instances in between, not a
+        walk from DTSTART; a capped series is never extended. Floating series compare wall
+        seconds with UTC seconds; a day of slack covers every zone offset, and expanding a
+        little further than needed is harmless.
         """
         conn = self.store.conn
         limit = until_utc + DAY
@@ -415,9 +585,27 @@ class EventRepo:
                     "SELECT * FROM events WHERE profile_id = ? AND uid = ? ORDER BY recurrence_id",
                     (self.profile_id, master["uid"]),
                 ).fetchall()
-                while master is not None and master["expanded_until"] is not None and master["expanded_until"] < limit:
-                    self._expand(master, rows, master["expanded_until"], target)
-                    master = self.row_by_id(master_id)
+                progress = _Progress.from_json(master["expansion"])
+                if progress.materialised == 0:  # a row expanded before progress was recorded
+                    (progress.materialised,) = conn.execute(
+                        "SELECT COUNT(*) FROM occurrences WHERE series_id = ?", (master_id,)
+                    ).fetchone()
+                run = self._run(master, rows, None, None, progress.rules)
+                self._advance(run, progress, master["expanded_until"], target)
+
+    def capped(self, uid: str) -> CapNote | None:
+        """Whether the series ``uid`` stopped at the cap, and from when nothing is shown.
+
+        For the editor and the import report: a capped series has more instances than
+        Richeng materialises (``MAX_SERIES_INSTANCES``)."""
+        row = self.store.conn.execute(
+            "SELECT capped, expansion, floating FROM events WHERE profile_id = ? AND uid = ? AND recurrence_id = ''",
+            (self.profile_id, uid),
+        ).fetchone()
+        if row is None or not row["capped"]:
+            return None
+        progress = _Progress.from_json(row["expansion"])
+        return CapNote(progress.materialised, progress.capped_at, bool(row["floating"]))
 
     # ---- reads --------------------------------------------------------------------------
 
@@ -525,6 +713,17 @@ def _columns(fields: EventFields) -> dict[str, Any]:
         "sequence": fields.sequence,
         "last_modified": fields.last_modified,
     }
+
+
+def _reaches_cap(run: _Run, to_ts: int) -> bool:
+    """Whether the series makes more than ``MAX_SERIES_INSTANCES`` instances before ``to_ts``
+    (counting what EXDATEs and overrides may take away as made), generating at most that."""
+    limit = MAX_SERIES_INSTANCES + run.excluded + 1
+    moment = run.moment(to_ts)
+    try:
+        return sum(walk.count_before(moment, limit) for walk in run.walks) >= limit
+    except InstanceBudget:
+        return True
 
 
 def _series_is_finite(master: sqlite3.Row) -> bool:

@@ -231,4 +231,11 @@ MIGRATIONS: list[str] = [
     );
     CREATE UNIQUE INDEX sync_conflicts_open ON sync_conflicts(mapping_id, uid) WHERE resolved_at IS NULL;
     """,
+    # 2: bounded recurrence (docs/ics.md). ``expansion`` is a series master's progress as
+    # JSON (instances made, each RRULE's resume point, where the cap stopped it) and
+    # ``capped`` is 1 when the series has more instances than Richeng materialises.
+    """
+    ALTER TABLE events ADD COLUMN expansion TEXT;
+    ALTER TABLE events ADD COLUMN capped INTEGER NOT NULL DEFAULT 0;
+    """,
 ]
