@@ -9,6 +9,7 @@ for new events); all-day events show an inclusive last day, stored as the exclus
 from __future__ import annotations
 
 import zoneinfo
+from dataclasses import replace as dc_replace
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
@@ -40,7 +41,7 @@ from agent.services.editing import EventDraft
 from agent.store.events import Occurrence
 from app.calendar.holidays import prefers_chinese
 from app.calendar.occurrence_edit import EditorResult, EventWrites
-from app.calendar.recurrence import LUNAR_MARK, WEEKDAYS, RecurrenceSpec, build_rule, parse_rule
+from app.calendar.recurrence import LUNAR_MARK, WEEKDAYS, RecurrenceSpec, build_rule, last_instance_day, parse_rule
 from app.calendar.search_panel import swatch
 from app.context import AppContext
 
@@ -270,7 +271,11 @@ class EventDialog(QDialog):
             rule = master.get("RRULE")
             lunar = str(master.get("X-RICHENG-RECUR") or "") == LUNAR_MARK
             tz = ZoneInfo(occ.tzid) if occ.tzid else None
-            spec = parse_rule(rule.to_ical().decode() if rule is not None else None, lunar, tz)
+            rule_text = rule.to_ical().decode() if rule is not None else None
+            spec = parse_rule(rule_text, lunar, tz)
+            if spec.until is not None and rule_text:
+                last = last_instance_day(rule_text, master.decoded("DTSTART"), tz)
+                spec = dc_replace(spec, until=last) if last is not None else spec
             if lunar:
                 rdates = master.get("RDATE")
                 total = sum(len(item.dts) for item in (rdates if isinstance(rdates, list) else [rdates]) if item is not None)

@@ -106,6 +106,11 @@ class EventWrites:
         if original.recurrence_id is not None:
             draft = self._series_draft(original, draft)
         master = self.component(original.uid)
+        if not result.recurrence_changed and master is not None and not result.lunar:
+            # Recurrence untouched: keep the stored rule verbatim (its exact UNTIL, COUNT,
+            # WKST …), never one rebuilt from what the editor could show.
+            rule = master.get("RRULE")
+            draft = replace(draft, rrule=rule.to_ical().decode() if rule is not None else None)
         had_rdates = master is not None and master.get("RDATE") is not None
         if not result.lunar and not had_rdates:
             return ops.replace(original.uid, draft)

@@ -68,6 +68,32 @@ def _until_day(value: str, tz: ZoneInfo | None) -> date:
     return date(int(digits[0:4]), int(digits[4:6]), int(digits[6:8]))
 
 
+def last_instance_day(rrule: str, start: date | datetime, tz: ZoneInfo | None = None) -> date | None:
+    """The day of the series' last instance under its UNTIL (None when it has none).
+
+    A split ("this and following") ends the old series one second before the split
+    instance, so its UNTIL falls on the split day although the last instance is a week
+    earlier. The editor shows this day as "Until", so saving the rule back (UNTIL = end of
+    that day) can never bring the split instance back as a duplicate.
+    """
+    from dateutil.rrule import rrulestr
+
+    if "UNTIL=" not in rrule.upper():
+        return None
+    first = start if isinstance(start, datetime) else datetime.combine(start, time(0))
+    try:
+        last = None
+        for last in rrulestr(rrule, dtstart=first):
+            pass
+    except (ValueError, TypeError, OverflowError):  # a rule dateutil cannot expand: keep UNTIL's day
+        return None
+    if last is None:
+        return None
+    if last.tzinfo is not None and tz is not None:
+        last = last.astimezone(tz)
+    return last.date()
+
+
 def build_rule(spec: RecurrenceSpec, start: date | datetime) -> str | None:
     """RRULE text for ``spec`` (None for none/lunar); UNTIL covers the whole last day."""
     if spec.kind in ("none", "lunar"):
