@@ -121,9 +121,11 @@ def test_rotation_keeps_each_kind_apart(tmp_path: Path) -> None:
 
 
 def test_backup_before_import_only_above_the_threshold(db: Path) -> None:
+    threshold = 200  # the documented N (docs/backups.md)
+    assert backup_mod.IMPORT_BACKUP_MIN_EVENTS == threshold
     with Store(db, backups=False, clock=Clock(DAY1)) as store:
-        assert backup_before_import(store, backup_mod.IMPORT_BACKUP_MIN_EVENTS) is None
-        made = backup_before_import(store, backup_mod.IMPORT_BACKUP_MIN_EVENTS + 1)
+        assert backup_before_import(store, threshold) is None
+        made = backup_before_import(store, threshold + 1)
     assert made is not None and made.kind == "import" and events_in(made.path) == 30
 
 
