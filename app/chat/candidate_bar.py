@@ -18,9 +18,11 @@ ZH_WEEKDAYS = "一二三四五六日"
 EN_WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 
 
-def day_button_label(day: date, lang: str) -> str:
-    """周六 12/5 or Sat 12/5."""
+def day_button_label(day: date, lang: str, today: date | None = None) -> str:
+    """周六 12/5 or Sat 12/5; 周六 2027/1/2 when the day is not in ``today``'s year."""
     weekday = f"周{ZH_WEEKDAYS[day.weekday()]}" if lang == "zh" else EN_WEEKDAYS[day.weekday()]
+    if today is not None and day.year != today.year:
+        return f"{weekday} {day.year}/{day.month}/{day.day}"
     return f"{weekday} {day.month}/{day.day}"
 
 
@@ -94,11 +96,13 @@ class CandidateBar(QWidget):
             "unconfirmed": self.tr("waiting for your OK"),
         }.get(status, self.tr("pending"))
 
-    def show_pending(self, title: str, status: str, candidates: Sequence[str], lang: str) -> None:
+    def show_pending(
+        self, title: str, status: str, candidates: Sequence[str], lang: str, today: date | None = None
+    ) -> None:
         """Show the chip for the pending command, and day buttons when it needs a day."""
         self.title, self.status = title, status
         self.chip_label.setText(self.tr("Pending: {0} · {1}").format(title, self.status_text(status)))
-        self._set_days(candidates if status == "needs_date" else [], lang)
+        self._set_days(candidates if status == "needs_date" else [], lang, today)
         self._set_confirm(status == "unconfirmed")
         self.chip.show()
         self.show()
@@ -117,13 +121,13 @@ class CandidateBar(QWidget):
         self.confirm_button.setVisible(visible)
         self.decline_button.setVisible(visible)
 
-    def _set_days(self, candidates: Sequence[str], lang: str) -> None:
+    def _set_days(self, candidates: Sequence[str], lang: str, today: date | None = None) -> None:
         for button in self.buttons:
             self._days.removeWidget(button)
             button.deleteLater()
         self.buttons = []
         for index, iso in enumerate(candidates):
-            label = day_button_label(date.fromisoformat(iso), lang)
+            label = day_button_label(date.fromisoformat(iso), lang, today)
             button = QPushButton(label, self)
             button.setProperty("iso", iso)
             button.setCursor(Qt.CursorShape.PointingHandCursor)

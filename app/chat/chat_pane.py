@@ -330,7 +330,7 @@ class ChatPane(QWidget):
             self._clear_pending()
 
     def _show_pending(self, title: str, status: str, candidates: list[str], lang: str, ttl: timedelta | None = None) -> None:
-        self.candidate_bar.show_pending(title, status, candidates, lang)
+        self.candidate_bar.show_pending(title, status, candidates, lang, self.ctx.time_context().today)
         ttl = ttl or timedelta(minutes=int(self.ctx.settings.get("command_ttl_minutes")))
         self._pending_timer.start(max(1000, int(ttl.total_seconds() * 1000)))
 

@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QListWidget, QPushButton, QVBoxLayout, QWidget
 
-from app.chat.spans import span_text
+from app.chat.spans import receipt_today, span_text
 
 CHANGE, CREATE, CANCEL = "change", "create", "cancel"
 
@@ -32,7 +32,8 @@ class ConflictDialog(QDialog):
         self.setWindowTitle(self.tr("Time conflict"))
         self.setMinimumWidth(420)
         title = str(receipt.get("title") or "")
-        when = span_text(receipt.get("start"), receipt.get("end"), tz)
+        today = receipt_today(receipt)  # dates outside this year show their year
+        when = span_text(receipt.get("start"), receipt.get("end"), tz, today)
 
         heading = QLabel(self.tr("“{0}” ({1}) overlaps:").format(title, when), self)
         heading.setWordWrap(True)
@@ -46,7 +47,7 @@ class ConflictDialog(QDialog):
         self.conflicts.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         for item in receipt.get("conflicts") or []:
             calendar = item.get("calendar") or ""
-            line = f"{item.get('title', '')}  ·  {span_text(item.get('start'), item.get('end'), tz)}"
+            line = f"{item.get('title', '')}  ·  {span_text(item.get('start'), item.get('end'), tz, today)}"
             if calendar:
                 line += f"  ·  {calendar}"
             self.conflicts.addItem(line)

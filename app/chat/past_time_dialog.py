@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from app.chat.spans import span_text
+from app.chat.spans import receipt_today, span_text
 
 ADD, DROP, LATER = "add", "drop", "later"
 
@@ -28,7 +28,7 @@ class PastTimeDialog(QDialog):
         self.setWindowTitle(self.tr("Time already passed"))
         self.setMinimumWidth(380)
         title = str(receipt.get("title") or "")
-        when = span_text(receipt.get("start"), receipt.get("end"), tz)
+        when = span_text(receipt.get("start"), receipt.get("end"), tz, receipt_today(receipt))
         self.message = message = QLabel(
             self.tr("The time for “{0}” ({1}) has already passed, so nothing was written.\n"
                     "Add it to the calendar anyway?").format(title, when),
