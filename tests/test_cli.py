@@ -20,7 +20,7 @@ RESOLVE_KEYS = {"symbol", "kind", "start", "end", "candidates", "message"}
 EVENT_KEYS = {"uid", "title", "start", "end", "all_day", "calendar", "recurrence_id"}
 OUTCOME_KEYS = {
     "status", "title", "command_id", "event", "candidates", "conflicts", "message", "calendar",
-    "requested_calendar", "calendar_fell_back", "deduplicated", "start", "end",
+    "requested_calendar", "calendar_fell_back", "deduplicated", "start", "end", "rejected", "today",
 }
 
 
