@@ -6,7 +6,7 @@ It only composes; the panes do their own work and every write goes through
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox, QSplitter, QToolButton, QWidget
 
@@ -14,7 +14,7 @@ from agent import __version__
 from app.calendar.calendar_area import CalendarArea
 from app.chat.chat_pane import ChatPane
 from app.context import AppContext
-from app.io.import_export import export_dialog, import_dialog, import_paths
+from app.io.import_export import export_dialog, import_dialog, import_with_choice
 from app.keyboard import install_click_guard
 from app.reminders import ReminderService
 from app.settings.settings_dialog import SettingsDialog
@@ -153,4 +153,6 @@ class MainWindow(QMainWindow):
         paths = [url.toLocalFile() for url in event.mimeData().urls() if url.toLocalFile().lower().endswith(".ics")]
         if paths:
             event.acceptProposedAction()
-            import_paths(self, self.ctx, paths)
+            # Ask after the drop has returned: a modal question inside a drop handler
+            # would hold the drag source (the file manager) until it is answered.
+            QTimer.singleShot(0, lambda: import_with_choice(self, self.ctx, paths))

@@ -124,8 +124,15 @@ class Operations(QObject):
         return self._push("complete", changes) if changes is not None else None
 
     def imported(self, changes: ChangeSet | None = None) -> None:
-        """An import committed on its own transaction; views refresh (import is not undoable)."""
+        """Changes committed elsewhere that are not the user's to undo (a sync pull): refresh."""
         self.changed.emit(changes or ChangeSet())
+
+    def record_import(self, changes: ChangeSet) -> None:
+        """A GUI import committed in one transaction: one undo step (its before-images put
+        updated events back, new ones go). A calendar it created stays, empty after undo,
+        so redo has somewhere to put the events back."""
+        self.calendars_changed.emit()
+        self._push("import", changes)
 
     # ---- calendars -----------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QFileDialog, QSystemTrayIcon
 
 from agent.models.base import ModelUnavailable
 from agent.models.script_backend import ScriptedModel
+from app.io import import_export
 from app.io.import_export import ImportJob, export_to, import_dialog, import_paths
 from app.io.report_dialog import ImportReportDialog
 from app.settings.model_page import HOSTED, LOCAL
@@ -242,6 +243,7 @@ def test_import_paths_reports_imported_and_rejected_with_reasons(app_ctx, qtbot,
 
 def test_import_dialog_uses_the_file_picker(app_ctx, qtbot, ics_file, monkeypatch) -> None:
     monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *args, **kwargs: ([str(ics_file)], ""))
+    monkeypatch.setattr(import_export, "ask_calendar", lambda parent, ctx, paths: "dentist")
     job = import_dialog(None, app_ctx)
     with qtbot.waitSignal(job.done, timeout=10_000):
         pass
@@ -249,8 +251,9 @@ def test_import_dialog_uses_the_file_picker(app_ctx, qtbot, ics_file, monkeypatc
     assert event_titles(app_ctx.store) == ["牙医复诊"]
 
 
-def test_drop_an_ics_file_on_the_main_window(app_ctx, qtbot, ics_file) -> None:
+def test_drop_an_ics_file_on_the_main_window(app_ctx, qtbot, ics_file, monkeypatch) -> None:
     pytest.importorskip("app.calendar.calendar_area")
+    monkeypatch.setattr(import_export, "ask_calendar", lambda parent, ctx, paths: "dentist")
     from app.main_window import MainWindow
 
     app_ctx.session.set_model(ScriptedModel([]))

@@ -3,8 +3,9 @@
 The import itself is ``agent.ics.importer.import_file`` (one transaction per file, nothing
 half-done). It runs on a pool thread so a 10 000-event file does not freeze the window; the
 progress dialog appears only when a file takes longer than a moment, and it has no Cancel
-button because a file is imported whole or not at all. Views refresh through
-``ctx.ops.imported()``; an import is not on the undo stack (docs/ics.md says why).
+button because a file is imported whole or not at all. From the window (menu or a drop)
+the user first picks the calendar (``app.io.import_target``); the finished import is one
+undo step (``ctx.ops.record_import``), offered again in the calendar's toast.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from agent.store.events import ChangeSet
 from app.chat.worker import GeneratorWorker
 from app.context import AppContext
 from app.io.export_options import ExportOptionsDialog
+from app.io.import_target import ask_calendar
 from app.io.report_dialog import ImportOutcome, ImportReportDialog
 
 PROGRESS_DELAY_MS = 400  # quicker imports never flash a progress dialog
@@ -32,14 +34,16 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("ImportExport", text)
 
 
-def _import_all(store: Store, profile_id: int, paths: Sequence[str]) -> Generator[tuple[int, str], None, list[ImportOutcome]]:
+def _import_all(
+    store: Store, profile_id: int, paths: Sequence[str], calendar_name: str | None = None
+) -> Generator[tuple[int, str], None, list[ImportOutcome]]:
     from agent.ics.importer import import_file
 
     outcomes = []
     for index, path in enumerate(paths):
         yield index, path
         try:
-            outcomes.append(ImportOutcome(path, report=import_file(store, profile_id, path, None)))
+            outcomes.append(ImportOutcome(path, report=import_file(store, profile_id, path, calendar_name)))
         except UserFacingError as exc:  # IcsReadError: nothing in the file could be read
             outcomes.append(ImportOutcome(path, error=str(exc)))
     return outcomes
@@ -50,9 +54,10 @@ class ImportJob(QObject):
 
     done = Signal(object)  # list[ImportOutcome]
 
-    def __init__(self, parent: QWidget | None, ctx: AppContext, paths: Sequence[str]) -> None:
+    def __init__(self, parent: QWidget | None, ctx: AppContext, paths: Sequence[str], calendar_name: str | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
+        self.calendar_name = calendar_name
         self.parent_widget = parent
         self.paths = list(paths)
         self.outcomes: list[ImportOutcome] = []
@@ -64,7 +69,7 @@ class ImportJob(QObject):
         self.progress.setMinimumDuration(PROGRESS_DELAY_MS)
         self.progress.setAutoClose(False)
         self.progress.setAutoReset(False)
-        self.worker = GeneratorWorker(_import_all(ctx.store, ctx.profile_id, self.paths), "import")
+        self.worker = GeneratorWorker(_import_all(ctx.store, ctx.profile_id, self.paths, calendar_name), "import")
         self.worker.signals.yielded.connect(self._step)
         self.worker.signals.returned.connect(self._returned)
         self.worker.signals.errored.connect(self._errored)
@@ -98,24 +103,50 @@ class ImportJob(QObject):
         for outcome in self.outcomes:
             if outcome.report is not None:
                 changes.extend(getattr(outcome.report, "changes", None) or ChangeSet())
-        if any(outcome.report is not None and (outcome.report.imported or outcome.report.updated) for outcome in self.outcomes):
-            self.ctx.ops.imported(changes)
+        if changes:
+            self.ctx.ops.record_import(changes)  # one undo step for the whole run
+            self._toast(changes)
+        else:
+            self.ctx.ops.calendars_changed.emit()  # a new, still empty calendar shows in the sidebar
         self.report_dialog = ImportReportDialog(self.outcomes, self.parent_widget)
         self.report_dialog.open()
         _running.discard(self)
         self.done.emit(self.outcomes)
 
+    def _toast(self, changes: ChangeSet) -> None:
+        """The calendar's toast (when this job belongs to the main window) offers Undo too."""
+        host = getattr(self.parent_widget, "calendar", self.parent_widget)
+        toast = getattr(host, "toast", None)
+        if toast is None:
+            return
+        count = len({change.uid for change in changes.created + changes.updated})
+        where = self.calendar_name or ""
+        text = (_tr("Imported {0} events into “{1}”").format(count, where) if where
+                else _tr("Imported {0} events").format(count))
+        toast.show_message(text, lambda: self.ctx.ops.undo_specific(changes))
+
 
 def import_dialog(parent: QWidget | None, ctx: AppContext) -> ImportJob | None:
     paths, _ = QFileDialog.getOpenFileNames(parent, _tr("Import .ics"), str(Path.home()), _tr("iCalendar files (*.ics)"))
-    return import_paths(parent, ctx, paths) if paths else None
+    return import_with_choice(parent, ctx, paths) if paths else None
 
 
-def import_paths(parent: QWidget | None, ctx: AppContext, paths: list[str]) -> ImportJob | None:
-    """Import ``paths`` in the background; a report dialog opens when done. Returns the job."""
+def import_with_choice(parent: QWidget | None, ctx: AppContext, paths: list[str]) -> ImportJob | None:
+    """Ask which calendar (menu and drag-and-drop), then import; None when cancelled."""
     if not paths:
         return None
-    job = ImportJob(parent, ctx, paths)
+    name = ask_calendar(parent, ctx, paths)
+    return import_paths(parent, ctx, paths, name) if name else None
+
+
+def import_paths(parent: QWidget | None, ctx: AppContext, paths: list[str], calendar_name: str | None = None) -> ImportJob | None:
+    """Import ``paths`` in the background; a report dialog opens when done. Returns the job.
+
+    ``calendar_name`` None keeps the file's own calendar name (X-WR-CALNAME) or the default.
+    """
+    if not paths:
+        return None
+    job = ImportJob(parent, ctx, paths, calendar_name)
     job.start()
     return job
 
