@@ -42,6 +42,7 @@ from app.chat.conflict_dialog import CANCEL as CONFLICT_CANCEL
 from app.chat.conflict_dialog import CREATE, ConflictDialog
 from app.chat.guard_dialog import GuardBanner
 from app.chat.message_view import MessageView
+from app.chat.modal_wait import ModalWait
 from app.chat.no_model_panel import NoModelPanel
 from app.chat.past_time_dialog import ADD, DROP, PastTimeDialog
 from app.chat.spans import parse_when
@@ -100,6 +101,8 @@ class ChatPane(QWidget):
         self._pending_timer = QTimer(self)
         self._pending_timer.setSingleShot(True)
         self._pending_timer.timeout.connect(self._pending_expired)
+        # A conflict / past-time question never opens over an unrelated modal editor.
+        self._modal_wait = ModalWait(self, lambda widget: widget in (self.conflict_dialog, self.past_time_dialog))
 
         title = QLabel(self.tr("Assistant"), self)
         font = title.font()
@@ -188,6 +191,7 @@ class ChatPane(QWidget):
         if not text or self.is_busy():
             return None
         self.guard_banner.dismiss()
+        self._modal_wait.cancel()  # this message supersedes a question still waiting
         self._maybe_session_break()
         self.view.add_bubble("user", text, self.ctx.now())
         self._begin_reply(self.tr("Thinking…"))
@@ -199,6 +203,7 @@ class ChatPane(QWidget):
         """A button on the pending command: pick_date, create_anyway, add_anyway, confirm, cancel (no model)."""
         if self.is_busy():
             return None
+        self._modal_wait.cancel()
         self.view.add_bubble("action", label or self.view.action_text(kind, date), self.ctx.now())
         self._begin_reply("")
         worker = self._make_worker(_act_turn(self.ctx.session, kind, date, self.ctx.time_context()), f"act {kind}")
@@ -319,9 +324,17 @@ class ChatPane(QWidget):
             self.guard_banner.show_guard(result.guard)
         self._track_pending(result, receipt)
         if result.outcome == "conflict" and receipt:
-            self._ask_conflict(receipt)
+            self._ask_when_free(lambda: self._ask_conflict(receipt))
         elif result.outcome == "past_time" and receipt.get("start"):
-            self._ask_past_time(receipt)
+            self._ask_when_free(lambda: self._ask_past_time(receipt))
+
+    def _ask_when_free(self, ask: Callable[[], None]) -> None:
+        """Ask now, or after the user closes the modal window they are working in."""
+        bubble = self.last_reply
+        if self._modal_wait.run_or_wait(ask, lambda: bubble.set_status("") if bubble is not None else None):
+            return
+        if bubble is not None:
+            bubble.set_status(self.tr("I'll ask about this when the open window is closed."))
 
     def _track_pending(self, result: TurnResult, receipt: dict[str, Any]) -> None:
         if result.outcome in ACTIVE:
