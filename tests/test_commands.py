@@ -623,3 +623,18 @@ def test_conflict_reply_exact_new_day_is_the_users_choice(svc: CommandService) -
     assert svc.prepare_or_create("再来", "D+2", time="15:00").status == "conflict"  # 后到 is 14:30-15:30
     clash = svc.continue_active(date="D+1", time="14:30")  # explicit, but 先来 is there: checked again
     assert clash is not None and clash.status == "conflict" and [c.title for c in clash.conflicts] == ["先来"]
+
+
+def test_month_stub_takes_only_days_of_that_month(svc: CommandService, store: Store) -> None:
+    # "1月份体检" (M+2 on 11-30): the stub offers January; "15号" read alone is 12-15.
+    first = svc.prepare_or_create("体检", "M+2")
+    assert first.status == "needs_date" and first.candidates == []
+    again = svc.continue_active(date="2026-12-15", time="09:00")
+    assert again is not None and again.status == "needs_date" and again.candidates == []
+    assert again.rejected == [date(2026, 12, 15)] and count(store, "events") == 0
+    saturdays = svc.continue_active(date="W6")  # "周六": five Saturdays in January
+    assert saturdays is not None and saturdays.status == "needs_date"
+    assert saturdays.candidates == [date(2027, 1, d) for d in (2, 9, 16, 23, 30)]
+    done = svc.continue_active(date="2027-01-16")
+    assert done is not None and done.status == "created" and done.event is not None
+    assert done.event.start == sh(2027, 1, 16, 9)

@@ -118,16 +118,17 @@ def outcome_receipt(outcome: Outcome, lang: str) -> str:
         if outcome.candidates:
             options = ("还是" if zh else " or ").join(day_label(day, lang, today) for day in outcome.candidates)
             ask = f"“{title}”安排在哪一天？{options}？" if zh else f"Which day for “{title}”: {options}?"
-            if outcome.rejected:  # the reply named a day the question did not offer
-                named = outcome.rejected
-                said = day_label(named[0], lang, today)
-                if len(named) > 1:
-                    said = f"{said}–{day_label(named[-1], lang, today)}"
-                if zh:
-                    return f"{said}不在可选的日子里，还没有写入日历。{ask}要改到别的日子，请直接说“改到…”。"
-                return f"{said} is not one of the days offered, so nothing was written. {ask} To move it to another day, say so."
-            return ask
-        return f"“{title}”具体是哪一天？" if zh else f"Which day should “{title}” be on?"
+        else:
+            ask = f"“{title}”具体是哪一天？" if zh else f"Which day should “{title}” be on?"
+        if outcome.rejected:  # the reply named a day the question did not offer
+            named = outcome.rejected
+            said = day_label(named[0], lang, today)
+            if len(named) > 1:
+                said = f"{said}–{day_label(named[-1], lang, today)}"
+            if zh:
+                return f"{said}不在可选的日子里，还没有写入日历。{ask}要改到别的日子，请直接说“改到…”。"
+            return f"{said} is not one of the days offered, so nothing was written. {ask} To move it to another day, say so."
+        return ask
     if outcome.status == "conflict":
         lines = "\n".join(occurrence_line(occ, lang, today) for occ in outcome.conflicts)
         when = span_label(outcome.start, outcome.end, lang, today) if outcome.start and outcome.end else ""

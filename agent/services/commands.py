@@ -272,9 +272,10 @@ class CommandService:
             slots["time"] = time
         if date is not None:
             # A reply may only choose among the days the stub offered (stub_rules.py).
-            fit = fit_reply(stub.status, _days(stub.candidates), date, self.ctx)
+            offered = _days(stub.candidates) or self._month_days(stub)
+            fit = fit_reply(stub.status, offered, date, self.ctx)
             if fit.ask:
-                return self._ask_again(stub, slots, fit)
+                return self._ask_again(stub, slots, fit, offered)
             if fit.symbol is not None:
                 slots["date"] = fit.symbol
                 slots.pop("days", None)
@@ -286,10 +287,26 @@ class CommandService:
             allow_past and stub.status == "past_time",
         )
 
-    def _ask_again(self, stub: Stub, slots: dict[str, Any], fit: Fit) -> Outcome:
+    def _month_days(self, stub: Stub) -> list[date]:
+        """A ``needs_date`` stub for a whole month (下个月体检) offers that month's days from
+        today on, so "15号" cannot land in another month."""
+        if stub.status != "needs_date" or not stub.slots.get("date"):
+            return []
+        try:
+            resolved = resolve(str(stub.slots["date"]), self.ctx)
+        except SymbolError:
+            return []
+        if resolved.kind != "month" or resolved.start is None or resolved.end is None:
+            return []
+        first = max(resolved.start.date(), self.ctx.today)
+        return [first + timedelta(days=i) for i in range((resolved.end.date() - first).days)]
+
+    def _ask_again(self, stub: Stub, slots: dict[str, Any], fit: Fit, offered: list[date]) -> Outcome:
         """The reply named no day the stub offered (or had two readings): nothing is
-        written; the stub asks among ``fit.ask``, keeping any time the reply gave."""
-        if set(fit.ask) != set(_days(stub.candidates)):
+        written; the stub asks among ``fit.ask``, keeping any time the reply gave. A whole
+        month is asked about again without listing its days."""
+        whole = set(fit.ask) == set(offered)
+        if not whole:
             slots.pop("date", None)
             slots["days"] = [day.isoformat() for day in fit.ask]
         choice = self.calendars.choose(slots.get("calendar"))
@@ -297,7 +314,7 @@ class CommandService:
         outcome = Outcome(
             "needs_date",
             title=stub.title,
-            candidates=future or list(fit.ask),
+            candidates=[] if whole and not stub.candidates else future or list(fit.ask),
             rejected=list(fit.rejected),
             calendar=choice.calendar.name,
             requested_calendar=choice.requested,
