@@ -10,9 +10,11 @@ import pytest
 from agent.runtime.guard import (
     UNVERIFIED_CREATE,
     UNVERIFIED_QUERY,
+    TurnFacts,
     check_reply,
     claims_calendar_state,
     claims_write,
+    honest_reply,
 )
 from agent.runtime.tools import SPECS, TERMINAL, TOOL_NAMES, tool_schemas
 
@@ -84,18 +86,21 @@ def test_calendar_state_claims_are_detected(text: str) -> None:
     assert claims_calendar_state(text)
 
 
+NOTHING = TurnFacts()
+
+
 def test_guard_replaces_never_appends() -> None:
-    verdict = check_reply("已创建日程：明天开会", wrote=False, read=False, lang="zh")
+    verdict = check_reply("已创建日程：明天开会", NOTHING, "zh")
     assert verdict.flag == UNVERIFIED_CREATE
-    assert "已创建日程" not in verdict.reply
-    verdict = check_reply("你明天没有安排", wrote=False, read=False, lang="zh")
+    assert "已创建日程" not in verdict.reply and verdict.reply == honest_reply("create", "zh")
+    verdict = check_reply("你明天没有安排", NOTHING, "zh")
     assert verdict.flag == UNVERIFIED_QUERY
-    assert "没有安排" not in verdict.reply or "不能说" in verdict.reply
+    assert "你明天没有安排" not in verdict.reply and "还没有查看" in verdict.reply
 
 
 def test_guard_lets_true_claims_through() -> None:
-    assert check_reply("已创建日程", wrote=True, read=False, lang="zh").flag is None
-    assert check_reply("你明天没有安排", wrote=False, read=True, lang="zh").flag is None
+    assert check_reply("已创建日程", TurnFacts(created=True), "zh").flag is None
+    assert check_reply("你明天没有安排", TurnFacts(read=True), "zh").flag is None
 
 
 def test_tool_names_constant_matches_specs() -> None:

@@ -188,7 +188,9 @@ def test_claimed_creation_without_write_is_replaced(store: Store, profile_id: in
 def test_claim_of_empty_calendar_without_query_is_replaced(store: Store, profile_id: int) -> None:
     bot, _ = assistant(store, profile_id, [{"content": "你明天没有安排，可以好好休息。"}])
     result = bot.turn("明天有什么安排", CTX)
-    assert result.guard == "unverified_query_claim" and "没有安排" not in result.reply
+    # replaced whole by the real answer for the day it named, read by code (the store is empty)
+    assert result.guard == "unverified_query_claim" and result.outcome == "guard_answered"
+    assert "可以好好休息" not in result.reply and result.reply.endswith("没有安排。") and result.tools == []
 
 
 def test_true_receipt_is_not_flagged(store: Store, profile_id: int) -> None:

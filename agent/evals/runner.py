@@ -35,7 +35,8 @@ RECEIPT_BY_OUTCOME = {
     "cancelled": "outcome", "none": "outcome", "invalid": "outcome", "query": "range",
     "free_time": "free_time", "memory_saved": "memory", "council_offered": "council_offer",
     "council": "council", "chat": "model", "unverified_create_claim": "guard",
-    "unverified_query_claim": "guard", "model_unavailable": "unavailable", "tool_loop_cap": "gave_up",
+    "unverified_query_claim": "guard", "unverified_update_claim": "guard", "unverified_delete_claim": "guard",
+    "unverified_memory_claim": "guard", "guard_answered": "range", "model_unavailable": "unavailable", "tool_loop_cap": "gave_up",
     "stopped": "stopped",
 }  # fmt: skip
 

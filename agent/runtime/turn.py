@@ -17,9 +17,10 @@ from agent.models.base import ChatModel, ModelEvent, ModelResponse, ModelUnavail
 from agent.runtime import receipts as R
 from agent.runtime.council import is_affirmative, pending_offer, run_council
 from agent.runtime.grounding import Grounding, confirmation_answer
-from agent.runtime.guard import check_reply
+from agent.runtime.guard import ANSWERED, UNVERIFIED_QUERY, TurnFacts, check_reply
 from agent.runtime.observe import Timeline, infer_intent, record
 from agent.runtime.prompt import build_messages, context_block
+from agent.runtime.state_answer import answer_state_claim
 from agent.runtime.toolset import build_toolset
 from agent.runtime.tools import ToolResult
 from agent.services.archive import ArchiveService
@@ -337,11 +338,16 @@ class Assistant:
     ) -> TurnResult:
         guard = None
         if state.from_model:
-            wrote = commands.facts.event_written or bool(memory and memory.saved)
-            verdict = check_reply(reply, wrote=wrote, read=state.read, lang=state.lang)
+            verdict = check_reply(reply, TurnFacts.of(commands.facts, memory, read=state.read), state.lang)
             reply, guard = verdict.reply, verdict.flag
             if guard:
                 outcome = guard
+            if guard == UNVERIFIED_QUERY:  # the question has one right answer: code reads it
+                queries = QueryService(self.store, self.profile_id, state.ctx)
+                answer = answer_state_claim(queries, state.ctx, verdict.claims, state.text, state.lang)
+                if answer is not None:
+                    reply, outcome, value = answer.reply, ANSWERED, answer.result
+                    state.meta["guard_answer"] = {"start": answer.start, "end": answer.end}
         if not reply:
             reply = "……" if state.lang == "zh" else "…"
         state.timeline.mark("finish")
@@ -376,7 +382,8 @@ class Assistant:
             model=getattr(self.model, "name", None),
             model_calls=state.model_calls,
             data={"tools": state.tool_log, "timeline": result.timeline, "tokens": state.tokens,
-                  "command_id": command_id, "event_ids": result.event_ids, "reply": reply},
+                  "command_id": command_id, "event_ids": result.event_ids, "reply": reply,
+                  "guard_answer": state.meta.get("guard_answer")},
             at=state.ctx.now,
         )
         return result
