@@ -70,15 +70,18 @@ def _race(tmp_path: Path, mode: str) -> Counter[int]:
     for proc in procs:
         proc.start()
     outcomes = []
-    while len(outcomes) < WORKERS * ROUNDS:
-        item = results.get(timeout=WAIT_S * 2)
-        outcomes.append(item)
-        if item[0] == "error":
-            break
-    for proc in procs:
-        proc.join(timeout=WAIT_S)
-        if proc.is_alive():  # pragma: no cover - only when something hangs
-            proc.terminate()
+    try:
+        while len(outcomes) < WORKERS * ROUNDS:
+            item = results.get(timeout=WAIT_S * 2)
+            outcomes.append(item)
+            if item[0] == "error":
+                break
+    finally:  # never leave a child behind, whatever happened above
+        for proc in procs:
+            proc.join(timeout=WAIT_S)
+            if proc.is_alive():  # pragma: no cover - only when something hangs
+                proc.terminate()
+                proc.join(timeout=5)
     errors = [item for item in outcomes if item[0] == "error"]
     assert not errors, errors
     assert all(proc.exitcode == 0 for proc in procs)
