@@ -1,6 +1,11 @@
 """ICS import/export benchmark: our import vs a bare icalendar parse vs khal, and our export.
 
 Run:  .venv/bin/python benchmarks/bench_ics.py [--events 10000] [--runs 3] [--khal PATH]
+      .venv/bin/python benchmarks/bench_ics.py --memory 100000 [--code-root DIR]
+
+``--memory N`` writes an N-event file and imports it in a fresh child process, which
+reports its peak RSS (``ru_maxrss``) and times; ``--code-root`` imports another checkout's
+``agent`` (e.g. ``git archive`` of an older commit) for a before/after figure.
 
 khal is a dev-only peer kept out of our venv (python3 -m venv /tmp/khalvenv &&
 /tmp/khalvenv/bin/pip install khal); pass its binary with --khal or KHAL=/tmp/khalvenv/bin/khal.
@@ -170,13 +175,55 @@ def khal_import(binary: str, ics_path: Path, workdir: Path) -> None:
     shutil.rmtree(root, ignore_errors=True)
 
 
+_MEMORY_CHILD = """
+import os, resource, sys, tempfile, time
+sys.path.insert(0, sys.argv[1])
+from agent.ics.importer import import_file
+from agent.store.db import Store
+from agent.store.profiles import ensure_profile
+store = Store(os.path.join(tempfile.mkdtemp(), "store.sqlite3"))
+profile = ensure_profile(store)
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+wall, cpu = time.perf_counter(), time.process_time()
+report = import_file(store, profile, sys.argv[2])
+print(report.imported, len(report.errors), time.perf_counter() - wall, time.process_time() - cpu, before,
+      resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+"""
+
+
+def memory(count: int, code_root: str) -> int:
+    """Peak RSS of one import of a ``count``-event file, in a child that does nothing else."""
+    workdir = Path(tempfile.mkdtemp(prefix="richeng-bench-mem-"))
+    ics_path = workdir / "bench.ics"
+    ics_path.write_bytes(generate(count))
+    size = ics_path.stat().st_size
+    done = subprocess.run(
+        [sys.executable, "-c", _MEMORY_CHILD, code_root, str(ics_path)], capture_output=True, text=True, check=False
+    )
+    shutil.rmtree(workdir, ignore_errors=True)
+    if done.returncode != 0:
+        print(done.stderr[-2000:])
+        return 1
+    imported, errors, wall, cpu, before, peak = done.stdout.split()[-6:]
+    print(
+        f"import of {count} events ({size / 1e6:.1f} MB file, code from {code_root}): {imported} rows, {errors} errors,"
+        f" {float(wall):.1f} s wall, {float(cpu):.1f} s cpu; peak RSS {int(peak) / 1024:.0f} MB"
+        f" (interpreter and modules before the import: {int(before) / 1024:.0f} MB; {int(peak) * 1024 / size:.1f}x the file)"
+    )
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--memory", type=int, default=0, help="only measure the peak RSS of importing this many events")
+    parser.add_argument("--code-root", default=str(Path(__file__).resolve().parent.parent))
     parser.add_argument("--events", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--khal", default=os.environ.get("KHAL", ""), help="khal binary (or KHAL env var)")
     parser.add_argument("--khal-runs", type=int, default=1, help="khal is slow; median over this many runs")
     args = parser.parse_args()
+    if args.memory:
+        return memory(args.memory, args.code_root)
 
     data = generate(args.events)
     workdir = Path(tempfile.mkdtemp(prefix="richeng-bench-"))

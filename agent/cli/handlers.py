@@ -243,6 +243,11 @@ def import_ics(args: argparse.Namespace) -> int:
         for problem in report.to_json()["errors"]:
             where = f" line {problem['line']}" if problem.get("line") else ""
             lines.append(f"  {problem.get('uid') or '(no UID)'}{where}: {problem['message']}")
+        if report.repairs:
+            lines.append(f"repaired {len(report.repairs)}:")
+        for problem in report.repairs:
+            where = f" line {problem.line}" if problem.line else ""
+            lines.append(f"  {problem.uid or '(file)'}{where}: {problem.message}")
         return "\n".join(lines)
 
     emit(args, report.to_json(), human)
