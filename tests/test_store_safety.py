@@ -7,16 +7,20 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
 from agent.cli.main import main
 from agent.store import db as db_module
+from agent.store.components import build_event
 from agent.store.db import DamagedStoreError, ReadOnlyStoreError, Store, inspect_file
+from agent.store.events import EventRepo
 from agent.store.profiles import ensure_profile
 
 from .store_files import (
+    BASE,
     folder_listing,
     leaf_pages,
     make_foreign,
@@ -272,3 +276,25 @@ def test_quick_check_is_what_finds_page_damage(tmp_path: Path, monkeypatch: pyte
     assert inspect_file(path, integrity=False).state == "ok"
     assert inspect_file(path).state == "damaged"
     assert db_module.SCHEMA_VERSION >= 1
+
+
+def test_recover_rebuilds_instances_when_the_occurrences_table_is_damaged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = make_store(_in_folder(tmp_path))
+    with Store(path, backups=False) as store:  # a series whose instances span several pages
+        repo = EventRepo(store, ensure_profile(store))
+        with store.transaction():
+            repo.save(build_event("daily", BASE, BASE + timedelta(hours=1), rrule="FREQ=DAILY;COUNT=300", stamp=BASE),
+                      1, "user")
+    healthy = tmp_path / "healthy.sqlite3"
+    healthy.write_bytes(path.read_bytes())
+    leaves = leaf_pages(path, "occurrences")
+    overwrite_page(path, leaves[-2][0])  # inside the series: part of it survives elsewhere
+    out_file = tmp_path / "saved.sqlite3"
+    code, out, err = cli(path, capsys, ["--json", "db", "recover", "-o", str(out_file)])
+    assert code == 0 and json.loads(out)["events"] == 401, err
+    window = ["--json", "events", "list", "--start", "2026-12-01", "--end", "2027-10-01"]
+    code, expected, _ = cli(healthy, capsys, window)
+    code2, got, err = cli(out_file, capsys, window)
+    assert code == code2 == 0 and json.loads(got) == json.loads(expected), err

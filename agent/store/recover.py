@@ -22,8 +22,8 @@ from typing import Any
 
 from agent.errors import StoreError
 
-# Parents before children, so foreign keys hold as rows arrive. Derived tables
-# (occurrences, *_fts) and schema_migrations are not copied.
+# Parents before children, so foreign keys hold as rows arrive. The full-text tables and
+# schema_migrations are not copied; occurrences are copied last and checked (see below).
 TABLES = (
     "profiles", "settings", "calendars", "events", "alarms", "memories", "messages", "commands",
     "observations", "sync_accounts", "sync_calendars", "sync_items", "sync_conflicts",
@@ -142,7 +142,7 @@ def recover(source: Path, target: Path) -> RecoveryReport:
                 _mend_orphans(conn, report)
             conn.execute("PRAGMA foreign_keys = ON")
             with store.transaction():
-                for profile_id, uid in conn.execute("SELECT DISTINCT profile_id, uid FROM events").fetchall():
+                for profile_id, uid in _needing_instances(damaged, conn, report):
                     try:
                         EventRepo(store, int(profile_id)).materialize(uid)
                     except Exception as exc:  # one unreadable event must not stop the rest
@@ -155,6 +155,27 @@ def recover(source: Path, target: Path) -> RecoveryReport:
     finally:
         damaged.close()
     return report
+
+
+def _needing_instances(damaged: sqlite3.Connection, conn: sqlite3.Connection, report: RecoveryReport) -> list[tuple[int, str]]:
+    """The (profile, uid) whose occurrences must be rebuilt. Readable occurrence rows are
+    copied (rebuilding 1k long series costs minutes); only what they cannot vouch for is
+    materialised again: every event when the occurrences table itself had unreadable
+    pages, else events with no instance row and series that lost an instance's event."""
+    _copy_table(damaged, conn, "occurrences", report)
+    everything = "SELECT DISTINCT profile_id, uid FROM events"
+    if report.unreadable.get("occurrences") or report.rejected.get("occurrences") or "occurrences" not in report.rows:
+        conn.execute("DELETE FROM occurrences")
+        return [(int(p), str(u)) for p, u in conn.execute(everything).fetchall()]
+    wanted = conn.execute(
+        "SELECT DISTINCT e.profile_id, e.uid FROM occurrences o JOIN events e ON e.id = o.series_id"
+        " WHERE o.event_id NOT IN (SELECT id FROM events)"
+        " UNION SELECT e.profile_id, e.uid FROM events e WHERE NOT EXISTS"
+        " (SELECT 1 FROM occurrences o WHERE o.event_id = e.id OR o.series_id = e.id)"
+    ).fetchall()
+    conn.execute("DELETE FROM occurrences WHERE event_id NOT IN (SELECT id FROM events)"
+                 " OR series_id NOT IN (SELECT id FROM events)")
+    return [(int(p), str(u)) for p, u in wanted]
 
 
 def _copy_table(damaged: sqlite3.Connection, conn: sqlite3.Connection, table: str, report: RecoveryReport) -> None:
