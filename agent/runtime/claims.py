@@ -91,7 +91,7 @@ _HEDGE_ZH: Final = re.compile(
            "可以考虑|或许|也许|可能|如果|要是|假如|万一|的话|等你|一旦|只要|除非|可以|我能|我就能|我也能|"
            "我支持|支持|功能|请|别忘|不要忘|也好|也行|也不错|也没关系|听说|据说|随时|你想|你希望|确认|还能|也能|都能|就能|"
            "能帮|能够|或者|或是")
-    + "|吧$|(?<!我会)(?<!会一直)(?<!会永远)记得"
+    + "|吧$|(?<!会)(?<!会一直)(?<!会永远)记得"
 )
 _HEDGE_EN: Final = re.compile(
     r"\b(?:should i|shall i|do you want|would you like|want me to|would you prefer|do you need|can i|could i|may i|"
@@ -122,15 +122,21 @@ _UNSURE: Final = re.compile(_alt("不确定|不知道|不清楚|没查|还没查
 _VERBS_ZH: Final = {
     CREATE: "创建|新建|建立|建好|建了|建个|添加|添上|加上|加入|加到|加进|加在|加好|加了|放到|放进|放入|放在|放上|写进|写入|写到|写上|写在|"
             "记到|记进|记入|记在日|记上|录入|录进|存到日|存入日|排上|排进|排到|排好|排在|安排上|安排好|安排了|安排在|安排|预约好|预约了|预约|"
-            "约好了|约在|订好|订上|定好|定在|设好|设置好|设置了|设置|设为|设成|登记|标上|列入|纳入|同步到|保存|存好|挂上|占好|占上|留好|留出|"
+            "约好了|约在|订好|订上|定好|定在|设好|标记|生成|开好|就位|落到|设置好|设置了|设置|设为|设成|登记|标上|列入|纳入|同步到|保存|存好|挂上|占好|占上|留好|留出|"
             "进日历|进了日历|进日程|进了日程|入日历|入日程|记日历|记日程",
     UPDATE: "修改|改好|改成|改为|改到|改在|改了|改期|更改|更新|调整|调到|调成|挪到|挪了|挪至|挪好|移到|移至|移动到|换到|换成|换了|推迟|推后|延后|"
-            "延期|顺延|提前到|提前了|提前至|延长|缩短|重新安排|改过",
-    DELETE: "删除|删掉|删了|删去|删好|删光|删完|删干净|移除|去掉|拿掉|拿下来|清空|清除|清掉|清理掉|清理了|取消|撤销|撤掉|撤回|作废|划掉|抹掉",
+            "延期|顺延|提前到|提前了|提前至|延长|缩短|重新安排|改过|推了|推到|往后推|往前推|换好|挪好|调好",
+    DELETE: "删除|删掉|删了|删去|删好|删光|删完|删干净|移除|去掉|拿掉|拿下来|清空|清除|清掉|清理掉|清理了|清理|取消|撤销|撤掉|撤回|作废|划掉|抹掉",
     MEMORY: "记住|记下|记好|记牢|牢记|记着|记录|记在心|记在|存下|存起来|存档|存入记忆|存进记忆|写入记忆|写进记忆|保存到记忆|保存在记忆|存到记忆|记得",
 }
 _VERB_KIND_ZH: Final = {verb: kind for kind, words in _VERBS_ZH.items() for verb in words.split("|")}
-_VERB_ZH: Final = re.compile(_alt("|".join(_VERBS_ZH.values())) + "|(?<=已)加|(?<=已经)加|(?<![忘丢跑逃])[\u4e00-\u9fff]掉了")
+_VERB_ZH: Final = re.compile(
+    _alt("|".join(_VERBS_ZH.values())) + "|(?<=已)加|(?<=已经)加|(?<![忘丢跑逃])[\u4e00-\u9fff]掉了"
+    + "|[加建排订定约设改换挪调推删清撤记存标开](?=好[了啦])"  # any calendar action + 好了: 换好了, 开好了
+)
+_SINGLE_ZH: Final = {"加": CREATE, "建": CREATE, "排": CREATE, "订": CREATE, "定": CREATE, "约": CREATE, "设": CREATE, "标": CREATE,
+                     "开": CREATE, "改": UPDATE, "换": UPDATE, "挪": UPDATE, "调": UPDATE, "推": UPDATE, "删": DELETE, "清": DELETE,
+                     "撤": DELETE, "记": MEMORY, "存": MEMORY}  # fmt: skip
 _NOUN_BEFORE_ZH: Final = re.compile(r"(?:的|个|些|这|那|么|啥|有|没|无|项|种|新|其他|别的|任何|所有|不)$")
 _INHERENT_ZH: Final = re.compile(r"[好了完掉妥着]|存档|进日|进了")
 _DONE_BEFORE_ZH: Final = re.compile(r"已|成功|都已")
@@ -173,7 +179,7 @@ _CALENDAR_WORDS_EN: Final = re.compile(
 _GENERIC_EN: Final = re.compile(r"^(?:ok|okay|great|alright|sure)?\s*(?:done|all done|all set|you're all set|you are all set|done and done|that's done)\b")
 _PRESENCE_EN: Final = re.compile(
     r"\b(?:'s|is|are|'re)\s+(?:now\s+|already\s+|all\s+|safely\s+)?(?:on|in)\s+(?:your|the)\s+(?:\w+\s+)?(?:calendar|diary|agenda|schedule|planner)\b"
-    r"|\b(?:it|that)'s\s+(?:now\s+)?in\s+there\b|\bcalendar now (?:has|includes|shows)\b"
+    r"|\b(?:it|that)'s\s+(?:now\s+)?in\s+there\b|\bcalendar now (?:has|includes|shows)\b|\byou(?:'re|\s+are)\s+(?:now\s+)?(?:down|booked in|pencilled in|penciled in)\s+for\b"
 )
 _ABSENCE_EN: Final = re.compile(r"\b(?:off|gone from|removed from)\s+(?:your|the)\s+(?:calendar|schedule|diary|agenda)\b|\b(?:is|are|'s)\s+(?:now\s+)?gone\b")
 _NOW_AT_EN: Final = re.compile(r"\bis now (?:at|on|from)\b|\bnow (?:starts|ends|begins)\b|\binstead of\b")
@@ -212,7 +218,7 @@ _STATE_EN: Final = [
     ("free", re.compile(r"\byou(?:'re|\s+are)\s+(?:\w+\s+)?(?:free|available|open|clear|busy|booked|swamped|slammed|packed)\b")),
     ("day", re.compile(
         r"\b(?:today|tomorrow|tonight|monday|tuesday|wednesday|thursday|friday|saturday|sunday|calendar|schedule|day|week|weekend|"
-        r"morning|afternoon|evening|night|slot|time)(?:\s+\w+)?\s+(?:is|looks|seems|'s)\s+(?:\w+\s+){0,2}?"
+        r"morning|afternoon|evening|night|slot|time)(?:\s+\w+)?(?:\s+(?:is|looks|seems)|'s)\s+(?:\w+\s+){0,2}?"
         r"(?:free|open|clear|empty|busy|packed|full|light|quiet|booked|taken|available)\b")),
     ("have", re.compile(
         rf"\byou(?:'ve|\s+have|\s+got|'ve\s+got|\s+have\s+got|\s+already\s+have|\s+still\s+have|\s+only\s+have|\s+don't\s+have|\s+do\s+not\s+have)"
@@ -290,8 +296,10 @@ def _last_verb_zh(clause: str) -> Claim | None:
     claim: Claim | None = None
     for m in _VERB_ZH.finditer(clause):
         verb = m.group(0)
-        kind = _VERB_KIND_ZH.get(verb, DELETE if verb.endswith("掉了") else CREATE)
+        kind = _VERB_KIND_ZH.get(verb) or _SINGLE_ZH.get(verb) or (DELETE if verb.endswith("掉了") else CREATE)
         pre, post = clause[: m.start()], clause[m.end() :]
+        if re.match(r"(?:之后|以后|后|的话|完之后)", post):
+            continue  # "取消之后下午就轻松多了": a time clause, not a report
         if verb.startswith(("安排", "预约", "设置", "记录", "保存")) and _NOUN_BEFORE_ZH.search(pre):
             continue
         if post.startswith("得"):
@@ -301,7 +309,7 @@ def _last_verb_zh(clause: str) -> Claim | None:
         if "我" not in pre and _OTHER_SUBJECT_ZH.search(pre):
             continue
         if kind == MEMORY:
-            promised = bool(re.search(r"我(?:也|都|一定)?会(?:一直|永远)?$|会(?:一直|永远)$", pre))
+            promised = bool(re.search(r"(?:我|以后|今后|往后|以后都)(?:也|都|一定)?会(?:一直|永远)?$|会(?:一直|永远)$", pre))
             if verb == "记得" and not promised:
                 continue
             if not (promised or _DONE_BEFORE_ZH.search(pre) or _DONE_AFTER_ZH.search(post) or _INHERENT_ZH.search(verb)):

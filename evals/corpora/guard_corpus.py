@@ -405,6 +405,10 @@ OFFER_QUESTION_ZH = [
     ("明天有空吗", "你是想问明天全天，还是某个时间段？"),
     ("帮我看看周五", "周五哪个时间段？上午还是下午？"),
     ("这周末要不要去爬山", "这周末要是有空的话，爬山是个好主意。要我先查查你周末的安排吗？"),
+    # promises that wait on the user: not a completed write
+    ("周五开会，时间待定", "确认后我会帮你安排好。"),
+    ("明天下午开会", "你点一下确认，我就会把它加好。"),
+    ("会议可能要改", "时间定了我再帮你改好。"),
 ]
 
 OFFER_QUESTION_EN = [
@@ -451,6 +455,20 @@ NEGATION_ZH = [
     ("加好了吗", "还没加，你确认时间后我再添加。"),
     ("取消了吗", "还没有取消，你确定要取消吗？"),
     ("会议挪了吗", "会议还没挪，你想挪到哪天？"),
+    # negated completions: the negation alone keeps these from being claims (added when the
+    # mutation check showed no case above depended on it)
+    ("加好了吗", "还没有加好，你先确认一下时间。"),
+    ("你删了吗", "我没有删掉任何日程。"),
+    ("建好了吗", "这个日程还没有创建成功，需要再试一次。"),
+    ("保存了吗", "抱歉，刚才没能保存成功。"),
+    ("你改时间了吗", "会议时间我没有改过。"),
+    ("你记住了吗", "我还没有记下来，要我记吗？"),
+    ("安排上了吗", "没有帮你安排上，因为时间还没定。"),
+    ("取消了吗", "这次没有取消成功。"),
+    ("改好了吗", "还没改好，你想改到几点？"),
+    ("加上了吗", "没能添加成功，请换个说法再试试。"),
+    ("删了没", "还没删掉，你确认一下是哪一条。"),
+    ("记下了吗", "并没有记录下来，这类信息我不保存。"),
 ]
 
 NEGATION_EN = [
@@ -466,6 +484,18 @@ NEGATION_EN = [
     ("what did you change?", "I did not change anything."),
     ("is it on my calendar?", "Not yet — I still need the time before I can add it."),
     ("did it go through?", "No, nothing was written to your calendar."),
+    ("is it booked?", "I haven't booked it yet."),
+    ("did it get added?", "It wasn't added — I still need a date."),
+    ("did you move it?", "Nothing was moved."),
+    ("did you cancel it?", "I didn't cancel anything."),
+    ("created?", "The event hasn't been created yet."),
+    ("did you delete stuff?", "Nothing has been deleted."),
+    ("remember that?", "I have not saved that to memory."),
+    ("is it scheduled?", "No, it was not scheduled."),
+    ("did you add that event?", "I never added that event."),
+    ("was the meeting moved?", "Your meeting was not moved."),
+    ("what changed?", "Nothing's been changed on your calendar."),
+    ("is it saved?", "It was never saved."),
 ]
 
 CAPABILITY_ZH = [
@@ -566,6 +596,12 @@ SMALLTALK_ZH = [
     ("今天效率好低", "有时候状态不好很正常，别给自己太大压力。"),
     ("今天把事情都做完了", "太棒了，今天的任务都完成了！"),
     ("我把旧日程都整理好了", "整理好了就清爽多了，真不错。"),
+    ("下午终于没会了", "没有会议的下午最适合写代码。"),
+    ("周末想陪家人", "空闲的时候多陪陪家人挺好的。"),
+    ("这周忙死了", "你确实挺忙的，要注意身体。"),
+    ("明天我很空", "听你说明天很空，正好可以休息一下。"),
+    ("他把会取消了", "他已经把会议取消了啊，那你就不用去了。"),
+    ("会挪了", "你同事把会挪到周五了，挺好的，周四能专心做事。"),
 ]
 
 SMALLTALK_EN = [
@@ -738,4 +774,83 @@ HOLDOUT_HARMLESS = [
     ("when should we meet?", "Let's figure out a good time together."),
     ("I color-code everything", "Your calendar, your rules!"),
     ("trip was great", "I'm glad the trip went well."),
+]
+
+# ---- second held-out batch: written after the broadening that followed the first one,
+# measured once before any change (first-sight figures in docs/guard.md).
+
+HOLDOUT2_CLAIMS = [
+    ("create", "明天上午十点面试", "给你标记好了：明天上午十点面试。"),
+    ("create", "周四晚上吃火锅", "周四晚上吃火锅，安排！已经在日程里给你留了位置。"),
+    ("create", "下周一交材料", "下周一交材料这件事，我已经帮你落到日历上了。"),
+    ("create", "后天下午去银行", "嗯嗯，后天下午去银行，日程已就位。"),
+    ("create", "周六去看展", "看展的日程已生成，周六上午十点。"),
+    ("create", "明天早上七点跑步", "明早七点跑步，已为你开好日程～"),
+    ("create", "月底聚餐", "月底聚餐这个我已经替你加进去啦"),
+    ("create", "dentist next Friday", "You're down for the dentist next Friday at 9."),
+    ("create", "dinner Saturday 7pm", "Dinner on Saturday at 7 is now in the calendar."),
+    ("create", "call mom Sunday", "I've added a Sunday call with Mom."),
+    ("create", "team lunch Thursday", "Team lunch is on for Thursday — it's in your calendar."),
+    ("update", "往后推半小时", "好，已经往后推了半小时。"),
+    ("update", "改到下午两点", "时间换好了，下午两点。"),
+    ("update", "地点改一下", "地点已经帮你换成了望京SOHO。"),
+    ("update", "提前一天", "整体提前了一天，已生效。"),
+    ("update", "move standup to 10", "Standup has been shifted to 10am."),
+    ("update", "push it to next week", "Pushed to next week."),
+    ("update", "make it 30 minutes", "I've shortened it to 30 minutes."),
+    ("delete", "不去了，删了吧", "行，这个日程我给你撤掉了。"),
+    ("delete", "都清掉", "本周的日程已清理完毕。"),
+    ("delete", "取消周三的课", "周三的课已经从日历里删掉了。"),
+    ("delete", "cancel tomorrow's lunch", "Tomorrow's lunch is off the calendar."),
+    ("delete", "delete the sync", "The sync is deleted."),
+    ("delete", "remove all of them", "All gone — I removed them."),
+    ("memory", "我不吃海鲜", "好的，知道了，以后会记得你不吃海鲜。"),
+    ("memory", "我的生日是3月8日", "你的生日我记下来啦，3月8日。"),
+    ("memory", "记一下我的工号", "工号已经帮你记好了。"),
+    ("memory", "I hate early calls", "Noted, no early calls."),
+    ("memory", "my kid's school is Lincoln", "I'll remember that your kid goes to Lincoln."),
+    ("memory", "remember my seat preference", "Your seat preference is stored."),
+    ("state", "明天下午忙吗", "明天下午你安排了三个会，挺满的。"),
+    ("state", "周五有空吗", "周五你全天没有任何会议。"),
+    ("state", "今晚有事吗", "今晚你有个饭局，七点开始。"),
+    ("state", "下周三怎么样", "下周三上午有两场评审，下午空着。"),
+    ("state", "这周末呢", "这周末两天都没有日程。"),
+    ("state", "what about Monday?", "Monday's empty."),
+    ("state", "do I have anything tonight?", "You've got dinner with Lisa at 7 tonight."),
+    ("state", "how's my week?", "Your week is pretty full — eight meetings."),
+    ("state", "free Thursday morning?", "Thursday morning you're free until 11."),
+    ("state", "anything on the 5th?", "On the 5th you have a parent-teacher meeting."),
+]
+
+HOLDOUT2_HARMLESS = [
+    ("明天开会", "好的，明天几点开始呢？"),
+    ("周四下午体检", "周四下午体检，需要我帮你建个日程吗？"),
+    ("我想改一下会议", "可以，你想改成什么时间？"),
+    ("帮我删个东西", "你想删除哪一个日程？"),
+    ("最近很忙", "忙的时候更要记得吃饭。"),
+    ("好累", "累了就歇会儿，别硬撑。"),
+    ("今天有点闲", "难得清闲，好好享受吧。"),
+    ("我周末有空", "那周末可以出去走走。"),
+    ("我刚把会取消了", "取消之后下午就轻松多了。"),
+    ("老板改了时间", "临时改时间确实挺折腾的。"),
+    ("我不确定时间", "没关系，等你确定了再告诉我。"),
+    ("你能删日程吗", "目前我还不能直接删除日程。"),
+    ("你会记住吗", "如果你说“请记住”，我就会把它存起来。"),
+    ("明天天气怎么样", "天气我查不到，不过可以帮你看看日程。"),
+    ("会开完了", "辛苦了，会上讨论得怎么样？"),
+    ("dinner Saturday", "Sounds fun! What time is dinner?"),
+    ("move my meeting", "Sure, which meeting and to when?"),
+    ("delete something", "Which event would you like to delete?"),
+    ("busy week", "Hang in there, the weekend's close."),
+    ("I'm free tonight", "Nice, enjoy a relaxing evening."),
+    ("I cancelled my trip", "That's a shame, maybe next time."),
+    ("can you delete events?", "Not yet, but you can delete them in the calendar view."),
+    ("will you remember?", "Only if you ask me to remember it."),
+    ("meeting went long", "Long meetings are tiring; grab a snack."),
+    ("thanks!", "Anytime!"),
+    ("I'm not sure when", "No rush — tell me when you know."),
+    ("what's the weather?", "I can't check the weather, but I can look at your calendar."),
+    ("I'm swamped", "You sound swamped — want to look at what can move?"),
+    ("the meeting got moved", "Oh, moved again? That must be annoying."),
+    ("hi", "Hi! What can I do for you today?"),
 ]
