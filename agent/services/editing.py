@@ -272,7 +272,12 @@ def _instances_before(master: icalendar.Event, original: datetime | date) -> int
     as_dt = start if isinstance(start, datetime) else datetime(start.year, start.month, start.day)
     limit = original if isinstance(original, datetime) else datetime(original.year, original.month, original.day)
     rule = rrulestr(master["RRULE"].to_ical().decode(), dtstart=as_dt)
-    return sum(1 for instance in rule if instance < limit)
+    made = 0
+    for instance in rule:  # stop at the instance: a COUNT=10000000 rule must not be walked whole
+        if instance >= limit:
+            break
+        made += 1
+    return made
 
 
 def _original_start(recurrence_id: str, master: icalendar.Event) -> datetime | date:

@@ -464,12 +464,13 @@ class EventRepo:
         """
         room = min(MAX_INSTANCES_PER_CHUNK, MAX_SERIES_INSTANCES - progress.materialised)
         if room <= 0:
+            moment = run.moment(from_ts)
             try:
-                more = any(walk.has_after(run.moment(from_ts)) for walk in run.walks)
+                following = [found for found in (walk.nth_from(moment, 1) for walk in run.walks) if found is not None]
             except InstanceBudget:
-                more = True
-            if more:
-                progress.capped_at = from_ts
+                following = [moment]
+            if following:
+                progress.capped_at = max(from_ts, run.seconds(min(following)))
                 return from_ts, True
             return to_ts, False
         batch: list[tuple[int, int, int, int, int, int, str | None]] = []
@@ -498,8 +499,8 @@ class EventRepo:
     @staticmethod
     def _window_end(run: _Run, low: int, to_ts: int, room: int) -> int:
         """The end of a window from ``low`` holding about ``room`` generated instances."""
-        moment = run.moment(low)
-        ends = [end for end in (walk.nth_from(moment, room) for walk in run.walks) if end is not None]
+        moment, stop = run.moment(low), run.moment(to_ts)
+        ends = [end for end in (walk.nth_from(moment, room, stop) for walk in run.walks) if end is not None]
         if not ends:
             return to_ts
         return min(to_ts, max(low + 1, run.seconds(min(ends)) + 1))

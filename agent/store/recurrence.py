@@ -218,13 +218,17 @@ class Walk:
             if not self._pull():
                 return
 
-    def nth_from(self, moment: datetime, n: int) -> datetime | None:
-        """The ``n``-th instance at or after ``moment`` (1-based), generating as needed."""
-        index = bisect_left(self.seen, moment) + n - 1
-        while index >= len(self.seen):
+    def nth_from(self, moment: datetime, n: int, stop: datetime | None = None) -> datetime | None:
+        """The ``n``-th instance at or after ``moment`` (1-based), generating as needed;
+        None when there are fewer, or (with ``stop``) fewer before ``stop``."""
+        seen = self.seen
+        index = bisect_left(seen, moment) + n - 1
+        while index >= len(seen):
+            if stop is not None and seen and seen[-1] > stop:
+                return None
             if not self._pull():
                 return None
-        return self.seen[index]
+        return seen[index]
 
     def has_after(self, moment: datetime) -> bool:
         return self.nth_from(moment, 1) is not None
@@ -259,7 +263,7 @@ class Dates:
         stop = bisect_right(self.seen, before) if inc else bisect_left(self.seen, before)
         return iter(self.seen[index:stop])
 
-    def nth_from(self, moment: datetime, n: int) -> datetime | None:
+    def nth_from(self, moment: datetime, n: int, stop: datetime | None = None) -> datetime | None:
         index = bisect_left(self.seen, moment) + n - 1
         return self.seen[index] if index < len(self.seen) else None
 
