@@ -4,7 +4,7 @@ Run:  .venv/bin/python benchmarks/bench_ics.py [--events 10000] [--runs 3] [--kh
       .venv/bin/python benchmarks/bench_ics.py --memory 100000 [--code-root DIR]
 
 ``--memory N`` writes an N-event file and imports it in a fresh child process, which
-reports its peak RSS (``ru_maxrss``) and times; ``--code-root`` imports another checkout's
+reports its peak RSS (``VmHWM``) and times; ``--code-root`` imports another checkout's
 ``agent`` (e.g. ``git archive`` of an older commit) for a before/after figure.
 
 khal is a dev-only peer kept out of our venv (python3 -m venv /tmp/khalvenv &&
@@ -183,11 +183,21 @@ from agent.store.db import Store
 from agent.store.profiles import ensure_profile
 store = Store(os.path.join(tempfile.mkdtemp(), "store.sqlite3"))
 profile = ensure_profile(store)
-before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+def rss():
+    with open("/proc/self/status") as status:
+        return next((int(line.split()[1]) for line in status if line.startswith("VmRSS:")), 0)
+before = rss()
 wall, cpu = time.perf_counter(), time.process_time()
 report = import_file(store, profile, sys.argv[2])
-print(report.imported, len(report.errors), time.perf_counter() - wall, time.process_time() - cpu, before,
-      resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+# VmHWM is this process's own high-water mark; ru_maxrss would also count the parent's
+# RSS at fork (Linux keeps it across exec), and the parent has just generated the file.
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+with open("/proc/self/status") as status:
+    for line in status:
+        if line.startswith("VmHWM:"):
+            peak = int(line.split()[1])
+print(report.imported, len(report.errors), wall, cpu, before, peak)
 """
 
 
@@ -208,7 +218,7 @@ def memory(count: int, code_root: str) -> int:
     print(
         f"import of {count} events ({size / 1e6:.1f} MB file, code from {code_root}): {imported} rows, {errors} errors,"
         f" {float(wall):.1f} s wall, {float(cpu):.1f} s cpu; peak RSS {int(peak) / 1024:.0f} MB"
-        f" (interpreter and modules before the import: {int(before) / 1024:.0f} MB; {int(peak) * 1024 / size:.1f}x the file)"
+        f" (RSS just before the import, interpreter and modules: {int(before) / 1024:.0f} MB; {int(peak) * 1024 / size:.1f}x the file)"
     )
     return 0
 

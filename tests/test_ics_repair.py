@@ -269,3 +269,13 @@ def test_series_split_across_batches_is_written_whole() -> None:
     found = EventRepo(store, profile).occurrences(datetime(2025, 1, 1, tzinfo=UTC), datetime(2025, 1, 5, tzinfo=UTC), UTC)
     series = sorted((o.title, o.start.hour) for o in found if o.uid == "s")  # type: ignore[union-attr]
     assert series == [("Moved", 15), ("S", 10), ("S", 10)]
+
+
+def test_series_refused_whole_even_when_its_parts_are_batches_apart() -> None:
+    fillers = [event(f"f{i}", f"SUMMARY:F{i}", "DTSTART:20250101T090000Z") for i in range(BATCH + 5)]
+    master = event("c", "SUMMARY:C", "DTSTART:20250101T100000Z", "RRULE:RSCALE=CHINESE;FREQ=YEARLY")
+    moved = event("c", "SUMMARY:Moved", "RECURRENCE-ID:20260101T100000Z", "DTSTART:20260101T150000Z")
+    store, profile = fresh()
+    report = import_bytes(store, profile, ics(master, *fillers, moved))
+    assert report.imported == BATCH + 5
+    assert [problem.uid for problem in report.errors] == ["c", "c"]

@@ -181,7 +181,7 @@ class _Import:
             self._part_done(span.uid)
             return
         self.position += 1
-        if span.uid is None and span.uid_lines == 0:
+        if span.uid is None and item.fields.uid.endswith("@import.richeng"):
             self._own_uid(item)
         self.report.warnings.extend(ImportProblem(item.fields.uid, item.line, note) for note in item.warnings)
         target = self.calendar_name or item.calendar_hint or context.calendar_name

@@ -96,8 +96,26 @@ class Span:
         self.fixes = [*(self.fixes or ()), (start, end, replacement)]
 
 
+class _LazyComponent(RawComponent):
+    """A component whose text is decoded from the file's bytes only when it is read (a
+    calendar's VTIMEZONE lookup walks every component but reads few texts)."""
+
+    def __init__(self, data: bytes, span: Span) -> None:  # noqa: D107 - no dataclass init
+        self._data, self._span = data, span
+        self.name, self.line, self.problem = span.name, span.line, span.problem
+        self.notes, self.uid_lines = list(span.notes or ()), span.uid_lines
+
+    @property  # type: ignore[override]
+    def text(self) -> str:
+        return self._span.text(self._data)
+
+    @text.setter
+    def text(self, value: str) -> None:
+        raise AttributeError("a lazy component's text comes from the file")
+
+
 class _Components(Sequence[RawComponent]):
-    """A calendar's components, decoded from the file's bytes each time they are read."""
+    """A calendar's components, each decoding its text from the file's bytes when read."""
 
     def __init__(self, data: bytes, spans: list[Span]) -> None:
         self.data = data
@@ -109,14 +127,14 @@ class _Components(Sequence[RawComponent]):
     def __getitem__(self, index: slice) -> list[RawComponent]: ...
     def __getitem__(self, index: int | slice) -> RawComponent | list[RawComponent]:
         if isinstance(index, slice):
-            return [span.component(self.data) for span in self.spans[index]]
-        return self.spans[index].component(self.data)
+            return [_LazyComponent(self.data, span) for span in self.spans[index]]
+        return _LazyComponent(self.data, self.spans[index])
 
     def __len__(self) -> int:
         return len(self.spans)
 
     def __iter__(self) -> Iterator[RawComponent]:
-        return (span.component(self.data) for span in self.spans)
+        return (_LazyComponent(self.data, span) for span in self.spans)
 
 
 @dataclass
