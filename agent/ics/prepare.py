@@ -142,7 +142,10 @@ def prepare(raw: RawComponent, context: CalendarContext, position: int) -> Prepa
         raise ComponentError(f"cannot parse the event: {_reason(exc)}", _uid_hint(raw.text), raw.line) from None
     if not isinstance(component, icalendar.Event):
         raise ComponentError("not a VEVENT", _uid_hint(raw.text), raw.line)
-    uid = str(component.get("UID") or "").strip() or None
+    uid_value = component.get("UID")
+    if isinstance(uid_value, list):  # two UID lines: name the first, not a Python list
+        uid_value = uid_value[0]
+    uid = str(uid_value or "").strip() or None
     _check(component, raw, uid)
     warnings: list[str] = []
     rewrite = _drop_bad_alarms(component, warnings)
