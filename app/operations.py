@@ -31,6 +31,7 @@ class Operations(QObject):
     calendars_changed = Signal()
     undo_state_changed = Signal(bool, bool)  # can_undo, can_redo
     failed = Signal(str)
+    reverted = Signal(object)  # the original ChangeSet an undo just took back (chat receipts mark "Undone")
 
     def __init__(self, store: Store, profile_id: int, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -73,6 +74,8 @@ class Operations(QObject):
             source.append(entry)
             return None
         target.append(UndoEntry(entry.label, inverse))
+        if source is self._undo:
+            self.reverted.emit(entry.changes)
         self.changed.emit(inverse)
         self.undo_state_changed.emit(bool(self._undo), bool(self._redo))
         return inverse
@@ -86,6 +89,7 @@ class Operations(QObject):
         inverse = self._guarded(lambda: self.edits.undo(changes))
         if inverse is not None:
             self._redo.append(UndoEntry("undo", inverse))
+            self.reverted.emit(changes)
             self.changed.emit(inverse)
             self.undo_state_changed.emit(bool(self._undo), True)
         return inverse

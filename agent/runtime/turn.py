@@ -7,9 +7,10 @@ can run it in a worker and the CLI and evals can drain it: all three run this sa
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from agent.errors import UserFacingError
@@ -62,6 +63,7 @@ class TurnResult:
     event_ids: list[int] = field(default_factory=list)
     tool_log: list[dict[str, Any]] = field(default_factory=list)
     changes: ChangeSet = field(default_factory=ChangeSet)  # committed this turn; the app's undo uses it
+    message_id: int | None = None  # the archived assistant message (the app marks it "undone")
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -327,6 +329,13 @@ class Assistant:
             return R.council_offer_receipt(str(result.payload.get("topic", "")), lang), "council_offered", value
         raise UserFacingError(f"no receipt for tool {result.name}")
 
+    def _reply_time(self, state: _Turn) -> datetime:
+        """When the reply was written: the clock now, or the turn's start plus the time the
+        turn took; never before the user's message (stamped with the turn's start)."""
+        if self._clock is not None:
+            return max(self._clock(), state.ctx.now)
+        return state.ctx.now + timedelta(seconds=max(0.0, time.monotonic() - state.timeline.started))
+
     def _finish(
         self,
         state: _Turn,
@@ -352,7 +361,7 @@ class Assistant:
             reply = "……" if state.lang == "zh" else "…"
         state.timeline.mark("finish")
         meta = dict(state.meta) | {"outcome": outcome, "guard": guard}
-        ArchiveService(self.store, self.profile_id, clock=state.ctx.now).append("assistant", reply, meta)
+        message = ArchiveService(self.store, self.profile_id, clock=self._reply_time(state)).append("assistant", reply, meta)
         intent = infer_intent(state.tools, state.dispatched, state.council)
         command_id = getattr(value, "command_id", None)
         candidates = [day.isoformat() for day in getattr(value, "candidates", [])] if isinstance(value, Outcome) else []
@@ -371,6 +380,7 @@ class Assistant:
             event_ids=list(commands.facts.event_ids),
             tool_log=state.tool_log,
             changes=commands.facts.changes,
+            message_id=message.id,
         )
         record(
             self.store,

@@ -1,4 +1,8 @@
-"""The chat archive: every message with a timestamp the store assigns.
+"""The chat archive: every message with the time it was written.
+
+An assistant message is stamped when the reply is done (``Assistant._reply_time``), not
+with its user message's time; ``mark`` records later facts about a message (its receipt
+was undone) for the history view.
 
 The model sees only the *recent segment* (messages after the last silence longer than
 ``session_gap_minutes``); older talk is reachable through search. That keeps a month-old
@@ -60,6 +64,18 @@ class ArchiveService:
                 (self.profile_id, role, content, stamp, json.dumps(meta or {}, ensure_ascii=False)),
             )
         return Message(int(cur.lastrowid or 0), role, content, datetime.fromisoformat(stamp), meta or {})
+
+    def mark(self, message_id: int, **values: Any) -> None:
+        """Merge ``values`` into a stored message's meta (``undone=True`` when its receipt
+        was undone), so a reloaded history shows what is true now, not what was."""
+        with self.store.transaction() as conn:
+            row = conn.execute(
+                "SELECT meta FROM messages WHERE profile_id = ? AND id = ?", (self.profile_id, message_id)
+            ).fetchone()
+            if row is None:
+                return
+            meta = json.loads(row["meta"] or "{}") | values
+            conn.execute("UPDATE messages SET meta = ? WHERE id = ?", (json.dumps(meta, ensure_ascii=False), message_id))
 
     def recent(self, limit: int = 200) -> list[Message]:
         rows = self.store.conn.execute(

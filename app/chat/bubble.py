@@ -150,6 +150,12 @@ class MessageBubble(QFrame):
         if ok:
             self.link.hide()
 
+    def show_undone(self) -> None:
+        """A receipt reloaded from history whose change was undone: say so, offer nothing."""
+        self.undo_button.show()
+        self.set_undone(True)
+        self._fit()
+
     @Slot(str)
     def _link_activated(self, _href: str) -> None:
         if self.uid is not None:

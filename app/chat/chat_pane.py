@@ -120,6 +120,7 @@ class ChatPane(QWidget):
         self.view = MessageView(ctx.tz, self)
         self.view.navigate.connect(self.navigate)
         self.view.undo_requested.connect(self._undo)
+        ctx.ops.reverted.connect(self._reverted)
         self.no_model_panel = NoModelPanel(self)
         self.no_model_panel.settings_requested.connect(self._open_settings)
         self.stack = QStackedWidget(self)
@@ -420,7 +421,19 @@ class ChatPane(QWidget):
         result = bubble.result
         if not isinstance(result, TurnResult) or not result.changes:
             return
-        bubble.set_undone(self.ctx.ops.undo_specific(result.changes) is not None)
+        if self.ctx.ops.undo_specific(result.changes) is None:  # on success, _reverted marks it
+            bubble.set_undone(False)
+
+    @Slot(object)
+    def _reverted(self, changes: object) -> None:
+        """An assistant change was undone (receipt Undo or Ctrl+Z): its receipt says so,
+        now and after a restart (the archived message is marked)."""
+        for bubble in self.view.bubbles():
+            result = bubble.result
+            if isinstance(result, TurnResult) and result.changes is changes:
+                bubble.set_undone(True)
+                if result.message_id is not None:
+                    ArchiveService(self.ctx.store, self.ctx.profile_id).mark(result.message_id, undone=True)
 
     @Slot()
     def _open_settings(self) -> None:

@@ -4,7 +4,8 @@ History comes from ``ArchiveService.recent()``; a visible break goes where
 ``segment_breaks()`` says a new session started, because that is also where the model's
 memory of the conversation starts (older talk is not in its context). Live receipts keep
 their ``TurnResult`` so the Undo button can hand its exact ``ChangeSet`` to
-``ctx.ops.undo_specific``; receipts reloaded from history have no change set and no Undo.
+``ctx.ops.undo_specific``; receipts reloaded from history have no change set and no Undo,
+but one whose change was undone (meta ``undone``) reads "Undone".
 """
 
 from __future__ import annotations
@@ -74,6 +75,8 @@ class MessageView(QScrollArea):
                 bubble = self.add_bubble(message.role, message.content, message.created_at)
                 if message.meta.get("guard"):
                     bubble.set_status(self.tr("Corrected: the assistant's own words claimed something that did not happen."))
+                if message.role == "assistant" and message.meta.get("undone"):
+                    bubble.show_undone()
 
     def add_divider(self, when: datetime) -> QLabel:
         local = when.astimezone(self.tz)
