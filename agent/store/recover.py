@@ -30,6 +30,7 @@ TABLES = (
 )
 RECOVERED_CALENDAR = "已恢复 Recovered"
 MAX_SKIP_PROBES = 64
+BATCH = 500
 
 
 @dataclass
@@ -55,23 +56,24 @@ def _rows(conn: sqlite3.Connection, table: str, columns: list[str], problems: di
         top = conn.execute(f'SELECT MAX(rowid) FROM "{table}" NOT INDEXED').fetchone()[0]
     except sqlite3.DatabaseError:
         top = None
-    def seek(after: int) -> tuple[Any, ...] | None:
-        return conn.execute(query, (after,)).fetchone()  # type: ignore[no-any-return]
-
     def seek_from(first: int) -> tuple[Any, ...] | None:
         return conn.execute(query.replace("rowid > ?", "rowid >= ?"), (first,)).fetchone()  # type: ignore[no-any-return]
 
+    scan = query.replace(" LIMIT 1", "")
     last = -(2**63)
     while True:
         try:
-            row = seek(last)
+            for row in conn.execute(scan, (last,)):  # one seek, then the leaves in order
+                last = int(row[0])
+                yield tuple(row[1:])
+            return
         except sqlite3.DatabaseError:
             problems[table] = problems.get(table, 0) + 1
-            row = _past_bad_page(seek_from, max(last, 0), top)
-        if row is None:
+            found = _past_bad_page(seek_from, max(last, 0), top)
+        if found is None:
             return
-        last = int(row[0])
-        yield tuple(row[1:])
+        last = int(found[0])
+        yield tuple(found[1:])
 
 
 def _past_bad_page(seek_from: Any, failed: int, top: int | None) -> tuple[Any, ...] | None:
@@ -188,16 +190,39 @@ def _copy_table(damaged: sqlite3.Connection, conn: sqlite3.Connection, table: st
         return
     insert = f'INSERT INTO "{table}" ({", ".join(columns)}) VALUES ({", ".join("?" for _ in columns)})'
     copied = rejected = 0
-    for row in _rows(damaged, table, columns, report.unreadable):
+
+    def flush(batch: list[tuple[Any, ...]]) -> None:
+        """A batch in one statement; if the schema refuses any row, row by row, so one bad
+        row costs only itself."""
+        nonlocal copied, rejected
+        conn.execute("SAVEPOINT batch")
         try:
-            conn.execute("SAVEPOINT one_row")
-            conn.execute(insert, row)
-            conn.execute("RELEASE one_row")
-            copied += 1
+            conn.executemany(insert, batch)
+            conn.execute("RELEASE batch")
+            copied += len(batch)
+            return
         except sqlite3.Error:
-            conn.execute("ROLLBACK TO one_row")
-            conn.execute("RELEASE one_row")
-            rejected += 1
+            conn.execute("ROLLBACK TO batch")
+            conn.execute("RELEASE batch")
+        for row in batch:
+            try:
+                conn.execute("SAVEPOINT one_row")
+                conn.execute(insert, row)
+                conn.execute("RELEASE one_row")
+                copied += 1
+            except sqlite3.Error:
+                conn.execute("ROLLBACK TO one_row")
+                conn.execute("RELEASE one_row")
+                rejected += 1
+
+    batch: list[tuple[Any, ...]] = []
+    for row in _rows(damaged, table, columns, report.unreadable):
+        batch.append(row)
+        if len(batch) >= BATCH:
+            flush(batch)
+            batch = []
+    if batch:
+        flush(batch)
     report.rows[table] = copied
     if rejected:
         report.rejected[table] = rejected
