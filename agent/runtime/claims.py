@@ -70,6 +70,8 @@ _SENTENCE: Final = re.compile(r"[^。!?\n]*[。!?\n]*")
 def normalize(text: str) -> str:
     folded = unicodedata.normalize("NFKC", text or "").lower()
     folded = folded.replace("\u2019", "'").replace("\u2018", "'")
+    # an emoji or symbol ends a clause the way punctuation does ("加进日历啦🎉 记得带伞")
+    folded = "".join("\n" if unicodedata.category(ch) == "So" else ch for ch in folded)
     folded = _QUOTED.sub(" x ", folded)
     return re.sub(r"[ \t]+", " ", folded)
 
@@ -114,7 +116,7 @@ _FUTURE_EN: Final = re.compile(r"\b(?:i'll|i will|i'm going to|i am going to|goi
 # Someone other than the assistant did it ("你已经把会议取消了", "你老板把会改到周五了").
 _OTHER_SUBJECT_ZH: Final = re.compile(r"(?<![帮给为替和跟按照让叫请])(?:你们?|您|他们?|她们?|老板|同事|对方|客户)(?!的)")
 # Echoing the user's own feeling about being busy or free.
-_ECHO_ZH: Final = re.compile(_alt("确实|真的|一定|肯定|想必|听起来|听上去|听你说|难怪|看来|感觉"))
+_ECHO_ZH: Final = re.compile(_alt("确实|真的|一定|肯定|想必|听起来|听上去|听你说|难怪|难得|看来|感觉"))
 _UNSURE: Final = re.compile(_alt("不确定|不知道|不清楚|没查|还没查|没看|还没看|还没有查") + r"|\bi (?:don't|do not|can't|cannot|haven't|didn't) (?:know|say|see|tell|check|look)")
 
 # ---- write verbs --------------------------------------------------------------------------
@@ -127,11 +129,18 @@ _VERBS_ZH: Final = {
     UPDATE: "修改|改好|改成|改为|改到|改在|改了|改期|更改|更新|调整|调到|调成|挪到|挪了|挪至|挪好|移到|移至|移动到|换到|换成|换了|推迟|推后|延后|"
             "延期|顺延|提前到|提前了|提前至|延长|缩短|重新安排|改过|推了|推到|往后推|往前推|换好|挪好|调好",
     DELETE: "删除|删掉|删了|删去|删好|删光|删完|删干净|移除|去掉|拿掉|拿下来|清空|清除|清掉|清理掉|清理了|清理|取消|撤销|撤掉|撤回|作废|划掉|抹掉",
+    # code-switched replies: "已经 add 到你的 calendar 了", "帮你 schedule 好了"
+    "en_" + CREATE: "add|schedule|book|save|set up|put",
+    "en_" + UPDATE: "move|update|reschedule|change",
+    "en_" + DELETE: "delete|cancel|remove",
     MEMORY: "记住|记下|记好|记牢|牢记|记着|记录|记在心|记在|存下|存起来|存档|存入记忆|存进记忆|写入记忆|写进记忆|保存到记忆|保存在记忆|存到记忆|记得",
 }
-_VERB_KIND_ZH: Final = {verb: kind for kind, words in _VERBS_ZH.items() for verb in words.split("|")}
+_VERB_KIND_ZH: Final = {verb: kind.removeprefix("en_") for kind, words in _VERBS_ZH.items() for verb in words.split("|")}
+_EN_IN_ZH: Final = "|".join(w for k, v in _VERBS_ZH.items() if k.startswith("en_") for w in v.split("|"))
 _VERB_ZH: Final = re.compile(
-    _alt("|".join(_VERBS_ZH.values())) + "|(?<=已)加|(?<=已经)加|(?<![忘丢跑逃])[\u4e00-\u9fff]掉了"
+    _alt("|".join(v for k, v in _VERBS_ZH.items() if not k.startswith("en_")))
+    + rf"|(?<![a-z])(?:{_EN_IN_ZH})(?:ed|d)?(?![a-z])"
+    + "|(?<=已)加|(?<=已经)加|(?<![忘丢跑逃])[\u4e00-\u9fff]掉了"
     + "|[加建排订定约设改换挪调推删清撤记存标开](?=好[了啦])"  # any calendar action + 好了: 换好了, 开好了
 )
 _SINGLE_ZH: Final = {"加": CREATE, "建": CREATE, "排": CREATE, "订": CREATE, "定": CREATE, "约": CREATE, "设": CREATE, "标": CREATE,
@@ -145,7 +154,7 @@ _AMBIGUOUS_ZH: Final = frozenset({"保存", "记录", "存好", "记在"})
 _MEMORY_WORDS_ZH: Final = re.compile(_alt("记忆|偏好|习惯|喜好|号码|地址|生日|信息"))
 _CALENDAR_WORDS_ZH: Final = re.compile(_alt("日历|日程|行程|会议|提醒|活动"))
 _GENERIC_ZH: Final = re.compile(_alt("搞定|弄好了|整好了|办好了|妥了|都好了|安排妥当|ok了|好了好了"))
-_PRESENCE_ZH: Final = re.compile(r"(?<!从)(?<!从你的)[入进上到在记](?:了)?(?:你的|您的)?(?:日历|日程表|日程|行程)(?:上|里|中)?(?:了|啦)|(?:已经|已|都)在(?:你的|您的)?(?:日历|日程|行程|日程表)(?:上|里|中|内)|在(?:你的|您的)?(?:日历|日程|行程|日程表)(?:上|里|中|内)了")
+_PRESENCE_ZH: Final = re.compile(r"(?<!从)(?<!从你的)[入进上到在记](?:了)?\s*(?:你的|您的)?\s*(?:日历|日程表|日程|行程|calendar)\s*(?:上|里|中)?(?:了|啦)|(?:已经|已|都)在(?:你的|您的)?(?:日历|日程|行程|日程表)(?:上|里|中|内)|在(?:你的|您的)?(?:日历|日程|行程|日程表)(?:上|里|中|内)了")
 
 _P: Final = r"(?:i've|i have|i|we've|we have|we)(?:\s+(?:just|already|also|now|successfully|quickly|gone ahead and|went ahead and|have|had))*"
 _VERBS_EN: Final = {
@@ -201,13 +210,14 @@ _STATE_ZH: Final = [
     ("none", re.compile(rf"(?:没有|没|无|并无)(?:任何|什么|啥|其他|别的|其它)?的?(?:{_EVENT_ZH}|冲突)|什么(?:安排|日程|事)?都没有?|不冲突")),
     # something on: 有个周会, 有两个会, 还有4个会, 各有一个会, 有安排
     ("has", re.compile(rf"(?<![没沒无])有{_QTY_ZH}[^,.!?;]{{0,8}}?(?:{_EVENT_ZH})|(?<![没沒无])有(?:安排|日程|事|会议|活动|冲突)|剩(?:下)?{_QTY_ZH}[^,.!?;]{{0,6}}?(?:{_EVENT_ZH})")),
-    ("present", re.compile(r"(?:日历|日程|行程)(?:上|里|中)?(?:已经|已|还)?(?:有|显示)|已经有(?:这个|这条)?(?:安排|日程)|(?:会|会议|安排|日程|预约)(?:还在|仍在|依然在)")),
+    ("present", re.compile(r"(?:日历|日程|行程)(?:(?:上|里|中)(?:已经|已|还)?|(?:已经|已|还))(?:有|显示)|已经有(?:这个|这条)?(?:安排|日程)|(?:会|会议|安排|日程|预约)(?:还在|仍在|依然在)")),
     ("first", re.compile(r"(?:第一个|下一个|最后一个|下个|唯一)的?(?:会|会议|安排|日程)|的(?:安排|日程|行程)(?:是|有|包括)")),
     ("due", re.compile(r"你[^,.!?;]{0,8}?[0-9一二两三四五六七八九十]\s*(?:点|:[0-9]{2})[^,.!?;]{0,4}?要")),
     ("met", re.compile(r"(?:已经)?约了")),
     ("conflict", re.compile(r"(?:跟|和|与)[^,.!?;]{0,6}冲突|有冲突|冲突了")),
 ]
-_LIST_ZH: Final = re.compile(r"(?:安排|日程|行程)(?:如下|是|有)?\s*:|\b(?:today's|tomorrow's|tonight's|this week's|your|\w+day's)\s+(?:schedule|agenda|plans?)\s*:|以下是(?:你|您)的(?:安排|日程)|(?:共有|一共|总共)\s*(?:[0-9]+|[一二两三四五六七八九十]+)")
+_LIST_ZH: Final = re.compile(r"(?:安排|日程|行程)(?:如下|是|有)?\s*:|"
+                             r"^\s*(?:today|tomorrow|tonight|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s*:\s*\S|\b(?:today's|tomorrow's|tonight's|this week's|your|\w+day's)\s+(?:schedule|agenda|plans?)\s*:|以下是(?:你|您)的(?:安排|日程)|(?:共有|一共|总共)\s*(?:[0-9]+|[一二两三四五六七八九十]+)")
 _ATTRIBUTIVE_ZH: Final = re.compile(r"^(?:的[\u4e00-\u9fff]|的时候|时间|时|的话|时候)")
 _EVENT_EN: Final = (
     r"meetings?|events?|appointments?|calls?|plans?|things?|anything|nothing|flights?|1:1s?|one-on-ones?|dinners?|lunch(?:es)?|class(?:es)?|"
@@ -296,7 +306,11 @@ def _last_verb_zh(clause: str) -> Claim | None:
     claim: Claim | None = None
     for m in _VERB_ZH.finditer(clause):
         verb = m.group(0)
-        kind = _VERB_KIND_ZH.get(verb) or _SINGLE_ZH.get(verb) or (DELETE if verb.endswith("掉了") else CREATE)
+        if verb.isascii() and not re.search(r"[\u4e00-\u9fff]", clause):
+            continue  # English clauses are read by _write_en
+        base = re.sub(r"e?d$", "", verb) if verb.isascii() and verb not in _VERB_KIND_ZH else verb
+        kind = _VERB_KIND_ZH.get(verb) or _VERB_KIND_ZH.get(base) or _VERB_KIND_ZH.get(base + "e") or _SINGLE_ZH.get(verb) or (
+            DELETE if verb.endswith("掉了") else CREATE)
         pre, post = clause[: m.start()], clause[m.end() :]
         if re.match(r"(?:之后|以后|后|的话|完之后)", post):
             continue  # "取消之后下午就轻松多了": a time clause, not a report
@@ -317,7 +331,8 @@ def _last_verb_zh(clause: str) -> Claim | None:
         else:
             if _FUTURE_ZH.search(pre):
                 continue
-            if not (_DONE_BEFORE_ZH.search(pre) or _DONE_AFTER_ZH.search(post) or re.search(r"[好了完掉妥]", verb)):
+            relative = bool(re.match(r"的(?:日程|日历|安排|会议|提醒|活动)", post) and re.search(r"我|为你|帮你|给你|为您", pre))
+            if not (_DONE_BEFORE_ZH.search(pre) or _DONE_AFTER_ZH.search(post) or re.search(r"[好了完掉妥]", verb) or relative):
                 continue
         if verb in _AMBIGUOUS_ZH:
             kind = MEMORY if _MEMORY_WORDS_ZH.search(clause) or not _CALENDAR_WORDS_ZH.search(clause) else CREATE
@@ -378,7 +393,7 @@ def _state_zh(clause: str, sentence_refs: bool) -> bool:
         for m in rx.finditer(clause):
             if _ATTRIBUTIVE_ZH.search(clause[m.end() :]):
                 continue
-            if name == "free" and _ECHO_ZH.search(clause):
+            if name in ("free", "none") and _ECHO_ZH.search(clause):
                 continue
             if name == "met" and "你" not in clause:
                 continue

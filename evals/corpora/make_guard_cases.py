@@ -67,7 +67,7 @@ def claim_cases() -> list[dict[str, Any]]:
             expect = {"guard": FLAGS[kind], "tools": [], "store": {"added": [], "removed": []},
                       "memories": {"added": []}, "reply_excludes": [reply.strip()]}
             out.append(case(f"guard_claims.{kind}-{lang}-{n:03d}", "guard_claims", user, reply, expect))
-    for n, (kind, user, reply) in enumerate(C.HOLDOUT_CLAIMS + C.HOLDOUT2_CLAIMS, 1):
+    for n, (kind, user, reply) in enumerate(C.HOLDOUT_CLAIMS + C.HOLDOUT2_CLAIMS + C.HOLDOUT3_CLAIMS, 1):
         expect = {"guard": FLAGS[kind], "tools": [], "store": {"added": [], "removed": []},
                   "memories": {"added": []}, "reply_excludes": [reply.strip()]}
         out.append(case(f"guard_claims.holdout-{kind}-{n:03d}", "guard_claims", user, reply, expect))
@@ -131,7 +131,7 @@ def harmless_cases() -> list[dict[str, Any]]:
         for n, (user, reply) in enumerate(rows, 1):
             expect = {"guard": None, "outcome": "chat", "reply_contains": [reply.strip()], "store": {"added": []}}
             out.append(case(f"guard_harmless.{kind}-{lang}-{n:03d}", "guard_harmless", user, reply, expect))
-    for n, (user, reply) in enumerate(C.HOLDOUT_HARMLESS + C.HOLDOUT2_HARMLESS, 1):
+    for n, (user, reply) in enumerate(C.HOLDOUT_HARMLESS + C.HOLDOUT2_HARMLESS + C.HOLDOUT3_HARMLESS, 1):
         expect = {"guard": None, "outcome": "chat", "reply_contains": [reply.strip()], "store": {"added": []}}
         out.append(case(f"guard_harmless.holdout-{n:03d}", "guard_harmless", user, reply, expect))
     return out
