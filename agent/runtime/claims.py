@@ -175,10 +175,6 @@ _WRITE_EN: Final = re.compile(
     rf"|\bconsider it\s+(?P<cv>done|remembered|noted|booked|added|scheduled)\b"
     rf"|^(?:calendar|schedule|diary|agenda)\s+(?P<kv>updated|saved)\b"
 )
-_MEMORY_EN: Final = re.compile(
-    r"\b(?:i'll|i will|i won't forget|i'll keep|i will keep)\b(?:\s+(?:always|definitely))?\s*(?:remember|forget|keep (?:that|it|this) in mind)?"
-    r"|\bi won't forget\b|\bkeep (?:that|it|this) in mind\b|\bsaved (?:that |it |this )?(?:to|in) (?:my |your )?memory\b"
-)
 _MEMORY_PROMISE_EN: Final = re.compile(r"\b(?:i'll|i will)\s+(?:always\s+|make sure to\s+|be sure to\s+)?remember\b|\bi won't forget\b|\b(?:i'll|i will) keep (?:that|it|this) in mind\b|\bkeep (?:that|it|this) in mind\b")
 _MEMORY_WORDS_EN: Final = re.compile(r"\b(?:memory|memories|preference|preferences|in mind|note|that you|address|number|plate|birthday)\b")
 _CALENDAR_WORDS_EN: Final = re.compile(
@@ -260,14 +256,11 @@ def find_claims(text: str) -> list[Claim]:
         if not claims and _LIST_ZH.search(sentence) and not _is_hedged(sentence.rstrip("。!?\n"), False):
             claims = [Claim(STATE, sentence.strip())]  # "今天的安排如下：…", "明天的行程：…"
         found += claims
-    specific = [c for c in found if c.kind != _GENERIC]
-    if len(specific) == len(found):
+    if all(c.kind != _GENERIC for c in found):
         return found
-    writes = [c for c in specific if c.kind in WRITE_KINDS]
-    kind = writes[0].kind if writes else CREATE
-    if writes:
-        return specific
-    return [Claim(kind, c.clause) if c.kind == _GENERIC else c for c in found]
+    if any(c.kind in WRITE_KINDS for c in found):  # "Done, I cancelled Friday's gym": the delete says what was done
+        return [c for c in found if c.kind != _GENERIC]
+    return [Claim(CREATE, c.clause) if c.kind == _GENERIC else c for c in found]
 
 
 def _is_hedged(clause: str, question: bool) -> bool:
@@ -287,7 +280,8 @@ def _clause_claims(clause: str, question: bool, sentence_refs: bool) -> list[Cla
 
 
 def _write_zh(clause: str) -> Claim | None:
-    if _PRESENCE_ZH.search(clause) and not _NEG_ZH.search(clause[: _PRESENCE_ZH.search(clause).start()]):  # type: ignore[union-attr]
+    presence = _PRESENCE_ZH.search(clause)
+    if presence and not _NEG_ZH.search(clause[: presence.start()]):
         last = _last_verb_zh(clause)
         if last is None or last.kind == CREATE:
             return Claim(CREATE, clause, presence=True)
@@ -349,7 +343,8 @@ def _last_verb_zh(clause: str) -> Claim | None:
 def _write_en(clause: str) -> Claim | None:
     if not re.search(r"[a-z]", clause):
         return None
-    if _MEMORY_PROMISE_EN.search(clause) and not _NEG_EN.search(clause[: _MEMORY_PROMISE_EN.search(clause).start()]):  # type: ignore[union-attr]
+    promise = _MEMORY_PROMISE_EN.search(clause)
+    if promise and not _NEG_EN.search(clause[: promise.start()]):
         return Claim(MEMORY, clause)
     for m in _WRITE_EN.finditer(clause):
         if m.group("kv"):
