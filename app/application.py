@@ -45,6 +45,15 @@ def run(argv: Sequence[str]) -> int:
     args = parse_args(argv)
     if args.offscreen:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    from app.display import display_problem, missing_xcb_hint
+
+    problem = display_problem(os.environ, sys.platform)
+    if problem is not None:  # Qt would abort (SIGABRT) with a page about plugins
+        print(problem, file=sys.stderr)
+        return 2
+    hint = missing_xcb_hint(os.environ, sys.platform)
+    if hint is not None:
+        print(hint, file=sys.stderr)
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication, QMessageBox
 

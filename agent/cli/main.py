@@ -41,8 +41,21 @@ def _add_common(parser: argparse.ArgumentParser, *, top: bool) -> None:
     parser.add_argument("--json", action="store_true", default=False if top else argparse.SUPPRESS, help="print JSON")
 
 
+# The desktop app's own options (app/launcher.py decides app vs CLI; tests keep the two in step).
+APP_HELP = """the desktop app:
+  richeng [APP OPTIONS]  with no command, richeng opens the calendar window;
+                         a COMMAND runs in the terminal and never opens it
+  --lang {zh_CN,en}      interface language (default: settings, else system)
+  --offscreen            run without a display (smoke tests, screenshots)
+  --db PATH, --tz IANA, --now ISO8601
+                         as above, for the window
+  --quit-after MS        close the window after MS milliseconds (smoke tests)
+  --report-startup       print the ms to the first paint, then quit (benchmarks)"""
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="richeng", description="日程 Richeng: a local-first calendar")
+    parser = _Parser(prog="richeng", description="日程 Richeng: a local-first calendar", epilog=APP_HELP,
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"richeng {__version__}")
     _add_common(parser, top=True)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
