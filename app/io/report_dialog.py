@@ -72,6 +72,21 @@ class ImportReportDialog(QDialog):
         self.table.resizeRowsToContents()
         rejected_label = QLabel(self.tr("Not imported:") if rows else self.tr("Every event was read."), self)
         self.table.setVisible(bool(rows))
+        # Events imported after a repair (agent/ics/repair.py): the user sees what was changed.
+        fixes = self.repaired_rows()
+        self.repaired = QTableWidget(len(fixes), 4, self)
+        self.repaired.setHorizontalHeaderLabels([self.tr("File"), self.tr("Line"), self.tr("UID"), self.tr("Repair")])
+        self.repaired.verticalHeader().hide()
+        self.repaired.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.repaired.setWordWrap(True)
+        self.repaired.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.repaired.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        for row, values in enumerate(fixes):
+            for column, value in enumerate(values):
+                self.repaired.setItem(row, column, QTableWidgetItem(value))
+        repaired_label = QLabel(self.tr("Imported after a repair:"), self)
+        repaired_label.setVisible(bool(fixes))
+        self.repaired.setVisible(bool(fixes))
 
         buttons = QDialogButtonBox(self)
         close = buttons.addButton(self.tr("Close"), QDialogButtonBox.ButtonRole.AcceptRole)
@@ -82,6 +97,8 @@ class ImportReportDialog(QDialog):
         layout.addWidget(self.summary)
         layout.addWidget(rejected_label)
         layout.addWidget(self.table, 1)
+        layout.addWidget(repaired_label)
+        layout.addWidget(self.repaired, 1)
         layout.addWidget(buttons)
 
     def summary_lines(self) -> list[str]:
@@ -96,8 +113,18 @@ class ImportReportDialog(QDialog):
             )
             if getattr(report, "todos", 0):
                 text += self.tr(" ({0} tasks are not supported and were skipped)").format(report.todos)
+            if getattr(report, "warnings", None):
+                text += self.tr(" ({0} repaired)").format(len(report.warnings))
             lines.append(text)
         return lines
+
+    def repaired_rows(self) -> list[tuple[str, str, str, str]]:
+        return [
+            (outcome.name, *_problem(problem))
+            for outcome in self.outcomes
+            if outcome.report is not None
+            for problem in getattr(outcome.report, "warnings", [])
+        ]
 
     def rejected_rows(self) -> list[tuple[str, str, str, str]]:
         rows = []
