@@ -56,6 +56,7 @@ def _rows(conn: sqlite3.Connection, table: str, columns: list[str], problems: di
         top = conn.execute(f'SELECT MAX(rowid) FROM "{table}" NOT INDEXED').fetchone()[0]
     except sqlite3.DatabaseError:
         top = None
+
     def seek_from(first: int) -> tuple[Any, ...] | None:
         return conn.execute(query.replace("rowid > ?", "rowid >= ?"), (first,)).fetchone()  # type: ignore[no-any-return]
 
