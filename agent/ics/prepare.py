@@ -389,8 +389,12 @@ def series_query(components: list[icalendar.Event]) -> tuple[Any, str | None]:
         if problem:
             return None, problem
     calendar = icalendar.Calendar()
+    # Overrides that change only their own instance are placed by the store from their
+    # rows; the library sees the master (and any THISANDFUTURE or rule-bearing override).
+    plain = all(_plain_override(c) for c in components if c.get("RECURRENCE-ID") is not None)
     for component in components:
-        calendar.add_component(component)
+        if not (plain and component.get("RECURRENCE-ID") is not None):
+            calendar.add_component(component)
     try:
         query = recurring_ical_events.of(calendar)
         excluded = len(components) + sum(len(_exdates(master)) for master in masters)
@@ -408,6 +412,12 @@ def series_query(components: list[icalendar.Event]) -> tuple[Any, str | None]:
 
 
 _FAR = datetime(9000, 1, 1)
+
+
+def _plain_override(component: icalendar.Event) -> bool:
+    rid = component.get("RECURRENCE-ID")
+    ranged = str(getattr(rid, "params", {}).get("RANGE", "")).upper() == "THISANDFUTURE"
+    return not ranged and component.get("RRULE") is None and component.get("RDATE") is None
 
 
 def recurrence_budget() -> int:

@@ -10,8 +10,10 @@ index range instead of expanding a thousand rules on every paint.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import time
+from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
@@ -158,6 +160,10 @@ class _Run:
     suppressed: tuple[type[BaseException], ...]
     tzinfo: Any
     excluded: int
+    by_rows: bool  # overrides are placed from their rows, not by recurring-ical-events
+    override_keys: dict[str, sqlite3.Row]  # every form of an override's id -> its row
+    placed: list[tuple[int, sqlite3.Row]]  # (start, row) of shown overrides, by start
+    placed_starts: list[int]
 
     def moment(self, ts: int) -> datetime:
         """``ts`` (the master's kind of seconds) as the walks' kind of datetime."""
@@ -376,14 +382,44 @@ class EventRepo:
         query: Any,
         resume: list[Any] | None,
     ) -> _Run:
-        """Everything one series' expansion needs, built once per process and series."""
+        """Everything one series' expansion needs, built once per process and series.
+
+        Overrides that only move or change one instance (the usual kind) are not given to
+        recurring-ical-events: their rows already hold their times and status, and a query
+        holding 100,000 of them would loop over all of them for every window. Only a
+        THISANDFUTURE override or one with its own rule goes through the library.
+        """
+        plain = all(_plain_override(row) for row in rows if row["recurrence_id"])
         if query is None:
             calendar = icalendar.Calendar()
             parsed = components or {}
             for row in rows:
+                if plain and row["recurrence_id"]:
+                    continue
                 calendar.add_component(parsed.get(row["recurrence_id"]) or parse_component(row["ics"]))
             query = recurring_ical_events.of(calendar, skip_bad_series=True)
         overrides = {row["recurrence_id"]: row for row in rows if row["recurrence_id"]}
+        by_rows = not any(series.modifications for series in query.series)
+        placed: list[tuple[int, sqlite3.Row]] = []
+        keys: dict[str, sqlite3.Row] = {}
+        if by_rows and overrides:
+            # An instance is overridden when any form of its id matches, as in the library:
+            # the UTC key, or the override's RECURRENCE-ID as written (local wall time, and
+            # the bare day of a midnight one, which is how an all-day master's id reads).
+            for rid, row in overrides.items():
+                keys[rid] = row
+                written = _RID_VALUE.search(row["ics"])
+                if written:
+                    value = written.group(1).rstrip("Z")
+                    keys.setdefault(value, row)
+                    if value.endswith("T000000"):
+                        keys.setdefault(value[:8], row)
+            cut = _exdate_keys(query)
+            placed = sorted(
+                ((row["start_ts"], row) for rid, row in overrides.items()
+                 if row["status"] != "CANCELLED" and rid not in cut and rid[:8] not in cut),
+                key=lambda pair: pair[0],
+            )  # fmt: skip
         # Instances an EXDATE or an override takes away still cost a step of the walk.
         excluded = len(overrides) + sum(len(line.split(",")) for line in (master["exdate"] or "").splitlines())
         walks = bound(query, MAX_SERIES_INSTANCES + excluded + 2 * MAX_INSTANCES_PER_CHUNK, resume)
@@ -409,6 +445,10 @@ class EventRepo:
             suppressed=tuple(query.suppressed_errors),
             tzinfo=tzinfo,
             excluded=excluded,
+            by_rows=by_rows,
+            override_keys=keys,
+            placed=placed,
+            placed_starts=[start for start, _ in placed],
         )
 
     def _advance(self, run: _Run, progress: _Progress, from_ts: int, to_ts: int, *, lazy: bool = False) -> None:
@@ -541,6 +581,10 @@ class EventRepo:
                         _, is_floating, start_ts, end_ts, _ = span_columns(occurrence.start, occurrence.end)
                         cancelled = run.master_cancelled
                         rid = recurrence_key(occurrence.start)
+                        if run.override_keys and (
+                            rid in run.override_keys or _wall_key(occurrence.start) in run.override_keys
+                        ):
+                            continue  # the override's own row stands in for it, below
                     if not low <= start_ts < high or cancelled:
                         continue
                     row = run.overrides.get(rid or "")
@@ -548,6 +592,10 @@ class EventRepo:
                     out.append((self.profile_id, master_id, event_id, int(is_floating), start_ts, end_ts, rid))
             except run.suppressed:
                 continue
+        if run.placed:
+            for _, row in run.placed[bisect_left(run.placed_starts, low) : bisect_left(run.placed_starts, high)]:
+                out.append((self.profile_id, master_id, row["id"], row["floating"], row["start_ts"], row["end_ts"],
+                            row["recurrence_id"]))  # fmt: skip
         return out
 
     def _insert_occurrence(
@@ -714,6 +762,34 @@ def _columns(fields: EventFields) -> dict[str, Any]:
         "sequence": fields.sequence,
         "last_modified": fields.last_modified,
     }
+
+
+_RID_VALUE = re.compile(r"^RECURRENCE-ID[^:\r\n]*:([0-9TZ]+)", re.MULTILINE | re.IGNORECASE)
+
+
+def _wall_key(value: date | datetime) -> str:
+    """An instance's id as its own wall clock reads it (the library's second form)."""
+    if isinstance(value, datetime):
+        return f"{value.year:04d}{value.month:02d}{value.day:02d}T{value.hour:02d}{value.minute:02d}{value.second:02d}"
+    return f"{value.year:04d}{value.month:02d}{value.day:02d}"
+
+
+def _plain_override(row: sqlite3.Row) -> bool:
+    """An override that changes only its own instance: no rule of its own, no RANGE."""
+    return not (row["rrule"] or row["rdate"]) and "THISANDFUTURE" not in row["ics"].upper()
+
+
+def _exdate_keys(query: Any) -> set[str]:
+    """The master's EXDATEs as recurrence keys (and bare days for date EXDATEs): an
+    override of an excluded instance is not shown, as recurring-ical-events has it."""
+    keys: set[str] = set()
+    for series in query.series:
+        recurrence = series.recurrence
+        for value in getattr(recurrence, "exdates", ()):
+            keys.add(recurrence_key(value))
+        for value in getattr(recurrence, "check_exdates_date", ()):
+            keys.add(recurrence_key(value))
+    return keys
 
 
 def _reaches_cap(run: _Run, to_ts: int) -> bool:
