@@ -31,7 +31,7 @@ from agent.store.profiles import ensure_profile  # noqa: E402
 from tests.chat_fixtures import PacedScriptedModel, call  # noqa: E402
 
 NOW = datetime(2026, 11, 30, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
-REPLY = "好的，这周你的安排不算多，周三下午比较空，可以考虑把需要专注的事情放在那时候完成。"
+REPLY = "好的，可以先把需要专注的事情列出来，再一件件排进日程，别忘了留出休息的时间。"
 
 
 def one_turn(turn: dict[str, object], text: str) -> tuple[float, int]:

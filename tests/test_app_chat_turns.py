@@ -25,7 +25,8 @@ from tests.chat_fixtures import (  # noqa: F401 (fixtures)
     save_shot,
 )
 
-REPLY = "好的，这周你的安排不算多，周三下午比较空，可以考虑把需要专注的事情放在那时候完成。"
+# Advice with no claim about the calendar (the exit guard would rightly replace "周三下午比较空").
+REPLY = "好的，可以先把需要专注的事情列出来，再一件件排进日程，别忘了留出休息的时间。"
 
 
 class HandshakeModel(PacedScriptedModel):
@@ -149,6 +150,22 @@ def test_guard_banner_when_the_model_claims_a_write(make_pane, qtbot, app_ctx) -
     save_shot(pane, "guard_banner")
     pane.guard_banner.dismiss()
     assert not pane.guard_banner.isVisible()
+
+
+def test_state_claim_is_answered_from_the_calendar_and_the_banner_says_so(make_pane, qtbot, app_ctx) -> None:
+    """'明天你有空' with a meeting tomorrow: the reply becomes the real answer for tomorrow,
+    and the banner says it was replaced by what the calendar shows (not 'ask again')."""
+    from tests.chat_fixtures import add_event
+
+    add_event(app_ctx.store, app_ctx.profile_id, "评审", NOW + timedelta(days=1), NOW + timedelta(days=1, hours=1))
+    pane = make_pane(ScriptedModel([{"content": "明天你有空，可以安排。"}]))
+    with qtbot.waitSignal(pane.turn_finished, timeout=5000) as blocker:
+        pane.send_message("明天有空吗")
+    result = blocker.args[0]
+    assert result.guard == "unverified_query_claim" and result.outcome == "guard_answered"
+    assert "评审" in pane.last_reply.text() and "你有空" not in pane.last_reply.text()
+    assert "really shows" in pane.guard_banner.message.text()
+    save_shot(pane, "guard_answered")
 
 
 def test_first_run_without_a_model_shows_how_to_connect_one(make_pane, qtbot, app_ctx, monkeypatch) -> None:

@@ -322,7 +322,7 @@ class ChatPane(QWidget):
         if result.changes:
             self.ctx.ops.record_agent_change(result.changes)
         if result.guard:
-            self.guard_banner.show_guard(result.guard)
+            self.guard_banner.show_guard(result.guard, result.outcome)
         self._track_pending(result, receipt)
         if result.outcome == "conflict" and receipt:
             self._ask_when_free(lambda: self._ask_conflict(receipt))

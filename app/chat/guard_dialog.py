@@ -13,7 +13,14 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QStyle, QToolButton, QWidget
 
-from agent.runtime.guard import UNVERIFIED_CREATE, UNVERIFIED_QUERY
+from agent.runtime.guard import (
+    ANSWERED,
+    UNVERIFIED_CREATE,
+    UNVERIFIED_DELETE,
+    UNVERIFIED_MEMORY,
+    UNVERIFIED_QUERY,
+    UNVERIFIED_UPDATE,
+)
 
 
 class GuardBanner(QFrame):
@@ -41,19 +48,33 @@ class GuardBanner(QFrame):
         layout.addWidget(close, 0, Qt.AlignmentFlag.AlignTop)
         self.hide()
 
-    def text_for(self, flag: str) -> str:
+    def text_for(self, flag: str, outcome: str = "") -> str:
+        if outcome == ANSWERED:
+            return self.tr("The assistant described your schedule without looking at it. Its reply was "
+                           "replaced with what your calendar really shows for that day.")
         if flag == UNVERIFIED_CREATE:
             return self.tr("The assistant said it had created or saved something, but nothing was written "
                            "to your calendar. Its reply was replaced with what actually happened.")
+        if flag == UNVERIFIED_UPDATE:
+            return self.tr("The assistant said it had changed an event, but nothing was changed. "
+                           "Its reply was replaced with what actually happened.")
+        if flag == UNVERIFIED_DELETE:
+            return self.tr("The assistant said it had deleted something, but nothing was deleted. "
+                           "Its reply was replaced with what actually happened.")
+        if flag == UNVERIFIED_MEMORY:
+            return self.tr("The assistant said it would remember something, but nothing was saved. "
+                           "Its reply was replaced with what actually happened.")
         if flag == UNVERIFIED_QUERY:
             return self.tr("The assistant described your schedule without looking at it. Nothing was read "
                            "or changed; its reply was replaced. Ask again to get a real answer.")
         return self.tr("The assistant claimed something that did not happen. Nothing was written; "
                        "its reply was replaced with what actually happened.")
 
-    def show_guard(self, flag: str) -> None:
+    def show_guard(self, flag: str, outcome: str = "") -> None:
+        """``outcome`` tells a state claim answered from the store (``guard_answered``)
+        from one that was only withdrawn."""
         self.flag = flag
-        self.message.setText(self.text_for(flag))
+        self.message.setText(self.text_for(flag, outcome))
         self.show()
 
     @Slot()
