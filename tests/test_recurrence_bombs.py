@@ -269,6 +269,24 @@ def test_month_view_paints_a_bomb_month_with_bounded_items(qtbot, area, cal_stor
     assert not month.grab().isNull()  # a real paint of the month
 
 
+def test_the_event_editor_says_a_series_is_capped(qtbot, area, cal_ctx, cal_store, profile) -> None:  # type: ignore[no-untyped-def]
+    from app.calendar.event_dialog import EventDialog
+
+    import_bytes(cal_store, profile, bomb("minutely"))
+    import_bytes(cal_store, profile, bomb("bysetpos"))
+    repo = EventRepo(cal_store, profile)
+    window = (datetime(2026, 12, 1, tzinfo=UTC), datetime(2026, 12, 2, tzinfo=UTC))
+    capped = next(occ for occ in repo.occurrences(*window, UTC) if occ.uid == "minutely@bomb")
+    ordinary = next(occ for occ in repo.occurrences(*window, UTC) if occ.uid == "setpos-monthly@bomb")
+    dialog = EventDialog(cal_ctx, area, occurrence=capped)
+    qtbot.addWidget(dialog)
+    assert not dialog.recurrence_note.isHidden()
+    assert str(MAX_SERIES_INSTANCES) in dialog.recurrence_note.text()
+    plain = EventDialog(cal_ctx, area, occurrence=ordinary)
+    qtbot.addWidget(plain)
+    assert str(MAX_SERIES_INSTANCES) not in plain.recurrence_note.text()
+
+
 # ---- incremental expansion: resumed where it stopped, never from DTSTART -----------------
 
 

@@ -77,6 +77,7 @@ class EventDialog(QDialog):
         self._custom_rule = ""
         self._length = timedelta(hours=1)
         self._moving_end = False
+        self._cap_note = ""
         if prefers_chinese(ctx.settings.get("language")):
             self.setLocale(QLocale(QLocale.Language.Chinese, QLocale.Country.China))
         self._build()
@@ -282,6 +283,11 @@ class EventDialog(QDialog):
                 spec = RecurrenceSpec("lunar", count=total + 1)
             self.set_recurrence(spec)
             self._loaded_spec = self.recurrence_spec()
+            cap = writes.repo.capped(occ.uid)  # bounded recurrence (docs/ics.md)
+            if cap is not None:
+                self._cap_note = self.tr(
+                    "This series repeats more often than Richeng expands: only its first {0} instances are "
+                    "shown in the calendar. The event itself is kept whole.").format(cap.shown)
 
     def set_zone(self, name: str) -> None:
         if name == FLOATING:
@@ -387,7 +393,10 @@ class EventDialog(QDialog):
                                                  "stored for the next 30 years."))
         elif kind == "custom":
             self.recurrence_note.setText(self.tr("This rule was made elsewhere and is kept unchanged."))
-        self.recurrence_note.setVisible(kind in ("lunar", "custom"))
+        if self._cap_note:
+            shown = self.recurrence_note.text() if kind in ("lunar", "custom") else ""
+            self.recurrence_note.setText(f"{shown}\n{self._cap_note}".strip())
+        self.recurrence_note.setVisible(kind in ("lunar", "custom") or bool(self._cap_note))
 
     # ---- result --------------------------------------------------------------------------
 

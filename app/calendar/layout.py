@@ -6,6 +6,7 @@ property-tested) on plain numbers. The views turn the results into rectangles.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
@@ -47,28 +48,36 @@ def place_columns(intervals: Sequence[tuple[float, float]], min_length: float = 
     members: list[list[int]] = []
     member_of = [0] * len(spans)
     cluster: list[int] = []
-    column_ends: list[float] = []
+    columns = 0
+    busy: list[tuple[float, int]] = []  # (end, column) of the columns in use
+    free: list[int] = []  # columns whose last event has ended, lowest first
     cluster_end = float("-inf")
+    # Heaps and per-column member lists keep this near n log n: a day holding 20,000
+    # overlapping instances of a dense series (issue 11) must not take minutes to lay out.
+    by_column: list[dict[int, list[int]]] = []
 
     def close_cluster() -> None:
+        grouped: dict[int, list[int]] = {}
         for index in cluster:
-            width_of[index] = len(column_ends)
+            width_of[index] = columns
             member_of[index] = len(members)
+            grouped.setdefault(column_of[index], []).append(index)
         members.append(cluster)
+        by_column.append(grouped)
 
     for index in order:
         start, end = spans[index]
         if cluster and start >= cluster_end:
             close_cluster()
-            cluster, column_ends, cluster_end = [], [], float("-inf")
-        for column, column_end in enumerate(column_ends):
-            if column_end <= start:
-                column_ends[column] = end
-                column_of[index] = column
-                break
+            cluster, columns, busy, free, cluster_end = [], 0, [], [], float("-inf")
+        while busy and busy[0][0] <= start:
+            heapq.heappush(free, heapq.heappop(busy)[1])
+        if free:
+            column = heapq.heappop(free)
         else:
-            column_of[index] = len(column_ends)
-            column_ends.append(end)
+            column, columns = columns, columns + 1
+        column_of[index] = column
+        heapq.heappush(busy, (end, column))
         cluster.append(index)
         cluster_end = max(cluster_end, end)
     close_cluster()
@@ -76,10 +85,9 @@ def place_columns(intervals: Sequence[tuple[float, float]], min_length: float = 
     placements: list[Placement] = []
     for index, (start_end, column, width) in enumerate(zip(spans, column_of, width_of, strict=True)):
         span = 1
+        grouped = by_column[member_of[index]]
         while column + span < width and not any(
-            column_of[other] == column + span and _overlaps(start_end, spans[other])
-            for other in members[member_of[index]]
-            if other != index
+            _overlaps(start_end, spans[other]) for other in grouped.get(column + span, ()) if other != index
         ):
             span += 1
         placements.append(Placement(column, width, span))
