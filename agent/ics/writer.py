@@ -1,0 +1,358 @@
+"""Writing prepared events: insert, update or skip each, then rebuild their occurrences.
+
+Rows are matched on (UID, RECURRENCE-ID) within the profile; SEQUENCE and then
+LAST-MODIFIED decide whether the file's copy is newer. The importer calls ``Writer.write``
+once per batch inside its one transaction; occurrences are rebuilt once per UID a batch
+touches. See docs/ics.md for the rules and what each count means.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import icalendar
+
+from agent.ics.prepare import Prepared
+from agent.ics.report import ImportProblem, ImportReport
+from agent.services.calendars import CalendarService
+from agent.store.components import excluded_single, parse_component
+from agent.store.db import Store, utc_now_iso
+from agent.store.events import Change, EventRepo
+
+_DTSTAMP = re.compile(r"^DTSTAMP[;:][^\n]*\n(?:[ \t][^\n]*\n)*", re.MULTILINE)
+_CHUNK = 500
+
+
+@dataclass
+class _Existing:
+    """A stored row as the importer needs it."""
+
+    id: int
+    uid: str
+    recurrence_id: str
+    calendar_id: int
+    origin: str
+    sequence: int
+    last_modified: str | None
+    ics: str
+    rrule: str | None
+    rdate: str | None
+    status: str
+    floating: int
+    start_ts: int
+    end_ts: int
+
+
+class Writer:
+    """Decides insert / update / skip for each prepared event and writes them in batches."""
+
+    def __init__(self, store: Store, profile_id: int, origin: str, report: ImportReport, explicit: bool) -> None:
+        self.store = store
+        self.explicit = explicit
+        self.conn = store.conn
+        self.profile_id = profile_id
+        self.origin = origin
+        self.report = report
+        self.calendars = CalendarService(store, profile_id)
+        self.calendar_ids: dict[str | None, int] = {}
+
+    def calendar_id(self, name: str | None) -> int:
+        """The calendar called ``name`` (any case), created if missing; None is the default."""
+        if name not in self.calendar_ids:
+            if name is None or not name.strip():
+                calendar = self.calendars.default()
+            else:
+                wanted = name.strip().casefold()
+                calendar = next((c for c in self.calendars.list() if c.name.casefold() == wanted), None)
+                if calendar is None:
+                    calendar = self.calendars.add(name.strip())
+            self.calendar_ids[name] = calendar.id
+            if calendar.name not in self.report.calendars:
+                self.report.calendars.append(calendar.name)
+        return self.calendar_ids[name]
+
+    def write(self, prepared: list[tuple[str | None, Prepared]], queries: dict[str, Any]) -> None:
+        winners = self._dedupe(prepared)
+        existing = self._load({item.fields.uid for _, item in winners})
+        inserts: list[tuple[int, Prepared]] = []
+        updates: list[tuple[int, Prepared, _Existing]] = []
+        already = self.report.older + self.report.unchanged
+        for target, item in winners:
+            key = (item.fields.uid, item.fields.recurrence_id)
+            old = existing.get(key)
+            # Without an explicit calendar, a known event stays where the user keeps it.
+            calendar_id = old.calendar_id if old is not None and not self.explicit else self.calendar_id(target)
+            if old is None:
+                inserts.append((calendar_id, item))
+            elif _is_older(item, old):
+                self.report.older += 1
+            elif old.calendar_id == calendar_id and _same_content(item, old):
+                self.report.unchanged += 1
+            else:
+                updates.append((calendar_id, item, old))
+        self.report.skipped += self.report.older + self.report.unchanged - already
+        stale = self._stale_overrides(winners, existing, inserts, updates)
+        now = utc_now_iso()
+        new_ids = self._insert(inserts, now)
+        self._update(updates, now)
+        self._delete(stale)
+        self._alarms([(new_id, item) for new_id, (_, item) in zip(new_ids, inserts)] + [(old.id, item) for _, item, old in updates])
+        self._occurrences(inserts, new_ids, updates, stale, existing, queries)
+        self.report.imported += len(inserts)
+        self.report.updated += len(updates)
+
+    def _dedupe(self, prepared: list[tuple[str | None, Prepared]]) -> list[tuple[str | None, Prepared]]:
+        """The same (UID, RECURRENCE-ID) twice in one file: the newer copy wins, later on ties."""
+        best: dict[tuple[str, str], tuple[str | None, Prepared]] = {}
+        for target, item in prepared:
+            key = (item.fields.uid, item.fields.recurrence_id)
+            held = best.get(key)
+            if held is not None:
+                self.report.skipped += 1
+                if _newer_or_equal(item, held[1]):
+                    best[key] = (target, item)
+                continue
+            best[key] = (target, item)
+        return sorted(best.values(), key=lambda pair: pair[1].position)
+
+    def _load(self, uids: Iterable[str]) -> dict[tuple[str, str], _Existing]:
+        rows: dict[tuple[str, str], _Existing] = {}
+        ordered = sorted(uids)
+        for start in range(0, len(ordered), _CHUNK):
+            chunk = ordered[start : start + _CHUNK]
+            marks = ", ".join("?" for _ in chunk)
+            for row in self.conn.execute(
+                "SELECT id, uid, recurrence_id, calendar_id, origin, sequence, last_modified, ics, rrule, rdate,"
+                f" status, floating, start_ts, end_ts FROM events WHERE profile_id = ? AND uid IN ({marks})",
+                [self.profile_id, *chunk],
+            ):
+                rows[(row["uid"], row["recurrence_id"])] = _Existing(*row)
+        return rows
+
+    def _stale_overrides(
+        self,
+        winners: list[tuple[str | None, Prepared]],
+        existing: dict[tuple[str, str], _Existing],
+        inserts: list[tuple[int, Prepared]],
+        updates: list[tuple[int, Prepared, _Existing]],
+    ) -> list[_Existing]:
+        """Overrides a newer master no longer carries: the file is the whole series now."""
+        written_masters = {item.fields.uid for _, item in inserts if not item.fields.recurrence_id}
+        written_masters |= {item.fields.uid for _, item, _ in updates if not item.fields.recurrence_id}
+        in_file = {(item.fields.uid, item.fields.recurrence_id) for _, item in winners}
+        return [
+            row
+            for key, row in existing.items()
+            if row.recurrence_id and row.uid in written_masters and key not in in_file
+        ]
+
+    def _insert(self, inserts: list[tuple[int, Prepared]], now: str) -> list[int]:
+        if not inserts:
+            return []
+        (top,) = self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM events").fetchone()
+        ids = list(range(top + 1, top + 1 + len(inserts)))
+        self.conn.executemany(
+            "INSERT INTO events (id, profile_id, calendar_id, origin, created_at, updated_at, ics, source,"
+            f" {', '.join(_COLUMNS)}) VALUES ({', '.join('?' for _ in range(8 + len(_COLUMNS)))})",
+            [
+                (new_id, self.profile_id, calendar_id, self.origin, now, now, item.ics, item.source, *_values(item))
+                for new_id, (calendar_id, item) in zip(ids, inserts)
+            ],
+        )
+        self.report.changes.created.extend(
+            Change(item.fields.uid, item.fields.recurrence_id, new_id, None, None, None)
+            for new_id, (_, item) in zip(ids, inserts)
+        )
+        return ids
+
+    def _update(self, updates: list[tuple[int, Prepared, _Existing]], now: str) -> None:
+        if not updates:
+            return
+        sets = ", ".join(f"{name} = ?" for name in ("calendar_id", "updated_at", "ics", "source", *_COLUMNS))
+        self.conn.executemany(
+            f"UPDATE events SET {sets} WHERE id = ?",
+            [(calendar_id, now, item.ics, item.source, *_values(item), old.id) for calendar_id, item, old in updates],
+        )
+        self.report.changes.updated.extend(
+            Change(old.uid, old.recurrence_id, old.id, old.ics, old.calendar_id, old.origin) for _, _, old in updates
+        )
+        self.conn.executemany("DELETE FROM alarms WHERE event_id = ?", [(old.id,) for _, _, old in updates])
+
+    def _delete(self, stale: list[_Existing]) -> None:
+        if not stale:
+            return
+        self.conn.executemany("DELETE FROM events WHERE id = ?", [(row.id,) for row in stale])
+        self.report.changes.deleted.extend(
+            Change(row.uid, row.recurrence_id, row.id, row.ics, row.calendar_id, row.origin) for row in stale
+        )
+        self.report.removed_overrides += len(stale)
+
+    def _alarms(self, rows: list[tuple[int, Prepared]]) -> None:
+        self.conn.executemany(
+            "INSERT INTO alarms(event_id, trigger, action) VALUES (?, ?, ?)",
+            [(event_id, trigger, action) for event_id, item in rows for trigger, action in item.fields.alarms],
+        )
+
+    def _excluded(self, item: Prepared) -> bool:
+        """A single event whose EXDATE names its DTSTART has no instance (RFC 5545); it is
+        kept, so an export still carries it, and the report says why it shows nowhere."""
+        if not item.fields.exdate or not excluded_single(item.parsed()):
+            return False
+        self.report.warnings.append(
+            ImportProblem(item.fields.uid, item.line, "its EXDATE excludes its only date: kept, but it shows nowhere")
+        )
+        return True
+
+    def _occurrences(
+        self,
+        inserts: list[tuple[int, Prepared]],
+        new_ids: list[int],
+        updates: list[tuple[int, Prepared, _Existing]],
+        stale: list[_Existing],
+        existing: dict[tuple[str, str], _Existing],
+        queries: dict[str, Any],
+    ) -> None:
+        """Rebuild instances once per touched UID; singles are written directly.
+
+        A series whose rows all come from this file and were all written reuses the query
+        built when it was checked; otherwise the store builds it from its rows.
+        """
+        written: dict[tuple[str, str], tuple[int, Prepared]] = {}
+        for new_id, (_, item) in zip(new_ids, inserts):
+            written[(item.fields.uid, item.fields.recurrence_id)] = (new_id, item)
+        for _, item, old in updates:
+            written[(item.fields.uid, item.fields.recurrence_id)] = (old.id, item)
+        touched = {uid for uid, _ in written} | {row.uid for row in stale}
+        if not touched:
+            return
+        gone = {row.id for row in stale}
+        kept: dict[str, list[_Existing]] = {}
+        for key, row in existing.items():
+            if row.uid in touched and row.id not in gone and key not in written:
+                kept.setdefault(row.uid, []).append(row)
+        by_uid: dict[str, list[tuple[int, Prepared]]] = {}
+        for (uid, _), pair in written.items():
+            by_uid.setdefault(uid, []).append(pair)
+        repo = EventRepo(self.store, self.profile_id)
+        updated_ids = {old.id for _, _, old in updates}
+        stale_series = [(row.id,) for row in existing.values() if row.uid in touched and row.id not in gone]
+        self.conn.executemany("DELETE FROM occurrences WHERE series_id = ?", stale_series)
+        singles: list[tuple[int, int, int, int, int, int, None]] = []
+        reset: list[tuple[int]] = []
+        for uid in touched:
+            mine = by_uid.get(uid, [])
+            master = next((item for _, item in mine if not item.fields.recurrence_id), None)
+            master_row = next((row for row in kept.get(uid, []) if not row.recurrence_id), None)
+            recurring = (
+                bool(master.fields.rrule or master.fields.rdate)
+                if master is not None
+                else bool(master_row and (master_row.rrule or master_row.rdate))
+            )
+            if recurring:
+                parsed = {item.fields.recurrence_id: item.parsed() for _, item in mine}
+                query, built_from = queries.get(uid, (None, -1))
+                whole = uid not in kept and len(mine) == built_from
+                repo.materialize(uid, components=parsed, query=query if whole else None)
+                cap = repo.capped(uid)
+                if cap is not None:  # bounded recurrence (docs/ics.md): say what is not shown
+                    line = master.line if master is not None else None
+                    self.report.warnings.append(ImportProblem(uid, line, cap.text()))
+                continue
+            for event_id, item in mine:
+                if item.fields.status != "CANCELLED" and not self._excluded(item):
+                    fields = item.fields
+                    singles.append((self.profile_id, event_id, event_id, int(fields.floating), fields.start_ts, fields.end_ts, None))
+                if event_id in updated_ids:
+                    reset.append((event_id,))
+            for row in kept.get(uid, []):
+                if row.status != "CANCELLED":
+                    singles.append((self.profile_id, row.id, row.id, row.floating, row.start_ts, row.end_ts, None))
+                reset.append((row.id,))
+        self.conn.executemany(
+            "INSERT INTO occurrences(profile_id, event_id, series_id, floating, start_ts, end_ts, recurrence_id)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            singles,
+        )
+        self.conn.executemany("UPDATE events SET expanded_until = NULL, expansion = NULL, capped = 0 WHERE id = ?", reset)
+
+
+_COLUMNS = (
+    "uid", "recurrence_id", "title", "description", "location", "tzid", "all_day", "floating", "start_ts",
+    "end_ts", "rrule", "rdate", "exdate", "transp", "status", "completed", "sequence", "last_modified",
+)  # fmt: skip
+
+
+def _values(item: Prepared) -> tuple[Any, ...]:
+    f = item.fields
+    return (
+        f.uid, f.recurrence_id, f.title, f.description, f.location, f.tzid, int(f.all_day), int(f.floating),
+        f.start_ts, f.end_ts, f.rrule, f.rdate, f.exdate, f.transp, f.status, int(f.completed), f.sequence,
+        f.last_modified,
+    )  # fmt: skip
+
+
+def _modified(value: str | None) -> datetime | None:
+    """LAST-MODIFIED as an instant; unreadable values are ignored rather than trusted."""
+    if not value:
+        return None
+    try:
+        parsed = icalendar.vDDDTypes.from_ical(value.strip())
+    except (ValueError, TypeError):
+        return None
+    if isinstance(parsed, datetime):
+        return parsed if parsed.tzinfo else parsed.replace(tzinfo=None)
+    return None
+
+
+def _version(sequence: int, last_modified: str | None) -> tuple[int, datetime | None]:
+    return sequence, _modified(last_modified)
+
+
+def _compare(new: tuple[int, datetime | None], old: tuple[int, datetime | None]) -> int:
+    """-1 older, 0 same or unknown, 1 newer: SEQUENCE first, then LAST-MODIFIED if both have one."""
+    if new[0] != old[0]:
+        return -1 if new[0] < old[0] else 1
+    if new[1] is not None and old[1] is not None:
+        try:
+            if new[1] != old[1]:
+                return -1 if new[1] < old[1] else 1
+        except TypeError:  # one aware, one naive: no order
+            return 0
+    return 0
+
+
+def _is_older(item: Prepared, old: _Existing) -> bool:
+    return _compare(_version(item.fields.sequence, item.fields.last_modified), _version(old.sequence, old.last_modified)) < 0
+
+
+def _newer_or_equal(item: Prepared, held: Prepared) -> bool:
+    new = _version(item.fields.sequence, item.fields.last_modified)
+    return _compare(new, _version(held.fields.sequence, held.fields.last_modified)) >= 0
+
+
+def _comparable(text: str) -> str:
+    return _DTSTAMP.sub("", text.replace("\r\n", "\n")).strip()
+
+
+def _same_content(item: Prepared, old: _Existing) -> bool:
+    """Unchanged means equal apart from DTSTAMP, which servers rewrite on every download.
+
+    Equal text is the fast answer; a copy written by another program (our own export, say)
+    is compared as icalendar reads both, property by property.
+    """
+    if _comparable(item.ics) == _comparable(old.ics):
+        return True
+    try:
+        return _canonical(item.parsed()) == _canonical(parse_component(old.ics))
+    except (ValueError, TypeError, sqlite3.Error):
+        return False
+
+
+def _canonical(component: icalendar.Component) -> list[str]:
+    text = _comparable(component.to_ical().decode())
+    return sorted(re.sub(r"\n[ \t]", "", text).split("\n"))
