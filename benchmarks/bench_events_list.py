@@ -85,7 +85,7 @@ def main() -> None:
     path = out / f"events-{args.events}-{args.recurring}.sqlite3"
     if not path.exists():
         build(path, args.events, args.recurring)
-    store = Store(path)
+    store = Store(path, backups=False)  # a cached scratch store: no daily copy in the data dir
     profile = ensure_profile(store)
     ctx = TimeContext(now=NOW, tz=TZ)
     service = QueryService(store, profile, ctx)

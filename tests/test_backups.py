@@ -42,6 +42,12 @@ def events_in(path: Path) -> int:
         conn.close()
 
 
+@pytest.fixture(autouse=True)
+def _backups_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Test files live in the temporary folder, where backups are off unless asked for."""
+    monkeypatch.setenv("RICHENG_BACKUPS", "1")
+
+
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
     return make_store(tmp_path / "richeng.sqlite3", events=30)
@@ -123,9 +129,9 @@ def test_rotation_keeps_each_kind_apart(tmp_path: Path) -> None:
 def test_backup_before_import_only_above_the_threshold(db: Path) -> None:
     threshold = 200  # the documented N (docs/backups.md)
     assert backup_mod.IMPORT_BACKUP_MIN_EVENTS == threshold
-    with Store(db, backups=False, clock=Clock(DAY1)) as store:
+    with Store(db, clock=Clock(DAY1)) as store:
         assert backup_before_import(store, threshold) is None
-        made = backup_before_import(store, threshold + 1)
+        made = backup_before_import(store, threshold + 1, DAY1 + timedelta(minutes=1))
     assert made is not None and made.kind == "import" and events_in(made.path) == 30
 
 
@@ -148,6 +154,19 @@ def test_cli_import_of_a_big_file_backs_up_first(db: Path, tmp_path: Path, capsy
     assert code == 0 and "backed up the database to" in err
     (made,) = [b for b in list_backups(db) if b.kind == "import"]
     assert events_in(made.path) == 30 and events_in(db) == 30 + count
+
+
+def test_no_automatic_backups_of_scratch_files_in_the_temp_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("RICHENG_BACKUPS")
+    assert not backup_mod.wanted_for(tmp_path / "r.sqlite3")
+    assert backup_mod.wanted_for(Path.home() / "calendars" / "r.sqlite3")
+    assert backup_mod.wanted_for(db_module.default_db_path())
+    path = make_store(tmp_path / "r.sqlite3", events=3)
+    with Store(path, clock=Clock(DAY1)) as store:
+        assert backup_before_import(store, 10_000) is None
+    assert list_backups(path) == []
+    monkeypatch.setenv("RICHENG_BACKUPS", "0")
+    assert not backup_mod.wanted_for(db_module.default_db_path())
 
 
 def test_other_files_keep_their_own_backup_folder(tmp_path: Path) -> None:

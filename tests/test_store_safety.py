@@ -48,6 +48,12 @@ WRITES = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def _backups_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Test files live in the temporary folder, where backups are off unless asked for."""
+    monkeypatch.setenv("RICHENG_BACKUPS", "1")
+
+
 @pytest.fixture
 def ics(tmp_path: Path) -> Path:
     path = tmp_path / "one.ics"

@@ -63,6 +63,28 @@ def backup_dir_for(db: Path) -> Path:
     return base / f"{absolute.stem}-{digest}"
 
 
+def wanted_for(db: Path) -> bool:
+    """Automatic backups, unless the file (other than the default database) lives in the
+    system's temporary folder: that is scratch by location (tests, benchmarks), and copying
+    it into the user's data dir every day would fill it. ``RICHENG_BACKUPS=1`` turns them on
+    anyway, ``=0`` off everywhere."""
+    import tempfile
+
+    from agent.store.db import default_db_path
+
+    forced = os.environ.get("RICHENG_BACKUPS")
+    if forced in ("0", "1"):
+        return forced == "1"
+    absolute = db.expanduser().resolve()
+    if absolute == default_db_path().resolve():
+        return True  # the user's own calendar, wherever the data dir is
+    try:
+        absolute.relative_to(Path(tempfile.gettempdir()).resolve())
+    except ValueError:
+        return True
+    return False
+
+
 def _parse(path: Path) -> Backup | None:
     """A backup's kind and time from its name ``<stem>-<stamp>[-n]-<kind>.sqlite3``."""
     if not path.name.endswith(SUFFIX) or path.name.startswith("."):
@@ -155,7 +177,7 @@ def backup_before_import(store: Store, event_count: int, now: datetime | None = 
     """The import path calls this with the number of events it is about to write: above
     ``IMPORT_BACKUP_MIN_EVENTS`` (and with anything in the store to lose) the store is
     copied first. A failed copy raises, so the import does not run unprotected."""
-    if event_count <= IMPORT_BACKUP_MIN_EVENTS or store.file is None or store.read_only:
+    if event_count <= IMPORT_BACKUP_MIN_EVENTS or store.file is None or store.read_only or not store.backups:
         return None
     if store.conn.execute("SELECT 1 FROM events LIMIT 1").fetchone() is None:
         return None

@@ -301,7 +301,7 @@ class Store:
         reading: bool = False,
         clock: Clock | None = None,
         backup_dir: Path | None = None,
-        backups: bool = True,
+        backups: bool | None = None,
     ) -> None:
         self.path = str(path)
         self.lock = threading.RLock()
@@ -316,6 +316,7 @@ class Store:
         self._shared: _ThreadConnection | None = None
         self.file: Path | None = None
         self.backup_dir: Path | None = None
+        self.backups = False
         if self.path == ":memory:":
             self._shared = self._open_connection()
             self._shared.owner = 0  # one connection is the whole database: see the module docstring
@@ -323,8 +324,12 @@ class Store:
             return
         self._open_file(Path(self.path).expanduser(), reading, backup_dir, backups)
 
-    def _open_file(self, file: Path, reading: bool, backup_dir: Path | None, backups: bool) -> None:
+    def _open_file(self, file: Path, reading: bool, backup_dir: Path | None, backups: bool | None) -> None:
         from agent.store import backups as backup_mod
+
+        if backups is None:
+            backups = backup_mod.wanted_for(file)
+        self.backups = backups
 
         try:
             file.parent.mkdir(parents=True, exist_ok=True)
