@@ -279,3 +279,15 @@ def test_series_refused_whole_even_when_its_parts_are_batches_apart() -> None:
     report = import_bytes(store, profile, ics(master, *fillers, moved))
     assert report.imported == BATCH + 5
     assert [problem.uid for problem in report.errors] == ["c", "c"]
+
+
+def test_google_until_as_a_date_on_a_timed_series_is_read_like_recurring_ical_events() -> None:
+    """allenporter/ical's dtstart_until compat: UNTIL=DATE on a DATE-TIME series is that
+    day's 00:00 UTC; recurring-ical-events reads it the same way, so nothing to rewrite."""
+    store, profile = fresh()
+    data = ics(event("g", "SUMMARY:G", "DTSTART;TZID=Europe/Berlin:20250101T090000", "RRULE:FREQ=DAILY;UNTIL=20250105"),
+               header="PRODID:-//Google Inc//Google Calendar 70.9054//EN")
+    report = import_bytes(store, profile, data)
+    assert report.errors == [] and report.imported == 1
+    days = sorted(o.start.day for o in EventRepo(store, profile).occurrences(datetime(2025, 1, 1, tzinfo=UTC), datetime(2025, 2, 1, tzinfo=UTC), UTC))  # type: ignore[union-attr]
+    assert days == [1, 2, 3, 4]
