@@ -340,7 +340,7 @@ class Store:
         check = inspect_file(file, integrity=False)
         if check.state == "ok":
             due = backups and backup_mod.daily_due(self.backup_dir, self.clock())
-            if due or not verified.matches():
+            if due or not backups or not verified.matches():  # no stamps for scratch files either
                 check = inspect_file(file)
         if check.state not in ("new", "ok"):
             raise refusal(check)
@@ -358,7 +358,7 @@ class Store:
         except sqlite3.DatabaseError as exc:
             self._close_all()
             raise StoreError(f"cannot use {self.path}: {exc}") from None
-        if not self.read_only:
+        if not self.read_only and backups:
             self._verified = verified
             if 0 < check.version < SCHEMA_VERSION and backups:
                 self._backup_or_refuse("migration", f"before upgrading its schema from {check.version}")
