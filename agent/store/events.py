@@ -243,11 +243,13 @@ class EventRepo:
         source: str | None = None,
         materialize: bool = True,
         created_at: str | None = None,
+        ics: str | None = None,
     ) -> ChangeSet:
         """Insert or replace the row for (UID, RECURRENCE-ID) and refresh its instances.
 
         ``created_at`` lets a service that decides by its own clock (the command service's
-        ten-minute idempotency window) stamp a new row with that clock; default: now."""
+        ten-minute idempotency window) stamp a new row with that clock; default: now. ``ics`` is the
+        component already serialised, when the caller has it (a sync pull does)."""
         self._check_calendar(calendar_id)
         conn = self.store.conn
         fields = index_fields(component)
@@ -255,7 +257,7 @@ class EventRepo:
             problem = component_problem(component)
             if problem:
                 raise ValidationError(f"cannot save the series: {problem}")
-        ics = component.to_ical().decode()
+        ics = ics if ics is not None else component.to_ical().decode()  # a caller may have it serialised
         existing = self.row(fields.uid, fields.recurrence_id)
         now = utc_now_iso()
         values = _columns(fields) | {"ics": ics, "source": source, "updated_at": now}
