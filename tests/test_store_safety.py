@@ -114,7 +114,9 @@ def test_every_command_leaves_a_refused_file_byte_identical(
     build, phrases = REFUSED[kind]
     path = build(_in_folder(tmp_path))
     before, listing = sha256(path), folder_listing(path)
-    for args in READS + WRITES + [["db", "check"]]:
+    others = [["db", "check"], ["chat", "你好", "--model", "script:/nonexistent.json"], ["sync", "accounts"],
+              ["sync", "conflicts"], ["sync", "run"], ["time", "resolve", "D+1"]]
+    for args in READS + WRITES + others:
         code, _out, err = cli(path, capsys, args, ics)
         line = one_line(err)
         assert code == 2, (args, err)
