@@ -99,6 +99,7 @@ def read_only_uri(path: Path) -> str:
 def connect_read_only(path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(read_only_uri(path), uri=True, isolation_level=None, check_same_thread=False)
     conn.row_factory = sqlite3.Row
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")  # another process mid-commit
     return conn
 
 
@@ -152,7 +153,9 @@ def inspect_file(path: Path, *, integrity: bool = True) -> FileCheck:
                 detail = "; ".join(str(row).replace("*** in database main ***", "").strip() for row in rows)
                 return FileCheck(path, "damaged", version, f"SQLite's integrity check: {detail}")
         return FileCheck(path, "ok", version)
-    except sqlite3.DatabaseError as exc:
+    except sqlite3.OperationalError as exc:  # cannot open, locked, I/O: not a verdict on the file
+        raise StoreError(f"cannot read {path}: {exc}; it was left untouched") from None
+    except sqlite3.DatabaseError as exc:  # corrupt, not a database
         return FileCheck(path, "damaged", detail=str(exc))
     finally:
         conn.close()
@@ -345,6 +348,8 @@ class Store:
         if check.state not in ("new", "ok"):
             raise refusal(check)
         if not _writable(file):
+            if check.state == "new":
+                raise StoreError(f"cannot create {file}: its folder is read-only")
             if not reading:
                 raise ReadOnlyStoreError(
                     f"{file} is read-only, so this command cannot change it; nothing was written "
@@ -373,7 +378,10 @@ class Store:
         """A private, writable copy of a read-only file, deleted on close."""
         self._scratch = tempfile.TemporaryDirectory(prefix="richeng-readonly-")
         target = Path(self._scratch.name) / file.name
-        source = connect_read_only(file)
+        try:
+            source = connect_read_only(file)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot read {file}: {exc}") from None
         try:
             copy = sqlite3.connect(target)
             try:
@@ -477,10 +485,14 @@ class Store:
             except sqlite3.OperationalError as exc:
                 raise StoreError(f"the database is busy or read-only: {exc}") from None
             local.depth = 1
+            local.hooks = {}
             try:
                 yield conn
+                while local.hooks:  # before-commit hooks (the undo journal), inside the transaction
+                    local.hooks.pop(next(iter(local.hooks)))(conn)
             except BaseException:
                 local.depth = 0
+                local.hooks = {}
                 self._rollback(conn)
                 raise
             local.depth = 0
@@ -489,6 +501,21 @@ class Store:
             except sqlite3.Error:
                 self._rollback(conn)
                 raise
+
+    def before_commit(self, key: str, hook: Callable[[sqlite3.Connection], None]) -> bool:
+        """Run ``hook`` inside this thread's open transaction just before it commits.
+
+        Once per ``key`` and transaction; returns True when ``key`` is new in this one, so a
+        caller that keeps per-transaction state (the undo journal) knows to start it afresh.
+        A rollback drops the hooks. Outside a transaction this raises ``StoreError``."""
+        local = self._local
+        if not getattr(local, "depth", 0):
+            raise StoreError("before_commit needs an open transaction")
+        hooks: dict[str, Callable[[sqlite3.Connection], None]] = local.hooks
+        if key in hooks:
+            return False
+        hooks[key] = hook
+        return True
 
     @staticmethod
     def _rollback(conn: sqlite3.Connection) -> None:
