@@ -306,3 +306,19 @@ def test_recover_rebuilds_instances_when_the_occurrences_table_is_damaged(
     code, expected, _ = cli(healthy, capsys, window)
     code2, got, err = cli(out_file, capsys, window)
     assert code == code2 == 0 and json.loads(got) == json.loads(expected), err
+
+
+def test_recover_of_an_older_schema_runs_the_later_migrations_on_the_saved_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agent.store.recover import recover
+
+    path = _damaged_page4(_in_folder(tmp_path))
+    later = "ALTER TABLE calendars ADD COLUMN note TEXT NOT NULL DEFAULT '';\nUPDATE calendars SET note = 'migrated';"
+    monkeypatch.setattr(db_module, "MIGRATIONS", [*db_module.MIGRATIONS, later])
+    monkeypatch.setattr(db_module, "SCHEMA_VERSION", db_module.SCHEMA_VERSION + 1)
+    report = recover(path, tmp_path / "saved.sqlite3")
+    assert report.events == 400
+    with Store(tmp_path / "saved.sqlite3", backups=False) as store:
+        assert store.schema_version() == db_module.SCHEMA_VERSION
+        assert {r[0] for r in store.conn.execute("SELECT note FROM calendars")} == {"migrated"}

@@ -114,8 +114,14 @@ def _columns(conn: sqlite3.Connection, table: str) -> list[str]:
 
 
 def recover(source: Path, target: Path) -> RecoveryReport:
-    """Copy the readable rows of ``source`` into the new file ``target`` (which must not exist)."""
-    from agent.store.db import Store, connect_read_only, read_version
+    """Copy the readable rows of ``source`` into the new file ``target`` (which must not exist).
+
+    The new file is first given the damaged file's own schema version (its migrations, run
+    on a plain connection), the rows are copied into that, and only then does ``Store``
+    migrate it to the current version, so any data step of a later migration runs on the
+    recovered rows exactly as it would have on the original.
+    """
+    from agent.store import db
     from agent.store.events import EventRepo
 
     if target.exists():
@@ -123,7 +129,7 @@ def recover(source: Path, target: Path) -> RecoveryReport:
     if not source.is_file():
         raise StoreError(f"cannot recover {source}: no such file")
     try:
-        damaged = connect_read_only(source)
+        damaged = db.connect_read_only(source)
         damaged.row_factory = None
         damaged.execute("PRAGMA writable_schema = ON")  # read the schema even if it is inconsistent
     except sqlite3.Error as exc:
@@ -131,33 +137,53 @@ def recover(source: Path, target: Path) -> RecoveryReport:
     report = RecoveryReport(source, target)
     try:
         try:
-            version = read_version(damaged)
+            version = db.read_version(damaged)
         except sqlite3.DatabaseError:
             version = 0
-            report.notes.append("the schema version is unreadable")
-        store = Store(target, backups=False)
+            report.notes.append("the schema version is unreadable; the current schema is used")
+        start = version if 0 < version <= db.SCHEMA_VERSION else db.SCHEMA_VERSION
         try:
-            conn = store.conn
-            conn.execute("PRAGMA foreign_keys = OFF")  # orphans are mended below, not dropped
-            with store.transaction():
-                for table in TABLES:
-                    _copy_table(damaged, conn, table, report)
-                _mend_orphans(conn, report)
-            conn.execute("PRAGMA foreign_keys = ON")
-            with store.transaction():
-                for profile_id, uid in _needing_instances(damaged, conn, report):
-                    try:
-                        EventRepo(store, int(profile_id)).materialize(uid)
-                    except Exception as exc:  # one unreadable event must not stop the rest
-                        report.notes.append(f"event {uid}: its instances could not be rebuilt ({exc})")
-            report.events = int(conn.execute("SELECT COUNT(*) FROM events").fetchone()[0])
-            if version and version != conn.execute("SELECT MAX(version) FROM schema_migrations").fetchone()[0]:
-                report.notes.append(f"the damaged file had schema {version}; the new file has the current schema")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            fresh = sqlite3.connect(target, isolation_level=None)
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreError(f"cannot create {target}: {exc}") from None
+        try:
+            fresh.execute("BEGIN")
+            _schema_at(fresh, start)
+            for table in TABLES:
+                _copy_table(damaged, fresh, table, report)
+            _mend_orphans(fresh, report)
+            rebuild = _needing_instances(damaged, fresh, report)
+            fresh.execute("COMMIT")
         finally:
-            store.close()
+            fresh.close()
     finally:
         damaged.close()
+    store = db.Store(target, backups=False)  # migrates start -> current
+    try:
+        with store.transaction():
+            for profile_id, uid in rebuild:
+                try:
+                    EventRepo(store, int(profile_id)).materialize(uid)
+                except Exception as exc:  # one unreadable event must not stop the rest
+                    report.notes.append(f"event {uid}: its instances could not be rebuilt ({exc})")
+        report.events = int(store.conn.execute("SELECT COUNT(*) FROM events").fetchone()[0])
+    finally:
+        store.close()
+    if start != db.SCHEMA_VERSION:
+        report.notes.append(f"the damaged file had schema {start}; the new file was upgraded to {db.SCHEMA_VERSION}")
     return report
+
+
+def _schema_at(conn: sqlite3.Connection, version: int) -> None:
+    """The schema of migrations 1..version, recorded as the store records it."""
+    from agent.store import db
+
+    conn.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
+    for number in range(1, version + 1):
+        for statement in db._split_sql(db.MIGRATIONS[number - 1]):
+            conn.execute(statement)
+        conn.execute("INSERT INTO schema_migrations(version, applied_at) VALUES (?, ?)", (number, db.utc_now_iso()))
 
 
 def _needing_instances(damaged: sqlite3.Connection, conn: sqlite3.Connection, report: RecoveryReport) -> list[tuple[int, str]]:
