@@ -141,7 +141,9 @@ def recover(source: Path, target: Path) -> RecoveryReport:
         except sqlite3.DatabaseError:
             version = 0
             report.notes.append("the schema version is unreadable; the current schema is used")
-        start = version if 0 < version <= db.SCHEMA_VERSION else db.SCHEMA_VERSION
+        if version > db.SCHEMA_VERSION:
+            raise StoreError(f"{source} was written by a newer Richeng (schema {version}); recover it with that version")
+        start = version if version > 0 else db.SCHEMA_VERSION
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             fresh = sqlite3.connect(target, isolation_level=None)
