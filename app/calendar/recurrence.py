@@ -22,6 +22,7 @@ from agent.timesym.lunar import lunar_month_day, lunar_to_solar, lunar_year_of
 
 LUNAR_YEARS = 30
 LUNAR_MARK = "LUNAR-YEARLY"
+LAST_DAY_SCAN = 50_000  # instances walked to find a series' last day (the editor opens in ms)
 WEEKDAYS = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
 KINDS = ("none", "daily", "weekly", "monthly", "yearly", "lunar", "custom")
 _FREQ = {"DAILY": "daily", "WEEKLY": "weekly", "MONTHLY": "monthly", "YEARLY": "yearly"}
@@ -83,8 +84,9 @@ def last_instance_day(rrule: str, start: date | datetime, tz: ZoneInfo | None = 
     first = start if isinstance(start, datetime) else datetime.combine(start, time(0))
     try:
         last = None
-        for last in rrulestr(rrule, dtstart=first):
-            pass
+        for count, last in enumerate(rrulestr(rrule, dtstart=first)):
+            if count >= LAST_DAY_SCAN:  # centuries of a daily rule: keep UNTIL's own day
+                return None
     except (ValueError, TypeError, OverflowError):  # a rule dateutil cannot expand: keep UNTIL's day
         return None
     if last is None:
