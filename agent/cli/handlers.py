@@ -40,6 +40,9 @@ class Session:
         store = Store(db_path(getattr(self.args, "db", None)), reading=self.reading,
                       clock=(lambda: now) if now is not None else None)
         OPEN_STORES.append(store)
+        from agent.store import journal
+
+        journal.set_default_origin(store, "cli")  # the undo journal says who wrote (chat turns say chat)
         for notice in store.notices:  # e.g. a daily backup that could not be written
             print(f"richeng: warning: {' '.join(notice.split())}", file=sys.stderr)
         return store
@@ -300,7 +303,10 @@ def chat(args: argparse.Namespace) -> int:
     except ModelUnavailable as exc:
         model = _Unavailable(str(exc))
     assistant = Assistant(session.store, session.profile_id, model)  # type: ignore[arg-type]
-    result = assistant.turn(args.message, session.ctx)
+    from agent.store import journal
+
+    with journal.origin(session.store, "chat"):
+        result = assistant.turn(args.message, session.ctx)
     emit(args, result.to_json(), lambda: result.reply)
     return 0
 

@@ -122,6 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
     register_evals(commands, sub)
     from agent.cli import sync_commands; sync_commands.register(commands, sub)  # noqa: E702
     from agent.cli import db_commands; db_commands.register(commands, sub)  # noqa: E702
+    from agent.cli import undo_commands; undo_commands.register(commands, sub)  # noqa: E702
     return parser
 
 

@@ -35,6 +35,7 @@ from agent.store.components import (
     span_columns,
     wall_seconds,
 )
+from agent.store import journal
 from agent.store.db import Store, utc_now_iso
 from agent.store.recurrence import Dates, InstanceBudget, Walk, bound, component_problem
 
@@ -60,6 +61,7 @@ class Change:
     before_ics: str | None
     before_calendar_id: int | None
     before_origin: str | None
+    before_source: str | None = None  # an imported row's original text, put back by undo
 
 
 @dataclass
@@ -287,6 +289,7 @@ class EventRepo:
                     existing["ics"],
                     existing["calendar_id"],
                     existing["origin"],
+                    existing["source"],
                 )
             )
         conn.execute("DELETE FROM alarms WHERE event_id = ?", (event_id,))
@@ -296,6 +299,7 @@ class EventRepo:
         )
         if materialize:
             self.materialize(fields.uid)
+        journal.collect(self.store, self.profile_id, changes, origin)  # the undo journal (one entry per commit)
         return changes
 
     def delete(self, uid: str, recurrence_id: str | None = None) -> ChangeSet:
@@ -313,11 +317,13 @@ class EventRepo:
         changes = ChangeSet()
         for row in rows:
             changes.deleted.append(
-                Change(row["uid"], row["recurrence_id"], row["id"], row["ics"], row["calendar_id"], row["origin"])
+                Change(row["uid"], row["recurrence_id"], row["id"], row["ics"], row["calendar_id"], row["origin"],
+                       row["source"])
             )
             conn.execute("DELETE FROM events WHERE id = ?", (row["id"],))
         if recurrence_id:
             self.materialize(uid)
+        journal.collect(self.store, self.profile_id, changes)
         return changes
 
     def restore(self, change: Change) -> ChangeSet:
@@ -325,7 +331,9 @@ class EventRepo:
         if change.before_ics is None:
             return self.delete(change.uid, change.recurrence_id or None)
         component = parse_component(change.before_ics)
-        return self.save(component, int(change.before_calendar_id or 0), change.before_origin or "user")
+        return self.save(
+            component, int(change.before_calendar_id or 0), change.before_origin or "user", source=change.before_source
+        )
 
     # ---- occurrence materialisation -----------------------------------------------------
 

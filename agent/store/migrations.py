@@ -238,4 +238,29 @@ MIGRATIONS: list[str] = [
     ALTER TABLE events ADD COLUMN expansion TEXT;
     ALTER TABLE events ADD COLUMN capped INTEGER NOT NULL DEFAULT 0;
     """,
+    # 4: change_journal, the persistent undo history (docs/architecture.md, "Undo journal").
+    # One row per committed change set: the rows' before-images (text, calendar, origin,
+    # imported source) and a digest of each row after, so an undo can tell whether the row
+    # is still as the change left it. ``kind`` 'undo'/'redo' rows are the inverses an undo
+    # recorded (``reverts`` names the row they took back). AUTOINCREMENT: ids are never
+    # reused after old rows are pruned, because receipts and the app refer to them.
+    """
+    CREATE TABLE change_journal (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        profile_id  INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        created_at  TEXT NOT NULL,                  -- the service clock (store.clock), UTC
+        origin      TEXT NOT NULL CHECK (origin IN ('chat', 'cli', 'import', 'user', 'sync')),
+        kind        TEXT NOT NULL DEFAULT 'change' CHECK (kind IN ('change', 'undo', 'redo')),
+        reverts     INTEGER,                        -- undo/redo: the journal row taken back
+        label       TEXT NOT NULL DEFAULT '',
+        created     INTEGER NOT NULL DEFAULT 0,     -- row counts, for listing without the JSON
+        updated     INTEGER NOT NULL DEFAULT 0,
+        deleted     INTEGER NOT NULL DEFAULT 0,
+        changes     TEXT NOT NULL,                  -- JSON: the change set (agent/store/journal.py)
+        undone      INTEGER NOT NULL DEFAULT 0,
+        undone_at   TEXT,
+        undone_by   INTEGER                         -- the undo row that took this one back
+    );
+    CREATE INDEX change_journal_recent ON change_journal(profile_id, id);
+    """,
 ]

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent.errors import ValidationError
+from agent.store import journal
 from agent.store.db import Store
 from agent.store.events import ChangeSet
 from agent.sync.accounts import Account, AccountService, Mapping, SyncError
@@ -120,7 +121,8 @@ class SyncEngine:
                 yield f"{acct.name} · {mapping.calendar_name}"
                 try:
                     remote = RemoteCalendar(client, mapping.remote_url, use_tokens=self.use_sync_tokens)
-                    _CalendarSync(self, acct, mapping, remote, report).run()
+                    with journal.origin(self.store, "sync", f"sync {acct.name} · {mapping.calendar_name}"):
+                        _CalendarSync(self, acct, mapping, remote, report).run()  # journalled, never undone by `undo`
                 except Exception as exc:  # noqa: BLE001 - reported; the next calendar still syncs
                     report.errors.append(SyncProblem(acct.name, mapping.calendar_name, None, describe_error(exc)))
             self.accounts.record_run(

@@ -1,0 +1,95 @@
+"""``richeng undo [--json]`` and ``richeng undo --list``: the undo journal from the terminal.
+
+``undo`` takes back the newest change of this profile that is not undone yet, whoever made
+it (chat, CLI, the app, an import; sync pulls aside), and prints one line per event it put
+back or removed. Nothing to undo is not an error: exit 0 and a line that says so (JSON:
+``{"reverted": null, "events": []}``). A change that can no longer be undone exactly (one
+of its events was edited since) is refused like any other bad request: one line on stderr,
+exit 2, nothing changed. See docs/architecture.md, "Undo journal".
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from datetime import date, datetime
+from typing import Any
+
+HUMAN_LINES = 20  # events printed one per line; the rest are counted (JSON lists them all)
+NOTHING = "没有可撤销的更改/Nothing to undo"
+VERBS = {"restored": "已恢复/Restored", "removed": "已移除/Removed"}
+
+
+def register(commands: Any, sub: Callable[..., argparse.ArgumentParser]) -> None:
+    p = sub(commands, "undo", "undo the last change of this profile (chat, CLI, app or import)", undo)
+    p.add_argument("--list", action="store_true", help="show the recent changes instead, newest first")
+
+
+def undo(args: argparse.Namespace) -> int:
+    from agent.cli.handlers import Session
+    from agent.store import journal
+
+    if args.list:
+        session = Session(args, reading=True)
+        entries = journal.recent(session.store, session.profile_id)
+        tz = session.ctx.tz
+        emit_list = [entry.to_json() for entry in entries]
+        _emit(args, emit_list, lambda: "\n".join(_entry_line(e, tz) for e in entries) or "(no changes yet / 还没有更改)")
+        return 0
+    session = Session(args)
+    result = journal.undo_last(session.store, session.profile_id, origin="cli")
+    if result is None:
+        _emit(args, {"reverted": None, "events": []}, lambda: NOTHING)
+        return 0
+    tz = session.ctx.tz
+
+    def human() -> str:
+        entry = result.entry
+        lines = [f"已撤销/Undid #{entry.id} ({entry.origin}: {entry.label}, {_stamp(entry.created_at, tz)})"]
+        for event in result.events[:HUMAN_LINES]:
+            lines.append(_event_line(event))
+        if len(result.events) > HUMAN_LINES:
+            more = len(result.events) - HUMAN_LINES
+            lines.append(f"…另有 {more} 个/and {more} more")
+        return "\n".join(lines)
+
+    _emit(args, result.to_json(), human)
+    return 0
+
+
+def _emit(args: argparse.Namespace, payload: Any, human: Callable[[], str]) -> None:
+    from agent.cli.main import emit
+
+    emit(args, payload, human)
+
+
+def _event_line(event: dict[str, Any]) -> str:
+    start, end = _parse(event["start"]), _parse(event["end"])
+    if event["all_day"]:
+        when = start.isoformat() + ("" if end == start else f" – {end.isoformat()}") + " (all day)"
+    else:
+        assert isinstance(start, datetime) and isinstance(end, datetime)
+        when = f"{start:%Y-%m-%d %H:%M}–{end:%H:%M}" if end.date() == start.date() else f"{start:%Y-%m-%d %H:%M} – {end:%Y-%m-%d %H:%M}"
+    series = " (系列/series)" if event["series"] and not event["recurrence_id"] else ""
+    instance = " (单次/one instance)" if event["recurrence_id"] else ""
+    return f"{VERBS[event['action']]}: {when}  {event['title']}{series}{instance}  [{event['calendar']}]"
+
+
+def _parse(value: str) -> datetime | date:
+    return date.fromisoformat(value) if len(value) == 10 else datetime.fromisoformat(value)
+
+
+def _stamp(value: str, tz: Any) -> str:
+    try:
+        return f"{datetime.fromisoformat(value).astimezone(tz):%Y-%m-%d %H:%M}"
+    except ValueError:
+        return value
+
+
+def _entry_line(entry: Any, tz: Any) -> str:
+    undone = "  (已撤销/undone)" if entry.undone else ""
+    counts = f"+{entry.created} ~{entry.updated} -{entry.deleted}"
+    return f"#{entry.id}  {_stamp(entry.created_at, tz)}  {entry.origin:<6}  {entry.kind:<6}  {counts}  {entry.label}{undone}"
+
+
+__all__ = ["register", "undo"]
