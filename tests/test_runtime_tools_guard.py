@@ -20,6 +20,8 @@ from agent.runtime.tools import SPECS, TERMINAL, TOOL_NAMES, tool_schemas
 
 EXPECTED_TOOLS = {
     "prepare_or_create_schedule": True,
+    "update_schedule": True,
+    "delete_schedule": True,
     "query_schedule_range": True,
     "suggest_free_time": True,
     "cancel_schedule_command": True,

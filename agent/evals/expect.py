@@ -19,7 +19,9 @@ from agent.timesym.resolve import SymbolError, resolve_range
 from agent.evals.cases import Case
 from agent.evals.runner import CaseRun, TurnRecord
 
-WRITE_TOOLS = frozenset({"prepare_or_create_schedule", "remember_fact", "cancel_schedule_command"})
+WRITE_TOOLS = frozenset({"prepare_or_create_schedule", "remember_fact", "cancel_schedule_command", "update_schedule", "delete_schedule"})
+#: Outcomes whose rows may change shape in the diff: a move rewrites a row, a split adds a series.
+EDITED = frozenset({"updated", "deleted"})
 READ_TOOLS = frozenset({"query_schedule_range", "suggest_free_time"})
 MODEL_WRITTEN = frozenset({"model", "council"})
 
@@ -52,8 +54,8 @@ def invariants(run: CaseRun) -> list[str]:
             payload = turn.receipt_payload if isinstance(turn.receipt_payload, dict) else {}
             if not payload.get("id"):
                 problems.append(f"{where}: 'memory_saved' but no memory exists")
-        if turn.outcome not in ("created",) and turn.added:
-            problems.append(f"{where}: outcome {turn.outcome!r} but events were written: {turn.added}")
+        if turn.outcome not in ("created", *EDITED) and (turn.added or turn.removed):
+            problems.append(f"{where}: outcome {turn.outcome!r} but events were written: {turn.added} / removed: {turn.removed}")
     return problems
 
 

@@ -37,7 +37,8 @@ RECEIPT_BY_OUTCOME = {
     "council": "council", "chat": "model", "unverified_create_claim": "guard",
     "unverified_query_claim": "guard", "unverified_update_claim": "guard", "unverified_delete_claim": "guard",
     "unverified_memory_claim": "guard", "guard_answered": "range", "model_unavailable": "unavailable", "tool_loop_cap": "gave_up",
-    "stopped": "stopped",
+    "stopped": "stopped", "updated": "edit", "deleted": "edit", "edit_no_match": "edit", "edit_choice": "edit",
+    "edit_confirm": "edit", "edit_conflict": "edit", "edit_cancelled": "edit", "edit_invalid": "edit",
 }  # fmt: skip
 
 

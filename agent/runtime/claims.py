@@ -306,8 +306,8 @@ def _last_verb_zh(clause: str) -> Claim | None:
         kind = _VERB_KIND_ZH.get(verb) or _VERB_KIND_ZH.get(base) or _VERB_KIND_ZH.get(base + "e") or _SINGLE_ZH.get(verb) or (
             DELETE if verb.endswith("掉了") else CREATE)
         pre, post = clause[: m.start()], clause[m.end() :]
-        if re.match(r"(?:之后|以后|后|的话|完之后)", post):
-            continue  # "取消之后下午就轻松多了": a time clause, not a report
+        if re.match(r"(?:之后|以后|后(?!天)|的话|完之后)", post):
+            continue  # "取消之后下午就轻松多了": a time clause, not a report ("挪到后天了" is one)
         if verb.startswith(("安排", "预约", "设置", "记录", "保存")) and _NOUN_BEFORE_ZH.search(pre):
             continue
         if post.startswith("得"):

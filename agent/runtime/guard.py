@@ -64,10 +64,13 @@ class TurnFacts:
     def of(cls, write_facts: Any, memory: Any, *, read: bool) -> TurnFacts:
         """From ``CommandService.facts`` and a ``MemoryService`` (or None) of this turn."""
         changes = write_facts.changes
+        # A chat edit names what it committed: deleting one instance of a series writes an
+        # EXDATE (a row *updated*), and is still a delete.
+        kinds = getattr(write_facts, "kinds", set())
         return cls(
-            created=bool(write_facts.event_ids or changes.created),
-            updated=bool(changes.updated),
-            deleted=bool(changes.deleted),
+            created=bool(write_facts.event_ids) or (bool(changes.created) and not kinds),
+            updated=bool(changes.updated) or "updated" in kinds,
+            deleted=bool(changes.deleted) or "deleted" in kinds,
             remembered=bool(memory is not None and memory.saved),
             read=read,
         )

@@ -36,6 +36,8 @@ def infer_intent(tools: list[str], dispatched: bool, council: bool) -> str:
         return "clarification_reply"
     table = {
         "prepare_or_create_schedule": "create",
+        "update_schedule": "update",
+        "delete_schedule": "delete",
         "cancel_schedule_command": "clarification_reply",
         "query_schedule_range": "query_range",
         "suggest_free_time": "query_range",

@@ -107,6 +107,7 @@ def outcome_receipt(outcome: Outcome, lang: str) -> str:
             text = f"已创建：{when} {title}（日历：{outcome.calendar}）" if zh else (
                 f"Created: {when} {title} (calendar: {outcome.calendar})"
             )
+        text += series_note(outcome, lang)
         if outcome.calendar_fell_back:
             text += (
                 f"\n没有找到日历“{outcome.requested_calendar}”，已放入默认日历“{outcome.calendar}”。"
@@ -150,6 +151,46 @@ def outcome_receipt(outcome: Outcome, lang: str) -> str:
     if zh:
         return f"我没能理解“{title}”的时间，还没有写入日历。可以换个说法告诉我日期和时间吗？"
     return f"I couldn't work out the time for “{title}”, so nothing was written. Could you say the date and time another way?"
+
+
+_REPEAT_ZH = {"DAILY": "每天", "WEEKDAYS": "每个工作日", "WEEKLY": "每周{w}", "BIWEEKLY": "每两周的{w}",
+              "MONTHLY": "每月{d}日", "YEARLY": "每年{m}月{d}日", "LUNAR_YEARLY": "每年农历{lunar}"}
+_REPEAT_EN = {"DAILY": "every day", "WEEKDAYS": "every weekday", "WEEKLY": "every {w}", "BIWEEKLY": "every other {w}",
+              "MONTHLY": "monthly on day {d}", "YEARLY": "every year on {m}/{d}", "LUNAR_YEARLY": "every year on lunar {lunar}"}
+
+
+def series_note(outcome: Outcome, lang: str) -> str:
+    """A created series and its extras, from what code built: the pattern, its end, the
+    next days of a 农历 series, the reminder and the place."""
+    zh = lang == "zh"
+    lines: list[str] = []
+    series = outcome.series or {}
+    start = outcome.event.start if outcome.event is not None else outcome.start
+    if series.get("repeat") and start is not None:
+        day = start.date() if isinstance(start, datetime) else start
+        from agent.timesym.lunar import lunar_full_label
+
+        fill = {"w": (f"{ZH_WEEKDAYS[day.weekday()]}" if zh else EN_WEEKDAYS[day.weekday()]), "d": day.day, "m": day.month,
+                "lunar": lunar_full_label(day)}
+        pattern = (_REPEAT_ZH if zh else _REPEAT_EN)[series["repeat"]].format(**fill)
+        if series.get("count"):
+            pattern += f"，共 {series['count']} 次" if zh else f", {series['count']} times"
+        elif series.get("until"):
+            until = day_label(date.fromisoformat(series["until"]), lang, outcome.today)
+            pattern += f"，到{until}为止" if zh else f", until {until}"
+        lines.append(f"重复：{pattern}" if zh else f"Repeats: {pattern}")
+        if series["repeat"] == "LUNAR_YEARLY" and series.get("next"):
+            days = [date.fromisoformat(str(value)[:10]) for value in series["next"]]
+            listed = "、".join(day_label(d, lang, outcome.today, with_year=True) for d in days)
+            lines.append(f"接下来：{listed}……" if zh else f"Next: {listed}, …")
+    extras = outcome.extras or {}
+    if extras.get("reminder") is not None:
+        lines.append(f"提醒：提前 {extras['reminder']} 分钟" if zh else f"Reminder: {extras['reminder']} min before")
+    if extras.get("location"):
+        lines.append(f"地点：{extras['location']}" if zh else f"Place: {extras['location']}")
+    if extras.get("notes"):
+        lines.append("备注已保存" if zh else "Notes saved")
+    return "".join("\n" + line for line in lines)
 
 
 def range_receipt(result: RangeResult, lang: str, today: date | None = None) -> str:

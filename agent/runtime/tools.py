@@ -12,14 +12,16 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from agent.runtime.fence import as_data
-from agent.timesym.grammar import RANGE_BOUND_PATTERN, TIME_PATTERN
+from agent.timesym.grammar import DATE_SYMBOL_PATTERN, RANGE_BOUND_PATTERN, TIME_PATTERN
 
 DATE_OR_INSTANT_PATTERN = RANGE_BOUND_PATTERN
+Repeat = Literal["DAILY", "WEEKDAYS", "WEEKLY", "BIWEEKLY", "MONTHLY", "YEARLY", "LUNAR_YEARLY"]
+Scope = Literal["this", "following", "all"]
 
 
 class _Args(BaseModel):
@@ -39,6 +41,38 @@ class CreateArgs(_Args):
     durationMinutes: int | None = Field(default=None, ge=1, le=10080, description="Length in minutes, only if the user said how long.")
     calendarName: str | None = Field(default=None, description="One of the user's calendars; omit when unsure.")
     allowConflict: bool | None = Field(default=None, description="True only when the user, told about a conflict, says to create it anyway.")
+    repeat: Repeat | None = Field(default=None, description="Only for a repeating event (每周五, every day); follows the start date.")
+    repeatUntil: str | None = Field(default=None, max_length=40, description="Last day of the series (date symbol).")
+    repeatCount: int | None = Field(default=None, ge=1, le=1000, description="Number of times, if the user said.")
+    reminderMinutes: int | None = Field(default=None, ge=0, le=40320, description="Remind this many minutes before.")
+    location: str | None = Field(default=None, max_length=200)
+    notes: str | None = Field(default=None, max_length=2000)
+
+
+class _TargetArgs(_Args):
+    """Which event: the user's own words for it. Code finds it; the model never sees an id."""
+
+    targetTitle: str | None = Field(default=None, max_length=200, description="The user's words for the event (会, 健身); omit if the day has one event.")
+    targetDate: str | None = Field(default=None, pattern=DATE_SYMBOL_PATTERN, description="Its day, if the user named one.")
+    targetTime: str | None = Field(default=None, pattern=TIME_PATTERN, description="Its start time HH:MM, if named.")
+    scope: Scope | None = Field(default=None, description="For a repeating event: this (default), following, or all.")
+
+
+class UpdateArgs(_TargetArgs):
+    newDate: str | None = Field(default=None, pattern=DATE_SYMBOL_PATTERN, description="New day (date symbol).")
+    newTime: str | None = Field(default=None, pattern=TIME_PATTERN, description="New start HH:MM.")
+    newEndTime: str | None = Field(default=None, pattern=TIME_PATTERN)
+    durationMinutes: int | None = Field(default=None, ge=1, le=10080)
+    newTitle: str | None = Field(default=None, max_length=200)
+    calendarName: str | None = Field(default=None, description="Move it to this calendar.")
+    location: str | None = Field(default=None, max_length=200)
+    notes: str | None = Field(default=None, max_length=2000)
+    reminderMinutes: int | None = Field(default=None, ge=0, le=40320)
+    completed: bool | None = Field(default=None, description="True to mark it done.")
+
+
+class DeleteArgs(_TargetArgs):
+    pass
 
 
 class QueryArgs(_Args):
@@ -95,6 +129,14 @@ SPECS: tuple[ToolSpec, ...] = (
         "duplicates and may ask the user to pick a day or confirm. " + CALENDAR_CHOICE,
         True,
     ),
+    ToolSpec(
+        "update_schedule",
+        UpdateArgs,
+        "Change an existing event: move it (day/time), rename, change calendar, place, notes, reminder, or "
+        "mark it done. Give only the fields that change.",
+        True,
+    ),
+    ToolSpec("delete_schedule", DeleteArgs, "Delete or cancel an existing event.", True),
     ToolSpec(
         "query_schedule_range",
         QueryArgs,

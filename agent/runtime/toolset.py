@@ -13,25 +13,29 @@ from typing import Any
 
 from agent.errors import UserFacingError
 from agent.runtime.grounding import Grounding, check_create, title_reasons
+from agent.timesym.clarify import date_mentions
 from agent.runtime.tools import (
     CancelArgs,
     CouncilArgs,
     CreateArgs,
+    DeleteArgs,
     FreeTimeArgs,
     QueryArgs,
     RememberArgs,
     SearchArgs,
     Toolset,
     ToolResult,
+    UpdateArgs,
     tool_schemas,
 )
+from agent.services.chat_edits import ChatEditService
 from agent.services.archive import ArchiveService
 from agent.services.commands import CommandService
 from agent.services.memory import MemoryService
 from agent.services.queries import QueryService
 from agent.store.db import Store
 from agent.timesym.context import TimeContext
-from agent.timesym.resolve import resolve_range
+from agent.timesym.resolve import SymbolError, resolve, resolve_range
 
 
 def build_toolset(
@@ -43,6 +47,7 @@ def build_toolset(
     archive: ArchiveService,
     calendar_names: list[str],
     grounding: Grounding | None = None,
+    edits: ChatEditService | None = None,
 ) -> Toolset:
     """``grounding`` holds the user's words this turn and the pending command; what the
     search tools return is added to it as they run, and every create is checked against it
@@ -68,10 +73,27 @@ def build_toolset(
             calendar_name=args.calendarName,
             allow_conflict=bool(args.allowConflict),
             check=check,
+            repeat=args.repeat,
+            repeat_until=args.repeatUntil,
+            repeat_count=args.repeatCount,
+            reminder_minutes=args.reminderMinutes,
+            location=args.location,
+            notes=args.notes,
         )
         if outcome.status == "invalid":
             return ToolResult("prepare_or_create_schedule", False, {"error": outcome.message}, retry=True, value=outcome)
         return ToolResult("prepare_or_create_schedule", True, outcome.to_json(), value=outcome)
+
+    edit_service = edits or ChatEditService(store, profile_id, ctx, commands.facts)
+
+    def change(name: str, op: str, args: UpdateArgs | DeleteArgs) -> ToolResult:
+        raw = args.model_dump(exclude_none=True)
+        reasons = edit_reasons(op, raw, grounding, ctx) if grounding is not None else []
+        try:
+            outcome = edit_service.request(op, raw, reasons)
+        except UserFacingError as exc:
+            return fail(name, exc)
+        return ToolResult(name, True, outcome.to_json(), value=outcome)
 
     def query(args: QueryArgs) -> ToolResult:
         try:
@@ -126,6 +148,8 @@ def build_toolset(
 
     handlers: dict[str, Callable[[Any], ToolResult]] = {
         "prepare_or_create_schedule": create,
+        "update_schedule": lambda args: change("update_schedule", "update", args),
+        "delete_schedule": lambda args: change("delete_schedule", "delete", args),
         "query_schedule_range": query,
         "suggest_free_time": free,
         "cancel_schedule_command": cancel,
@@ -135,3 +159,53 @@ def build_toolset(
         "search_chat_archive": search_archive,
     }
     return Toolset(handlers=handlers, calendar_names=calendar_names, schemas=tool_schemas(calendar_names))
+
+
+#: Fields of an edit whose words must be the user's own this turn (rule 1 of grounding.py).
+EDIT_WORD_FIELDS = ("targetTitle", "newTitle", "location", "notes")
+
+
+#: Words that say "change" / "delete" in a message. Their absence does not decide anything:
+#: it only makes code ask before the write ("明天的周会是几点？" with a delete call asks).
+CHANGE_WORDS = (
+    "改", "挪", "移", "换", "推", "提前", "延", "调", "放到", "放在", "标记", "完成", "做完", "搞定", "好了", "提醒", "叫",
+    "地点", "备注", "加上", "设", "定在", "定到", "move", "change", "reschedul", "push", "shift", "rename", "mark", "done",
+    "remind", "set", "put", "postpone", "delay", "bring", "make it", "switch", "update", "call it", "finished", "complete",
+)
+DELETE_WORDS = (
+    "删", "取消", "去掉", "不去", "不要", "不用", "不参加", "不开", "撤", "清", "移除", "划掉", "拿掉", "算了", "不办", "不做", "不约",
+    "cancel", "delet", "remov", "drop", "clear", "call off", "scrap", "skip", "not going", "won't", "get rid",
+)
+
+
+def edit_reasons(op: str, args: dict[str, Any], grounding: Grounding, ctx: TimeContext) -> list[str]:
+    """Reasons to ask before an edit: a message with no word for the change at all, a target
+    or new value the user did not write this turn (the title-units rule of ``grounding.py``,
+    against the message and the pending command), or a day that contradicts the exact days
+    the message names. The latch adds a question; it never decides to write."""
+    reasons: list[str] = []
+    folded = grounding.user_text.casefold()
+    words = DELETE_WORDS if op == "delete" else CHANGE_WORDS
+    if grounding.user_text and not any(word in folded for word in words):
+        reasons.append("not_from_user:action")
+    own = Grounding(grounding.user_text, grounding.stub_title)
+    for key in EDIT_WORD_FIELDS:
+        value = args.get(key)
+        if isinstance(value, str) and value.strip() and title_reasons(value, own):
+            reasons.append(f"not_from_user:{key}")
+    mentions = date_mentions(grounding.user_text, ctx)
+    allowed = {day for mention in mentions for day in mention.days}
+    exact = [mention for mention in mentions if mention.exact]
+    for key in ("targetDate", "newDate"):
+        symbol = args.get(key)
+        if not symbol:
+            continue
+        try:
+            days = set(resolve(str(symbol), ctx).candidates)
+        except SymbolError:
+            continue  # the service reports the bad symbol to the model
+        if exact and days and not days & allowed:
+            reasons.append(f"date_contradicts:{exact[0].text}")
+        elif key == "newDate" and not mentions:
+            reasons.append("not_from_user:newDate")
+    return reasons

@@ -16,6 +16,8 @@ from typing import Any
 from agent.errors import UserFacingError
 from agent.models.base import ChatModel, ModelEvent, ModelResponse, ModelUnavailable
 from agent.runtime import receipts as R
+from agent.runtime.edit_receipts import edit_receipt
+from agent.runtime.fence import as_data
 from agent.runtime.council import is_affirmative, pending_offer, run_council
 from agent.runtime.grounding import Grounding, confirmation_answer
 from agent.runtime.guard import ANSWERED, UNVERIFIED_QUERY, TurnFacts, check_reply
@@ -26,6 +28,7 @@ from agent.runtime.toolset import build_toolset
 from agent.runtime.tools import ToolResult
 from agent.services.archive import ArchiveService
 from agent.services.calendars import CalendarService
+from agent.services.chat_edits import ChatEditService, EditOutcome, EditStub
 from agent.services.commands import CommandService, Outcome
 from agent.services.memory import MemoryService
 from agent.services.queries import QueryService
@@ -128,16 +131,35 @@ class Assistant:
         return _drain(self.stream_turn(text, ctx))
 
     def action(self, kind: str, ctx: TimeContext | None = None, *, date: str | None = None) -> TurnResult:
-        """UI buttons on a pending command: pick_date, create_anyway, add_anyway, confirm, cancel.
+        """UI buttons on a pending command: pick_date, create_anyway, add_anyway, confirm, cancel;
+        on a pending edit: pick_target (``date`` carries the 1-based option number),
+        confirm_edit, and cancel.
 
-        They reach the command service directly: zero model calls, same receipts."""
+        They reach the command and edit services directly: zero model calls, same receipts."""
         ctx = ctx or self.context()
         commands = CommandService(self.store, self.profile_id, ctx)
         stub = commands.active_stub()
+        edits = ChatEditService(self.store, self.profile_id, ctx, commands.facts)
+        pending = _newer_edit(edits.active(), stub)
         archive = ArchiveService(self.store, self.profile_id, clock=ctx.now)
         last_user = next((m.content for m in reversed(archive.recent(20)) if m.role == "user" and not m.meta.get("action")), "")
-        lang = R.language_of(stub.title if stub else last_user, self.settings.get("language"))
+        lang = R.language_of(stub.title if stub and pending is None else last_user, self.settings.get("language"))
         state = _Turn(text=f"[{kind}{' ' + date if date else ''}]", ctx=ctx, lang=lang, dispatched=True)
+        if pending is not None and kind in ("pick_target", "confirm_edit", "cancel"):
+            if kind == "cancel":
+                edit = edits.cancel(pending)
+            elif kind == "pick_target" and pending.status == "choose":
+                edit = edits.pick(pending, int(date) - 1 if date and date.isdigit() else -1)
+            elif kind == "confirm_edit" and pending.status != "choose":
+                edit = edits.confirm(pending)
+            else:
+                edit = EditOutcome("none", today=ctx.today)
+            archive.append("user", state.text, {"action": kind})
+            return self._finish(state, edit_receipt(edit, lang), _edit_outcome_name(edit), edit, commands, None)
+        if kind in ("pick_target", "confirm_edit"):
+            edit = EditOutcome("none", today=ctx.today)
+            archive.append("user", state.text, {"action": kind})
+            return self._finish(state, edit_receipt(edit, lang), "none", edit, commands, None)
         if kind == "cancel":
             outcome = commands.cancel_active()
         else:
@@ -164,9 +186,19 @@ class Assistant:
         # 1. Dispatch: a pure slot reply to a pending command needs no model, and neither
         #    does a short yes/no to a write the grounding latch asked about.
         stub = commands.active_stub()
+        edits = ChatEditService(self.store, self.profile_id, ctx, commands.facts)
+        pending = _newer_edit(edits.active(), stub)
+        if pending is not None:  # "第二个", "10点那个", 是 / 不用 to a pending edit: read by code
+            edit = edits.answer(pending, text)
+            if edit is not None:
+                state.dispatched = True
+                state.timeline.mark("tool_execution")
+                result = self._finish(state, edit_receipt(edit, state.lang), _edit_outcome_name(edit), edit, commands, memory)
+                yield TurnEvent("done", result.reply, payload=result)
+                return result
         patch = parse_slot_reply(text, ctx)
         answer = confirmation_answer(text) if stub is not None and stub.status == "unconfirmed" else None
-        if stub is not None and (patch is not None or answer is not None):
+        if stub is not None and pending is None and (patch is not None or answer is not None):
             state.dispatched = True
             if answer is False:
                 outcome = commands.cancel_active()
@@ -194,8 +226,11 @@ class Assistant:
         calendars = CalendarService(self.store, self.profile_id)
         names = calendars.names()
         grounding = Grounding(text, stub.title if stub is not None else "")
-        toolset = build_toolset(self.store, self.profile_id, ctx, commands, memory, archive, names, grounding)
-        messages = build_messages(history, context_block(ctx, names, calendars.default().name, stub, older), text)
+        toolset = build_toolset(self.store, self.profile_id, ctx, commands, memory, archive, names, grounding, edits)
+        context = context_block(ctx, names, calendars.default().name, stub, older)
+        if pending is not None:
+            context += "\nPending change (the user may answer it): " + as_data("pending_change", _pending_summary(pending))
+        messages = build_messages(history, context, text)
         state.timeline.mark("context_build")
 
         retries = 0
@@ -312,6 +347,8 @@ class Assistant:
         lang = state.lang
         if result.name == "prepare_or_create_schedule":
             return R.outcome_receipt(value, lang), _outcome_name(value), value
+        if result.name in ("update_schedule", "delete_schedule"):
+            return edit_receipt(value, lang), _edit_outcome_name(value), value
         if result.name == "cancel_schedule_command":
             return R.outcome_receipt(value, lang), _outcome_name(value), value
         if result.name == "query_schedule_range":
@@ -401,6 +438,29 @@ class Assistant:
 
 def _outcome_name(outcome: Outcome) -> str:
     return outcome.status
+
+
+EDIT_OUTCOMES = {"updated": "updated", "deleted": "deleted", "no_match": "edit_no_match", "choose": "edit_choice",
+                 "confirm": "edit_confirm", "edit_conflict": "edit_conflict", "cancelled": "edit_cancelled",
+                 "none": "none", "invalid": "edit_invalid"}  # fmt: skip
+
+
+def _edit_outcome_name(outcome: EditOutcome) -> str:
+    return EDIT_OUTCOMES.get(outcome.status, "edit_invalid")
+
+
+def _newer_edit(pending: EditStub | None, stub: Any) -> EditStub | None:
+    """The pending edit, when it is the latest question asked (one question at a time)."""
+    if pending is None or (stub is not None and stub.id > pending.id):
+        return None
+    return pending
+
+
+def _pending_summary(pending: EditStub) -> str:
+    slots = pending.slots
+    options = slots.get("options") or ([slots["target"]] if slots.get("target") else [])
+    return json.dumps({"status": pending.status, "op": slots.get("op"),
+                       "events": [{"title": o.get("title"), "start": o.get("start")} for o in options]}, ensure_ascii=False)
 
 
 def _loads(arguments: str | dict[str, Any]) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from agent.errors import StoreError
 from agent.services.calendars import CalendarChoice, CalendarService
 from agent.services.queries import QueryService
+from agent.services.repeat import Series, build_series
 from agent.services.settings import SettingsService
 from agent.services.stub_rules import CHOOSING, Fit, fit_reply, map_loose
 from agent.store.components import build_event, wall_seconds
@@ -48,6 +49,7 @@ class WriteFacts:
 
     changes: ChangeSet = field(default_factory=ChangeSet)
     event_ids: list[int] = field(default_factory=list)
+    kinds: set[str] = field(default_factory=set)  # "updated" / "deleted": what a chat edit committed
 
     @property
     def event_written(self) -> bool:
@@ -95,6 +97,8 @@ class Outcome:
     reasons: list[str] = field(default_factory=list)  # why an ``unconfirmed`` write asks first
     rejected: list[date] = field(default_factory=list)  # days a reply named that the stub did not offer
     today: date | None = None  # the service's today: receipts show a year only when it differs
+    series: dict[str, Any] | None = None  # a repeating create: what code built (``repeat.py``)
+    extras: dict[str, Any] = field(default_factory=dict)  # reminder minutes, location, notes
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -113,7 +117,13 @@ class Outcome:
             "end": self.end.isoformat() if self.end else None,
             "rejected": [day.isoformat() for day in self.rejected],
             "today": self.today.isoformat() if self.today else None,
+            "series": self.series,
+            "extras": self.extras,
         }
+
+
+#: Create slots beyond the day and time, kept on the stub through every round.
+EXTRA_SLOTS = ("repeat", "repeat_until", "repeat_count", "reminder", "location", "notes")
 
 
 def clean_title(title: str | None) -> str:
@@ -221,6 +231,13 @@ class CommandService:
         calendar_name: str | None = None,
         allow_conflict: bool = False,
         check: GroundingCheck | None = None,
+        *,
+        repeat: str | None = None,
+        repeat_until: str | None = None,
+        repeat_count: int | None = None,
+        reminder_minutes: int | None = None,
+        location: str | None = None,
+        notes: str | None = None,
     ) -> Outcome:
         """First round, or a continuation of the active stub when the title matches (or is
         omitted). ``allow_conflict`` only counts when that stub is in ``conflict``; ``check``
@@ -231,6 +248,12 @@ class CommandService:
             "end_time": end_time,
             "duration_minutes": duration_minutes,
             "calendar": calendar_name,
+            "repeat": repeat,
+            "repeat_until": repeat_until,
+            "repeat_count": repeat_count,
+            "reminder": reminder_minutes,
+            "location": clean_title(location) or None,
+            "notes": (notes or "").strip()[:2000] or None,
         }
         stub = self.active_stub()
         if stub is not None and (not title or _same_title(title, stub.title)):
@@ -449,6 +472,17 @@ class CommandService:
             else:
                 minutes = duration or int(self.settings.get("default_duration_minutes"))
                 end = start + timedelta(minutes=minutes)
+        series: Series | None = None
+        if slots.get("repeat"):
+            try:
+                series = build_series(str(slots["repeat"]), start, self.ctx, slots.get("repeat_until"), slots.get("repeat_count"))
+            except SymbolError as exc:
+                return Outcome("invalid", message=str(exc), **base)
+            if series.start is not None and series.start != start:  # moved onto the pattern's first day
+                end = series.start + (end - start)  # type: ignore[operator]
+                start = series.start
+            base["series"] = series.to_json()
+        base["extras"] = {key: slots[key] for key in ("reminder", "location", "notes") if slots.get(key) is not None}
         base |= {"start": start, "end": end}
         existing = self._duplicate(title, start, end, choice)
         if existing is not None:
@@ -460,7 +494,7 @@ class CommandService:
             conflicts = self.queries.busy(start, end)
             if conflicts:
                 return Outcome("conflict", candidates=[day], conflicts=conflicts, **base)
-        return self._write(title, start, end, choice, base, stub_id)
+        return self._write(title, start, end, choice, base, stub_id, series)
 
     def _date(self, symbol: Any) -> tuple[date | None, list[date], time | None]:
         """(the day if exactly one, else None; candidate days; the time an instant carried)."""
@@ -520,8 +554,21 @@ class CommandService:
         choice: CalendarChoice,
         base: dict[str, Any],
         stub_id: int | None = None,
+        series: Series | None = None,
     ) -> Outcome:
-        component = build_event(title, start, end)
+        extras = base.get("extras") or {}
+        reminder = extras.get("reminder")
+        component = build_event(
+            title,
+            start,
+            end,
+            description=str(extras.get("notes") or ""),
+            location=str(extras.get("location") or ""),
+            rrule=series.rrule if series is not None else None,
+            alarm_minutes=[int(reminder)] if reminder is not None else None,
+        )
+        if series is not None and series.rdates:
+            component.add("RDATE", series.rdates)
         self._failed_base = base
         # Joins the round's transaction: the event, the end of the stub it completes and the
         # checks that allowed them commit as one; an error rolls all of it back (``_round``).

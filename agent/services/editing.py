@@ -9,6 +9,7 @@ Every method returns the ``ChangeSet`` of one transaction, which the app keeps f
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 from typing import Any, Literal
@@ -128,6 +129,45 @@ class EditService:
         _set_times(component, new_start, old_end + delta_start - delta_length)
         with self.store.transaction():
             return self.repo.save(_bump(component), master["calendar_id"], self.origin_of(master))
+
+    def update(
+        self,
+        occ: Occurrence,
+        *,
+        start: datetime | date | None = None,
+        end: datetime | date | None = None,
+        edit: Callable[[icalendar.Event], None] | None = None,
+        scope: Scope = "this",
+    ) -> ChangeSet:
+        """Times and/or fields of one occurrence in one transaction, with the editor's
+        scopes (the chat's ``update_schedule`` uses this, so a scope means what it means in
+        the UI). ``edit`` changes the component's other properties; for ``all`` it runs on
+        the master, which moves by the same amount as the instance."""
+        if start is not None and end is not None and end <= start:  # type: ignore[operator]
+            raise ValidationError("an event must end after it starts")
+
+        def apply(component: icalendar.Event, new_start: Any, new_end: Any) -> None:
+            if new_start is not None:
+                _set_times(component, new_start, new_end)
+            if edit is not None:
+                edit(component)
+
+        if occ.recurrence_id is None or scope == "all":
+            row = self._row(occ.uid, "")
+            component = parse_component(row["ics"])
+            new_start, new_end = start, end
+            if start is not None and end is not None and occ.recurrence_id is not None:
+                old_start = component.decoded("DTSTART")
+                old_end = component.decoded("DTEND") if component.get("DTEND") else old_start
+                shift = _delta(occ.start, start)
+                new_start = old_start + shift
+                new_end = old_end + shift - (_delta(occ.start, start) - _delta(occ.end, end))
+            apply(component, new_start, new_end)
+            with self.store.transaction():
+                return self.repo.save(_bump(component), row["calendar_id"], self.origin_of(row))
+        if scope == "this":
+            return self._override(occ, lambda c: apply(c, start, end))
+        return self._split(occ, lambda c: apply(c, start, end))
 
     # ---- delete --------------------------------------------------------------------------
 

@@ -552,6 +552,9 @@ class DateMention:
     exact: bool
 
 
+_LUNAR_PREFIXES: Final = ("农历", "阴历")
+
+
 def date_mentions(text: str, ctx: TimeContext) -> list[DateMention]:
     """Every date word of ``text`` that the slot vocabulary knows, left to right.
 
@@ -577,8 +580,11 @@ def date_mentions(text: str, ctx: TimeContext) -> list[DateMention]:
         if best is None:
             pos += 1
             continue
+        lunar = best[2] is _md and s[max(0, pos - 2) : pos] in _LUNAR_PREFIXES  # 农历八月十五 = L:08-15
         for tok in best[1]:
             if isinstance(tok, _DateTok):
+                if lunar:
+                    tok = _DateTok("L:" + tok.symbol, tok.kind)
                 days = _days_of(tok.symbol, ctx)
                 if days:
                     exact = tok.kind is _DateKind.ANCHOR and best[2] is not _day

@@ -1,0 +1,435 @@
+"""Changing and deleting existing events from the chat: code finds, checks, asks, writes.
+
+The model sends the user's words for the event and the new values (``update_schedule`` /
+``delete_schedule``); it never sees or sends an id. This service:
+
+1. finds the event (``targets.find_targets``): none → nothing changes, the receipt says what
+   was searched; several → nothing changes, a pending *choice* lists them;
+2. asks first (a pending *confirmation*) when the change is broad or not clearly the user's:
+   deleting a series (``following``/``all``), moving more than one event (a series move),
+   a target found only by the fuzzy tier, or a value the grounding latch could not find in
+   the user's words this turn (``reasons`` from the toolset);
+3. re-checks conflicts for a move (a pending *conflict*, overridden only when code asked);
+4. writes through ``EditService`` — the editor's own path, so scopes behave as in the UI —
+   in one transaction, whose ``ChangeSet`` becomes the turn's write fact only after COMMIT.
+
+Pending edits live in the ``commands`` table with ``kind = 'edit'`` (statuses ``choose``,
+``confirm``, ``edit_conflict``); the create flow never sees them. Answers — a button, a short
+yes/no, "第二个", "10点那个" — are applied here with zero model calls (``answer``/``act``).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta, timezone
+from typing import Any
+
+import icalendar
+
+from agent.errors import StoreError, UserFacingError
+from agent.runtime.grounding import confirmation_answer
+from agent.services.calendars import CalendarService
+from agent.services.commands import WriteFacts, clean_title
+from agent.services.editing import EditService
+from agent.services.queries import QueryService
+from agent.services.settings import SettingsService
+from agent.services.targets import MAX_OPTIONS, Search, as_option, find_targets, fold, pick_choice, refind
+from agent.store.events import ChangeSet, Occurrence
+from agent.timesym.context import TimeContext, local_datetime
+from agent.timesym.resolve import SymbolError, resolve, resolve_time
+
+PENDING = ("choose", "confirm", "edit_conflict")
+#: Short answers to "要删除整个系列吗？" beyond the grounding latch's yes/no words.
+EDIT_CONFIRM_WORDS = ("删吧", "删", "删除", "删掉", "改吧", "改", "照改", "直接改", "挪吧", "就这样", "move it", "delete it", "go ahead")
+
+
+@dataclass
+class EditOutcome:
+    """One edit round; the receipt is written from this (``edit_receipts.py``)."""
+
+    status: str  # updated | deleted | no_match | choose | confirm | edit_conflict | cancelled | none | invalid
+    op: str = "update"
+    title: str = ""
+    scope: str = "this"
+    recurring: bool = False
+    before: dict[str, Any] | None = None  # the target as it was (``targets.as_option``)
+    after: dict[str, Any] | None = None  # what it is now (times, title, calendar)
+    changed: dict[str, Any] = field(default_factory=dict)  # fields other than times that changed
+    search: Search | None = None
+    options: list[dict[str, Any]] = field(default_factory=list)
+    more: int = 0  # matches beyond the options listed
+    conflicts: list[Occurrence] = field(default_factory=list)
+    reasons: list[str] = field(default_factory=list)  # why it asks first
+    command_id: int | None = None
+    message: str | None = None
+    today: date | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "op": self.op,
+            "title": self.title,
+            "scope": self.scope,
+            "recurring": self.recurring,
+            "before": self.before,
+            "after": self.after,
+            "changed": self.changed,
+            "search": self.search.to_json() if self.search else None,
+            "options": self.options,
+            "more": self.more,
+            "conflicts": [occ.to_json() for occ in self.conflicts],
+            "reasons": self.reasons,
+            "command_id": self.command_id,
+            "message": self.message,
+            "today": self.today.isoformat() if self.today else None,
+        }
+
+
+@dataclass(frozen=True)
+class EditStub:
+    id: int
+    status: str
+    slots: dict[str, Any]
+
+
+def edit_answer(text: str) -> bool | None:
+    """A short yes/no to a pending edit (the grounding latch's words plus 删吧, 照改 …)."""
+    answer = confirmation_answer(text)
+    if answer is not None:
+        return answer
+    if isinstance(text, str) and len(text) <= 20 and fold(text).strip("。.!！~") in EDIT_CONFIRM_WORDS:
+        return True
+    return None
+
+
+class ChatEditService:
+    def __init__(self, store: Any, profile_id: int, ctx: TimeContext, facts: WriteFacts) -> None:
+        self.store = store
+        self.profile_id = profile_id
+        self.ctx = ctx
+        self.facts = facts  # shared with the command service: the exit guard reads one record
+        self.edits = EditService(store, profile_id, origin="agent")
+        self.queries = QueryService(store, profile_id, ctx)
+        self.calendars = CalendarService(store, profile_id)
+        self.settings = SettingsService(store, profile_id)
+
+    # ---- the tool call -------------------------------------------------------------------
+
+    def plan(self, args: dict[str, Any]) -> dict[str, Any]:
+        """The change with its symbols resolved now (a stored choice must not drift to
+        another day when it is answered later). Raises ``UserFacingError`` for the model."""
+        plan: dict[str, Any] = {}
+        if args.get("newDate"):
+            resolved = resolve(str(args["newDate"]), self.ctx)
+            if not resolved.candidates or len(resolved.candidates) != 1 or resolved.kind == "time":
+                raise SymbolError(str(args["newDate"]), "newDate must name one day (D+2, W5, 12-20)")
+            plan["new_day"] = resolved.candidates[0].isoformat()
+        for key, name in (("newTime", "new_time"), ("newEndTime", "new_end_time")):
+            if args.get(key):
+                resolve_time(str(args[key]))
+                plan[name] = str(args[key])
+        if args.get("newEndTime") and args.get("durationMinutes"):
+            raise UserFacingError("give newEndTime or durationMinutes, not both")
+        if args.get("durationMinutes"):
+            plan["duration"] = int(args["durationMinutes"])
+        if args.get("newTitle"):
+            title = clean_title(str(args["newTitle"]))
+            if title:
+                plan["title"] = title
+        if args.get("calendarName"):
+            choice = self.calendars.choose(str(args["calendarName"]))
+            if choice.fell_back:
+                raise UserFacingError(f"there is no calendar named '{args['calendarName']}'; calendars: {', '.join(self.calendars.names())}")
+            plan["calendar"] = choice.calendar.name
+            plan["calendar_id"] = choice.calendar.id
+        for key, name in (("location", "location"), ("notes", "notes")):
+            if args.get(key) is not None:
+                plan[name] = str(args[key]).strip()[:2000]
+        if args.get("reminderMinutes") is not None:
+            plan["reminder"] = int(args["reminderMinutes"])
+        if args.get("completed") is not None:
+            plan["completed"] = bool(args["completed"])
+        return plan
+
+    def request(self, op: str, args: dict[str, Any], reasons: list[str]) -> EditOutcome:
+        """One ``update_schedule``/``delete_schedule`` call. ``reasons`` are the grounding
+        latch's reasons to ask first. Raises ``UserFacingError`` for arguments the model
+        should fix (they go back to it as a retry)."""
+        plan = self.plan(args) if op == "update" else {}
+        if op == "update" and not plan:
+            raise UserFacingError("nothing to change: give at least one new value (newDate, newTime, newTitle, ...)")
+        scope = str(args.get("scope") or "this")
+        words = str(args.get("targetTitle") or "")
+        if not words.strip() and not args.get("targetDate"):
+            raise UserFacingError("say which event: targetTitle (the user's words for it) or targetDate")
+        search = find_targets(self.queries, self.ctx, words, args.get("targetDate"), args.get("targetTime"))
+        self._end_pending("replaced")
+        if scope in ("all", "following") and not search.day_named:
+            search.matches = _one_per_series(search.matches, self.ctx.now)
+        base = {"op": op, "scope": scope, "today": self.ctx.today, "search": search, "title": words.strip()}
+        if not search.matches:
+            return EditOutcome("no_match", **base)
+        if len(search.matches) > 1:
+            options = [as_option(occ) for occ in search.matches[:MAX_OPTIONS]]
+            slots = {"op": op, "scope": scope, "plan": plan, "options": options, "reasons": reasons}
+            outcome = EditOutcome("choose", options=options, more=max(0, len(search.matches) - MAX_OPTIONS), reasons=reasons, **base)
+            outcome.command_id = self._save("choose", words or options[0]["title"], slots)
+            return outcome
+        asks = list(reasons) + (["fuzzy"] if search.fuzzy else [])
+        return self._decide(op, plan, search.matches[0], scope, asks, search=search)
+
+    # ---- answers (0 model calls) ---------------------------------------------------------
+
+    def active(self) -> EditStub | None:
+        now = self.ctx.now.astimezone(timezone.utc).isoformat()
+        row = self.store.conn.execute(
+            "SELECT id, status, slots FROM commands WHERE profile_id = ? AND kind = 'edit'"
+            f" AND status IN ({', '.join('?' for _ in PENDING)}) AND expires_at > ? ORDER BY id DESC LIMIT 1",
+            (self.profile_id, *PENDING, now),
+        ).fetchone()
+        if row is None:
+            return None
+        return EditStub(int(row["id"]), str(row["status"]), json.loads(row["slots"]))
+
+    def answer(self, stub: EditStub, text: str) -> EditOutcome | None:
+        """A reply the code can read: a pick for a choice, a yes/no for a confirmation or a
+        conflict. None: not such a reply (it goes to the model)."""
+        yes_no = edit_answer(text)
+        if yes_no is False:
+            return self.cancel(stub)
+        if stub.status == "choose":
+            index = pick_choice(text, list(stub.slots.get("options") or []), self.ctx)
+            return None if index is None else self.pick(stub, index)
+        if yes_no is True:
+            return self.confirm(stub)
+        return None
+
+    def pick(self, stub: EditStub, index: int) -> EditOutcome:
+        options = list(stub.slots.get("options") or [])
+        if not 0 <= index < len(options):
+            return EditOutcome("none", today=self.ctx.today, message="no such option")
+        occ = refind(self.queries, options[index], self.ctx)
+        slots = stub.slots
+        self._end(stub.id, "answered")
+        if occ is None:
+            return EditOutcome("no_match", op=slots["op"], title=options[index]["title"], today=self.ctx.today,
+                               message="that event changed meanwhile")
+        return self._decide(slots["op"], slots.get("plan") or {}, occ, slots.get("scope") or "this", list(slots.get("reasons") or []))
+
+    def confirm(self, stub: EditStub) -> EditOutcome:
+        slots = stub.slots
+        target = slots.get("target") or {}
+        occ = refind(self.queries, target, self.ctx)
+        self._end(stub.id, "answered")
+        if occ is None:
+            return EditOutcome("no_match", op=slots.get("op", "update"), title=str(target.get("title", "")),
+                               today=self.ctx.today, message="that event changed meanwhile")
+        return self._decide(slots["op"], slots.get("plan") or {}, occ, slots.get("scope") or "this", [],
+                            confirmed=True, allow_conflict=stub.status == "edit_conflict")
+
+    def cancel(self, stub: EditStub | None = None) -> EditOutcome:
+        stub = stub or self.active()
+        if stub is None:
+            return EditOutcome("none", today=self.ctx.today)
+        self._end(stub.id, "cancelled")
+        first = (stub.slots.get("target") or (stub.slots.get("options") or [{}])[0]) or {}
+        return EditOutcome("cancelled", op=str(stub.slots.get("op", "update")), title=str(first.get("title", "")), today=self.ctx.today)
+
+    # ---- deciding and writing ------------------------------------------------------------
+
+    def _decide(
+        self,
+        op: str,
+        plan: dict[str, Any],
+        occ: Occurrence,
+        scope: str,
+        asks: list[str],
+        *,
+        confirmed: bool = False,
+        allow_conflict: bool = False,
+        search: Search | None = None,
+    ) -> EditOutcome:
+        """Ask, check conflicts, or write. ``confirmed``: the user already said yes to this
+        very change, so the broad-change question is not asked again (a conflict still is)."""
+        recurring = occ.recurrence_id is not None
+        scope = scope if recurring else "this"
+        base = {"op": op, "scope": scope, "recurring": recurring, "title": occ.title, "before": as_option(occ),
+                "today": self.ctx.today, "search": search}
+        try:
+            start, end = self._times(plan, occ)
+        except UserFacingError as exc:
+            return EditOutcome("invalid", message=str(exc), **base)
+        if recurring and plan.get("calendar") and plan["calendar"] != occ.calendar and scope != "all":
+            return EditOutcome("invalid", message="a repeating event changes calendar as a whole series (scope all)", **base)
+        if recurring and scope in ("following", "all") and not confirmed:
+            if op == "delete":
+                asks.append("series_delete")
+            elif start is not None:
+                asks.append("series_move")
+        after = self._after(plan, occ, start, end)
+        changed = {key: plan[key] for key in ("title", "calendar", "location", "notes", "reminder", "completed") if key in plan}
+        base["changed"] = changed
+        slots = {"op": op, "scope": scope, "plan": plan, "target": as_option(occ)}
+        if asks:
+            outcome = EditOutcome("confirm", reasons=sorted(set(asks), key=asks.index), after=after, **base)
+            outcome.command_id = self._save("confirm", occ.title, slots)
+            return outcome
+        if op == "update" and isinstance(start, datetime) and isinstance(end, datetime) and not allow_conflict:
+            conflicts = [other for other in self.queries.busy(start, end) if other.uid != occ.uid]
+            if conflicts:
+                outcome = EditOutcome("edit_conflict", conflicts=conflicts, after=after, **base)
+                outcome.command_id = self._save("edit_conflict", occ.title, slots)
+                return outcome
+        try:
+            changes = self._write(op, plan, occ, scope, start, end)
+        except (sqlite3.Error, StoreError, UserFacingError) as exc:
+            return EditOutcome("invalid", message=f"the change could not be saved: {exc}", **base)
+        self.facts.changes.extend(changes)  # after COMMIT: the exit guard's fact
+        self.facts.kinds.add("deleted" if op == "delete" else "updated")
+        return EditOutcome("deleted" if op == "delete" else "updated", after=after, **base)
+
+    def _times(self, plan: dict[str, Any], occ: Occurrence) -> tuple[datetime | date | None, datetime | date | None]:
+        if not any(key in plan for key in ("new_day", "new_time", "new_end_time", "duration")):
+            return None, None
+        tz = self.ctx.tz
+        new_day = date.fromisoformat(plan["new_day"]) if plan.get("new_day") else None
+        new_time = resolve_time(plan["new_time"]) if plan.get("new_time") else None
+        end_time = resolve_time(plan["new_end_time"]) if plan.get("new_end_time") else None
+        duration = plan.get("duration")
+        if occ.all_day and new_time is None:
+            if end_time is not None or duration is not None:
+                raise UserFacingError("an all-day event needs a start time (newTime) before it can get an end time")
+            first = occ.start if isinstance(occ.start, date) and not isinstance(occ.start, datetime) else occ.start.date()
+            last = occ.end if isinstance(occ.end, date) and not isinstance(occ.end, datetime) else occ.end.date()
+            day = new_day or first
+            return day, day + max(timedelta(days=1), last - first)
+        if occ.all_day:
+            day = new_day or (occ.start if not isinstance(occ.start, datetime) else occ.start.date())
+            length = timedelta(minutes=int(self.settings.get("default_duration_minutes")))
+            assert new_time is not None
+            start: datetime = local_datetime(day, new_time, tz)
+        else:
+            assert isinstance(occ.start, datetime) and isinstance(occ.end, datetime)
+            local = occ.start.astimezone(tz) if occ.start.tzinfo else occ.start.replace(tzinfo=tz)
+            length = occ.end - occ.start
+            day = new_day or local.date()
+            start = local_datetime(day, new_time or local.time().replace(tzinfo=None), tz)
+        if end_time is not None:
+            end = local_datetime(day, end_time, tz)
+            if end <= start:
+                raise UserFacingError(f"newEndTime {end_time:%H:%M} is not after the start {start:%H:%M}")
+        elif duration is not None:
+            end = start + timedelta(minutes=int(duration))
+        else:
+            end = start + length
+        return start, end
+
+    def _after(self, plan: dict[str, Any], occ: Occurrence, start: Any, end: Any) -> dict[str, Any]:
+        return {
+            "title": plan.get("title", occ.title),
+            "start": (start if start is not None else occ.start).isoformat(),
+            "end": (end if end is not None else occ.end).isoformat(),
+            "all_day": not isinstance(start if start is not None else occ.start, datetime),
+            "calendar": plan.get("calendar", occ.calendar),
+        }
+
+    def _write(self, op: str, plan: dict[str, Any], occ: Occurrence, scope: str, start: Any, end: Any) -> ChangeSet:
+        changes = ChangeSet()
+        with self.store.transaction():  # one change set, one COMMIT: undo reverts all of it
+            if op == "delete":
+                changes.extend(self.edits.delete(occ, scope))  # type: ignore[arg-type]
+            else:
+                edit = _editor(plan)
+                if start is not None or edit is not None:
+                    changes.extend(self.edits.update(occ, start=start, end=end, edit=edit, scope=scope))  # type: ignore[arg-type]
+                if plan.get("calendar_id") and int(plan["calendar_id"]) != occ.calendar_id:
+                    changes.extend(self.edits.move_to_calendar(occ.uid, int(plan["calendar_id"])))
+        return changes
+
+    # ---- pending rows --------------------------------------------------------------------
+
+    def _save(self, status: str, title: str, slots: dict[str, Any]) -> int:
+        now = self.ctx.now.astimezone(timezone.utc)
+        ttl = timedelta(minutes=int(self.settings.get("command_ttl_minutes")))
+        with self.store.transaction() as conn:
+            cur = conn.execute(
+                "INSERT INTO commands(profile_id, kind, title, slots, status, candidates, updated_at, expires_at, created_at)"
+                " VALUES (?, 'edit', ?, ?, ?, '[]', ?, ?, ?)",
+                (self.profile_id, title[:200] or "?", json.dumps(slots, ensure_ascii=False, default=str), status,
+                 now.isoformat(), (now + ttl).isoformat(), now.isoformat()),
+            )
+            return int(cur.lastrowid or 0)
+
+    def _end(self, command_id: int, status: str) -> None:
+        with self.store.transaction() as conn:
+            conn.execute(
+                "UPDATE commands SET status = ?, updated_at = ? WHERE id = ? AND profile_id = ?",
+                (status, self.ctx.now.astimezone(timezone.utc).isoformat(), command_id, self.profile_id),
+            )
+
+    def _end_pending(self, status: str) -> None:
+        """A new edit request replaces any pending one: one question at a time."""
+        with self.store.transaction() as conn:
+            conn.execute(
+                f"UPDATE commands SET status = ? WHERE profile_id = ? AND kind = 'edit' AND status IN ({', '.join('?' for _ in PENDING)})",
+                (status, self.profile_id, *PENDING),
+            )
+
+
+def _one_per_series(matches: list[Occurrence], now: datetime) -> list[Occurrence]:
+    """For a whole-series change with no day named, a series is one target: its next
+    instance (or its first in the window when none is ahead)."""
+    kept: dict[str, Occurrence] = {}
+    order: list[str] = []
+    for occ in matches:
+        key = occ.uid if occ.recurrence_id is not None else f"{occ.uid}#{occ.start.isoformat()}"
+        if key not in kept:
+            kept[key] = occ
+            order.append(key)
+        elif not _ahead(kept[key], now) and _ahead(occ, now):
+            kept[key] = occ
+    return [kept[key] for key in order]
+
+
+def _ahead(occ: Occurrence, now: datetime) -> bool:
+    start = occ.start
+    if isinstance(start, datetime):
+        return start >= now if start.tzinfo else start >= now.replace(tzinfo=None)
+    return start >= now.date()
+
+
+def _editor(plan: dict[str, Any]) -> Any:
+    """The component edit for the plan's non-time fields, or None when there are none."""
+    keys = [key for key in ("title", "location", "notes", "reminder", "completed") if key in plan]
+    if not keys:
+        return None
+
+    def edit(component: icalendar.Event) -> None:
+        if "title" in plan:
+            _put(component, "SUMMARY", plan["title"])
+        if "location" in plan:
+            _put(component, "LOCATION", plan["location"] or None)
+        if "notes" in plan:
+            _put(component, "DESCRIPTION", plan["notes"] or None)
+        if "completed" in plan:
+            _put(component, "X-RICHENG-COMPLETED", "TRUE" if plan["completed"] else None)
+        if "reminder" in plan:
+            component.subcomponents = [sub for sub in component.subcomponents if sub.name != "VALARM"]
+            alarm = icalendar.Alarm()
+            alarm.add("ACTION", "DISPLAY")
+            alarm.add("DESCRIPTION", str(component.get("SUMMARY", "")))
+            alarm.add("TRIGGER", timedelta(minutes=-int(plan["reminder"])))
+            component.add_component(alarm)
+
+    return edit
+
+
+def _put(component: icalendar.Event, name: str, value: Any) -> None:
+    component.pop(name, None)
+    if value is not None and value != "":
+        component.add(name, value)
+
+
+__all__ = ["ChatEditService", "EditOutcome", "EditStub", "PENDING", "edit_answer"]
