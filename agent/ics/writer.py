@@ -46,6 +46,7 @@ class _Existing:
     floating: int
     start_ts: int
     end_ts: int
+    source: str | None = None  # the text it was imported from: the undo journal puts it back
 
 
 class Writer:
@@ -128,7 +129,7 @@ class Writer:
             marks = ", ".join("?" for _ in chunk)
             for row in self.conn.execute(
                 "SELECT id, uid, recurrence_id, calendar_id, origin, sequence, last_modified, ics, rrule, rdate,"
-                f" status, floating, start_ts, end_ts FROM events WHERE profile_id = ? AND uid IN ({marks})",
+                f" status, floating, start_ts, end_ts, source FROM events WHERE profile_id = ? AND uid IN ({marks})",
                 [self.profile_id, *chunk],
             ):
                 rows[(row["uid"], row["recurrence_id"])] = _Existing(*row)
@@ -179,7 +180,8 @@ class Writer:
             [(calendar_id, now, item.ics, item.source, *_values(item), old.id) for calendar_id, item, old in updates],
         )
         self.report.changes.updated.extend(
-            Change(old.uid, old.recurrence_id, old.id, old.ics, old.calendar_id, old.origin) for _, _, old in updates
+            Change(old.uid, old.recurrence_id, old.id, old.ics, old.calendar_id, old.origin, old.source)
+            for _, _, old in updates
         )
         self.conn.executemany("DELETE FROM alarms WHERE event_id = ?", [(old.id,) for _, _, old in updates])
 
@@ -188,7 +190,7 @@ class Writer:
             return
         self.conn.executemany("DELETE FROM events WHERE id = ?", [(row.id,) for row in stale])
         self.report.changes.deleted.extend(
-            Change(row.uid, row.recurrence_id, row.id, row.ics, row.calendar_id, row.origin) for row in stale
+            Change(row.uid, row.recurrence_id, row.id, row.ics, row.calendar_id, row.origin, row.source) for row in stale
         )
         self.report.removed_overrides += len(stale)
 

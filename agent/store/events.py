@@ -332,7 +332,8 @@ class EventRepo:
             return self.delete(change.uid, change.recurrence_id or None)
         component = parse_component(change.before_ics)
         return self.save(
-            component, int(change.before_calendar_id or 0), change.before_origin or "user", source=change.before_source
+            component, int(change.before_calendar_id or 0), change.before_origin or "user",
+            source=change.before_source, ics=change.before_ics,
         )
 
     # ---- occurrence materialisation -----------------------------------------------------

@@ -481,7 +481,7 @@ def _revert(store: Store, profile_id: int, change_id: int, origin: str) -> Rever
         assert change.before_ics is not None
         inverse.extend(repo.save(parse_component(change.before_ics), int(change.before_calendar_id or 0),
                                  change.before_origin or "user", source=change.before_source,
-                                 materialize=False))  # fmt: skip
+                                 materialize=False, ics=change.before_ics))  # the very text: exact  # fmt: skip
         touched.add(change.uid)
     left = {r["uid"] for r in removed} - touched
     if left:  # a removed override whose series stays, say: its instances are rebuilt
