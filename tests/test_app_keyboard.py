@@ -27,14 +27,16 @@ def window(app_ctx: Any, qtbot: Any) -> Iterator[Any]:  # noqa: F811 (fixture)
     seed(app_ctx.store, app_ctx.profile_id, "周会", at(MONDAY, 15), at(MONDAY, 16))
     app_ctx.ops.changed.emit(None)
     win = MainWindow(app_ctx)
-    qtbot.addWidget(win)
     win.resize(1360, 860)
     win.show()
     qtbot.waitExposed(win)
     win.calendar.set_view("week")
     yield win
+    # Delete the window (its views', reminders' and chat's timers) before the store closes.
     win.chat.shutdown()
     win.close()
+    win.deleteLater()
+    qtbot.wait(20)
 
 
 def _select_first_event(win: Any) -> None:
