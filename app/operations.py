@@ -4,11 +4,17 @@ Views never write; they call an ``Operations`` method, which runs the ``agent`` 
 pushes the resulting ``ChangeSet`` on the undo stack and emits ``changed``. The chat
 agent's writes arrive as change sets too (``record_agent_change``), so Ctrl+Z undoes an
 event the assistant created exactly like one the user dragged.
+
+The stack is this window's; the history itself is the store's undo journal
+(``agent/store/journal.py``): each stack entry names the journal rows of its change set, and
+undo/redo revert those rows, so what Ctrl+Z took back shows as undone in ``richeng undo
+--list`` and after a restart (``journal.is_undone``), and a change set that was edited
+since elsewhere (the CLI, a sync) is refused with a message instead of half-restored.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 
 from PySide6.QtCore import QObject, Signal
@@ -16,6 +22,7 @@ from PySide6.QtCore import QObject, Signal
 from agent.errors import UserFacingError
 from agent.services.calendars import CalendarService
 from agent.services.editing import EditService, EventDraft, Scope
+from agent.store import journal
 from agent.store.db import Store
 from agent.store.events import ChangeSet, Occurrence
 
@@ -24,6 +31,8 @@ from agent.store.events import ChangeSet, Occurrence
 class UndoEntry:
     label: str
     changes: ChangeSet
+    journal_ids: list[int] = field(default_factory=list)  # the journal rows to revert, newest first
+    undoes: list[int] = field(default_factory=list)  # redo entries: the rows a redo puts back in force
 
 
 class Operations(QObject):
@@ -41,12 +50,13 @@ class Operations(QObject):
         self.calendars = CalendarService(store, profile_id)
         self._undo: list[UndoEntry] = []
         self._redo: list[UndoEntry] = []
+        self._keep = False  # the last journal revert failed in a way worth retrying
 
     # ---- undo stack ----------------------------------------------------------------------
 
     def _push(self, label: str, changes: ChangeSet) -> ChangeSet:
         if changes:
-            self._undo.append(UndoEntry(label, changes))
+            self._undo.append(UndoEntry(label, changes, self._journal_ids(changes)))
             self._redo.clear()
             self.changed.emit(changes)
             self.undo_state_changed.emit(True, False)
@@ -69,11 +79,22 @@ class Operations(QObject):
         if not source:
             return None
         entry = source.pop()
-        inverse = self._guarded(lambda: self.edits.undo(entry.changes))
-        if inverse is None:
-            source.append(entry)
-            return None
-        target.append(UndoEntry(entry.label, inverse))
+        if entry.journal_ids:
+            reverted = self._revert(entry.journal_ids)
+            if reverted is None:
+                if self._keep:
+                    source.append(entry)  # a passing failure (the file was busy): try again later
+                return None  # refused (changed since) or already undone elsewhere: the step is gone
+            inverse, inverse_ids = reverted
+            undoes = entry.journal_ids if source is self._undo else []
+            back = entry.undoes if source is self._redo else []
+            target.append(UndoEntry(entry.label, inverse, inverse_ids if source is self._undo else back, undoes))
+        else:
+            inverse = self._guarded(lambda: self.edits.undo(entry.changes))
+            if inverse is None:
+                source.append(entry)
+                return None
+            target.append(UndoEntry(entry.label, inverse))
         if source is self._undo:
             self.reverted.emit(entry.changes)
         self.changed.emit(inverse)
@@ -82,17 +103,65 @@ class Operations(QObject):
 
     def undo_specific(self, changes: ChangeSet) -> ChangeSet | None:
         """Undo one earlier change (a receipt's Undo button), wherever it sits on the stack."""
+        ids: list[int] = []
         for index in range(len(self._undo) - 1, -1, -1):
             if self._undo[index].changes is changes:
+                ids = self._undo[index].journal_ids
                 del self._undo[index]
                 break
-        inverse = self._guarded(lambda: self.edits.undo(changes))
-        if inverse is not None:
-            self._redo.append(UndoEntry("undo", inverse))
+        else:
+            ids = self._journal_ids(changes)
+        if ids:
+            reverted = self._revert(ids)
+            inverse = reverted[0] if reverted is not None else None
+            redo = UndoEntry("undo", reverted[0], reverted[1], ids) if reverted is not None else None
+        else:
+            inverse = self._guarded(lambda: self.edits.undo(changes))
+            redo = UndoEntry("undo", inverse) if inverse is not None else None
+        if inverse is not None and redo is not None:
+            self._redo.append(redo)
             self.reverted.emit(changes)
             self.changed.emit(inverse)
             self.undo_state_changed.emit(bool(self._undo), True)
         return inverse
+
+    def _journal_ids(self, changes: ChangeSet) -> list[int]:
+        """The journal rows that recorded ``changes`` (none found: the old in-memory undo)."""
+        owned = {i for entry in (*self._undo, *self._redo) for i in (*entry.journal_ids, *entry.undoes)}
+        try:
+            return journal.matching(self.store, self.profile_id, changes, exclude=owned)
+        except Exception:  # noqa: BLE001 - the journal only adds to undo; never lose the step over it
+            return []
+
+    def _revert(self, ids: list[int]) -> tuple[ChangeSet, list[int]] | None:
+        """Revert journal rows ``ids`` (newest first) in one transaction; the inverse change
+        set and the rows that recorded it. Rows undone elsewhere already are skipped."""
+
+        def run() -> tuple[ChangeSet, list[int]]:
+            inverse = ChangeSet()
+            done: list[int] = []
+            with self.store.transaction():
+                for change_id in ids:
+                    if journal.is_undone(self.store, change_id):
+                        continue
+                    inverse.extend(journal.revert(self.store, self.profile_id, change_id, origin="user").changes)
+                    done.append(change_id)
+            return inverse, [i for i in (journal.inverse_of(self.store, c) for c in done) if i is not None]
+
+        self._keep = False
+        try:
+            result = run()
+        except journal.JournalError as exc:
+            self.failed.emit(str(exc))
+            return None
+        except UserFacingError as exc:
+            self._keep = True
+            self.failed.emit(str(exc))
+            return None
+        if not result[0]:
+            self.failed.emit("已经撤销过了 / already undone")
+            return None
+        return result
 
     def _guarded(self, action):  # type: ignore[no-untyped-def]
         try:

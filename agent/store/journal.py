@@ -371,22 +371,42 @@ def last_recorded() -> int | None:
 
 
 def find(store: Store, profile_id: int, changes: ChangeSet, window: int = 20) -> int | None:
-    """The newest recent entry recording exactly the rows of ``changes`` (for a change set
+    """The newest recent entry recording rows of ``changes`` and no others (for a change set
     that arrives from another thread, such as a chat turn's)."""
+    found = matching(store, profile_id, changes, window=window)
+    return found[0] if found else None
+
+
+def matching(
+    store: Store, profile_id: int, changes: ChangeSet, *, exclude: Any = (), window: int = 20
+) -> list[int]:
+    """The recent open entries that together recorded ``changes`` (newest first).
+
+    An app import of several files is one change set but one entry per file, so entries
+    are taken newest first while each adds rows of ``changes`` not yet covered, and the walk
+    stops once every row is: an older entry of the same rows (the import before this one)
+    is never taken for this one. ``exclude``: ids already accounted for (the app's stack)."""
     keys = {(c.uid, c.recurrence_id) for c in (*changes.created, *changes.updated, *changes.deleted)}
     if not keys:
-        return None
-    total = len(keys)
+        return []
     rows = store.conn.execute(
-        "SELECT id, changes FROM change_journal WHERE profile_id = ? AND created + updated + deleted <= ?"
-        " ORDER BY id DESC LIMIT ?",
-        (profile_id, total, window),
+        "SELECT id, changes FROM change_journal WHERE profile_id = ? AND kind = 'change' AND undone = 0"
+        " AND created + updated + deleted <= ? ORDER BY id DESC LIMIT ?",
+        (profile_id, len(keys), window),
     ).fetchall()
+    covered: set[tuple[str, str]] = set()
+    picked: list[int] = []
+    skip = set(exclude)
     for row in rows:
+        if int(row["id"]) in skip:
+            continue
         found = {(item[1], item[2]) for item in json.loads(row["changes"])["rows"]}
-        if found and found <= keys:
-            return int(row["id"])
-    return None
+        if found and found <= keys and not found & covered:
+            picked.append(int(row["id"]))
+            covered |= found
+            if covered == keys:
+                break
+    return picked
 
 
 def undoable(store: Store, profile_id: int) -> Entry | None:
@@ -409,7 +429,7 @@ def undo_last(store: Store, profile_id: int, origin: str = "user") -> Reverted |
         entry = undoable(store, profile_id)
         result = _revert(store, profile_id, entry.id, origin) if entry is not None else None
     if result is not None:
-        result.inverse_id = last_recorded()
+        result.inverse_id = inverse_of(store, result.entry.id)
     return result
 
 
@@ -423,8 +443,14 @@ def revert(store: Store, profile_id: int, change_id: int, origin: str = "user") 
     with store.transaction():
         result = _revert(store, profile_id, change_id, origin)
     if not nested:
-        result.inverse_id = last_recorded()
+        result.inverse_id = inverse_of(store, change_id)
     return result
+
+
+def inverse_of(store: Store, change_id: int) -> int | None:
+    """The journal row that undid ``change_id`` (or redid it, for an undo row); None: none."""
+    row = store.conn.execute("SELECT undone_by FROM change_journal WHERE id = ?", (change_id,)).fetchone()
+    return int(row[0]) if row is not None and row[0] is not None else None
 
 
 def _revert(store: Store, profile_id: int, change_id: int, origin: str) -> Reverted:
@@ -536,6 +562,6 @@ def _moment(row: Any, ts: int) -> datetime | date:
 
 
 __all__ = [
-    "Entry", "JournalError", "Reverted", "collect", "find", "get", "is_undone", "last_recorded", "origin",
+    "Entry", "JournalError", "Reverted", "collect", "find", "get", "inverse_of", "is_undone", "last_recorded", "matching", "origin",
     "recent", "revert", "set_default_origin", "undo_last", "undoable",
 ]  # fmt: skip
