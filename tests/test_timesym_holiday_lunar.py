@@ -77,15 +77,13 @@ def test_past_period_moves_to_next_year_when_covered() -> None:
     assert r.candidates == span(date(2025, 10, 1), date(2025, 10, 8))  # 2025 中秋 merged into 国庆
 
 
-def test_uncovered_year_is_a_clear_error_not_a_guess() -> None:
-    with pytest.raises(SymbolError) as info:
-        resolve("H:国庆", ctx_at(2026, 11, 30))
-    err = info.value
-    assert err.symbol == "H:国庆"
-    assert "2027" in err.message and "2001-2026" in err.message
-    assert "guess" in err.message
-    with pytest.raises(SymbolError, match="2030"):
-        resolve("H:春节", ctx_at(2030, 1, 1))
+def test_uncovered_year_gives_statutory_days_with_a_note_not_a_guessed_period() -> None:
+    """Issue 15: an unpublished year resolves to the law's days and says the 调休 is unknown
+    (tests/test_holiday_unannounced.py has the rest)."""
+    r = resolve("H:国庆", ctx_at(2026, 11, 30))
+    assert r.candidates == span(date(2027, 10, 1), date(2027, 10, 3))
+    assert r.note and "2027" in r.note and "调休" in r.note
+    assert resolve("H:国庆", ctx_at(2026, 9, 2)).note is None
 
 
 def test_unknown_holiday_lists_names() -> None:

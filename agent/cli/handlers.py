@@ -105,6 +105,8 @@ def time_resolve(args: argparse.Namespace) -> int:
                 continue
             span = f"{item['start']} .. {item['end']}" if item["start"] else ""
             lines.append(f"{item['symbol']}: {item['kind']} {span}".rstrip())
+            if item.get("note"):
+                lines.append(f"  note: {item['note']}")
         return "\n".join(lines)
 
     emit(args, results, human)

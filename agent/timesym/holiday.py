@@ -20,13 +20,20 @@ Coverage: for countries whose year plans are decreed annually (China), a year
 without a ``special_public_holidays`` entry has not been published in the
 installed package; the package would still compute the fixed-date holidays
 for it, but without the swaps, which would be a guess. We therefore refuse
-such years (:func:`covered_years`). Other countries are rule-based and covered
-over the entity's ``start_year..end_year``.
+such years for the *period* (:func:`covered_years`). Other countries are rule-based and
+covered over the entity's ``start_year..end_year``.
+
+A year whose decree is not out yet (asking for 元旦 2027 in November 2026) is not refused:
+the days fixed by law (元旦 01-01, 劳动节 05-01..02, 国庆 10-01..03) or by the lunar
+calendar (除夕 and 春节 初一..初三, 端午, 中秋) are known, only the swaps are not. Those
+statutory days are returned with a note saying the 调休 is not announced, so the caller can
+say so instead of presenting a guess as the holiday period (:func:`holiday_period_noted`).
 """
 
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 from datetime import date, timedelta
 from functools import lru_cache
 from typing import Final
@@ -251,11 +258,63 @@ def known_names(country: str, year: int) -> list[str]:
     return list(names)
 
 
+@dataclass(frozen=True)
+class HolidayPeriod:
+    """The days of one holiday period and, when they are only the statutory days of a year
+    whose arrangement is not published, a note that says so (zh and en)."""
+
+    days: tuple[date, ...]
+    note: str | None = None
+
+
+def unannounced_note(name: str, year: int) -> str:
+    return (
+        f"{year} 年{name}的放假调休安排尚未公布：这里只有法定（或按农历确定的）假日，公布后可能更长。"
+        f" The official {year} arrangement for {name} (adjusted workdays, 调休) is not announced yet;"
+        " these are only the days fixed by law or by the lunar calendar, and the period may grow once it is published."
+    )
+
+
+def _statutory_runs(country: str, targets: tuple[str, ...], year: int) -> list[tuple[date, ...]]:
+    """The named holiday's own days in ``year`` (no observed/补假 or swapped days), in runs
+    of consecutive days: what is certain before the year's decree is out."""
+    days: set[date] = set()
+    for language in _languages(country):
+        cal = _calendar(country, language)
+        with _LOCK:
+            _ = date(year, 1, 1) in cal
+            for d, n in cal.items():
+                if d.year != year:
+                    continue
+                parts = [part for part in n.split(";") if not _is_derived_name(part)]
+                if parts and _matches(";".join(parts), targets):
+                    days.add(d)
+    runs: list[list[date]] = []
+    for d in sorted(days):
+        if runs and runs[-1][-1] + timedelta(days=1) == d:
+            runs[-1].append(d)
+        else:
+            runs.append([d])
+    return [tuple(run) for run in runs]
+
+
+def _rule_years(country: str) -> range:
+    cls = _entity_class(country)
+    return range(cls.start_year, cls.end_year + 1)
+
+
 def holiday_period(name: str, today: date, country: str = "CN") -> tuple[date, ...]:
     """Days of the next period of holiday ``name`` not yet ended (today inside -> that one).
 
     Raises SymbolError for unknown names and for years without trusted data.
     """
+    return holiday_period_noted(name, today, country).days
+
+
+def holiday_period_noted(name: str, today: date, country: str = "CN") -> HolidayPeriod:
+    """:func:`holiday_period` with its note: for a decree-based country (CN) whose next
+    period falls in a year not yet published, the statutory days and a note that the 调休
+    is not announced. Raises SymbolError for unknown names and years outside the data."""
     country = country.upper()
     symbol = f"H:{name}"
     name = name.strip()
@@ -273,12 +332,19 @@ def holiday_period(name: str, today: date, country: str = "CN") -> tuple[date, .
                 continue
             if not seen_name and not _named_days(country, targets, year):
                 break  # unknown name: report that rather than coverage
+            if country in STRICT_SUBSTITUTION_COUNTRIES and year in _rule_years(country):
+                runs = _statutory_runs(country, targets, year)
+                seen_name = seen_name or bool(runs)
+                for run in runs:
+                    if run[-1] >= today:
+                        return HolidayPeriod(run, unannounced_note(name, year))
+                continue
             _require_covered(country, year, symbol)
         periods = _periods(country, targets, year, symbol)
         seen_name = seen_name or bool(periods)
         for first, last in periods:
             if last >= today:
-                return tuple(first + timedelta(days=i) for i in range((last - first).days + 1))
+                return HolidayPeriod(tuple(first + timedelta(days=i) for i in range((last - first).days + 1)))
     if not seen_name:
         sample = ", ".join(known_names(country, today.year)[:24])
         aliases = ", ".join(sorted({k for k in COUNTRY_ALIASES.get(country, {}) if not k.isascii()}))

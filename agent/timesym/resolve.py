@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Any, Literal
 
@@ -76,6 +76,7 @@ class Resolved:
     end: datetime | None
     candidates: tuple[date, ...]
     time: time | None = None
+    note: str | None = None  # e.g. a holiday year whose 调休 is not announced yet
 
     def to_json(self) -> dict[str, Any]:
         """Tool-result shape: ISO 8601 with offsets so the model sees exact instants."""
@@ -86,6 +87,7 @@ class Resolved:
             "end": self.end.isoformat() if self.end is not None else None,
             "candidates": [d.isoformat() for d in self.candidates],
             "message": None,
+            **({"note": self.note} if self.note else {}),
         }
 
 
@@ -172,7 +174,8 @@ def _resolve_date_form(symbol: str, form: str, m: re.Match[str], ctx: TimeContex
             raise SymbolError.invalid(symbol, f"{symbol!r}: year {y} is out of range.")
         return _month(symbol, y, int(m.group("m")), ctx)
     if form == "holiday":
-        return _days(symbol, holiday.holiday_period(m.group("name"), today, ctx.holiday_country), ctx)
+        period = holiday.holiday_period_noted(m.group("name"), today, ctx.holiday_country)
+        return replace(_days(symbol, period.days, ctx), note=period.note)
     if form == "lunar":
         return _day(symbol, lunar.next_lunar_date(int(m.group("m")), int(m.group("d")), today, symbol), ctx)
     raise AssertionError(f"unhandled form {form}")  # pragma: no cover - grammar and resolver out of sync
