@@ -163,13 +163,18 @@ def _question(outcome: EditOutcome, lang: str) -> str:
     reason_text = ("，".join(why) if zh else "; ".join(why)) or ("需要你确认" if zh else "it needs your confirmation")
     scope = _scope_text(outcome, lang)
     target = _line(before, lang, today) if before else outcome.title
+    series = outcome.recurring and outcome.scope != "this"
+    if series:  # a series is named by its title; the scope says which instances
+        title = before.get("title", outcome.title)
+        target = f"“{title}”的{scope}" if zh else f"“{title}” — {scope}"
+        scope = ""
     if outcome.op == "delete":
-        action = f"删除 {target}" + (f"（{scope}）" if scope else "") if zh else f"delete {target}" + (f" ({scope})" if scope else "")
+        action = f"删除{'' if series else ' '}{target}" + (f"（{scope}）" if scope else "") if zh else f"delete {target}" + (f" ({scope})" if scope else "")
     else:
         moved = after and (after.get("start") != before.get("start") or after.get("end") != before.get("end"))
         extra = "，".join(_changes(outcome, lang)) if zh else "; ".join(_changes(outcome, lang))
         if zh:
-            action = f"修改 {target}" + (f" → {_when(after, lang, today)}" if moved else "") + (f"（{scope}）" if scope else "")
+            action = f"修改{'' if series else ' '}{target}" + (f" → {_when(after, lang, today)}" if moved else "") + (f"（{scope}）" if scope else "")
         else:
             action = f"change {target}" + (f" → {_when(after, lang, today)}" if moved else "") + (f" ({scope})" if scope else "")
         if extra:

@@ -137,8 +137,10 @@ class MessageBubble(QFrame):
 
     # ---- receipts -------------------------------------------------------------------------
 
-    def set_receipt(self, uid: str, start: datetime | date, undoable: bool) -> None:
+    def set_receipt(self, uid: str, start: datetime | date, undoable: bool, edit: bool = False) -> None:
+        """``edit``: the receipt of a change to an existing event, whose Undo puts it back."""
         self.uid, self.start = uid, start
+        self.undo_button.setToolTip(self.tr("Put the event back as it was") if edit else self.tr("Remove the event the assistant created"))
         self.link.setText(f'<a href="event:{uid}">{self.tr("Show in calendar")}</a>')
         self.link.show()
         self.undo_button.setVisible(undoable)

@@ -34,7 +34,8 @@ from agent.runtime.receipts import language_of
 from agent.runtime.session import ChatSession
 from agent.runtime.turn import TurnEvent, TurnResult
 from agent.services.archive import ArchiveService
-from agent.services.commands import ACTIVE, CommandService
+from agent.services.chat_edits import ChatEditService
+from agent.services.commands import ACTIVE, CommandService, WriteFacts
 from agent.timesym.context import TimeContext
 from app.chat.bubble import MessageBubble
 from app.chat.candidate_bar import CandidateBar
@@ -48,6 +49,9 @@ from app.chat.past_time_dialog import ADD, DROP, PastTimeDialog
 from app.chat.spans import parse_when
 from app.chat.worker import GeneratorWorker
 from app.context import AppContext
+
+EDIT_PENDING = ("edit_choice", "edit_confirm", "edit_conflict")  # a pending change: buttons in the bar
+EDIT_DONE = ("updated", "deleted", "edit_cancelled", "edit_no_match", "edit_invalid")
 
 
 def _honour_stop(
@@ -131,6 +135,8 @@ class ChatPane(QWidget):
         self.candidate_bar.date_picked.connect(self._date_picked)
         self.candidate_bar.cancel_requested.connect(self._cancel_pending)
         self.candidate_bar.confirm_requested.connect(lambda: self.act("confirm"))
+        self.candidate_bar.target_picked.connect(lambda index, label: self.act("pick_target", date=str(index), label=label))
+        self.candidate_bar.edit_confirm_requested.connect(lambda: self.act("confirm_edit"))
 
         self.input = QLineEdit(self)
         self.input.setPlaceholderText(self.tr("Tell me what to schedule, or ask about your week…"))
@@ -302,6 +308,8 @@ class ChatPane(QWidget):
             "query_schedule_range": self.tr("Reading your calendar…"),
             "suggest_free_time": self.tr("Looking for free time…"),
             "cancel_schedule_command": self.tr("Cancelling…"),
+            "update_schedule": self.tr("Changing the event…"),
+            "delete_schedule": self.tr("Deleting the event…"),
             "remember_fact": self.tr("Remembering…"),
             "offer_council": self.tr("Thinking it over…"),
             "search_memory": self.tr("Searching memories…"),
@@ -319,6 +327,11 @@ class ChatPane(QWidget):
             event = receipt.get("event") if result.outcome == "created" else None
             if isinstance(event, dict) and event.get("uid"):
                 bubble.set_receipt(str(event["uid"]), parse_when(event.get("start")), undoable=bool(result.changes))
+            elif result.outcome in ("updated", "deleted") and isinstance(receipt.get("before"), dict):
+                # An edit's receipt: Show in calendar goes to where it is now; Undo puts it back.
+                after = receipt.get("after") if isinstance(receipt.get("after"), dict) else receipt["before"]
+                bubble.set_receipt(str(receipt["before"].get("uid", "")), parse_when(after.get("start")),
+                                   undoable=bool(result.changes), edit=True)
         if result.changes:
             self.ctx.ops.record_agent_change(result.changes)
         if result.guard:
@@ -338,6 +351,14 @@ class ChatPane(QWidget):
             bubble.set_status(self.tr("I'll ask about this when the open window is closed."))
 
     def _track_pending(self, result: TurnResult, receipt: dict[str, Any]) -> None:
+        if result.outcome in EDIT_PENDING:
+            options = receipt.get("options") or ([receipt["before"]] if receipt.get("before") else [])
+            title = str((options[0] if options else {}).get("title") or receipt.get("title") or "")
+            self._show_edit(title, result.outcome, str(receipt.get("op") or "update"), options, result.lang)
+            return
+        if result.outcome in EDIT_DONE:
+            self._clear_pending()
+            return
         if result.outcome in ACTIVE:
             self._show_pending(str(receipt.get("title") or ""), result.outcome, result.candidates, result.lang)
         elif result.outcome in ("created", "cancelled", "none"):
@@ -345,6 +366,12 @@ class ChatPane(QWidget):
 
     def _show_pending(self, title: str, status: str, candidates: list[str], lang: str, ttl: timedelta | None = None) -> None:
         self.candidate_bar.show_pending(title, status, candidates, lang, self.ctx.time_context().today)
+        ttl = ttl or timedelta(minutes=int(self.ctx.settings.get("command_ttl_minutes")))
+        self._pending_timer.start(max(1000, int(ttl.total_seconds() * 1000)))
+
+    def _show_edit(self, title: str, status: str, op: str, options: list[dict[str, Any]], lang: str,
+                   ttl: timedelta | None = None) -> None:
+        self.candidate_bar.show_edit(title, status, op, options, lang, self.ctx.time_context().today)
         ttl = ttl or timedelta(minutes=int(self.ctx.settings.get("command_ttl_minutes")))
         self._pending_timer.start(max(1000, int(ttl.total_seconds() * 1000)))
 
@@ -461,6 +488,14 @@ class ChatPane(QWidget):
         try:
             stub = CommandService(self.ctx.store, self.ctx.profile_id, tctx).active_stub()
         except UserFacingError:
+            return
+        edit = ChatEditService(self.ctx.store, self.ctx.profile_id, tctx, WriteFacts()).active()
+        if edit is not None and (stub is None or edit.id > stub.id):
+            options = edit.slots.get("options") or ([edit.slots["target"]] if edit.slots.get("target") else [])
+            title = str((options[0] if options else {}).get("title", ""))
+            status = {"choose": "edit_choice", "confirm": "edit_confirm"}.get(edit.status, edit.status)
+            self._show_edit(title, status, str(edit.slots.get("op") or "update"), options,
+                            language_of(title, self.ctx.settings.get("language")))
             return
         if stub is None:
             return

@@ -122,6 +122,7 @@ class MessageView(QScrollArea):
             "add_anyway": self.tr("Add it anyway"),
             "confirm": self.tr("Add to calendar"),
             "cancel": self.tr("Cancel the pending event"),
+            "confirm_edit": self.tr("Yes, go ahead"),
         }.get(kind, kind)
 
     # ---- scrolling ------------------------------------------------------------------------
