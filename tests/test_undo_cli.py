@@ -338,3 +338,25 @@ def test_journal_is_per_profile(run, app_store: Store, pid: int) -> None:  # typ
     EditService(app_store, other).create(EventDraft("别人的", at(1, 9), at(1, 10), calendar.id))
     assert undo(run)["reverted"] is None
     assert journal.undoable(app_store, other) is not None
+
+
+def test_one_transaction_saving_a_row_twice_is_undone_to_its_first_state(run, app_store: Store, pid: int) -> None:  # type: ignore[no-untyped-def]
+    """The editor's one-occurrence edits save the same row more than once in a transaction:
+    the journal keeps the state before the first save, so undo returns to it."""
+    seed(app_store, pid)
+    calendar = CalendarService(app_store, pid).default()
+    before = snapshot(run, app_store)
+    edits = EditService(app_store, pid)
+    with app_store.transaction():
+        uid = edits.create(EventDraft("草稿", at(2, 9), at(2, 10), calendar.id)).created[0].uid
+        edits.replace(uid, EventDraft("定稿", at(2, 9), at(2, 11), calendar.id))
+    payload = undo(run)
+    assert snapshot(run, app_store) == before and payload["reverted"]["created"] == 1
+    EditService(app_store, pid).create(EventDraft("周报", at(3, 9), at(3, 10), calendar.id))
+    middle = snapshot(run, app_store)
+    uid = one(app_store, pid, "周报", 3).uid
+    with app_store.transaction():
+        edits.replace(uid, EventDraft("周报 v2", at(3, 9), at(3, 10), calendar.id))
+        edits.replace(uid, EventDraft("周报 v3", at(3, 10), at(3, 11), calendar.id))
+    undo(run)
+    assert snapshot(run, app_store) == middle
