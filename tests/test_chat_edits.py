@@ -195,7 +195,7 @@ OPTIONS = [
 @pytest.mark.parametrize(
     ("text", "index"),
     [("第二个", 1), ("第1个", 0), ("10点那个", 0), ("十点的", 0), ("下午3点那个", 1), ("the 3pm one", 1),
-     ("the second", 1), ("2", 1), ("评审那个", 1), ("最后一个", 1), ("周会", 0)],
+     ("the second", 1), ("2", 1), ("评审那个", 1), ("最后一个", 1), ("周会", 0), ("上午那个", 0), ("下午的", 1), ("the afternoon one", 1)],
 )
 def test_pick_choice_reads_short_answers(text: str, index: int) -> None:
     assert pick_choice(text, OPTIONS, CTX) == index

@@ -225,7 +225,9 @@ class Assistant:
             return result
         calendars = CalendarService(self.store, self.profile_id)
         names = calendars.names()
-        grounding = Grounding(text, stub.title if stub is not None else "")
+        # The pending choice grounds too: "都不是，是后天那个" may name an event it listed.
+        pending_words = " ".join(str(o.get("title", "")) for o in _pending_options(pending)) if pending is not None else ""
+        grounding = Grounding(text, " ".join(part for part in (stub.title if stub is not None else "", pending_words) if part))
         toolset = build_toolset(self.store, self.profile_id, ctx, commands, memory, archive, names, grounding, edits)
         context = context_block(ctx, names, calendars.default().name, stub, older)
         if pending is not None:
@@ -456,9 +458,14 @@ def _newer_edit(pending: EditStub | None, stub: Any) -> EditStub | None:
     return pending
 
 
+def _pending_options(pending: EditStub) -> list[dict[str, Any]]:
+    slots = pending.slots
+    return list(slots.get("options") or ([slots["target"]] if slots.get("target") else []))
+
+
 def _pending_summary(pending: EditStub) -> str:
     slots = pending.slots
-    options = slots.get("options") or ([slots["target"]] if slots.get("target") else [])
+    options = _pending_options(pending)
     return json.dumps({"status": pending.status, "op": slots.get("op"),
                        "events": [{"title": o.get("title"), "start": o.get("start")} for o in options]}, ensure_ascii=False)
 

@@ -186,12 +186,31 @@ def pick_choice(text: str, options: list[dict[str, Any]], ctx: TimeContext) -> i
     bare = re.fullmatch(r"([01]?[0-9]|2[0-3])", core)  # "10" alone: an hour only if it fits one option
     if bare:
         return _by_time(f"{int(bare.group(1)):02d}:00", None, options, ctx)
+    period = _PERIODS.get(core)
+    if period is not None:  # "上午那个", "the evening one": only when one option lies in it
+        return _by_period(period, options, ctx)
     words = fold(core)
     if len(words) >= 1:
         hits = [i for i, option in enumerate(options) if words in fold(str(option.get("title", "")))]
         if len(hits) == 1:
             return hits[0]
     return None
+
+
+_PERIODS = {"上午": (0, 12), "早上": (0, 12), "中午": (11, 14), "下午": (12, 18), "晚上": (18, 24), "傍晚": (17, 20),
+            "morning": (0, 12), "afternoon": (12, 18), "evening": (17, 24), "tonight": (17, 24)}
+
+
+def _by_period(period: tuple[int, int], options: list[dict[str, Any]], ctx: TimeContext) -> int | None:
+    hits = []
+    for i, option in enumerate(options):
+        try:
+            start = datetime.fromisoformat(str(option.get("start")))
+        except ValueError:
+            continue
+        if start.tzinfo is not None and period[0] <= start.astimezone(ctx.tz).hour < period[1]:
+            hits.append(i)
+    return hits[0] if len(hits) == 1 else None
 
 
 def _ordinal(core: str) -> int | None:
