@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo
 import icalendar
 
 from agent.errors import ValidationError
+from agent.timesym.context import canonical_zone_name
 
 EPOCH = datetime(1970, 1, 1)
 
@@ -45,7 +46,7 @@ def zone_name(value: datetime) -> str | None:
         return None
     key = getattr(tz, "key", None)
     if key:
-        return str(key)
+        return canonical_zone_name(str(key))  # Etc/UTC and UTC: one name (issue 15)
     if value.utcoffset() == timedelta(0):
         return "UTC"
     zone = getattr(tz, "zone", None)  # pytz

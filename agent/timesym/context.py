@@ -78,10 +78,22 @@ def week_monday(d: date) -> date:
     return d - timedelta(days=d.weekday())
 
 
+UTC_ALIASES: frozenset[str] = frozenset(
+    {"Etc/UTC", "Etc/UCT", "Etc/Universal", "Etc/Zulu", "UCT", "Universal", "Zulu", "utc"}
+)
+"""tzdata's other names for UTC. A UTC system reports ``Etc/UTC`` while the editor offers
+``UTC``; one canonical name keeps a new and an edited event's zone the same (issue 15)."""
+
+
+def canonical_zone_name(name: str) -> str:
+    """``UTC`` for any of UTC's aliases; every other name unchanged."""
+    return "UTC" if name in UTC_ALIASES else name
+
+
 def load_zone(name: str) -> ZoneInfo:
     """ZoneInfo for an IANA name, with an error that names the bad setting."""
     try:
-        return ZoneInfo(name)
+        return ZoneInfo(canonical_zone_name(name))
     except (ZoneInfoNotFoundError, ValueError, OSError, UnicodeError) as exc:  # OSError: a name too long for a path
         raise ValueError(f"unknown time zone {name[:80]!r} (expected an IANA name such as 'Asia/Shanghai')") from exc
 
@@ -94,7 +106,7 @@ def system_zone_name() -> str:
         name = tzlocal.get_localzone_name()
     except Exception:  # tzlocal raises various errors on unconfigured systems
         name = None
-    return name or DEFAULT_ZONE
+    return canonical_zone_name(name) if name else DEFAULT_ZONE
 
 
 @dataclass(frozen=True)
