@@ -261,6 +261,8 @@ class ChatEditService:
             start, end = self._times(plan, occ)
         except UserFacingError as exc:
             return EditOutcome("invalid", message=str(exc), **base)
+        if recurring and scope != "this" and occ.all_day and isinstance(start, datetime):
+            return EditOutcome("invalid", message="an all-day series gets a time one instance at a time (scope this)", **base)
         if recurring and plan.get("calendar") and plan["calendar"] != occ.calendar and scope != "all":
             return EditOutcome("invalid", message="a repeating event changes calendar as a whole series (scope all)", **base)
         if recurring and scope in ("following", "all") and not confirmed:
