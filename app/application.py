@@ -77,7 +77,7 @@ def run(argv: Sequence[str]) -> int:
             store = restore_after_damage(exc, lambda text: _ask_restore(QMessageBox, text))
             if store is None:
                 return 2
-        profile_id = ensure_profile(store)
+        profile_id = ensure_profile(store, calendar_name=i18n.default_calendar_name(args.lang))  # a new profile only
     except UserFacingError as exc:
         QMessageBox.critical(None, "Richeng", str(exc))
         return 2

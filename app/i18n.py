@@ -3,6 +3,13 @@
 A ``QTranslator`` subclass reads ``resources/translations/<lang>.json`` ({context: {source:
 translation}}), which keeps the catalogue editable without Qt's lrelease tool while the code
 uses the standard ``self.tr()`` / ``QCoreApplication.translate`` calls throughout.
+
+Qt's own strings (the standard buttons OK, Cancel, Yes, No, … of ``QDialogButtonBox`` and
+``QMessageBox``, the context menu of a line edit) come from Qt's ``qtbase_<lang>.qm``, which
+PySide6-Essentials ships under ``QLibraryInfo.path(TranslationsPath)``; it is installed first,
+so our catalogue (searched first) can still override a text, and answers ``None`` otherwise.
+(Checked: PySide6-Essentials 6.11 ships ``qtbase_zh_CN.qm``, so no copy of Qt's button texts
+is kept in our catalogue.)
 """
 
 from __future__ import annotations
@@ -10,7 +17,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QLocale, QTranslator
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
 from app.paths import resource_path
 
@@ -41,6 +48,32 @@ def system_language() -> str:
     return "zh_CN" if QLocale.system().language() == QLocale.Language.Chinese else "en"
 
 
+DEFAULT_CALENDAR_NAMES = {"zh_CN": "日程", "en": "Calendar"}
+
+
+def default_calendar_name(language: str | None) -> str:
+    """The first calendar's name in the UI language (a new profile's only calendar)."""
+    language = language or system_language()
+    return DEFAULT_CALENDAR_NAMES["zh_CN" if language.startswith("zh") else "en"]
+
+
+def install_qt_translations(app: QCoreApplication, language: str) -> QTranslator | None:
+    """Qt's own ``qtbase`` catalogue for ``language`` (None where it is not installed)."""
+    folder = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+    translator = QTranslator()
+    if not translator.load(f"qtbase_{language}", folder):
+        return None
+    app.installTranslator(translator)
+    _INSTALLED.append(translator)
+    return translator
+
+
+def uninstall(app: QCoreApplication) -> None:
+    """Remove every translator ``install`` added (tests switch languages in one process)."""
+    while _INSTALLED:
+        app.removeTranslator(_INSTALLED.pop())
+
+
 def install(app: QCoreApplication, language: str | None) -> JsonTranslator | None:
     """Install the catalogue for ``language`` (``zh_CN``/``en``; None = the system's)."""
     language = language or system_language()
@@ -49,6 +82,7 @@ def install(app: QCoreApplication, language: str | None) -> JsonTranslator | Non
     path = catalogue_path(language)
     if not path.exists():
         return None
+    install_qt_translations(app, language)  # before ours: the last installed is asked first
     translator = JsonTranslator(json.loads(path.read_text(encoding="utf-8")))
     app.installTranslator(translator)
     _INSTALLED.append(translator)  # Qt holds no Python reference: without one it is collected
