@@ -295,6 +295,8 @@ class Assistant:
                 if last_create is not None:
                     title = str(_loads(last_create["arguments"]).get("title", ""))
                 reply, outcome_name = R.outcome_receipt(Outcome("invalid", title=title), state.lang), "invalid"
+        if pending is not None and state.tools and not {"update_schedule", "delete_schedule"} & set(state.tools):
+            edits.supersede()  # the user moved on: a later 好的 must not answer this old question
         result = self._finish(state, reply, outcome_name, value, commands, memory)
         if result.guard:
             yield TurnEvent("reset")

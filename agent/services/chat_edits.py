@@ -371,6 +371,10 @@ class ChatEditService:
                 (status, self.ctx.now.astimezone(timezone.utc).isoformat(), command_id, self.profile_id),
             )
 
+    def supersede(self) -> None:
+        """The conversation moved on (the model ran another tool): the question is dropped."""
+        self._end_pending("superseded")
+
     def _end_pending(self, status: str) -> None:
         """A new edit request replaces any pending one: one question at a time."""
         with self.store.transaction() as conn:

@@ -356,7 +356,7 @@ class ChatPane(QWidget):
             title = str((options[0] if options else {}).get("title") or receipt.get("title") or "")
             self._show_edit(title, result.outcome, str(receipt.get("op") or "update"), options, result.lang)
             return
-        if result.outcome in EDIT_DONE:
+        if result.outcome in EDIT_DONE or (self.candidate_bar.status in EDIT_PENDING and self._edit_gone()):
             self._clear_pending()
             return
         if result.outcome in ACTIVE:
@@ -368,6 +368,13 @@ class ChatPane(QWidget):
         self.candidate_bar.show_pending(title, status, candidates, lang, self.ctx.time_context().today)
         ttl = ttl or timedelta(minutes=int(self.ctx.settings.get("command_ttl_minutes")))
         self._pending_timer.start(max(1000, int(ttl.total_seconds() * 1000)))
+
+    def _edit_gone(self) -> bool:
+        """The pending edit the bar shows was answered or dropped by the agent meanwhile."""
+        try:
+            return ChatEditService(self.ctx.store, self.ctx.profile_id, self.ctx.time_context(), WriteFacts()).active() is None
+        except UserFacingError:
+            return True
 
     def _show_edit(self, title: str, status: str, op: str, options: list[dict[str, Any]], lang: str,
                    ttl: timedelta | None = None) -> None:
