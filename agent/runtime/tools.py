@@ -17,7 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from agent.runtime.fence import as_data
-from agent.timesym.grammar import DATE_SYMBOL_PATTERN, RANGE_BOUND_PATTERN, TIME_PATTERN
+from agent.timesym.grammar import RANGE_BOUND_PATTERN, TIME_PATTERN
 
 DATE_OR_INSTANT_PATTERN = RANGE_BOUND_PATTERN
 Repeat = Literal["DAILY", "WEEKDAYS", "WEEKLY", "BIWEEKLY", "MONTHLY", "YEARLY", "LUNAR_YEARLY"]
@@ -50,16 +50,19 @@ class CreateArgs(_Args):
 
 
 class _TargetArgs(_Args):
-    """Which event: the user's own words for it. Code finds it; the model never sees an id."""
+    """Which event: the user's own words for it. Code finds it; the model never sees an id.
+
+    The date fields carry no schema pattern (each would add ~250 prompt tokens); code
+    resolves them and a bad symbol goes back to the model as a retry with the reason."""
 
     targetTitle: str | None = Field(default=None, max_length=200, description="The user's words for the event (会, 健身); omit if the day has one event.")
-    targetDate: str | None = Field(default=None, pattern=DATE_SYMBOL_PATTERN, description="Its day, if the user named one.")
+    targetDate: str | None = Field(default=None, max_length=40, description="Its day, if the user named one.")
     targetTime: str | None = Field(default=None, pattern=TIME_PATTERN, description="Its start time HH:MM, if named.")
     scope: Scope | None = Field(default=None, description="For a repeating event: this (default), following, or all.")
 
 
 class UpdateArgs(_TargetArgs):
-    newDate: str | None = Field(default=None, pattern=DATE_SYMBOL_PATTERN, description="New day (date symbol).")
+    newDate: str | None = Field(default=None, max_length=40, description="New day (date symbol).")
     newTime: str | None = Field(default=None, pattern=TIME_PATTERN, description="New start HH:MM.")
     newEndTime: str | None = Field(default=None, pattern=TIME_PATTERN)
     durationMinutes: int | None = Field(default=None, ge=1, le=10080)
