@@ -33,6 +33,7 @@ class UndoEntry:
     changes: ChangeSet
     journal_ids: list[int] = field(default_factory=list)  # the journal rows to revert, newest first
     undoes: list[int] = field(default_factory=list)  # redo entries: the rows a redo puts back in force
+    title: str = ""  # the event's title, so the menu can say "Undo Delete “周会”"
 
 
 class Operations(QObject):
@@ -54,9 +55,9 @@ class Operations(QObject):
 
     # ---- undo stack ----------------------------------------------------------------------
 
-    def _push(self, label: str, changes: ChangeSet) -> ChangeSet:
+    def _push(self, label: str, changes: ChangeSet, title: str = "") -> ChangeSet:
         if changes:
-            self._undo.append(UndoEntry(label, changes, self._journal_ids(changes)))
+            self._undo.append(UndoEntry(label, changes, self._journal_ids(changes), title=title))
             self._redo.clear()
             self.changed.emit(changes)
             self.undo_state_changed.emit(True, False)
@@ -67,6 +68,26 @@ class Operations(QObject):
 
     def can_redo(self) -> bool:
         return bool(self._redo)
+
+    def undo_text(self) -> str:
+        """What Undo would take back, in words ("Delete “周会”"); "" when nothing."""
+        return self._describe(self._undo[-1]) if self._undo else ""
+
+    def redo_text(self) -> str:
+        return self._describe(self._redo[-1]) if self._redo else ""
+
+    def _describe(self, entry: UndoEntry) -> str:
+        kinds = {
+            "create": self.tr("Create “{0}”"),
+            "edit": self.tr("Edit “{0}”"),
+            "move": self.tr("Move “{0}”"),
+            "delete": self.tr("Delete “{0}”"),
+            "complete": self.tr("Complete “{0}”"),
+            "calendar": self.tr("Move “{0}” to another calendar"),
+        }
+        if entry.label in kinds and entry.title:
+            return kinds[entry.label].format(entry.title)
+        return {"import": self.tr("Import"), "assistant": self.tr("Assistant's change")}.get(entry.label, self.tr("Change"))
 
     def undo(self) -> ChangeSet | None:
         return self._replay(self._undo, self._redo)
@@ -95,6 +116,7 @@ class Operations(QObject):
                 source.append(entry)
                 return None
             target.append(UndoEntry(entry.label, inverse))
+        target[-1].title = entry.title
         if source is self._undo:
             self.reverted.emit(entry.changes)
         self.changed.emit(inverse)
@@ -104,9 +126,11 @@ class Operations(QObject):
     def undo_specific(self, changes: ChangeSet) -> ChangeSet | None:
         """Undo one earlier change (a receipt's Undo button), wherever it sits on the stack."""
         ids: list[int] = []
+        label, title = "undo", ""
         for index in range(len(self._undo) - 1, -1, -1):
             if self._undo[index].changes is changes:
                 ids = self._undo[index].journal_ids
+                label, title = self._undo[index].label, self._undo[index].title
                 del self._undo[index]
                 break
         else:
@@ -119,6 +143,7 @@ class Operations(QObject):
             inverse = self._guarded(lambda: self.edits.undo(changes))
             redo = UndoEntry("undo", inverse) if inverse is not None else None
         if inverse is not None and redo is not None:
+            redo.label, redo.title = label, title
             self._redo.append(redo)
             self.reverted.emit(changes)
             self.changed.emit(inverse)
@@ -146,7 +171,8 @@ class Operations(QObject):
                         continue
                     inverse.extend(journal.revert(self.store, self.profile_id, change_id, origin="user").changes)
                     done.append(change_id)
-            return inverse, [i for i in (journal.inverse_of(self.store, c) for c in done) if i is not None]
+            found = (journal.inverse_of(self.store, c) for c in done)
+            return inverse, list(dict.fromkeys(i for i in found if i is not None))  # one row may undo several
 
         self._keep = False
         try:
@@ -178,23 +204,28 @@ class Operations(QObject):
 
     def create(self, draft: EventDraft) -> ChangeSet | None:
         changes = self._guarded(lambda: self.edits.create(draft))
-        return self._push("create", changes) if changes is not None else None
+        return self._push("create", changes, draft.title) if changes is not None else None
 
     def replace(self, uid: str, draft: EventDraft) -> ChangeSet | None:
         changes = self._guarded(lambda: self.edits.replace(uid, draft))
-        return self._push("edit", changes) if changes is not None else None
+        return self._push("edit", changes, draft.title) if changes is not None else None
 
     def move(self, occ: Occurrence, start: datetime | date, end: datetime | date, scope: Scope = "all") -> ChangeSet | None:
         changes = self._guarded(lambda: self.edits.move(occ, start, end, scope))
-        return self._push("move", changes) if changes is not None else None
+        return self._push("move", changes, occ.title) if changes is not None else None
 
     def delete(self, occ: Occurrence, scope: Scope = "all") -> ChangeSet | None:
         changes = self._guarded(lambda: self.edits.delete(occ, scope))
-        return self._push("delete", changes) if changes is not None else None
+        return self._push("delete", changes, occ.title) if changes is not None else None
 
-    def set_completed(self, uid: str, done: bool) -> ChangeSet | None:
+    def move_to_calendar(self, occ: Occurrence, calendar_id: int) -> ChangeSet | None:
+        """The whole event (every row of its series) into another calendar: one undo step."""
+        changes = self._guarded(lambda: self.edits.move_to_calendar(occ.uid, calendar_id))
+        return self._push("calendar", changes, occ.title) if changes is not None else None
+
+    def set_completed(self, uid: str, done: bool, title: str = "") -> ChangeSet | None:
         changes = self._guarded(lambda: self.edits.set_completed(uid, done))
-        return self._push("complete", changes) if changes is not None else None
+        return self._push("complete", changes, title) if changes is not None else None
 
     def imported(self, changes: ChangeSet | None = None) -> None:
         """Changes committed elsewhere that are not the user's to undo (a sync pull): refresh."""

@@ -95,3 +95,43 @@ def test_a_step_edited_since_elsewhere_is_refused_whole(store: Store) -> None:
         EditService(store, pid).replace(uid, draft(store, pid, "会（改）"))
     assert ops.undo() is None and titles(store) == ["会（改）"]
     assert failures and "changed since" in failures[-1]
+
+
+def ics(uid: str, title: str, sequence: int = 0) -> bytes:
+    return (
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\n"
+        f"UID:{uid}\r\nDTSTAMP:20261101T000000Z\r\nSEQUENCE:{sequence}\r\n"
+        "DTSTART;TZID=Asia/Shanghai:20261202T140000\r\nDTEND;TZID=Asia/Shanghai:20261202T150000\r\n"
+        f"SUMMARY:{title}\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+    ).encode()
+
+
+def test_an_app_import_of_two_files_is_one_step_over_two_journal_rows(store: Store) -> None:
+    from agent.ics.importer import import_bytes
+    from agent.store.events import ChangeSet
+
+    pid = ensure_profile(store)
+    ops = Operations(store, pid)
+    merged = ChangeSet()
+    for name in ("a", "b"):
+        merged.extend(import_bytes(store, pid, ics(f"{name}@t", f"文件{name}"), source_name=f"{name}.ics").changes)
+    ops.record_import(merged)
+    ids = [e.id for e in journal.recent(store, pid)]
+    assert len(ids) == 2 and titles(store) == ["文件a", "文件b"]
+    assert ops.undo() is not None and titles(store) == []
+    assert all(journal.is_undone(store, i) for i in ids)
+    assert ops.redo() is not None and titles(store) == ["文件a", "文件b"]
+    assert not any(journal.is_undone(store, i) for i in ids)
+    assert journal.recent(store, pid)[0].label == "redo #2: import b.ics + #1"
+
+
+def test_a_reimport_after_restart_undoes_only_itself(store: Store) -> None:
+    from agent.ics.importer import import_bytes
+
+    pid = ensure_profile(store)
+    Operations(store, pid).record_import(import_bytes(store, pid, ics("r@t", "旧")).changes)
+    ops = Operations(store, pid)  # restarted: the first import is not on this stack
+    ops.record_import(import_bytes(store, pid, ics("r@t", "新", sequence=3)).changes)
+    first, second = sorted(e.id for e in journal.recent(store, pid))
+    assert ops.undo() is not None and titles(store) == ["旧"]
+    assert journal.is_undone(store, second) and not journal.is_undone(store, first)

@@ -120,7 +120,7 @@ class _Pending:
     origin: str | None = None
     label: str | None = None
     kind: str = "change"
-    reverts: int | None = None
+    reverts: list[int] = field(default_factory=list)  # undo/redo: the rows taken back, newest first
 
 
 _local = threading.local()
@@ -217,7 +217,7 @@ def _flush(store: Store, conn: sqlite3.Connection) -> None:
         if pending.origin is _OFF:  # type: ignore[comparison-overlap]
             continue
         rows, titles = _net(conn, profile_id, pending.sets)
-        if not rows and pending.reverts is None:
+        if not rows and not pending.reverts:
             continue
         name = pending.origin or ("chat" if "agent" in pending.hints else _defaults.get(store, "user"))
         counts = {op: sum(1 for row in rows if row.op == op) for op in ("created", "updated", "deleted")}
@@ -225,23 +225,23 @@ def _flush(store: Store, conn: sqlite3.Connection) -> None:
         cur = conn.execute(
             "INSERT INTO change_journal(profile_id, created_at, origin, kind, reverts, label, created, updated,"
             " deleted, changes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (profile_id, _stamp(store), name, pending.kind, pending.reverts, label[:200], counts["created"],
+            (profile_id, _stamp(store), name, pending.kind, pending.reverts[0] if pending.reverts else None,
+             label[:200], counts["created"],
              counts["updated"], counts["deleted"], json.dumps({"v": 1, "rows": [row.to_json() for row in rows]},
                                                                ensure_ascii=False)),
         )  # fmt: skip
         new_id = int(cur.lastrowid or 0)
         _local.last = new_id
-        if pending.reverts is not None:
-            conn.execute(
-                "UPDATE change_journal SET undone = 1, undone_at = ?, undone_by = ? WHERE id = ?",
-                (_stamp(store), new_id, pending.reverts),
-            )
+        for taken in pending.reverts:
             if pending.kind == "redo":  # the undo is taken back: what it undid stands again
                 conn.execute(
-                    "UPDATE change_journal SET undone = 0, undone_at = NULL, undone_by = NULL"
-                    " WHERE id = (SELECT reverts FROM change_journal WHERE id = ?)",
-                    (pending.reverts,),
+                    "UPDATE change_journal SET undone = 0, undone_at = NULL, undone_by = NULL WHERE undone_by = ?",
+                    (taken,),
                 )
+            conn.execute(
+                "UPDATE change_journal SET undone = 1, undone_at = ?, undone_by = ? WHERE id = ?",
+                (_stamp(store), new_id, taken),
+            )
         conn.execute(
             "DELETE FROM change_journal WHERE profile_id = ? AND id <= ("
             " SELECT id FROM change_journal WHERE profile_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)",
@@ -487,8 +487,10 @@ def _revert(store: Store, profile_id: int, change_id: int, origin: str) -> Rever
     kind = "redo" if entry.kind == "undo" else "undo"
     pending = _open(store, profile_id)
     assert pending is not None
-    pending.origin, pending.kind, pending.reverts = origin, kind, change_id
-    pending.label = f"{kind} #{change_id}: {entry.label}"
+    pending.origin, pending.kind = origin, kind
+    pending.reverts.append(change_id)  # the app reverts an import of several files in one go
+    said = entry.label.replace("undo", "redo", 1) if kind == "redo" else f"undo #{change_id}: {entry.label}"
+    pending.label = f"{pending.label} + #{change_id}" if pending.label else said
     repo = EventRepo(store, profile_id)
     inverse = ChangeSet()
     events: list[dict[str, Any]] = []
