@@ -186,6 +186,13 @@ def test_guard_facts_come_from_the_committed_change(db: Any) -> None:
     assert check_reply("好的，周五的健身已经删掉了。", TurnFacts.of(WriteFacts(), None, read=False), "zh").flag == "unverified_delete_claim"
 
 
+def test_day_words_inside_the_target_words_are_not_part_of_the_name(db: Any) -> None:
+    store, profile = db
+    add(store, profile, "项目周会", sh(2026, 12, 1, 10), sh(2026, 12, 1, 11))
+    result = turn(store, profile, "把明天的会挪到后天", [call("update_schedule", targetTitle="明天的会", newDate="D+2")])
+    assert result.outcome == "updated" and instances(store, profile, "项目周会") == [sh(2026, 12, 2, 10)]
+
+
 OPTIONS = [
     {"title": "项目周会", "start": "2026-12-01T10:00:00+08:00"},
     {"title": "评审会", "start": "2026-12-01T15:00:00+08:00"},

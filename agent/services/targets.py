@@ -28,7 +28,7 @@ from typing import Any
 from agent.runtime.grounding import _units
 from agent.services.queries import QueryService
 from agent.store.events import Occurrence
-from agent.timesym.clarify import parse_slot_reply
+from agent.timesym.clarify import date_mentions, parse_slot_reply
 from agent.timesym.context import TimeContext, day_start, local_datetime
 from agent.timesym.resolve import SymbolError, resolve, resolve_time
 
@@ -71,8 +71,14 @@ def fold(text: str) -> str:
 _FRAME = ("那个", "这个", "那场", "这场", "那次", "这次", "我的", "的")
 
 
-def _core(words: str) -> str:
+def _core(words: str, ctx: TimeContext | None = None) -> str:
+    """The name inside the target words: framing words and day words dropped ("明天的会" is
+    会 — the day is ``targetDate``'s job)."""
     core = fold(words)
+    if ctx is not None:
+        for mention in date_mentions(words, ctx):
+            stripped = core.replace(fold(mention.text), "")
+            core = stripped or core
     for frame in _FRAME:
         if core.startswith(frame) and len(core) > len(frame):
             core = core[len(frame):]
@@ -114,7 +120,7 @@ def find_targets(
     found = queries.between(start, end)
     if at is not None:
         found = [occ for occ in found if _runs_at(occ, at, ctx)]
-    core = _core(words or "")
+    core = _core(words or "", ctx)
     if not core:
         search.matches = found
         return search
