@@ -21,6 +21,8 @@ from app.settings.settings_dialog import SettingsDialog
 from app.sync.conflict_dialog import SyncConflictDialog
 from app.sync.sync_controller import SyncController
 
+CHAT_MIN_WIDTH = 300  # a receipt's footer ("Show in calendar", Undo) fits without clipping
+
 
 class MainWindow(QMainWindow):
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
@@ -37,7 +39,11 @@ class MainWindow(QMainWindow):
         splitter.addWidget(self.chat)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 1)
+        # Never squeeze the chat to nothing; the calendar is never hidden by the divider.
+        self.chat.setMinimumWidth(CHAT_MIN_WIDTH)
+        splitter.setCollapsible(0, False)
         splitter.setSizes([980, 380])
+        self.splitter = splitter
         self.setCentralWidget(splitter)
         self.chat.navigate.connect(self.calendar.show_event)
         ctx.ops.failed.connect(self._show_error)
@@ -67,8 +73,10 @@ class MainWindow(QMainWindow):
         self._action(file_menu, self.tr("&Export .ics…"), QKeySequence("Ctrl+E"), lambda: export_dialog(self, self.ctx))
         file_menu.addSeparator()
         self._action(file_menu, self.tr("S&ync now"), QKeySequence("F5"), self.sync.syncNow)
-        self._action(file_menu, self.tr("&Settings…"), QKeySequence.StandardKey.Preferences, self.open_settings)
-        self._action(file_menu, self.tr("&Quit"), QKeySequence.StandardKey.Quit, self.close)
+        # Linux desktops define no standard Preferences/Quit keys: Ctrl+, and Ctrl+Q as GNOME apps use.
+        self.settings_action = self._action(file_menu, self.tr("&Settings…"),
+                                            _with_fallback(QKeySequence.StandardKey.Preferences, "Ctrl+,"), self.open_settings)
+        self._action(file_menu, self.tr("&Quit"), _with_fallback(QKeySequence.StandardKey.Quit, "Ctrl+Q"), self.close)
 
         edit_menu = bar.addMenu(self.tr("&Edit"))
         self.undo_action = self._action(edit_menu, self.tr("&Undo"), QKeySequence.StandardKey.Undo, self.ctx.ops.undo)
@@ -78,6 +86,7 @@ class MainWindow(QMainWindow):
         self.ctx.ops.undo_state_changed.connect(self._undo_state)
         edit_menu.addSeparator()
         self._action(edit_menu, self.tr("&Find…"), QKeySequence.StandardKey.Find, self.calendar.focus_search)
+        self._undo_state(False, False)
 
         view_menu = bar.addMenu(self.tr("&View"))
         # Single letters fire only while the calendar has the focus (app/keyboard.py).
@@ -87,14 +96,27 @@ class MainWindow(QMainWindow):
             self._action(view_menu, label, QKeySequence(key), lambda checked=False, n=name: self.calendar.set_view(n),
                          scope=self.calendar)
 
+        view_menu.addSeparator()
+        self.sidebar_action = self._action(view_menu, self.tr("&Sidebar"), QKeySequence("F9"),
+                                           lambda: self.calendar.set_sidebar_wanted(self.sidebar_action.isChecked()))
+        self.sidebar_action.setCheckable(True)
+        self.sidebar_action.setChecked(True)
+
         help_menu = bar.addMenu(self.tr("&Help"))
+        self.shortcuts_action = self._action(help_menu, self.tr("&Keyboard shortcuts"),
+                                             [QKeySequence(QKeySequence.StandardKey.HelpContents), QKeySequence("Ctrl+/")],
+                                             self.show_shortcuts)
+        help_menu.addSeparator()
         self._action(help_menu, self.tr("&About Richeng"), None, self._about)
 
     def _action(self, menu, text: str, shortcut, slot, scope: QWidget | None = None) -> QAction:  # type: ignore[no-untyped-def]
         """A menu action; with ``scope`` its shortcut works only while focus is inside it."""
         action = QAction(text, self)
-        if shortcut is not None:
+        if isinstance(shortcut, list):
+            action.setShortcuts([key for key in shortcut if not key.isEmpty()])
+        elif shortcut is not None:
             action.setShortcut(shortcut)
+        if shortcut is not None:
             if scope is not None:
                 action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
                 scope.addAction(action)
@@ -106,8 +128,17 @@ class MainWindow(QMainWindow):
 
     @Slot(bool, bool)
     def _undo_state(self, can_undo: bool, can_redo: bool) -> None:
+        """Undo/Redo say what they would do: "Undo Delete “周会”"."""
+        undo, redo = self.ctx.ops.undo_text(), self.ctx.ops.redo_text()
         self.undo_action.setEnabled(can_undo)
         self.redo_action.setEnabled(can_redo)
+        self.undo_action.setText(self.tr("&Undo {0}").format(undo) if can_undo and undo else self.tr("&Undo"))
+        self.redo_action.setText(self.tr("&Redo {0}").format(redo) if can_redo and redo else self.tr("&Redo"))
+
+    def show_shortcuts(self) -> None:
+        from app.shortcuts_dialog import ShortcutsDialog
+
+        ShortcutsDialog(self.menuBar(), self).exec()
 
     @Slot(str)
     def _show_error(self, message: str) -> None:
@@ -156,3 +187,9 @@ class MainWindow(QMainWindow):
             # Ask after the drop has returned: a modal question inside a drop handler
             # would hold the drag source (the file manager) until it is answered.
             QTimer.singleShot(0, lambda: import_with_choice(self, self.ctx, paths))
+
+
+def _with_fallback(standard: QKeySequence.StandardKey, fallback: str) -> list[QKeySequence]:
+    """The platform's standard keys for an action, or ``fallback`` where it defines none."""
+    keys = QKeySequence.keyBindings(standard)
+    return keys or [QKeySequence(fallback)]

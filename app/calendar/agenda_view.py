@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time, timedelta
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPalette
+from PySide6.QtGui import QColor, QContextMenuEvent, QFont, QFontMetrics, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QFrame, QScrollArea, QVBoxLayout, QWidget
 
 from app.calendar.event_item import HOLIDAY_COLOR, WORKDAY_COLOR, blend, muted
@@ -143,6 +143,12 @@ class AgendaCanvas(QWidget):
         self.view.setFocus(Qt.FocusReason.MouseFocusReason)
         row = self.row_at(event.position())
         self.view.select(row.event.key if row is not None and row.event is not None else None)
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 (Qt)
+        if event.reason() == QContextMenuEvent.Reason.Keyboard:
+            return
+        row = self.row_at(QPointF(event.pos()))
+        self.view.open_context_menu(row.event if row is not None else None, event.globalPos())
 
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt)
         row = self.row_at(event.position())

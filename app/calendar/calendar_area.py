@@ -13,15 +13,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import date, datetime, time, timedelta
 
-from PySide6.QtCore import QLocale, Qt, QTimer, Slot
-from PySide6.QtGui import QHideEvent, QShowEvent
-from PySide6.QtWidgets import QDialog, QHBoxLayout, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtCore import QLocale, QPoint, QSize, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QAction, QHideEvent, QResizeEvent, QShowEvent
+from PySide6.QtWidgets import QApplication, QDialog, QHBoxLayout, QMenu, QStackedWidget, QVBoxLayout, QWidget
 
 from agent.services.search import SearchService
 from agent.timesym.lunar import lunar_label
 from app.calendar import scope_prompt
 from app.calendar.agenda_view import AgendaView
 from app.calendar.event_dialog import DELETE, EventDialog
+from app.calendar.event_menu import EventMenu, duplicate_draft, event_text
 from app.calendar.event_source import EventSource, ViewEvent, local_naive
 from app.calendar.holidays import HolidayBook, prefers_chinese
 from app.calendar.month_view import MonthView
@@ -35,6 +36,7 @@ from app.context import AppContext
 from app.toast import Toast
 
 _LUNAR_CACHE: dict[date, str] = {}
+VIEWS_MIN = 560  # the views' own comfortable minimum: the sidebar goes before they shrink past it
 
 
 def lunar_labels(first: date, end: date) -> dict[date, str]:
@@ -53,6 +55,8 @@ def lunar_labels(first: date, end: date) -> dict[date, str]:
 
 
 class CalendarArea(QWidget):
+    sidebar_shown = Signal(bool)
+
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
@@ -60,6 +64,7 @@ class CalendarArea(QWidget):
         self.writes = EventWrites(ctx)
         self.editor_factory: Callable[..., EventDialog] = EventDialog
         self.exec_dialog: Callable[[QDialog], int] = lambda dialog: dialog.exec()
+        self.exec_menu: Callable[[QMenu, QPoint], QAction | None] = lambda menu, pos: menu.exec(pos)
         self.anchor = ctx.now().date()
         self.view_name = "week"
         self._configure()
@@ -93,6 +98,7 @@ class CalendarArea(QWidget):
             view.delete_requested.connect(self._delete_requested)
             view.anchor_moved.connect(self.set_anchor)
             view.day_opened.connect(self._day_opened)
+            view.context_requested.connect(self.event_menu)
 
         right = QVBoxLayout()
         right.setContentsMargins(0, 0, 0, 0)
@@ -106,6 +112,9 @@ class CalendarArea(QWidget):
         layout.addWidget(self.sidebar)
         layout.addLayout(right, 1)
 
+        # The sidebar folds away when the area is narrow (half a screen with the chat open)
+        # and comes back when there is room; the user can also hide it (View → Sidebar).
+        self.sidebar_wanted = True
         self.toast = Toast(self)
         self.nav.today_clicked.connect(self.go_today)
         self.nav.step_requested.connect(self.step)
@@ -122,6 +131,32 @@ class CalendarArea(QWidget):
         # first, reload once on the second.
         ctx.ops.calendars_changed.connect(self.source.invalidate)
         self.set_view("week")
+
+    # ---- size ----------------------------------------------------------------------------
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt)
+        """Without the sidebar: it hides itself rather than hold the window wide."""
+        hint = super().minimumSizeHint()
+        right = max(self.nav.minimumSizeHint().width(), self.search_panel.minimumSizeHint().width(),
+                    self.stack.minimumSizeHint().width())
+        return QSize(right, hint.height())
+
+    def sidebar_fits(self, width: int) -> bool:
+        return width >= self.sidebar.minimumSizeHint().width() + max(VIEWS_MIN, self.nav.minimumSizeHint().width())
+
+    def set_sidebar_wanted(self, wanted: bool) -> None:
+        self.sidebar_wanted = wanted
+        self._place_sidebar(self.width())
+
+    def _place_sidebar(self, width: int) -> None:
+        show = self.sidebar_wanted and self.sidebar_fits(width)
+        if show != self.sidebar.isVisibleTo(self):
+            self.sidebar.setVisible(show)
+            self.sidebar_shown.emit(show)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt)
+        self._place_sidebar(event.size().width())
+        super().resizeEvent(event)
 
     # ---- settings-derived state ----------------------------------------------------------
 
@@ -354,6 +389,47 @@ class CalendarArea(QWidget):
             # Deleting is immediate; the toast says what went and gives it back in one click.
             self.toast.show_message(self.tr("Deleted “{0}”").format(occ.title), lambda: self.ctx.ops.undo_specific(changes))
         return bool(changes)
+
+    # ---- the event menu ------------------------------------------------------------------
+
+    @Slot(object, object)
+    def event_menu(self, event: ViewEvent, global_pos: QPoint) -> str | None:
+        """Show the event's menu at ``global_pos`` and do what was chosen; returns its name."""
+        menu = EventMenu(event, self.source.calendars() or self.ctx.ops.calendars.list(), self)
+        chosen = self.exec_menu(menu, global_pos)
+        menu.deleteLater()
+        if chosen is None:
+            return None
+        if chosen is menu.edit_action:
+            self.open_editor(event, None, None)
+            return "edit"
+        if chosen is menu.duplicate_action:
+            self.duplicate(event)
+            return "duplicate"
+        if chosen is menu.copy_action:
+            self.copy_as_text(event)
+            return "copy"
+        if chosen is menu.delete_action:
+            self._delete_requested(event)
+            return "delete"
+        for calendar_id, action in menu.calendar_actions.items():
+            if chosen is action:
+                self.ctx.ops.move_to_calendar(event.occ, calendar_id)
+                return "move"
+        return None
+
+    def duplicate(self, event: ViewEvent) -> bool:
+        occ = event.occ
+        component = self.writes.component(occ.uid, occ.recurrence_id or "") or self.writes.component(occ.uid)
+        changes = self.ctx.ops.create(duplicate_draft(event, component))
+        if changes and changes.created:
+            self.current_view().select_uid(changes.created[0].uid, event.start)
+        return bool(changes)
+
+    def copy_as_text(self, event: ViewEvent) -> str:
+        text = event_text(event, self.qlocale, self.chinese)
+        QApplication.clipboard().setText(text)
+        return text
 
     @Slot()
     def _search_cancelled(self) -> None:

@@ -110,6 +110,14 @@ def event_colors(event: ViewEvent, palette: QPalette, selected: bool) -> tuple[Q
     return blend(accent, base, amount), accent, text
 
 
+def selected_day_tint(palette: QPalette) -> QColor:
+    """A see-through wash of the highlight colour for the keyboard-selected day; it shows
+    over working and off hours alike, in light and dark palettes."""
+    color = QColor(palette.color(QPalette.ColorRole.Highlight))
+    color.setAlpha(70 if is_dark(palette) else 40)
+    return color
+
+
 def muted(palette: QPalette) -> QColor:
     """Secondary text (times, lunar labels, locations)."""
     return palette.color(QPalette.ColorRole.PlaceholderText)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QFont, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen, QResizeEvent
+from PySide6.QtGui import QContextMenuEvent, QFont, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen, QResizeEvent
 from PySide6.QtWidgets import QWidget
 
 from app.calendar.event_item import (
@@ -384,6 +384,13 @@ class MonthView(CalendarView):
         shift = drag.day - drag.press_day
         if shift:
             self.move_requested.emit(drag.event, drag.event.start + shift, drag.event.end + shift)
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 (Qt)
+        if event.reason() == QContextMenuEvent.Reason.Keyboard:
+            return
+        self.drag = None
+        item = self.item_at(QPointF(event.pos()))
+        self.open_context_menu(item.event if item is not None else None, event.globalPos())
 
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt)
         self.drag = None

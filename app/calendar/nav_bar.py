@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import date
 
-from PySide6.QtCore import QDate, QEvent, QObject, Qt, Signal, Slot
-from PySide6.QtGui import QFont, QKeyEvent
+from PySide6.QtCore import QDate, QEvent, QObject, QSize, Qt, Signal, Slot
+from PySide6.QtGui import QFont, QKeyEvent, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
     QDateEdit,
@@ -15,10 +15,41 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QSizePolicy,
     QToolButton,
+    QVBoxLayout,
     QWidget,
 )
 
 VIEWS = ("day", "week", "month", "agenda")
+TITLE_MIN = 72  # the title's minimum width: constant, so a longer title never resizes anything
+SEARCH_MIN = 120
+
+
+class ElidedLabel(QLabel):
+    """A one-line label that asks for its text's width but accepts less, eliding the end.
+
+    The range title's length changes on every step ("May 4 – 10, 2026" vs "Nov 30 – Dec 6,
+    2026"); a label whose *minimum* followed the text moved the calendar/chat divider and
+    even grew the window on a month → week switch. Its minimum is now a constant; the full
+    title is in the tooltip when it does not fit.
+    """
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt)
+        return QSize(TITLE_MIN, super().minimumSizeHint().height())
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt)
+        return QSize(self.fontMetrics().horizontalAdvance(self.text()) + 4, super().sizeHint().height())
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt)
+        painter = QPainter(self)
+        painter.setFont(self.font())
+        painter.setPen(self.palette().color(self.foregroundRole()))
+        rect = self.contentsRect()
+        text = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, rect.width())
+        painter.drawText(rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+        painter.end()
+
+    def is_elided(self) -> bool:
+        return self.fontMetrics().horizontalAdvance(self.text()) > self.contentsRect().width()
 
 
 class NavBar(QWidget):
@@ -33,7 +64,10 @@ class NavBar(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        layout = QHBoxLayout(self)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.setSpacing(0)
+        layout = QHBoxLayout()
         layout.setContentsMargins(8, 6, 8, 6)
         layout.setSpacing(6)
 
@@ -50,13 +84,12 @@ class NavBar(QWidget):
         self.next_button.setToolTip(self.tr("Next"))
         self.next_button.clicked.connect(lambda: self.step_requested.emit(1))
 
-        self.title = QLabel(self)
+        self.title = ElidedLabel(self)
         font = QFont(self.title.font())
         font.setPointSizeF(font.pointSizeF() * 1.3)
         font.setBold(True)
         self.title.setFont(font)
         self.title.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-        self.title.setMinimumWidth(120)
 
         self.date_edit = QDateEdit(self)
         self.date_edit.setCalendarPopup(True)
@@ -81,12 +114,13 @@ class NavBar(QWidget):
         self.search = QLineEdit(self)
         self.search.setPlaceholderText(self.tr("Search title, place, notes…"))
         self.search.setClearButtonEnabled(True)
-        self.search.setMinimumWidth(160)
+        self.search.setMinimumWidth(SEARCH_MIN)
         self.search.setMaximumWidth(260)
         self.search.textChanged.connect(self.search_changed)
         self.search.returnPressed.connect(self.search_submitted)
         self.search.installEventFilter(self)
 
+        self.row = layout
         layout.addWidget(self.today_button)
         layout.addWidget(self.prev_button)
         layout.addWidget(self.next_button)
@@ -94,19 +128,55 @@ class NavBar(QWidget):
         layout.addWidget(self.date_edit)
         for name in VIEWS:
             layout.addWidget(self.view_buttons[name])
-        layout.addSpacing(8)
+        self.search_gap = 8
+        layout.addSpacing(self.search_gap)
         layout.addWidget(self.search)
+        # Narrow (half a screen with the chat open): the search box takes a second row.
+        self.second_row = QHBoxLayout()
+        self.second_row.setContentsMargins(8, 0, 8, 6)
+        outer.addLayout(layout)
+        outer.addLayout(self.second_row)
+        self.compact = False
 
     def set_state(self, view: str, anchor: date, title: str) -> None:
         """Reflect the area's state without echoing signals back."""
         self.view_buttons[view].setChecked(True)
         self.title.setText(title)
-        # Never clip the title ("Nov 30 – Dec 6, 2026" is wider than the Chinese one): the
-        # layout takes the room from the search box's stretch instead.
-        self.title.setMinimumWidth(max(120, self.title.fontMetrics().horizontalAdvance(title) + 4))
+        self.title.setToolTip(title)
         self.date_edit.blockSignals(True)
         self.date_edit.setDate(QDate(anchor.year, anchor.month, anchor.day))
         self.date_edit.blockSignals(False)
+
+    # ---- one row or two -------------------------------------------------------------------
+
+    def _row_minimum(self, with_search: bool) -> int:
+        """The first row's minimum width, with or without the search box in it."""
+        current = self.row.minimumSize().width()
+        search = max(self.search.minimumSizeHint().width(), self.search.minimumWidth()) + self.row.spacing()
+        if with_search == (not self.compact):
+            return current
+        return current + search if with_search else current - search
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt)
+        """The two-row minimum: the bar never forces the window wider than that."""
+        return QSize(self._row_minimum(False), super().minimumSizeHint().height())
+
+    def set_compact(self, compact: bool) -> None:
+        if compact == self.compact:
+            return
+        self.compact = compact
+        if compact:
+            self.row.removeWidget(self.search)
+            self.second_row.addWidget(self.search)
+            self.search.setMaximumWidth(16_777_215)
+        else:
+            self.second_row.removeWidget(self.search)
+            self.row.addWidget(self.search)
+            self.search.setMaximumWidth(260)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt)
+        self.set_compact(event.size().width() < self._row_minimum(True))
+        super().resizeEvent(event)
 
     def set_week_start(self, week_start: int) -> None:
         day = Qt.DayOfWeek(week_start)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import date
 
-from PySide6.QtCore import QDate, QPoint, Qt, Signal, Slot
+from PySide6.QtCore import QDate, QEvent, QPoint, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
     QCalendarWidget,
@@ -46,8 +46,6 @@ class Sidebar(QWidget):
         self.ctx = ctx
         self.snapshot: CalendarSnapshot | None = None
         self.confirm: Callable[[str], bool] = self._confirm
-        self.setMinimumWidth(200)
-        self.setMaximumWidth(240)
 
         self.mini_month = QCalendarWidget(self)
         self.mini_month.setVerticalHeaderFormat(QCalendarWidget.VerticalHeaderFormat.NoVerticalHeader)
@@ -94,6 +92,25 @@ class Sidebar(QWidget):
         layout.addWidget(self.banner)
         ctx.ops.calendars_changed.connect(self.refresh)
         self.refresh()
+        self._fit_width()
+
+    def _fit_width(self) -> None:
+        """As wide as the mini month needs, never less.
+
+        A fixed 200-px minimum let the week view's wide navigation bar squeeze the mini
+        month below its own minimum; with a larger theme font (the GTK dark theme) its
+        Sunday column was cut off. The width now follows the calendar's minimum size
+        hint, re-measured whenever the font or style changes."""
+        margins = self.layout().contentsMargins()
+        need = self.mini_month.minimumSizeHint().width() + margins.left() + margins.right()
+        self.setMinimumWidth(max(200, need))
+        self.setMaximumWidth(max(240, need))
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt)
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange, QEvent.Type.PaletteChange):
+            # The mini month re-measures on the same event; read it after that.
+            QTimer.singleShot(0, self._fit_width)
+        super().changeEvent(event)
 
     # ---- state ---------------------------------------------------------------------------
 

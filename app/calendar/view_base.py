@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from datetime import date, datetime, timedelta
 
-from PySide6.QtCore import QLocale, Qt, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtCore import QLocale, QPoint, Qt, Signal
+from PySide6.QtGui import QContextMenuEvent, QKeyEvent
 from PySide6.QtWidgets import QWidget
 
 from app.calendar.event_source import ViewEvent
@@ -31,6 +31,7 @@ class CalendarView(QWidget):
     anchor_moved = Signal(object)  # date: the keyboard moved the selected day
     day_opened = Signal(object)  # date: "show me this day" (a "+3 more" or a header click)
     selection_changed = Signal(object)  # ViewEvent | None
+    context_requested = Signal(object, object)  # ViewEvent, QPoint (global): the event's menu
 
     name = ""
 
@@ -134,6 +135,11 @@ class CalendarView(QWidget):
         if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and selected is not None:
             self.event_activated.emit(selected)
             return
+        if selected is not None and (key == Qt.Key.Key_Menu or (
+                key == Qt.Key.Key_F10 and event.modifiers() == Qt.KeyboardModifier.ShiftModifier)):
+            # The keyboard's way to the event menu (Menu key, Shift+F10), opened at the view.
+            self.context_requested.emit(selected, self.mapToGlobal(QPoint(self.width() // 3, self.height() // 3)))
+            return
         if key == Qt.Key.Key_Escape and selected is not None:
             self.select(None)
             return
@@ -143,6 +149,18 @@ class CalendarView(QWidget):
             self.anchor_moved.emit(self.anchor + timedelta(days=days))
             return
         super().keyPressEvent(event)
+
+    def open_context_menu(self, event: ViewEvent | None, global_pos: QPoint) -> None:
+        """A right-click on ``event`` (None: on empty space, no menu): select it, ask for its menu."""
+        if event is None:
+            return
+        self.select(event.key)
+        self.context_requested.emit(event, global_pos)
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 (Qt)
+        if event.reason() == QContextMenuEvent.Reason.Keyboard:
+            return  # handled as a key press (keyPressEvent), where the selection is known
+        super().contextMenuEvent(event)
 
     def day_events(self, day: date) -> list[ViewEvent]:
         lo = datetime.combine(day, datetime.min.time())

@@ -12,10 +12,10 @@ from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QFont, QFontMetrics, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen
+from PySide6.QtGui import QContextMenuEvent, QFont, QFontMetrics, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import QWidget
 
-from app.calendar.event_item import HOLIDAY_COLOR, WORKDAY_COLOR, blend, line_height, muted, paint_bar
+from app.calendar.event_item import HOLIDAY_COLOR, WORKDAY_COLOR, blend, line_height, muted, paint_bar, selected_day_tint
 from app.calendar.event_source import ViewEvent
 from app.calendar.holidays import DayMark
 from app.calendar.layout import bar_span, clamp, pack_rows
@@ -44,6 +44,7 @@ class HeaderDay:
     mark: DayMark | None
     lunar: str
     hidden_bars: int  # bars that did not fit this day's all-day row
+    selected: bool = False  # the keyboard-selected day (the anchor)
 
 
 @dataclass
@@ -111,7 +112,8 @@ class WeekHeader(QWidget):
         days: list[BarItem | HeaderDay] = []
         for index in range(self.view.days):
             day = self.view.first_day + timedelta(days=index)
-            days.append(HeaderDay(day, self.view.marks.get(day), self.view.lunar.get(day, ""), self.hidden_count(index)))
+            days.append(HeaderDay(day, self.view.marks.get(day), self.view.lunar.get(day, ""), self.hidden_count(index),
+                                  index == self.view.selected_day_index()))
         return [*days, *(BarItem(item.event, item.row, item.first, item.end, self.bar_rect(item))
                          for item in self.bars if self.shown(item))]
 
@@ -129,11 +131,16 @@ class WeekHeader(QWidget):
         big.setPointSizeF(big.pointSizeF() * 1.35)
         highlight = palette.color(QPalette.ColorRole.Highlight)
         today = view.now.date()
+        selected = view.selected_day_index()
         for index in range(view.days):
             day = view.first_day + timedelta(days=index)
             x, width = grid.column_x(index), grid.column_width()
             if day == today:
                 painter.fillRect(QRectF(x, 0, width, self.height()), blend(highlight, palette.color(QPalette.ColorRole.Window), 0.08))
+            if index == selected:
+                # The keyboard-selected day: tinted, with a highlight-coloured bar under its label.
+                painter.fillRect(QRectF(x, 0, width, self.height()), selected_day_tint(palette))
+                painter.fillRect(QRectF(x + 1, LABEL_HEIGHT - 3, width - 2, 3), highlight)
             self._paint_day_label(painter, QRectF(x, 0, width, LABEL_HEIGHT), day, small, big, day == today)
             hidden = self.hidden_count(index)
             if hidden:
@@ -275,6 +282,13 @@ class WeekHeader(QWidget):
         shift = timedelta(days=drag.first - drag.press_first)
         if shift:
             self.view.move_requested.emit(drag.event, drag.event.start + shift, drag.event.end + shift)
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 (Qt)
+        if event.reason() == QContextMenuEvent.Reason.Keyboard:
+            return
+        self.drag = None
+        item = self.bar_at(QPointF(event.pos()))
+        self.view.open_context_menu(item.event if item is not None else None, event.globalPos())
 
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt)
         self.drag = None

@@ -13,10 +13,10 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time, timedelta
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QTimer
-from PySide6.QtGui import QFont, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen
+from PySide6.QtGui import QContextMenuEvent, QFont, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import QFrame, QScrollArea, QVBoxLayout, QWidget
 
-from app.calendar.event_item import NOW_COLOR, paint_block
+from app.calendar.event_item import NOW_COLOR, paint_block, selected_day_tint
 from app.calendar.event_source import ViewEvent
 from app.calendar.layout import MINUTES_PER_DAY, SNAP_MINUTES, clamp, day_segments, place_columns, snap
 from app.calendar.view_base import CalendarView, week_first_day
@@ -120,6 +120,10 @@ class TimeGrid(QWidget):
                 continue
             painter.fillRect(QRectF(x, 0, w, self.y_of(view.work_minutes[0])), off)
             painter.fillRect(QRectF(x, self.y_of(view.work_minutes[1]), w, self.height()), off)
+        selected = view.selected_day_index()
+        if selected is not None:
+            painter.fillRect(QRectF(self.column_x(selected), 0, self.column_width(), self.height()),
+                             selected_day_tint(palette))
         grid_pen = QPen(palette.color(QPalette.ColorRole.Mid))
         grid_pen.setWidthF(0.6)
         label_font = QFont(self.font())
@@ -263,6 +267,13 @@ class TimeGrid(QWidget):
         elif drag.event is not None and (drag.start, drag.end) != (drag.event.start, drag.event.end):
             self.view.move_requested.emit(drag.event, drag.start, drag.end)
 
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 (Qt)
+        if event.reason() == QContextMenuEvent.Reason.Keyboard:
+            return
+        self.drag = None
+        item = self.item_at(QPointF(event.pos()))
+        self.view.open_context_menu(item.event if item is not None else None, event.globalPos())
+
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt)
         self.drag = None
         pos = event.position()
@@ -328,6 +339,12 @@ class WeekView(CalendarView):
             bar.setValue(bar.value() + (HOUR_HEIGHT if key == Qt.Key.Key_Down else -HOUR_HEIGHT))
             return
         super().keyPressEvent(event)
+
+    def selected_day_index(self) -> int | None:
+        """The column of the keyboard-selected day (the anchor), in a week view; None in a
+        day view, whose one column needs no marking."""
+        index = (self.anchor - self.first_day).days
+        return index if self.days > 1 and 0 <= index < self.days else None
 
     def is_working_day(self, day: date) -> bool:
         mark = self.marks.get(day)

@@ -38,6 +38,10 @@ class ImportOutcome:
         return Path(self.path).name
 
 
+MAX_WIDTH = 900
+MAX_TABLE_HEIGHT = 320
+
+
 def _problem(problem: Any) -> tuple[str, str, str]:
     """(line, uid, message) from an ImportProblem or its JSON form."""
     get = problem.get if isinstance(problem, dict) else (lambda key: getattr(problem, key, None))
@@ -50,7 +54,7 @@ class ImportReportDialog(QDialog):
         super().__init__(parent)
         self.outcomes = list(outcomes)
         self.setWindowTitle(self.tr("Import report"))
-        self.setMinimumSize(560, 320)
+        self.setMinimumWidth(440)
 
         self.summary = QLabel(self)
         self.summary.setWordWrap(True)
@@ -100,6 +104,26 @@ class ImportReportDialog(QDialog):
         layout.addWidget(repaired_label)
         layout.addWidget(self.repaired, 1)
         layout.addWidget(buttons)
+        self._fit()
+
+    def _fit(self) -> None:
+        """As big as what it says: a clean import is a few lines, not a 560×320 blank.
+
+        Each table is as tall as its rows (up to ``MAX_TABLE_HEIGHT``, then it scrolls), the
+        dialog as wide as the widest table or summary line (up to ``MAX_WIDTH``)."""
+        widths = [self.summary.fontMetrics().horizontalAdvance(line) for line in self.summary_lines()]
+        for table in (self.table, self.repaired):
+            if not table.isVisibleTo(self):
+                continue
+            table.resizeColumnsToContents()
+            frame = 2 * table.frameWidth()
+            height = table.horizontalHeader().sizeHint().height() + frame
+            height += sum(table.rowHeight(row) for row in range(table.rowCount()))
+            table.setFixedHeight(min(height + 2, MAX_TABLE_HEIGHT))
+            widths.append(sum(table.columnWidth(column) for column in range(table.columnCount())) + frame
+                          + table.verticalScrollBar().sizeHint().width())
+        self.summary.setMinimumWidth(min(max(widths, default=0), MAX_WIDTH - 40))
+        self.resize(max(self.minimumWidth(), min(max(widths, default=0) + 40, MAX_WIDTH)), self.sizeHint().height())
 
     def summary_lines(self) -> list[str]:
         lines = []

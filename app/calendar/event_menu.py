@@ -1,0 +1,104 @@
+"""The event's right-click menu: edit, duplicate, delete, move to calendar, copy as text.
+
+``CalendarArea`` builds it for the event under the pointer (or the selected one, from the
+Menu key / Shift+F10). Every write goes through ``ctx.ops`` like any other edit, so each
+is one undo step and the Undo menu item names it; delete takes the same path as the Delete
+key (the recurring-scope question, then the "Deleted — Undo" toast).
+
+Duplicate copies one occurrence as a new single event at the same time (a copy of a whole
+series is rarely wanted and easy to make by editing the copy's repeat); its title, place,
+notes, busy state, calendar and reminders come along.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import icalendar
+from PySide6.QtCore import QCoreApplication, QLocale, QTime
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMenu, QWidget
+
+from agent.services.calendars import Calendar
+from agent.services.editing import EventDraft
+from app.calendar.event_source import ViewEvent
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("EventMenu", text)
+
+
+def reminder_minutes(component: icalendar.Event | None) -> tuple[int, ...]:
+    """Minutes-before of the component's display alarms (what the editor shows)."""
+    if component is None:
+        return ()
+    minutes = []
+    for alarm in component.walk("VALARM"):
+        trigger = alarm.decoded("TRIGGER") if alarm.get("TRIGGER") is not None else None
+        if isinstance(trigger, timedelta) and trigger <= timedelta(0):
+            minutes.append(int(-trigger.total_seconds() // 60))
+    return tuple(minutes)
+
+
+def duplicate_draft(event: ViewEvent, component: icalendar.Event | None) -> EventDraft:
+    """A new single event equal to this occurrence, in its own zone and calendar."""
+    occ = event.occ
+    start, end = occ.start, occ.end
+    if isinstance(start, datetime) and start.tzinfo is not None and occ.tzid:
+        start, end = start.astimezone(ZoneInfo(occ.tzid)), end.astimezone(ZoneInfo(occ.tzid))  # type: ignore[union-attr]
+    return EventDraft(occ.title, start, end, occ.calendar_id, description=occ.description, location=occ.location,
+                      transp=occ.transp, alarm_minutes=reminder_minutes(component))
+
+
+def event_text(event: ViewEvent, locale: QLocale, chinese: bool) -> str:
+    """The event as plain text for the clipboard (always with the year: it leaves the app)."""
+    occ = event.occ
+    day_format = "yyyy年M月d日 dddd" if chinese else "dddd, MMMM d, yyyy"
+
+    def day_text(day: date) -> str:
+        return locale.toString(datetime.combine(day, datetime.min.time()), day_format)
+
+    def clock(value: datetime) -> str:
+        return locale.toString(QTime(value.hour, value.minute), "HH:mm")
+
+    if occ.all_day:
+        last = event.end.date() - timedelta(days=1) if event.end.date() > event.start.date() else event.start.date()
+        when = day_text(event.start.date())
+        if last != event.start.date():
+            when += " – " + day_text(last)
+        when += "，" + _tr("all day") if chinese else ", " + _tr("all day")
+    elif event.start.date() == event.end.date() or event.end == datetime.combine(event.start.date() + timedelta(days=1),
+                                                                                   datetime.min.time()):
+        when = f"{day_text(event.start.date())} {clock(event.start)}–{clock(event.end)}"
+    else:
+        when = f"{day_text(event.start.date())} {clock(event.start)} – {day_text(event.end.date())} {clock(event.end)}"
+    lines = [occ.title, when]
+    if occ.location:
+        lines.append(occ.location)
+    if occ.description:
+        lines.append(occ.description)
+    return "\n".join(lines)
+
+
+class EventMenu(QMenu):
+    """The menu for one event; its actions are attributes so tests can trigger them."""
+
+    def __init__(self, event: ViewEvent, calendars: list[Calendar], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.event = event
+        self.edit_action = self.addAction(self.tr("Edit…"))
+        self.duplicate_action = self.addAction(self.tr("Duplicate"))
+        self.move_menu = self.addMenu(self.tr("Move to calendar"))
+        self.calendar_actions: dict[int, QAction] = {}
+        for calendar in calendars:
+            action = self.move_menu.addAction(calendar.name)
+            action.setCheckable(True)
+            action.setChecked(calendar.id == event.occ.calendar_id)
+            action.setEnabled(calendar.id != event.occ.calendar_id)
+            action.setData(calendar.id)
+            self.calendar_actions[calendar.id] = action
+        self.move_menu.setEnabled(len(calendars) > 1)
+        self.copy_action = self.addAction(self.tr("Copy as text"))
+        self.addSeparator()
+        self.delete_action = self.addAction(self.tr("Delete"))
