@@ -89,3 +89,27 @@ def test_delete_series_asks_with_buttons_and_keep_it_changes_nothing(make_pane, 
     asked = send(pane, qtbot, "把健身这个重复日程全部删掉")
     done = click(pane, qtbot, pane.candidate_bar.edit_yes_button)
     assert done.outcome == "deleted" and done.model_calls == 0 and event_titles(app_ctx.store) == []
+
+
+def test_edit_buttons_speak_chinese_with_the_zh_catalogue(make_pane, qtbot, app_ctx, qapp) -> None:
+    from app import i18n
+
+    two_meetings(app_ctx)
+    i18n.install(qapp, "zh_CN")
+    try:
+        model = ScriptedModel([call("delete_schedule", targetTitle="周会", targetDate="D+1", scope="all"),
+                               call("delete_schedule", targetTitle="会", targetDate="D+1")])
+        pane = make_pane(model, height=720)
+        send(pane, qtbot, "明天的周会是几点？")  # a delete call on a question asks first
+        bar = pane.candidate_bar
+        assert (bar.edit_yes_button.text(), bar.edit_no_button.text()) == ("确认删除", "保持原样")
+        assert "等你确认" in bar.chip_label.text()
+        qtbot.wait(100)
+        save_shot(pane, "chat_edit_confirm_zh")
+        send(pane, qtbot, "取消明天的会")
+        assert bar.choice_prompt.text() == "是哪一个？" and len(bar.options) == 2
+        qtbot.wait(100)
+        save_shot(pane, "chat_edit_choice_zh")
+        assert event_titles(app_ctx.store) == ["项目周会", "评审会"]
+    finally:
+        i18n.uninstall(qapp)
