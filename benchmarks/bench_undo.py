@@ -1,0 +1,78 @@
+"""What the undo journal costs: its share of an import, its size, and undoing the import.
+
+The journal's work for an import is its before-commit hook (``journal._flush``: read the
+touched rows, digest them, write one JSON row); that is timed by CPU inside the hook, next
+to the CPU of the whole import, because on a shared machine wall-clock A/B runs of a
+whole import differ by more than the journal costs. Medians of a few runs on a temp file
+store; the figures go in docs/architecture.md ("Undo journal"). Tests never assert timings.
+
+    .venv/bin/python benchmarks/bench_undo.py [--events 10000] [--runs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from agent.ics import importer  # noqa: E402
+from agent.store import journal  # noqa: E402
+from agent.store.db import Store  # noqa: E402
+from agent.store.profiles import ensure_profile  # noqa: E402
+from benchmarks.bench_ics import generate  # noqa: E402
+
+_flush = journal._flush  # noqa: SLF001
+spent: list[float] = []
+
+
+def timed_flush(store: Any, conn: Any) -> None:
+    start = time.process_time()
+    _flush(store, conn)
+    spent.append(time.process_time() - start)
+
+
+def once(data: bytes) -> dict[str, float]:
+    with tempfile.TemporaryDirectory() as folder:
+        store = Store(Path(folder) / "bench.sqlite3", backups=False)
+        pid = ensure_profile(store)
+        spent.clear()
+        cpu, wall = time.process_time(), time.perf_counter()
+        importer.import_bytes(store, pid, data)
+        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        hook = sum(spent)
+        (size,) = store.conn.execute("SELECT COALESCE(SUM(LENGTH(changes)), 0) FROM change_journal").fetchone()
+        undo_cpu, undo_wall = time.process_time(), time.perf_counter()
+        assert journal.undo_last(store, pid) is not None
+        undo_cpu, undo_wall = time.process_time() - undo_cpu, time.perf_counter() - undo_wall
+        assert store.conn.execute("SELECT COUNT(*) FROM events").fetchone()[0] == 0
+        store.close()
+        return {"cpu": cpu, "wall": wall, "hook": hook, "size": size, "undo_cpu": undo_cpu, "undo_wall": undo_wall}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--events", type=int, default=10_000)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    data = generate(args.events)
+    journal._flush = timed_flush  # type: ignore[assignment]  # noqa: SLF001
+    runs = [once(data) for _ in range(args.runs)]
+
+    def med(key: str) -> float:
+        return statistics.median(run[key] for run in runs)
+
+    print(f"import of {args.events} events: {med('wall'):.2f} s wall, {med('cpu'):.2f} s CPU; the journal's hook "
+          f"{med('hook') * 1000:.0f} ms CPU ({100 * med('hook') / med('cpu'):.1f}% of the import's CPU)")
+    print(f"journal row {med('size') / 1e6:.2f} MB of JSON; undo of the whole import {med('undo_wall'):.2f} s wall, "
+          f"{med('undo_cpu'):.2f} s CPU (medians of {args.runs})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
