@@ -84,10 +84,15 @@ def run(argv: Sequence[str]) -> int:
     ctx = build_context(store, profile_id, args.tz, datetime.fromisoformat(args.now) if args.now else None)
     language = args.lang or {"zh": "zh_CN", "en": "en"}.get(str(ctx.settings.get("language")))
     translator = i18n.install(app, language)  # noqa: F841 (kept alive by the app)
+    from app.settings import holiday_choice
+
+    ask_holidays = holiday_choice.apply_locale_default(ctx)  # first start: the locale's country
     window = MainWindow(ctx)
     if args.report_startup:
         _report_first_paint(window)
     window.show()
+    if ask_holidays and not args.report_startup:  # asked once, after the first paint
+        QTimer.singleShot(0, lambda: holiday_choice.open_question(ctx, window, lambda _c: window.calendar.refresh()))
     if args.quit_after is not None:
         QTimer.singleShot(args.quit_after, app.quit)
     code = app.exec()

@@ -79,7 +79,7 @@ def dialog(app_ctx, qtbot, fake_keyring) -> SettingsDialog:
 
 def test_settings_save_timezone_language_and_hosted_model_key_to_keyring(app_ctx, dialog, fake_keyring) -> None:
     general, model = dialog.general, dialog.model
-    general.timezone.setCurrentIndex(general.timezone.findData("Europe/Berlin"))
+    general.timezone.set_value("Europe/Berlin")
     general.language.setCurrentIndex(general.language.findData("en"))
     general.week_start.setCurrentIndex(general.week_start.findData(7))
     model.kind.setCurrentIndex(model.kind.findData(HOSTED))

@@ -90,8 +90,18 @@ def _key(name: str) -> str:
     return " ".join(name.casefold().split())
 
 
+NO_COUNTRY: Final = frozenset({"", "NONE", "-"})
+"""What a profile with no public-holiday country passes (the setting is null)."""
+
+
 @lru_cache(maxsize=64)
 def _entity_class(country: str) -> type[HolidayBase]:
+    if country.upper() in NO_COUNTRY:
+        raise SymbolError(
+            f"H:{country}",
+            "no public-holiday country is set (Settings → General → Public holidays); "
+            "ask the user for the exact dates or use YYYY-MM-DD symbols.",
+        )
     try:
         return type(holidays.country_holidays(country, years=()))
     except NotImplementedError as exc:

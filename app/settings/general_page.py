@@ -8,8 +8,6 @@ rather than offering a switch that would fight the desktop.
 from __future__ import annotations
 
 from datetime import time
-from zoneinfo import available_timezones
-
 from PySide6.QtCore import QTime
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -17,15 +15,14 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLabel,
-    QSpinBox,
     QTimeEdit,
     QWidget,
 )
 
 from agent.timesym.context import system_zone_name
 from app.context import AppContext
-
-HOLIDAY_COUNTRIES = ("CN", "HK", "MO", "TW", "SG", "JP", "KR", "US", "GB", "DE", "FR", "CA", "AU")
+from app.settings.holiday_choice import HOLIDAY_COUNTRIES, fill_countries  # noqa: F401 (re-exported)
+from app.settings.zone_picker import ZonePicker
 
 
 class GeneralPage(QWidget):
@@ -34,18 +31,12 @@ class GeneralPage(QWidget):
         self.ctx = ctx
         settings = ctx.settings
 
-        self.timezone = QComboBox(self)
-        self.timezone.addItem(self.tr("System ({0})").format(system_zone_name()), None)
-        for name in sorted(zone for zone in available_timezones() if "/" in zone and not zone.startswith(("Etc/", "posix", "right", "SystemV"))):
-            self.timezone.addItem(name, name)
-        self.timezone.addItem("UTC", "UTC")
-        self._select(self.timezone, settings.get("timezone"))
+        # ~400 zones: a search line over a filtered list, not a 400-row combo (zone_picker.py)
+        self.timezone = ZonePicker(self.tr("System ({0})").format(system_zone_name()), ctx.now(), self)
+        self.timezone.set_value(settings.get("timezone"))
 
         self.holidays = QComboBox(self)
-        names = self._country_names()
-        for code in HOLIDAY_COUNTRIES:
-            self.holidays.addItem(f"{names.get(code, code)} ({code})", code)
-        self._select(self.holidays, settings.get("holiday_country"))
+        fill_countries(self.holidays, settings.get("holiday_country"), self.tr("None"), self.tr)
 
         self.language = QComboBox(self)
         self.language.addItem(self.tr("Automatic (each message's language)"), None)
@@ -96,22 +87,9 @@ class GeneralPage(QWidget):
         form.addRow(self.tr("Week starts on:"), self.week_start)
         form.addRow(self.tr("Working hours:"), hours_row)
         form.addRow(self.tr("Working days:"), days_row)
-        self.sync_interval = QSpinBox(self)
-        self.sync_interval.setRange(0, 24 * 60)
-        self.sync_interval.setSuffix(self.tr(" min"))
-        self.sync_interval.setSpecialValueText(self.tr("Only when asked"))
-        self.sync_interval.setValue(int(settings.get("sync_interval_minutes") or 0))
-        form.addRow(self.tr("Sync every:"), self.sync_interval)
+        # the sync interval lives on the Sync page with the account it drives (sync_page.py)
         form.addRow(note)
         form.addRow(self.error)
-
-    def _country_names(self) -> dict[str, str]:
-        return {
-            "CN": self.tr("Mainland China"), "HK": self.tr("Hong Kong"), "MO": self.tr("Macau"),
-            "TW": self.tr("Taiwan"), "SG": self.tr("Singapore"), "JP": self.tr("Japan"),
-            "KR": self.tr("South Korea"), "US": self.tr("United States"), "GB": self.tr("United Kingdom"),
-            "DE": self.tr("Germany"), "FR": self.tr("France"), "CA": self.tr("Canada"), "AU": self.tr("Australia"),
-        }
 
     @staticmethod
     def _select(combo: QComboBox, value: object) -> None:
@@ -132,13 +110,12 @@ class GeneralPage(QWidget):
         """Write what changed; returns the changed keys (the dialog refreshes on them)."""
         start, end = self.work_start.time(), self.work_end.time()
         values = {
-            "timezone": self.timezone.currentData(),
+            "timezone": self.timezone.value(),
             "holiday_country": self.holidays.currentData(),
             "language": self.language.currentData(),
             "week_start": self.week_start.currentData(),
             "working_hours": [_hhmm(start), _hhmm(end)],
             "working_days": [number for number, box in enumerate(self.work_days, start=1) if box.isChecked()],
-            "sync_interval_minutes": self.sync_interval.value(),
         }
         changed = []
         for key, value in values.items():
