@@ -360,3 +360,28 @@ def test_one_transaction_saving_a_row_twice_is_undone_to_its_first_state(run, ap
         edits.replace(uid, EventDraft("周报 v3", at(3, 10), at(3, 11), calendar.id))
     undo(run)
     assert snapshot(run, app_store) == middle
+
+
+def test_a_schema_3_file_gains_the_journal_and_keeps_its_events(run, db_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    """Migration 4 on a file written before it: a backup first, the events stay, undo
+    works on the next change and leaves the old events alone (nothing journalled before)."""
+    import sqlite3
+
+    from agent.store.backups import list_backups
+
+    old = Store(db_file, clock=lambda: NOW, backups=False)
+    old_pid = ensure_profile(old)
+    calendar = CalendarService(old, old_pid).default()
+    EditService(old, old_pid).create(EventDraft("老事件", at(1, 9), at(1, 10), calendar.id))
+    old.close()
+    plain = sqlite3.connect(db_file)  # make it the file a schema-3 Richeng left
+    plain.executescript("DROP TABLE change_journal; DELETE FROM schema_migrations WHERE version = 4;")
+    plain.close()
+    monkeypatch.setenv("RICHENG_BACKUPS", "1")  # a temp-folder file is otherwise not backed up
+    before = listing(run)
+    assert [e["title"] for e in before] == ["老事件"]
+    assert any(b.kind == "migration" for b in list_backups(db_file))
+    assert undo(run)["reverted"] is None  # what happened before the journal existed is not undoable
+    run("events", "add", "--title", "新事件", "--date", "D+2", "--time", "09:00")
+    assert undo(run)["events"][0]["title"] == "新事件"
+    assert listing(run) == before
