@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import Any
 
-from agent.models.base import ChatModel, ModelEvent, ModelResponse, ModelUnavailable
+from agent.models.base import ChatModel, ModelEvent, ModelResponse, ModelUnavailable, Progress
 from agent.services.settings import SettingsService
+
+WAIT_TICK_S = 0.25
 
 
 class LazyModel:
-    """Loads ``spec`` inside the first ``stream`` call, i.e. on the chat worker thread."""
+    """Loads ``spec`` on first use: in ``warm`` (the session's warm-up thread) or ``stream``.
+
+    A turn that arrives while another thread is loading the model does not block silently:
+    it yields ``loading`` progress events until the load is done, and its consumer can stop
+    between them (the load itself finishes in the background and is kept).
+    """
 
     def __init__(self, spec: str, **opts: Any) -> None:
         self.spec = spec
@@ -20,22 +27,52 @@ class LazyModel:
         self._model: ChatModel | None = None
         self._lock = threading.Lock()
 
+    @property
+    def loaded(self) -> ChatModel | None:
+        return self._model
+
     def _load(self) -> ChatModel:
         with self._lock:
-            if self._model is None:
-                from agent.models.registry import load_model
+            return self._load_locked()
 
-                try:
-                    self._model = load_model(self.spec, **self.opts)
-                except ModelUnavailable:
-                    raise
-                except Exception as exc:  # a bad spec must read as "unavailable", not crash a turn
-                    raise ModelUnavailable(str(exc)) from exc
-                self.name = getattr(self._model, "name", self.name)
+    def _load_locked(self) -> ChatModel:
+        if self._model is None:
+            from agent.models.registry import load_model
+
+            try:
+                self._model = load_model(self.spec, **self.opts)
+            except ModelUnavailable:
+                raise
+            except Exception as exc:  # a bad spec must read as "unavailable", not crash a turn
+                raise ModelUnavailable(str(exc)) from exc
+            self.name = getattr(self._model, "name", self.name)
+        return self._model
+
+    def warm(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> None:
+        """Load the model now (blocking the calling thread) and start its prefix warm-up.
+
+        Both under the load lock, so a turn waiting for the load finds the warm-up already
+        registered and waits for it too, instead of reading the prefix a second time."""
+        with self._lock:
+            model = self._load_locked()
+            warm = getattr(model, "warm", None)
+            if callable(warm):
+                warm(messages, tools)
+
+    def _loaded_with_progress(self) -> Generator[ModelEvent, None, ChatModel]:
+        if self._model is not None:
             return self._model
+        yield ModelEvent(kind="progress", progress=Progress("loading"))
+        while not self._lock.acquire(timeout=WAIT_TICK_S):  # another thread is loading it
+            yield ModelEvent(kind="progress", progress=Progress("loading"))
+        try:
+            return self._load_locked()
+        finally:
+            self._lock.release()
 
     def stream(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], **kwargs: Any) -> Iterator[ModelEvent]:
-        return self._load().stream(messages, tools, **kwargs)
+        model = yield from self._loaded_with_progress()
+        yield from model.stream(messages, tools, **kwargs)
 
     def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], **kwargs: Any) -> ModelResponse:
         return self._load().complete(messages, tools, **kwargs)

@@ -80,7 +80,9 @@ def test_streaming_text_arrives_in_tokens(bundled: ChatModel) -> None:
     events = list(bundled.stream(_messages("Tell me about calendars."), [], max_tokens=24))
     tokens = [e for e in events if e.kind == "token"]
     assert len(tokens) >= 3 and [e.kind for e in events][-1] == "done"
-    assert all(e.kind == "token" for e in events[:-1])
+    first_token = next(i for i, e in enumerate(events) if e.kind == "token")
+    assert first_token >= 1 and all(e.kind == "progress" for e in events[:first_token])  # reading the prompt
+    assert all(e.kind == "token" for e in events[first_token:-1])
     response = events[-1].response
     assert response is not None and response.content == "".join(e.text for e in tokens)
     t = response.timings
@@ -175,3 +177,14 @@ def test_lazy_grammar_decodes_exactly_like_the_eager_one(bundled: ChatModel) -> 
         lazy.close()
     assert fast["choices"][0]["text"] == eager["choices"][0]["text"]  # type: ignore[index]
     assert lazy.steps > 10 and lazy.full_masks < lazy.steps
+
+
+def test_the_grammar_of_the_runtime_tools_is_accepted_by_llama_cpp(bundled: ChatModel) -> None:
+    # A 2,000-character maxLength once became 2,000 nested optionals, which llama.cpp refuses.
+    from agent.models.lazy_grammar import LazyGrammarProcessor
+    from agent.models.tool_grammar import build_grammar
+    from agent.runtime.tools import tool_schemas
+
+    assert isinstance(bundled, LlamaChatModel)
+    processor = LazyGrammarProcessor(bundled.llama, build_grammar(tool_schemas(["Work", "家庭"])))
+    processor.close()

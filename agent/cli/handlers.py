@@ -305,6 +305,9 @@ def chat(args: argparse.Namespace) -> int:
     except ModelUnavailable as exc:
         model = _Unavailable(str(exc))
     assistant = Assistant(session.store, session.profile_id, model)  # type: ignore[arg-type]
+    from agent.runtime.session import warm_model
+
+    warm_model(model, session.store, session.profile_id)  # a local model: saved prefix state, or read it now
     from agent.store import journal
 
     with journal.origin(session.store, "chat"):

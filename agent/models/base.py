@@ -43,11 +43,29 @@ class ModelResponse:
 
 
 @dataclass(frozen=True)
+class Progress:
+    """What a backend is busy with before its first token, for a person to read.
+
+    ``loading``: the model file is being loaded. ``reading``: the prompt is being evaluated,
+    ``done`` of ``total`` tokens (``total`` 0 when the backend cannot know, e.g. a hosted
+    server). Writing the reply and calling a tool are visible from the token and tool-call
+    events themselves, so they need no progress event.
+    """
+
+    phase: Literal["loading", "reading"]
+    done: int = 0
+    total: int = 0
+
+
+@dataclass(frozen=True)
 class ModelEvent:
-    kind: Literal["token", "tool_call", "done"]
+    # "progress" events may come before the first token; consumers that do not show progress
+    # ignore them. They also give the consumer a chance to stop between prompt chunks.
+    kind: Literal["token", "tool_call", "done", "progress"]
     text: str = ""
     tool_call: ToolCall | None = None
     response: ModelResponse | None = None  # set on "done", which is always the last event
+    progress: Progress | None = None  # set on "progress"
 
 
 class ModelUnavailable(UserFacingError):

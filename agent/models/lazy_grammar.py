@@ -81,7 +81,7 @@ class LazyGrammarProcessor:
         return masked
 
     def close(self) -> None:
-        if self._sampler is not None:
+        if getattr(self, "_sampler", None) is not None:  # None too when __init__ raised
             self._lib.llama_sampler_free(self._sampler)
             self._sampler = None
 

@@ -9,6 +9,18 @@ the second turn on only the conversation tail is evaluated (see docs/models.md f
 The prompt uses the GGUF's own chat template; a GGUF without one (a base model) falls back to
 the Llama-2 format, as llama-cpp-python itself does. Tool calling is described in
 ``agent.models.tool_grammar``.
+
+Warm and persisted prefix (``warm``): when a session loads a local model it hands over the
+static prefix (system prompt + tool schemas) before the first message; a background thread
+loads the state after that prefix from disk (``agent.models.prefix_cache``) or evaluates it
+and saves it, so the first turn after a restart costs what a second turn costs. A turn that
+arrives while the warm-up runs waits for it, reporting progress, and can be stopped.
+
+Progress: llama-cpp-python has no per-token callback for prompt evaluation, so the part of
+the prompt not in the KV cache is evaluated here in chunks of ``PROMPT_CHUNK`` tokens with
+``Llama.eval``; after each chunk the stream yields a ``progress`` event (tokens done / total),
+which is also where a Stop takes effect. ``create_completion`` then finds everything but the
+last token cached and evaluates only that one.
 """
 
 from __future__ import annotations
@@ -22,11 +34,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from agent.models import prefix_cache
 from agent.models.base import (
     BaseChatModel,
     ModelEvent,
     ModelResponse,
     ModelUnavailable,
+    Progress,
     Stopwatch,
     ToolCall,
     ToolChoice,
@@ -42,6 +56,29 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DEFAULT_N_CTX = 8192  # the static prefix (system prompt + tool schemas) is ~5k tokens
+# Tokens per prompt-evaluation step: small enough that progress moves and a Stop lands within
+# seconds on a slow CPU, large enough that the per-call overhead stays negligible.
+PROMPT_CHUNK = 64
+WAIT_TICK_S = 0.25  # how often a turn waiting for the warm-up reports progress (and can stop)
+# Two user texts that differ in their first character: the tokens both renders share are
+# exactly the part of every request that comes before the conversation.
+_PROBES = ("1", "2")
+
+
+class WarmJob:
+    """The background evaluation (or disk load) of one static prefix; see ``warm``."""
+
+    def __init__(self) -> None:
+        self.finished = threading.Event()
+        self.cancelled = threading.Event()
+        self.done = 0
+        self.total = 0
+        self.source = ""  # "memory" | "disk" | "evaluated" | "cancelled" | "failed"
+        self.saved = False
+        self.thread: threading.Thread | None = None
+
+    def wait(self, timeout: float | None = None) -> bool:
+        return self.finished.wait(timeout)
 
 
 @dataclass
@@ -50,6 +87,7 @@ class _Loaded:
     n_ctx: int
     lock: threading.Lock
     formatter: Any  # a llama_cpp ChatFormatter: (messages=...) -> ChatFormatterResponse
+    warm: WarmJob | None = None
 
 
 _instances: dict[str, _Loaded] = {}
@@ -68,6 +106,8 @@ def clear_cache() -> None:
         loaded = list(_instances.values())
         _instances.clear()
     for item in loaded:
+        if item.warm is not None:
+            item.warm.cancelled.set()
         with item.lock:
             item.llama.close()
 
@@ -96,6 +136,8 @@ def _load(path: Path, n_ctx: int, n_threads: int, n_batch: int) -> _Loaded:
         except Exception as exc:  # llama.cpp reports a bad file as a bare ValueError
             raise ModelUnavailable(f"cannot load {path.name} as a GGUF model ({type(exc).__name__})") from None
         if existing is not None:  # a larger context was asked for: replace, do not keep two
+            if existing.warm is not None:
+                existing.warm.cancelled.set()
             with existing.lock:
                 existing.llama.close()
         loaded = _Loaded(llama=llama, n_ctx=n_ctx, lock=threading.Lock(), formatter=_formatter(llama))
@@ -178,6 +220,77 @@ class LlamaChatModel(BaseChatModel):
         stop = result.stop if isinstance(result.stop, list) else [result.stop] if result.stop else []
         return tokens, [s for s in stop if s]
 
+    def prefix_tokens(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> list[int]:
+        """The tokens every request with these leading messages and tools starts with.
+
+        Rendered twice with two different one-character user messages: whatever the chat
+        template puts around the conversation, the shared tokens are the static prefix.
+        """
+        a, _ = self.render_prompt([*messages, {"role": "user", "content": _PROBES[0]}], tools)
+        b, _ = self.render_prompt([*messages, {"role": "user", "content": _PROBES[1]}], tools)
+        from llama_cpp import Llama
+
+        return a[: Llama.longest_token_prefix(a, b)]
+
+    def warm(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], *, persist: bool = True) -> WarmJob:
+        """Start evaluating the static prefix in a background thread; returns at once.
+
+        The state after the prefix comes from this process's KV cache when it already holds
+        it, else from the disk cache when a sound file for exactly this model, context and
+        prefix exists, else it is evaluated and (``persist``) saved for the next process.
+        A turn started meanwhile waits for the job, with progress, and can stop waiting.
+        """
+        loaded = self._current()
+        job = WarmJob()
+        previous = loaded.warm
+        if previous is not None:
+            previous.cancelled.set()
+        loaded.warm = job
+        job.thread = threading.Thread(
+            target=self._run_warm, args=(loaded, job, messages, tools, persist), name="llama-warm", daemon=True
+        )
+        job.thread.start()
+        return job
+
+    def _run_warm(
+        self, loaded: _Loaded, job: WarmJob, messages: list[dict[str, Any]], tools: list[dict[str, Any]], persist: bool
+    ) -> None:
+        try:
+            with loaded.lock:
+                if job.cancelled.is_set():
+                    job.source = "cancelled"
+                    return
+                llama = loaded.llama
+                tokens = self.prefix_tokens(messages, tools)
+                job.total = len(tokens)
+                if not tokens or len(tokens) + 1 >= llama.n_ctx():
+                    job.source = "failed"
+                    return
+                from llama_cpp import Llama
+
+                held = Llama.longest_token_prefix(llama._input_ids.tolist(), tokens)
+                if held >= len(tokens):
+                    job.done, job.source = len(tokens), "memory"
+                    return
+                key = prefix_cache.cache_key(self.path, {"n_ctx": llama.n_ctx(), "n_batch": llama.n_batch}, tokens)
+                path = prefix_cache.cache_file(key)
+                if persist and prefix_cache.restore(llama, key, tokens, path):
+                    job.done, job.source = len(tokens), "disk"
+                    return
+                for done in _evaluate(llama, tokens, len(tokens), min(held, llama.n_tokens)):
+                    job.done = done
+                    if job.cancelled.is_set():
+                        job.source = "cancelled"
+                        return
+                job.source = "evaluated"
+                if persist:
+                    job.saved = prefix_cache.save(llama, key, path)
+        except Exception:  # a warm-up failure costs speed, never a turn: the turn evaluates
+            log.exception("prefix warm-up failed")
+            job.source = "failed"
+        finally:
+            job.finished.set()
+
     def stream(
         self,
         messages: list[dict[str, Any]],
@@ -193,6 +306,9 @@ class LlamaChatModel(BaseChatModel):
         use_tools = bool(tools) and tool_choice != "none"
         grammar = build_grammar(tools, only=forced_tool_name(tool_choice)) if use_tools else None
         loaded = self._current()
+        job = loaded.warm
+        while job is not None and not job.wait(WAIT_TICK_S):  # the consumer may stop between ticks
+            yield ModelEvent(kind="progress", progress=Progress("reading", job.done, job.total))
         with loaded.lock:  # one generation at a time per Llama; held until this stream ends
             llama = loaded.llama
             tokens, stop = self.render_prompt(messages, tools)
@@ -201,6 +317,12 @@ class LlamaChatModel(BaseChatModel):
                     f"the conversation ({len(tokens)} tokens) does not fit the local model's context ({llama.n_ctx()})"
                 )
             cached = max(0, min(Llama.longest_token_prefix(llama._input_ids.tolist(), tokens), len(tokens) - 1))
+            yield ModelEvent(kind="progress", progress=Progress("reading", cached, len(tokens)))
+            try:
+                for done in _evaluate(llama, tokens, len(tokens) - 1, cached):
+                    yield ModelEvent(kind="progress", progress=Progress("reading", done, len(tokens)))
+            except Exception as exc:  # llama.cpp failures surface as assorted exceptions
+                raise ModelUnavailable(f"the local model failed while reading the prompt ({type(exc).__name__}: {exc})") from None
             run = _Run(llama, tokens, stop, max_tokens, temperature, watch)
             text: list[str] = []
             wants_call = use_tools and tool_choice != "auto"
@@ -240,10 +362,13 @@ class _Run:
 
         lazy: LazyGrammarProcessor | None = None
         grammar: LlamaGrammar | None = None
-        if gbnf is not None and self.temperature <= 0:
-            lazy = LazyGrammarProcessor(self.llama, gbnf)
-        elif gbnf is not None:  # sampling: every candidate must be masked, so the eager sampler
-            grammar = LlamaGrammar.from_string(gbnf, verbose=False)
+        try:
+            if gbnf is not None and self.temperature <= 0:
+                lazy = LazyGrammarProcessor(self.llama, gbnf)
+            elif gbnf is not None:  # sampling: every candidate must be masked, so the eager sampler
+                grammar = LlamaGrammar.from_string(gbnf, verbose=False)
+        except ValueError as exc:  # a grammar llama.cpp refuses: an honest line, not a traceback
+            raise ModelUnavailable(f"the local model cannot use the tool-call grammar ({exc})") from None
         chunks = self.llama.create_completion(
             prompt=self.tokens,
             max_tokens=self.max_tokens,
@@ -309,6 +434,21 @@ class _Run:
                 call = ToolCall(id=_call_id(), name=parsed[0], arguments=parsed[1])
                 yield ModelEvent(kind="tool_call", tool_call=call)
         return call
+
+
+def _evaluate(llama: Llama, tokens: list[int], upto: int, start: int) -> Iterator[int]:
+    """Evaluate ``tokens[start:upto]`` after the first ``start`` (already in the KV cache).
+
+    Yields the number of prompt tokens in the cache after each chunk, so callers can report
+    progress and stop between chunks; what was evaluated before a stop stays cached.
+    """
+    llama.n_tokens = min(llama.n_tokens, start)  # eval() drops the KV cache past n_tokens
+    done = llama.n_tokens
+    while done < upto:
+        step = tokens[done : min(upto, done + PROMPT_CHUNK)]
+        llama.eval(step)
+        done += len(step)
+        yield done
 
 
 def _call_id() -> str:

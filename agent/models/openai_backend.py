@@ -21,6 +21,7 @@ from agent.models.base import (
     ModelEvent,
     ModelResponse,
     ModelUnavailable,
+    Progress,
     Stopwatch,
     ToolCall,
     ToolChoice,
@@ -107,6 +108,9 @@ class OpenAIChatModel(BaseChatModel):
             request["tool_choice"] = tool_choice
         if self._include_usage:
             request["stream_options"] = {"include_usage": True}
+        # A server says nothing until its first token: "reading the prompt" without counts,
+        # and the consumer's chance to stop before anything is sent.
+        yield ModelEvent(kind="progress", progress=Progress("reading"))
         watch = Stopwatch()
         chunks = self._open(request)
         yield from self._read(chunks, watch)

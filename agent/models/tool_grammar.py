@@ -140,9 +140,26 @@ def build_grammar(tools: list[dict[str, Any]], *, only: str | None = None) -> st
     return "\n".join(f"{name} ::= {rule}" for name, rule in rules.items())
 
 
+# A string's maxLength becomes one nested optional per character in GBNF; llama.cpp rejects a
+# grammar with thousands of them (a 2,000-character ``notes`` field did), so longer limits are
+# left to the runtime's validation, which reports an overlong value as a retry.
+GRAMMAR_MAX_LENGTH = 64
+
+
+def _grammar_schema(node: Any) -> Any:
+    if isinstance(node, dict):
+        out = {key: _grammar_schema(value) for key, value in node.items()}
+        if isinstance(out.get("maxLength"), int) and out["maxLength"] > GRAMMAR_MAX_LENGTH:
+            del out["maxLength"]
+        return out
+    if isinstance(node, list):
+        return [_grammar_schema(item) for item in node]
+    return node
+
+
 def _arguments_rule(converter: Any, schema: dict[str, Any], rule_name: str, tool: str) -> str:
     try:
-        resolved = converter.resolve_refs(json.loads(json.dumps(schema)), tool)
+        resolved = converter.resolve_refs(_grammar_schema(json.loads(json.dumps(schema))), tool)
         return str(converter.visit(resolved, rule_name))
     except Exception as exc:  # an unsupported schema feature: constrain to "some JSON object"
         log.warning("tool %s: schema not convertible to a grammar (%s); using plain JSON", tool, exc)

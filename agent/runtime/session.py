@@ -4,18 +4,89 @@ The desktop app's worker calls ``ChatSession.send`` and forwards the events as s
 CLI and the evals call the same ``Assistant`` underneath, which is what ``richeng eval
 drift`` checks. A turn already running makes the next ``send`` wait for it (the lock), so
 two messages can never interleave their writes.
+
+Warm-up (``warm_up``): a local model reads the static prompt prefix (system prompt + tool
+schemas, thousands of tokens) before it can answer. The session hands that prefix to the
+model in a background thread as soon as the app or the CLI has a model, so the reading (or
+the load of the saved state, see ``agent.models.prefix_cache``) overlaps the person typing.
+Models without a ``warm`` method (hosted, scripted) are left alone.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Generator
 from datetime import datetime
+from typing import Any
 
 from agent.models.base import ChatModel
 from agent.runtime.turn import Assistant, TurnEvent, TurnResult
 from agent.store.db import Store
 from agent.timesym.context import TimeContext
+
+log = logging.getLogger(__name__)
+
+
+def prefix_request(store: Store, profile_id: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The messages before the conversation and the tool schemas every turn of this profile sends."""
+    from agent.services.calendars import CalendarService
+
+    return _prefix_for(CalendarService(store, profile_id).names())
+
+
+def _prefix_for(calendar_names: list[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    from agent.runtime.prompt import build_messages
+    from agent.runtime.tools import tool_schemas
+
+    leading = build_messages([], "", "")[:-1]  # everything before the (last) user message
+    return leading, tool_schemas(calendar_names)
+
+
+def warm_model(model: object, store: Store, profile_id: int) -> bool:
+    """Hand the static prefix to a model that can pre-read it; False when it cannot.
+
+    Blocks while a lazily configured model loads; the prefix evaluation itself runs in the
+    model's own background thread (a turn waits for it, with progress, and can stop). The
+    CLI calls this before its one turn; the app calls ``start_warm_up``.
+    """
+    if not callable(getattr(model, "warm", None)):
+        return False
+    from agent.services.calendars import CalendarService
+
+    return _warm(model, CalendarService(store, profile_id).names())
+
+
+def _warm(model: object, calendar_names: list[str]) -> bool:
+    warm = getattr(model, "warm", None)
+    if not callable(warm):
+        return False
+    messages, tools = _prefix_for(calendar_names)
+    warm(messages, tools)
+    return True
+
+
+def start_warm_up(model: object, store: Store, profile_id: int) -> threading.Thread | None:
+    """``warm_model`` on a daemon thread; a failure is logged (the first turn just reads more).
+
+    The calendar names (the one per-user part of the tool schemas) are read here, on the
+    caller's thread, so the warm-up thread never touches the store.
+    """
+    if not callable(getattr(model, "warm", None)):
+        return None
+    from agent.services.calendars import CalendarService
+
+    names = CalendarService(store, profile_id).names()
+
+    def run() -> None:
+        try:
+            _warm(model, names)
+        except Exception as exc:  # a missing file, a bad spec: the turn will say so itself
+            log.info("model warm-up skipped: %s", exc)
+
+    thread = threading.Thread(target=run, name="model-warm-up", daemon=True)
+    thread.start()
+    return thread
 
 
 class ChatSession:
@@ -31,6 +102,8 @@ class ChatSession:
         self.assistant = Assistant(store, profile_id, model, tz=tz, clock=clock)
         self._turn_lock = threading.Lock()
         self._stop = threading.Event()
+        self._warm_wanted = False
+        self.warm_thread: threading.Thread | None = None
 
     @property
     def model(self) -> ChatModel | None:
@@ -39,6 +112,13 @@ class ChatSession:
     def set_model(self, model: ChatModel | None) -> None:
         with self._turn_lock:
             self.assistant.model = model
+        if self._warm_wanted:
+            self.warm_up()
+
+    def warm_up(self) -> None:
+        """Start loading the model and reading the static prefix now (app start, model change)."""
+        self._warm_wanted = True
+        self.warm_thread = start_warm_up(self.assistant.model, self.assistant.store, self.assistant.profile_id)
 
     def stop(self) -> None:
         """Ask the running turn to stop at its next check (between tokens and steps)."""

@@ -44,7 +44,7 @@ MAX_RETRIES = 2  # invalid tool calls sent back to the model before the user is 
 
 @dataclass(frozen=True)
 class TurnEvent:
-    kind: str  # token | reset | tool_call | tool_result | done
+    kind: str  # token | progress | reset | tool_call | tool_result | done
     text: str = ""
     name: str = ""
     payload: Any = None
@@ -255,6 +255,8 @@ class Assistant:
                     if event.kind == "token":
                         streamed = True
                         yield TurnEvent("token", event.text)
+                    elif event.kind == "progress":  # loading / reading the prompt: for the UI
+                        yield TurnEvent("progress", payload=event.progress)
                     elif event.kind == "done":
                         response = event.response
                     if stop():

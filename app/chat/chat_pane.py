@@ -46,6 +46,7 @@ from app.chat.message_view import MessageView
 from app.chat.modal_wait import ModalWait
 from app.chat.no_model_panel import NoModelPanel
 from app.chat.past_time_dialog import ADD, DROP, PastTimeDialog
+from app.chat.progress import TurnProgress
 from app.chat.spans import parse_when
 from app.chat.worker import GeneratorWorker
 from app.context import AppContext
@@ -137,6 +138,8 @@ class ChatPane(QWidget):
         self.candidate_bar.confirm_requested.connect(lambda: self.act("confirm"))
         self.candidate_bar.target_picked.connect(lambda index, label: self.act("pick_target", date=str(index), label=label))
         self.candidate_bar.edit_confirm_requested.connect(lambda: self.act("confirm_edit"))
+        self.progress = TurnProgress(self)  # phase, prompt tokens read, seconds, Stop
+        self.progress.stop_requested.connect(self.stop)
 
         self.input = QLineEdit(self)
         self.input.setPlaceholderText(self.tr("Tell me what to schedule, or ask about your week…"))
@@ -156,6 +159,7 @@ class ChatPane(QWidget):
         layout.addWidget(self.guard_banner)
         layout.addWidget(self.stack, 1)
         layout.addWidget(self.candidate_bar)
+        layout.addWidget(self.progress)
         layout.addLayout(entry)
 
         self._set_busy(False)
@@ -167,6 +171,10 @@ class ChatPane(QWidget):
             app.aboutToQuit.connect(self.stop)  # quitting must not wait for a model to finish talking
         self._warm = GeneratorWorker(_warm_up(ctx.time_context()), "warm-up")
         self._pool.start(self._warm)  # queued ahead of any turn on the one-thread pool
+        # A local model starts loading and reading its prompt prefix once the window is up.
+        warm_model = getattr(ctx.session, "warm_up", None)
+        if callable(warm_model):
+            QTimer.singleShot(0, warm_model)
 
     # ---- public -----------------------------------------------------------------------------
 
@@ -202,6 +210,7 @@ class ChatPane(QWidget):
         self._maybe_session_break()
         self.view.add_bubble("user", text, self.ctx.now())
         self._begin_reply(self.tr("Thinking…"))
+        self.progress.start()
         session = self.ctx.session
         turn = _honour_stop(session.send(text, self.ctx.time_context()), lambda: self._stop_requested, session.stop)
         return self._make_worker(turn, "chat turn")
@@ -228,6 +237,7 @@ class ChatPane(QWidget):
         self._stop_requested = True
         self.worker.quit()
         self.ctx.session.stop()
+        self.progress.stopping()
         if self.last_reply is not None:
             self.last_reply.set_status(self.tr("Stopping…"))
 
@@ -255,6 +265,7 @@ class ChatPane(QWidget):
 
     @Slot(object)
     def _on_yielded(self, event: TurnEvent) -> None:
+        self.progress.on_event(event, self._tool_status(event.name) if event.kind == "tool_call" else "")
         bubble = self.last_reply
         if bubble is None:
             return
@@ -266,6 +277,8 @@ class ChatPane(QWidget):
             bubble.set_text("")  # tool-call preamble or a guarded claim: not what the user reads
         elif event.kind == "tool_call":
             bubble.set_status(self._tool_status(event.name))
+        elif event.kind == "progress" and self.progress.phase != "stopping":
+            bubble.set_status(self.progress.phase_text())
 
     @Slot(object)
     def _on_returned(self, result: TurnResult | None) -> None:
@@ -280,6 +293,7 @@ class ChatPane(QWidget):
         result, error = self._result, self._error
         self.worker = None
         self._result = self._error = None
+        self.progress.finish()
         self._set_busy(False)
         bubble = self.last_reply
         if bubble is not None:

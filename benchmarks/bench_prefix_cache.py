@@ -1,0 +1,123 @@
+"""Benchmark: the first chat turn after a restart, with the persisted prefix state (issue 14).
+
+Runs the bundled GGUF (one thread, the CLI's default context) in fresh processes that share
+one empty cache dir (``XDG_CACHE_HOME``) and one temp store:
+
+* ``cli``: two consecutive ``richeng chat --model bundled --json MESSAGE`` processes. The
+  first finds no saved state, reads the whole prefix and saves it; the second loads it.
+* ``app``: two consecutive processes doing what the app does from start-up: a ``LazyModel``
+  (the app's configured-model wrapper), ``ChatSession.warm_up()`` at start, then the first
+  message at once (the worst case: the person types before the warm-up could finish).
+
+For each it prints time to first token (the turn timeline's ``first_token`` minus
+``model_request_sent``), the prompt and cached token counts, and the second's share of the
+first's. Target: the second ≤ 15% of the first.
+
+    .venv/bin/python benchmarks/bench_prefix_cache.py [--mode cli|app|both] [--message TEXT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+APP_SCRIPT = r"""
+import json, sys, time
+started = time.monotonic()
+from agent.runtime.session import ChatSession
+from agent.store.db import Store
+from agent.store.profiles import ensure_profile
+from app.model_loader import LazyModel
+store = Store(sys.argv[1])
+profile = ensure_profile(store)
+session = ChatSession(store, profile, LazyModel("bundled"))
+session.warm_up()
+events, result = session.send_all(sys.argv[2])
+progress = [e.payload for e in events if e.kind == "progress"]
+print(json.dumps({"timeline": result.timeline, "since_start_s": time.monotonic() - started,
+                  "progress_events": len(progress)}))
+"""
+
+
+def _env(cache: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env["XDG_CACHE_HOME"] = str(cache)
+    return env
+
+
+def _last_json(stdout: str) -> dict[str, object]:
+    for line in reversed(stdout.strip().splitlines()):
+        line = line.strip()
+        if line.startswith("{"):
+            return dict(json.loads(line))
+    raise RuntimeError(f"no JSON in output:\n{stdout[-2000:]}")
+
+
+def run_cli(db: Path, cache: Path, message: str) -> dict[str, object]:
+    command = [sys.executable, "-m", "agent.cli.main", "--db", str(db), "chat", "--model", "bundled", "--json", message]
+    started = time.monotonic()
+    done = subprocess.run(command, cwd=ROOT, env=_env(cache), capture_output=True, text=True, timeout=3600)
+    if done.returncode != 0:
+        raise RuntimeError(f"richeng chat failed ({done.returncode}):\n{done.stderr[-2000:]}")
+    out = _last_json(done.stdout)
+    out["process_s"] = time.monotonic() - started
+    return out
+
+
+def run_app(db: Path, cache: Path, message: str) -> dict[str, object]:
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", APP_SCRIPT, str(db), message], cwd=ROOT, env=_env(cache),
+                          capture_output=True, text=True, timeout=3600)  # fmt: skip
+    if done.returncode != 0:
+        raise RuntimeError(f"app-path process failed ({done.returncode}):\n{done.stderr[-2000:]}")
+    out = _last_json(done.stdout)
+    out["process_s"] = time.monotonic() - started
+    return out
+
+
+def ttft_ms(result: dict[str, object]) -> float:
+    timeline = result["timeline"]
+    assert isinstance(timeline, dict)
+    return float(timeline["first_token"]) - float(timeline["model_request_sent"])
+
+
+def cache_files(cache: Path) -> str:
+    files = sorted((cache / "richeng" / "prefix-state").glob("*.state"))
+    return ", ".join(f"{f.name} {f.stat().st_size / 1e6:.1f} MB" for f in files) or "none"
+
+
+def bench(mode: str, message: str) -> float:
+    runner = run_cli if mode == "cli" else run_app
+    with tempfile.TemporaryDirectory(prefix=f"richeng-bench-{mode}-") as tmp:
+        db, cache = Path(tmp) / "bench.sqlite3", Path(tmp) / "cache"
+        first = runner(db, cache, message)
+        saved = cache_files(cache)
+        second = runner(db, cache, message)
+    a, b = ttft_ms(first), ttft_ms(second)
+    print(f"[{mode}] process 1: time to first token {a / 1000:8.2f} s   (process {float(first['process_s']):.1f} s)")
+    print(f"[{mode}] process 2: time to first token {b / 1000:8.2f} s   (process {float(second['process_s']):.1f} s)")
+    print(f"[{mode}] saved state: {saved}")
+    print(f"[{mode}] second / first = {b / a:.1%}  (target <= 15%)")
+    return b / a
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mode", choices=["cli", "app", "both"], default="both")
+    parser.add_argument("--message", default="明天下午三点和王老师开会")
+    args = parser.parse_args()
+    ratios = [bench(mode, args.message) for mode in (["cli", "app"] if args.mode == "both" else [args.mode])]
+    return 0 if all(r <= 0.15 for r in ratios) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,138 @@
+"""The warm, persisted prefix state of the local backend, and its prompt-reading progress.
+
+A "next process" is simulated by ``clear_cache()`` (every loaded Llama closed) and a fresh
+``LlamaChatModel``: the KV cache is then empty, so a cached token can only have come from the
+file on disk. The conftest points ``XDG_CACHE_HOME`` at a per-test folder. Prefixes are short
+(no tool schemas) so each evaluation takes seconds; what is asserted is which tokens were
+served from the cache and which path the warm-up took, never how long anything took.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agent.models import llama_backend, prefix_cache
+from agent.models.bundled import bundled_gguf_path
+from agent.models.llama_backend import LlamaChatModel, clear_cache
+from tests.model_fixtures import THREADS
+
+pytestmark = pytest.mark.model
+
+SYSTEM_A = "You are Richeng, a calendar assistant. Keep answers short and in the user's language."
+SYSTEM_B = "You are Richeng, a calendar assistant. Answer in one sentence, never invent events."
+
+
+def _fresh() -> LlamaChatModel:
+    clear_cache()
+    return LlamaChatModel(bundled_gguf_path(), n_ctx=1024, n_threads=THREADS)
+
+
+def _system(text: str) -> list[dict[str, Any]]:
+    return [{"role": "system", "content": text}]
+
+
+def _state_files() -> list[Path]:
+    return sorted(prefix_cache.cache_dir().glob("*.state"))
+
+
+def _turn(model: LlamaChatModel, system: str) -> Any:
+    messages = [*_system(system), {"role": "user", "content": "What is on Tuesday?"}]
+    return model.complete(messages, [], max_tokens=2)
+
+
+def test_the_next_process_loads_the_saved_prefix_instead_of_reading_it() -> None:
+    model = _fresh()
+    job = model.warm(_system(SYSTEM_A), [])
+    assert job.wait(600) and job.source == "evaluated" and job.saved
+    prefix_len = len(model.prefix_tokens(_system(SYSTEM_A), []))
+    assert job.done == job.total == prefix_len > 10
+    assert len(_state_files()) == 1
+
+    model = _fresh()  # a new process: empty KV cache
+    job = model.warm(_system(SYSTEM_A), [])
+    assert job.wait(600) and job.source == "disk"
+    response = _turn(model, SYSTEM_A)
+    assert response.usage.cached_tokens >= prefix_len - 1  # the token before the user text may merge
+    assert response.usage.prompt_tokens > response.usage.cached_tokens
+
+    model = _fresh()  # and without a warm-up the same turn reads everything
+    cold = _turn(model, SYSTEM_A)
+    assert cold.usage.cached_tokens == 0
+
+
+def test_a_truncated_state_file_is_ignored_and_replaced() -> None:
+    model = _fresh()
+    assert model.warm(_system(SYSTEM_A), []).wait(600)
+    (path,) = _state_files()
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+
+    model = _fresh()
+    job = model.warm(_system(SYSTEM_A), [])
+    assert job.wait(600) and job.source == "evaluated" and job.saved
+    model = _fresh()
+    assert model.warm(_system(SYSTEM_A), []).wait(600) and model._current().warm.source == "disk"  # type: ignore[union-attr]
+
+
+def test_a_state_file_for_another_prefix_is_not_trusted() -> None:
+    model = _fresh()
+    assert model.warm(_system(SYSTEM_A), []).wait(600)
+    (path,) = _state_files()  # one file per model and context settings: B's prefix maps here too
+    saved_for_a = path.read_bytes()
+
+    model = _fresh()
+    job = model.warm(_system(SYSTEM_B), [])
+    assert job.wait(600) and job.source == "evaluated"
+    assert _state_files() == [path] and path.read_bytes() != saved_for_a  # replaced by B's state
+    response = _turn(model, SYSTEM_B)
+    assert response.usage.cached_tokens >= len(model.prefix_tokens(_system(SYSTEM_B), [])) - 1
+
+
+def test_a_file_with_a_flipped_payload_byte_is_not_trusted() -> None:
+    model = _fresh()
+    assert model.warm(_system(SYSTEM_A), []).wait(600)
+    (path,) = _state_files()
+    data = bytearray(path.read_bytes())
+    data[-100] ^= 0xFF  # same length, same header: only the checksum can tell
+    path.write_bytes(bytes(data))
+    tokens = model.prefix_tokens(_system(SYSTEM_A), [])
+    llama = model.llama
+    key = prefix_cache.cache_key(model.path, {"n_ctx": llama.n_ctx(), "n_batch": llama.n_batch}, tokens)
+    assert prefix_cache.cache_file(key) == path
+    assert prefix_cache.read(path, key, tokens) is None
+
+
+def test_prompt_reading_reports_progress_and_can_stop_between_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(llama_backend, "PROMPT_CHUNK", 8)
+    model = _fresh()
+    messages = [*_system(SYSTEM_A), {"role": "user", "content": "What is on Tuesday?"}]
+    total = len(model.render_prompt(messages, [])[0])
+    events = list(model.stream(messages, [], max_tokens=2))
+    kinds = [e.kind for e in events]
+    first_other = next(i for i, k in enumerate(kinds) if k != "progress")
+    assert first_other >= 3 and "progress" not in kinds[first_other:]
+    done = [e.progress.done for e in events[:first_other] if e.progress is not None]
+    assert done == sorted(done) and done[0] == 0 and done[-1] == total - 1
+    assert {e.progress.total for e in events[:first_other] if e.progress is not None} == {total}
+    assert all(e.progress is not None and e.progress.phase == "reading" for e in events[:first_other])
+
+    # Stopping after two chunks keeps what was read: the next request starts from there.
+    model = _fresh()
+    stream = model.stream(messages, [], max_tokens=2)
+    for _ in range(3):  # the opening report, then two chunks
+        next(stream)
+    stream.close()
+    assert model.llama.n_tokens == 16
+    again = model.complete(messages, [], max_tokens=2)
+    assert again.usage.cached_tokens == 16
+
+
+def test_a_turn_during_the_warm_up_waits_for_it_instead_of_reading_twice() -> None:
+    model = _fresh()
+    job = model.warm(_system(SYSTEM_A), [])
+    response = _turn(model, SYSTEM_A)  # whether it had to wait or not, the prefix was read once
+    assert job.finished.is_set() and job.source == "evaluated"
+    assert response.usage.cached_tokens >= len(model.prefix_tokens(_system(SYSTEM_A), [])) - 1
