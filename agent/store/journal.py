@@ -222,13 +222,12 @@ def _flush(store: Store, conn: sqlite3.Connection) -> None:
         name = pending.origin or ("chat" if "agent" in pending.hints else _defaults.get(store, "user"))
         counts = {op: sum(1 for row in rows if row.op == op) for op in ("created", "updated", "deleted")}
         label = pending.label or _label(counts, titles)
+        body = json.dumps({"v": 1, "rows": [row.to_json() for row in rows]}, ensure_ascii=False)
         cur = conn.execute(
             "INSERT INTO change_journal(profile_id, created_at, origin, kind, reverts, label, created, updated,"
             " deleted, changes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (profile_id, _stamp(store), name, pending.kind, pending.reverts[0] if pending.reverts else None,
-             label[:200], counts["created"],
-             counts["updated"], counts["deleted"], json.dumps({"v": 1, "rows": [row.to_json() for row in rows]},
-                                                               ensure_ascii=False)),
+             label[:200], counts["created"], counts["updated"], counts["deleted"], body),
         )  # fmt: skip
         new_id = int(cur.lastrowid or 0)
         _local.last = new_id
