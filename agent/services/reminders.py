@@ -8,7 +8,7 @@ each week's instance, and an edited or moved event's alarm follows it without bo
 
 from __future__ import annotations
 
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime, time, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 from icalendar.prop import vDDDTypes, vDuration
@@ -89,3 +89,98 @@ def due_reminders(
                 keep(later[0], fire)
     due.sort(key=lambda item: item[1])
     return due
+
+
+# ---- the next fire time, and snoozes ---------------------------------------------------------
+#
+# The app sleeps on one single-shot timer until the next fire time instead of polling, so it
+# needs "when is the next reminder after t". A snooze is a row in ``reminder_snoozes``
+# (migration 5): the occurrence (UID and its start's recurrence key) and when it fires again.
+# Rows live in the database, not in the window, so a snooze survives a restart; a fired
+# snooze row is deleted, and a snooze on an event that was deleted simply finds nothing.
+
+NEXT_HORIZON = timedelta(days=2)  # how far ahead one lookup searches for the next alarm
+
+
+def next_fire_after(
+    store: Store, profile_id: int, after: datetime, tz: ZoneInfo, horizon: timedelta = NEXT_HORIZON
+) -> datetime | None:
+    """The earliest alarm or snooze fire time in ``(after, after + horizon]``, or None."""
+    found = [fire for _occ, fire in due_reminders(store, profile_id, after, after + horizon, tz)]
+    found += [fire for _occ, fire in due_snoozes(store, profile_id, after, after + horizon, tz)]
+    return min(found) if found else None
+
+
+def occurrence_key(occ: Occurrence) -> str:
+    """One instance's identity across edits of other instances: its start as a UTC key."""
+    from agent.store.components import recurrence_key
+
+    return recurrence_key(occ.start)
+
+
+def snooze(store: Store, profile_id: int, occ: Occurrence, until: datetime, now: datetime) -> datetime:
+    """Remind again about ``occ`` at ``until`` (replacing an earlier snooze of it)."""
+    if until.tzinfo is None:
+        raise ValueError("a snooze time must be aware")
+    fire = until.astimezone(timezone.utc).replace(microsecond=0)
+    with store.transaction() as conn:
+        conn.execute(
+            "INSERT INTO reminder_snoozes(profile_id, uid, occurrence, fire_at, created_at) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT(profile_id, uid, occurrence) DO UPDATE SET fire_at = excluded.fire_at,"
+            " created_at = excluded.created_at",
+            (profile_id, occ.uid, occurrence_key(occ), fire.isoformat(), now.astimezone(timezone.utc).isoformat()),
+        )
+    return fire
+
+
+def snoozed_until(store: Store, profile_id: int, occ: Occurrence) -> datetime | None:
+    with store.lock:
+        row = store.conn.execute(
+            "SELECT fire_at FROM reminder_snoozes WHERE profile_id = ? AND uid = ? AND occurrence = ?",
+            (profile_id, occ.uid, occurrence_key(occ)),
+        ).fetchone()
+    return datetime.fromisoformat(row[0]) if row else None
+
+
+def clear_snooze(store: Store, profile_id: int, occ: Occurrence) -> None:
+    with store.transaction() as conn:
+        conn.execute(
+            "DELETE FROM reminder_snoozes WHERE profile_id = ? AND uid = ? AND occurrence = ?",
+            (profile_id, occ.uid, occurrence_key(occ)),
+        )
+
+
+def due_snoozes(
+    store: Store, profile_id: int, since: datetime, until: datetime, tz: ZoneInfo
+) -> list[tuple[Occurrence, datetime]]:
+    """Snoozed reminders with ``since < fire <= until``, each with its occurrence as it is
+    now (a snooze on a deleted or cancelled event yields nothing), earliest first."""
+    lo, hi = since.astimezone(timezone.utc).isoformat(), until.astimezone(timezone.utc).isoformat()
+    with store.lock:
+        rows = store.conn.execute(
+            "SELECT uid, occurrence, fire_at FROM reminder_snoozes"
+            " WHERE profile_id = ? AND fire_at > ? AND fire_at <= ? ORDER BY fire_at",
+            (profile_id, lo, hi),
+        ).fetchall()
+    if not rows:
+        return []
+    repo = EventRepo(store, profile_id)
+    found: list[tuple[Occurrence, datetime]] = []
+    for uid, key, fire_text in rows:
+        occ = _occurrence_by_key(repo, str(uid), str(key), tz)
+        if occ is not None and occ.status != "CANCELLED":
+            found.append((occ, datetime.fromisoformat(str(fire_text))))
+    return found
+
+
+def _occurrence_by_key(repo: EventRepo, uid: str, key: str, tz: ZoneInfo) -> Occurrence | None:
+    from agent.store.components import recurrence_key
+
+    if "T" in key:
+        start = datetime.strptime(key.rstrip("Z"), "%Y%m%dT%H%M%S").replace(tzinfo=timezone.utc)
+    else:
+        start = datetime.combine(datetime.strptime(key, "%Y%m%d").date(), time(0), tz)
+    for occ in repo.occurrences(start - timedelta(days=1), start + timedelta(days=1), tz):
+        if occ.uid == uid and recurrence_key(occ.start) == key:
+            return occ
+    return None

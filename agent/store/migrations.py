@@ -263,4 +263,20 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX change_journal_recent ON change_journal(profile_id, id);
     """,
+    # 5: reminder_snoozes, the reminders a user snoozed (app/reminders.py, docs/app-calendar.md).
+    # One row per snoozed occurrence: the event's UID and the instance's start as a recurrence
+    # key (agent/store/components.recurrence_key), and when to remind again (UTC ISO text). In
+    # the database rather than the window, so a snooze outlives a restart; deleted once fired.
+    """
+    CREATE TABLE reminder_snoozes (
+        id          INTEGER PRIMARY KEY,
+        profile_id  INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        uid         TEXT NOT NULL,
+        occurrence  TEXT NOT NULL,                  -- recurrence key of the instance's start
+        fire_at     TEXT NOT NULL,                  -- UTC, ISO 8601
+        created_at  TEXT NOT NULL,
+        UNIQUE (profile_id, uid, occurrence)
+    );
+    CREATE INDEX reminder_snoozes_due ON reminder_snoozes(profile_id, fire_at);
+    """,
 ]
