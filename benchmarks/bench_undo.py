@@ -55,6 +55,37 @@ def once(data: bytes) -> dict[str, float]:
         return {"cpu": cpu, "wall": wall, "hook": hook, "size": size, "undo_cpu": undo_cpu, "undo_wall": undo_wall}
 
 
+def edits(count: int, with_journal: bool) -> float:
+    """CPU per single edit (create, then move it) on a file store, with or without the journal."""
+    from datetime import datetime, timedelta
+    from zoneinfo import ZoneInfo
+
+    from agent.services.calendars import CalendarService
+    from agent.services.editing import EditService, EventDraft
+    from agent.store import events as events_module
+
+    tz = ZoneInfo("Asia/Shanghai")
+    saved = events_module.journal.collect
+    if not with_journal:
+        events_module.journal.collect = lambda *a, **k: None  # type: ignore[assignment]
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            store = Store(Path(folder) / "bench.sqlite3", backups=False)
+            pid = ensure_profile(store)
+            calendar = CalendarService(store, pid).default()
+            service = EditService(store, pid)
+            start = time.process_time()
+            for n in range(count):
+                day = datetime(2026, 12, 1, 9, tzinfo=tz) + timedelta(days=n)
+                uid = service.create(EventDraft(f"e{n}", day, day + timedelta(hours=1), calendar.id)).created[0].uid
+                service.replace(uid, EventDraft(f"e{n}!", day, day + timedelta(hours=2), calendar.id))
+            took = (time.process_time() - start) / (2 * count)
+            store.close()
+    finally:
+        events_module.journal.collect = saved  # type: ignore[assignment]
+    return took
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--events", type=int, default=10_000)
@@ -71,6 +102,11 @@ def main() -> int:
           f"{med('hook') * 1000:.0f} ms CPU ({100 * med('hook') / med('cpu'):.1f}% of the import's CPU)")
     print(f"journal row {med('size') / 1e6:.2f} MB of JSON; undo of the whole import {med('undo_wall'):.2f} s wall, "
           f"{med('undo_cpu'):.2f} s CPU (medians of {args.runs})")
+    journal._flush = _flush  # type: ignore[assignment]  # noqa: SLF001
+    plain = statistics.median(edits(200, False) for _ in range(args.runs))
+    kept = statistics.median(edits(200, True) for _ in range(args.runs))
+    print(f"one edit through EditService (create or replace): {plain * 1000:.2f} ms CPU without the journal, "
+          f"{kept * 1000:.2f} ms with it")
     return 0
 
 
