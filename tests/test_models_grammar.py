@@ -96,3 +96,22 @@ def test_templates_refusing_a_system_role_get_it_folded_into_the_first_user_turn
 
     fallback = _render(broken, [{"role": "assistant", "content": "A"}, {"role": "user", "content": "U"}])
     assert "[INST]" in fallback.prompt  # the generic Llama-2 layout
+
+
+def test_the_model_reads_words_while_the_grammar_keeps_the_date_pattern() -> None:
+    """Prompt diet (issue 14): the date pattern is in the grammar, not in the text the model reads."""
+    from agent.runtime.tools import tool_schemas
+
+    tools = tool_schemas(["日程", "工作"])
+    block = render_tools_block(tools)
+    assert "pattern" not in block and "[0-9]" not in block and "x-" not in block
+    assert "dateExpression?: string (date symbol" in block and "calendarName?: 日程|工作" in block
+    grammar = build_grammar(tools)
+    assert '"D" [+-]' in grammar  # the symbol shape is enforced while decoding
+
+
+def test_hosted_requests_never_carry_private_keys() -> None:
+    from agent.models.base import reading_view
+    from agent.runtime.tools import tool_schemas
+
+    assert "x-pattern" not in json.dumps(reading_view(tool_schemas(["日程"])))

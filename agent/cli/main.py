@@ -109,6 +109,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("message", metavar="MESSAGE")
     p.add_argument("--model", metavar="SPEC", help="openai:MODEL@BASE_URL | llama:PATH.gguf | script:FILE.json")
 
+    from agent.cli.prompt_command import register as register_prompt
+
+    register_prompt(sub, commands)
+
     p = sub(commands, "import", "import an .ics file", h.import_ics)
     p.add_argument("file", metavar="FILE")
     p.add_argument("--calendar", metavar="NAME")

@@ -194,3 +194,13 @@ class Stopwatch:
         self.timings.setdefault("first_token", now)
         self.timings["generation_end"] = now
         return dict(self.timings)
+
+
+def reading_view(node: Any) -> Any:
+    """A tool schema as the model reads it: private ``x-`` keys (the date pattern the llama
+    grammar enforces) removed, everything else byte-identical, so the prompt stays stable."""
+    if isinstance(node, dict):
+        return {key: reading_view(value) for key, value in node.items() if not (isinstance(key, str) and key.startswith("x-"))}
+    if isinstance(node, list):
+        return [reading_view(item) for item in node]
+    return node

@@ -26,6 +26,7 @@ from agent.models.base import (
     ToolCall,
     ToolChoice,
     Usage,
+    reading_view,
 )
 from agent.models.keys import normalize_base_url, redact, resolve_api_key
 
@@ -98,13 +99,13 @@ class OpenAIChatModel(BaseChatModel):
     ) -> Iterator[ModelEvent]:
         request: dict[str, Any] = {
             "model": self.model,
-            "messages": messages,
+            "messages": _wire_messages(messages),
             "max_tokens": max_tokens,
             "temperature": temperature,
             "stream": True,
         }
         if tools:
-            request["tools"] = tools
+            request["tools"] = reading_view(tools)  # private x- keys never leave the process
             request["tool_choice"] = tool_choice
         if self._include_usage:
             request["stream_options"] = {"include_usage": True}
@@ -194,6 +195,17 @@ class OpenAIChatModel(BaseChatModel):
         if isinstance(exc, openai.APIStatusError):
             return ModelUnavailable(f"{where} answered HTTP {exc.status_code}: {_error_text(exc, self._secret)}")
         return ModelUnavailable(f"{where} failed: {_error_text(exc, self._secret)}")
+
+
+def _wire_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The messages as every server accepts them: an assistant turn that only calls tools
+    carries ``content: ""`` rather than ``null``. OpenAI takes both; llama-cpp-python's server
+    answers HTTP 500 to ``null`` (its request model wants a string), which broke every turn
+    whose tool result went back to the model."""
+    return [
+        {**message, "content": ""} if message.get("role") == "assistant" and message.get("content") is None else message
+        for message in messages
+    ]
 
 
 def _error_text(exc: Exception, secret: str | None = None, limit: int = 160) -> str:

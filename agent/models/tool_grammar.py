@@ -30,7 +30,7 @@ import logging
 import re
 from typing import Any
 
-from agent.models.base import message_text
+from agent.models.base import message_text, reading_view
 
 log = logging.getLogger(__name__)
 
@@ -42,27 +42,38 @@ _HEAD_RE = re.compile(r'^\s*\{\s*"name"\s*:\s*("(?:[^"\\]|\\.)*")\s*,\s*"argumen
 
 TOOLS_INSTRUCTIONS = (
     "# Tools\n"
-    "You may call one of the tools below. To call a tool, reply with exactly\n"
-    '<tool_call>{"name": <tool name>, "arguments": <JSON object matching its parameters>}\n'
-    "and nothing else. Otherwise reply in plain text.\n"
+    "To call a tool reply with exactly\n"
+    '<tool_call>{"name": <tool>, "arguments": <JSON object>}\n'
+    "and nothing else; otherwise reply in plain text. Arguments: name: type (notes); ? = optional.\n"
 )
+
+
+def _signature(parameters: dict[str, Any]) -> str:
+    """``title: string (…); time?: string (…)``: each argument once, in words."""
+    required = set(parameters.get("required") or [])
+    parts = []
+    for name, prop in (parameters.get("properties") or {}).items():
+        kind = "|".join(str(value) for value in prop["enum"]) if "enum" in prop else str(prop.get("type", "string"))
+        text = f"{name}{'' if name in required else '?'}: {kind}"
+        if prop.get("description"):
+            text += f" ({prop['description']})"
+        parts.append(text)
+    return "; ".join(parts)
 
 
 def render_tools_block(tools: list[dict[str, Any]]) -> str:
     """The tool definitions as the model sees them, appended to the system prompt.
 
-    Deterministic (stable key order, fixed separators) because any byte that changes between
-    turns would invalidate the cached prefix after it.
+    One line per tool, each argument described once in words (JSON Schema's own words cost
+    three times the tokens; the grammar built from the full schema enforces the shape).
+    Deterministic, because any byte that changes between turns would invalidate the cached
+    prefix after it.
     """
     lines = [TOOLS_INSTRUCTIONS, "<tools>"]
     for tool in tools:
         function = tool.get("function", tool)
-        entry = {
-            "name": function["name"],
-            "description": function.get("description", ""),
-            "parameters": function.get("parameters", {"type": "object", "properties": {}}),
-        }
-        lines.append(json.dumps(entry, ensure_ascii=False, separators=(", ", ": ")))
+        parameters = reading_view(function.get("parameters") or {"type": "object", "properties": {}})
+        lines.append(f"{function['name']}({_signature(parameters)}): {function.get('description', '')}".rstrip(": "))
     lines.append("</tools>")
     return "\n".join(lines)
 
@@ -147,8 +158,9 @@ GRAMMAR_MAX_LENGTH = 64
 
 
 def _grammar_schema(node: Any) -> Any:
+    """The schema the grammar enforces: the private ``x-pattern`` becomes a real pattern."""
     if isinstance(node, dict):
-        out = {key: _grammar_schema(value) for key, value in node.items()}
+        out = {("pattern" if key == "x-pattern" else key): _grammar_schema(value) for key, value in node.items()}
         if isinstance(out.get("maxLength"), int) and out["maxLength"] > GRAMMAR_MAX_LENGTH:
             del out["maxLength"]
         return out

@@ -28,23 +28,28 @@ class _Args(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
 
+# The model reads each argument described once, in words; the patterns and bounds below are
+# enforced by pydantic (a violation goes back to the model as a retry with the reason) and by
+# the llama grammar (``x-pattern`` in the schema), not repeated in the text the model reads.
+DATE = "date symbol"
+
+
 class CreateArgs(_Args):
-    title: str = Field(min_length=1, max_length=200, description="Short event title in the user's words, without the date/time words.")
+    title: str = Field(min_length=1, max_length=200, description="in the user's words, no date/time words")
     dateExpression: str | None = Field(
         default=None,
         pattern=DATE_OR_INSTANT_PATTERN,
-        description="Date symbol (see the time symbols), or an instant like D+1T15:00. Omit only when "
-        "continuing a pending command whose day stays the same (or when the user named no day: code asks).",
+        description=DATE + " or instant (D+1T15:00); omit when a pending command keeps its day",
     )
-    time: str | None = Field(default=None, pattern=TIME_PATTERN, description="Start time HH:MM (24 h). Omit for an all-day event.")
-    endTime: str | None = Field(default=None, pattern=TIME_PATTERN, description="End time HH:MM, only if the user said when it ends.")
-    durationMinutes: int | None = Field(default=None, ge=1, le=10080, description="Length in minutes, only if the user said how long.")
-    calendarName: str | None = Field(default=None, description="One of the user's calendars; omit when unsure.")
-    allowConflict: bool | None = Field(default=None, description="True only when the user, told about a conflict, says to create it anyway.")
-    repeat: Repeat | None = Field(default=None, description="Only for a repeating event (每周五, every day); follows the start date.")
-    repeatUntil: str | None = Field(default=None, max_length=40, description="Last day of the series (date symbol).")
-    repeatCount: int | None = Field(default=None, ge=1, le=1000, description="Number of times, if the user said.")
-    reminderMinutes: int | None = Field(default=None, ge=0, le=40320, description="Remind this many minutes before.")
+    time: str | None = Field(default=None, pattern=TIME_PATTERN, description="HH:MM; omit for all-day")
+    endTime: str | None = Field(default=None, pattern=TIME_PATTERN, description="HH:MM, only if said")
+    durationMinutes: int | None = Field(default=None, ge=1, le=10080, description="only if said")
+    calendarName: str | None = Field(default=None, description="omit when unsure")
+    allowConflict: bool | None = Field(default=None, description="only after a conflict, if the user says create anyway")
+    repeat: Repeat | None = Field(default=None, description="only for a repeating event; follows the start date")
+    repeatUntil: str | None = Field(default=None, max_length=40, description="last day, " + DATE)
+    repeatCount: int | None = Field(default=None, ge=1, le=1000)
+    reminderMinutes: int | None = Field(default=None, ge=0, le=40320, description="minutes before")
     location: str | None = Field(default=None, max_length=200)
     notes: str | None = Field(default=None, max_length=2000)
 
@@ -52,26 +57,26 @@ class CreateArgs(_Args):
 class _TargetArgs(_Args):
     """Which event: the user's own words for it. Code finds it; the model never sees an id.
 
-    The date fields carry no schema pattern (each would add ~250 prompt tokens); code
-    resolves them and a bad symbol goes back to the model as a retry with the reason."""
+    The date fields carry no pattern: code resolves them and a bad symbol goes back to the
+    model as a retry with the reason."""
 
-    targetTitle: str | None = Field(default=None, max_length=200, description="The user's words for the event (会, 健身); omit if the day has one event.")
-    targetDate: str | None = Field(default=None, max_length=40, description="Its day, if the user named one.")
-    targetTime: str | None = Field(default=None, pattern=TIME_PATTERN, description="Its start time HH:MM, if named.")
-    scope: Scope | None = Field(default=None, description="For a repeating event: this (default), following, or all.")
+    targetTitle: str | None = Field(default=None, max_length=200, description="user's words for the event; omit if the day has one")
+    targetDate: str | None = Field(default=None, max_length=40, description=DATE)
+    targetTime: str | None = Field(default=None, pattern=TIME_PATTERN, description="HH:MM")
+    scope: Scope | None = Field(default=None, description="for a repeating event; default this")
 
 
 class UpdateArgs(_TargetArgs):
-    newDate: str | None = Field(default=None, max_length=40, description="New day (date symbol).")
-    newTime: str | None = Field(default=None, pattern=TIME_PATTERN, description="New start HH:MM.")
+    newDate: str | None = Field(default=None, max_length=40, description=DATE)
+    newTime: str | None = Field(default=None, pattern=TIME_PATTERN)
     newEndTime: str | None = Field(default=None, pattern=TIME_PATTERN)
     durationMinutes: int | None = Field(default=None, ge=1, le=10080)
     newTitle: str | None = Field(default=None, max_length=200)
-    calendarName: str | None = Field(default=None, description="Move it to this calendar.")
+    calendarName: str | None = Field(default=None)
     location: str | None = Field(default=None, max_length=200)
     notes: str | None = Field(default=None, max_length=2000)
     reminderMinutes: int | None = Field(default=None, ge=0, le=40320)
-    completed: bool | None = Field(default=None, description="True to mark it done.")
+    completed: bool | None = Field(default=None, description="true: mark done")
 
 
 class DeleteArgs(_TargetArgs):
@@ -79,15 +84,15 @@ class DeleteArgs(_TargetArgs):
 
 
 class QueryArgs(_Args):
-    startExpression: str = Field(pattern=DATE_OR_INSTANT_PATTERN, description="Start of the range (inclusive).")
-    endExpression: str = Field(pattern=DATE_OR_INSTANT_PATTERN, description="End of the range: the END of this symbol is the range end (D+1..D+1 = all of tomorrow).")
-    incompleteOnly: bool | None = Field(default=None, description="True only when the user asks for unfinished items.")
+    startExpression: str = Field(pattern=DATE_OR_INSTANT_PATTERN, description=DATE)
+    endExpression: str = Field(pattern=DATE_OR_INSTANT_PATTERN, description=DATE + "; its end ends the range")
+    incompleteOnly: bool | None = Field(default=None, description="only if asked for unfinished items")
 
 
 class FreeTimeArgs(_Args):
-    startExpression: str = Field(pattern=DATE_OR_INSTANT_PATTERN)
-    endExpression: str = Field(pattern=DATE_OR_INSTANT_PATTERN)
-    durationMinutes: int | None = Field(default=None, ge=5, le=1440, description="How long the free slot must be; default 60.")
+    startExpression: str = Field(pattern=DATE_OR_INSTANT_PATTERN, description=DATE)
+    endExpression: str = Field(pattern=DATE_OR_INSTANT_PATTERN, description=DATE)
+    durationMinutes: int | None = Field(default=None, ge=5, le=1440, description="default 60")
 
 
 class CancelArgs(_Args):
@@ -95,23 +100,22 @@ class CancelArgs(_Args):
 
 
 class RememberArgs(_Args):
-    fact: str = Field(min_length=1, max_length=1000, description="The fact to remember, in the user's words.")
+    fact: str = Field(min_length=1, max_length=1000, description="in the user's words")
 
 
 class CouncilArgs(_Args):
-    topic: str = Field(min_length=1, max_length=200, description="What the advisors would look at.")
-    startExpression: str = Field(pattern=DATE_OR_INSTANT_PATTERN)
-    endExpression: str = Field(pattern=DATE_OR_INSTANT_PATTERN)
+    topic: str = Field(min_length=1, max_length=200)
+    startExpression: str = Field(pattern=DATE_OR_INSTANT_PATTERN, description=DATE)
+    endExpression: str = Field(pattern=DATE_OR_INSTANT_PATTERN, description=DATE)
 
 
 class SearchArgs(_Args):
-    query: str = Field(min_length=1, max_length=200, description="Words to look for (Chinese substrings work).")
+    query: str = Field(min_length=1, max_length=200)
 
 
 CALENDAR_CHOICE = (
-    "Calendar choice: first use evidence in the context (a conflicting 休假/vacation event, other "
-    "items that day), then the meaning of the words (回老家/陪家人 -> a family calendar, 健身 -> "
-    "sports, 开会/客户 -> work). When unsure, omit calendarName and the default calendar is used."
+    "Calendar: use evidence in the context first (a conflicting 休假/vacation event), then the words "
+    "(回老家/陪家人 -> a family calendar, 健身 -> sports, 开会/客户 -> work)."
 )
 
 
@@ -127,42 +131,19 @@ SPECS: tuple[ToolSpec, ...] = (
     ToolSpec(
         "prepare_or_create_schedule",
         CreateArgs,
-        "Create a calendar event the user wants to add now (future plans: 明天下午三点开会, 'lunch with "
-        "Amy on Friday'). Never for past-tense remarks or questions. Code checks dates, conflicts and "
-        "duplicates and may ask the user to pick a day or confirm. " + CALENDAR_CHOICE,
+        "Add a future event the user asks for (明天下午三点开会). Code checks dates, conflicts and "
+        "duplicates and may ask the user. " + CALENDAR_CHOICE,
         True,
     ),
-    ToolSpec(
-        "update_schedule",
-        UpdateArgs,
-        "Change an existing event: move it (day/time), rename, change calendar, place, notes, reminder, or "
-        "mark it done. Give only the fields that change.",
-        True,
-    ),
+    ToolSpec("update_schedule", UpdateArgs, "Change an existing event; give only what changes.", True),
     ToolSpec("delete_schedule", DeleteArgs, "Delete or cancel an existing event.", True),
-    ToolSpec(
-        "query_schedule_range",
-        QueryArgs,
-        "Read the user's events in a range (本周有什么安排, 'what's on tomorrow'). Read-only.",
-        True,
-    ),
-    ToolSpec("suggest_free_time", FreeTimeArgs, "Find free time within working hours in a range. Read-only.", True),
-    ToolSpec(
-        "cancel_schedule_command",
-        CancelArgs,
-        "Drop the pending (not yet created) event request when the user gives up on it (算了，不建了).",
-        True,
-    ),
-    ToolSpec("remember_fact", RememberArgs, "Save a fact the user explicitly asks you to remember (请记住...).", True),
-    ToolSpec(
-        "offer_council",
-        CouncilArgs,
-        "Offer a review of the user's schedule by three advisors when they ask for advice about a busy "
-        "period; the user accepts with a short yes.",
-        True,
-    ),
-    ToolSpec("search_memory", SearchArgs, "Look up facts the user asked you to remember (birthdays, preferences).", False),
-    ToolSpec("search_chat_archive", SearchArgs, "Search older conversation not shown in the context.", False),
+    ToolSpec("query_schedule_range", QueryArgs, "Read the events in a range (本周有什么安排).", True),
+    ToolSpec("suggest_free_time", FreeTimeArgs, "Find free time in a range.", True),
+    ToolSpec("cancel_schedule_command", CancelArgs, "Drop the pending request (算了，不建了).", True),
+    ToolSpec("remember_fact", RememberArgs, "Save a fact the user asks you to remember (请记住…).", True),
+    ToolSpec("offer_council", CouncilArgs, "Offer three advisors' review of a busy period; the user accepts with yes.", True),
+    ToolSpec("search_memory", SearchArgs, "Look up remembered facts.", False),
+    ToolSpec("search_chat_archive", SearchArgs, "Search older conversation.", False),
 )
 SPEC_BY_NAME = {spec.name: spec for spec in SPECS}
 TOOL_NAMES = tuple(SPEC_BY_NAME)
@@ -181,6 +162,13 @@ def _clean_schema(schema: dict[str, Any]) -> dict[str, Any]:
             options = [option for option in prop.pop("anyOf") if option.get("type") != "null"]
             if len(options) == 1:
                 prop = {**options[0], **prop}
+        # What the model reads: type, enum, a few words. The pattern rides along privately for
+        # the llama grammar (backends strip ``x-`` keys before the model sees the schema);
+        # bounds are left to validation, whose message the model reads on a retry.
+        if "pattern" in prop:
+            prop["x-pattern"] = prop.pop("pattern")
+        for bound in ("minLength", "maxLength", "minimum", "maximum"):
+            prop.pop(bound, None)
         properties[name] = prop
     result: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
     if schema.get("required"):

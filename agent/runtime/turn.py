@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from agent.errors import UserFacingError
-from agent.models.base import ChatModel, ModelEvent, ModelResponse, ModelUnavailable
+from agent.models.base import ChatModel, ModelEvent, ModelResponse, ModelUnavailable, reading_view
 from agent.runtime import receipts as R
 from agent.runtime.edit_receipts import edit_receipt
 from agent.runtime.fence import as_data
@@ -25,7 +25,7 @@ from agent.runtime.observe import Timeline, infer_intent, record
 from agent.runtime.prompt import build_messages, context_block
 from agent.runtime.state_answer import answer_state_claim
 from agent.runtime.toolset import build_toolset
-from agent.runtime.tools import ToolResult
+from agent.runtime.tools import ToolResult, tool_schemas
 from agent.services.archive import ArchiveService
 from agent.services.calendars import CalendarService
 from agent.services.chat_edits import ChatEditService, EditOutcome, EditStub
@@ -167,6 +167,24 @@ class Assistant:
             outcome = commands.continue_active(date=date, **flags) or Outcome("none")
         archive.append("user", state.text, {"action": kind})
         return self._finish(state, R.outcome_receipt(outcome, lang), _outcome_name(outcome), outcome, commands, None)
+
+    def next_request(self, text: str = "", ctx: TimeContext | None = None) -> dict[str, Any]:
+        """The chat-completions request the next turn would send for ``text`` (``richeng
+        prompt``): the same history, context block and tool list ``stream_turn`` builds, with
+        tools as a backend sends them (private ``x-`` keys removed). Writes nothing but the
+        expiry of a stale pending command, as any turn would."""
+        ctx = ctx or self.context()
+        commands = CommandService(self.store, self.profile_id, ctx)
+        archive = ArchiveService(self.store, self.profile_id, clock=ctx.now)
+        history, older = archive.segment(int(self.settings.get("session_gap_minutes")))
+        stub = commands.active_stub()
+        pending = _newer_edit(ChatEditService(self.store, self.profile_id, ctx, commands.facts).active(), stub)
+        calendars = CalendarService(self.store, self.profile_id)
+        names = calendars.names()
+        context = context_block(ctx, names, calendars.default().name, stub, older)
+        if pending is not None:
+            context += "\nPending change (the user may answer it): " + as_data("pending_change", _pending_summary(pending))
+        return {"messages": build_messages(history, context, text), "tools": reading_view(tool_schemas(names))}
 
     # ---- the turn ---------------------------------------------------------------------
 
