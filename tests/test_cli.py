@@ -21,6 +21,7 @@ EVENT_KEYS = {"uid", "title", "start", "end", "all_day", "calendar", "recurrence
 OUTCOME_KEYS = {
     "status", "title", "command_id", "event", "candidates", "conflicts", "message", "calendar",
     "requested_calendar", "calendar_fell_back", "deduplicated", "start", "end", "rejected", "today",
+    "extras", "series",  # issue 13: reminder/location/notes and the series a create built
 }
 
 
