@@ -23,7 +23,14 @@ INTERVAL_KEY = "sync_interval_minutes"
 
 
 class SyncError(UserFacingError):
-    """An account-level failure: cannot reach the server, wrong password, unknown account."""
+    """An account-level failure: cannot reach the server, wrong password, unknown account.
+
+    ``kind`` says which, for a UI that words it for people: ``auth``, ``unreachable``,
+    ``tls``, ``not_caldav`` or ``other``."""
+
+    def __init__(self, message: str, kind: str = "other") -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 @dataclass(frozen=True)
@@ -87,11 +94,12 @@ def discover_calendars(client: Any) -> list[RemoteInfo]:
     try:
         calendars = client.principal().get_calendars()
     except dav_error.AuthorizationError:
-        raise SyncError("the server refused the user name or password") from None
+        raise SyncError("the server refused the user name or password", "auth") from None
     except dav_error.DAVError as exc:
-        raise SyncError(f"the server did not list calendars ({exc})") from None
+        raise SyncError(f"the server did not list calendars ({exc})", "not_caldav") from None
     except Exception as exc:  # connection refused, DNS, TLS: say which, on one line
-        raise SyncError(f"cannot reach {client.url}: {type(exc).__name__}: {exc}") from None
+        kind = "tls" if "ssl" in type(exc).__name__.lower() or "certificate" in str(exc).lower() else "unreachable"
+        raise SyncError(f"cannot reach {client.url}: {type(exc).__name__}: {exc}", kind) from None
     found = []
     for calendar in calendars:
         try:

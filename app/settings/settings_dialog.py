@@ -1,6 +1,6 @@
-"""The settings dialog: General and Model pages, saved together on OK.
+"""The settings dialog: General, Model and Sync pages, saved together on OK.
 
-Saving validates both pages first and writes nothing if either is wrong, so a half-saved
+Saving validates every page first and writes nothing if one is wrong, so a half-saved
 dialog cannot leave the assistant pointed at a model whose key never reached the keyring.
 When the model changed, the session gets the new one at once (``set_model`` waits for a
 turn that is still running, which is at most the turn's own length).
@@ -11,14 +11,16 @@ from __future__ import annotations
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from agent.errors import UserFacingError
+from agent.sync.secrets import Secrets
 from app.context import AppContext
 from app.model_loader import configured_model
 from app.settings.general_page import GeneralPage
 from app.settings.model_page import ModelPage
+from app.settings.sync_page import SyncPage
 
 
 class SettingsDialog(QDialog):
-    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None, secrets: Secrets | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
         self.changed_keys: list[str] = []
@@ -28,9 +30,11 @@ class SettingsDialog(QDialog):
 
         self.general = GeneralPage(ctx, self)
         self.model = ModelPage(ctx, self)
+        self.sync = SyncPage(ctx, self, secrets)
         self.tabs = QTabWidget(self)
         self.tabs.addTab(self.general, self.tr("General"))
         self.tabs.addTab(self.model, self.tr("Model"))
+        self.tabs.addTab(self.sync, self.tr("Sync"))
 
         self.error = QLabel(self)
         self.error.setWordWrap(True)
@@ -55,24 +59,32 @@ class SettingsDialog(QDialog):
         self.error.show()
 
     def accept(self) -> None:
-        for index, page in ((0, self.general), (1, self.model)):
+        for page in (self.general, self.model, self.sync):
             problem = page.validate()
             if problem:
-                self.tabs.setCurrentIndex(index)
+                self.tabs.setCurrentWidget(page)
                 self.show_error(problem)
                 return
         try:
             self.model_changed = self.model.save()  # first: the keyring may refuse the key
-            self.changed_keys = self.general.save()
         except UserFacingError as exc:
             self.tabs.setCurrentWidget(self.model)
             self.show_error(str(exc))
             return
+        try:
+            sync_keys = self.sync.save()  # the keyring may refuse the password, too
+        except UserFacingError as exc:
+            self.tabs.setCurrentWidget(self.sync)
+            self.show_error(str(exc))
+            return
+        self.changed_keys = self.general.save() + sync_keys
         if self.model_changed:
             self.ctx.session.set_model(configured_model(self.ctx.settings))
         self.model.shutdown()
+        self.sync.shutdown()
         super().accept()
 
     def reject(self) -> None:
         self.model.shutdown()
+        self.sync.shutdown()
         super().reject()
