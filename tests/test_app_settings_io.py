@@ -304,7 +304,7 @@ def test_reminder_fires_once_as_a_popup_without_a_tray(app_ctx, qtbot, ics_file,
         pass
     qtbot.addWidget(job.report_dialog)
     monkeypatch.setattr(QSystemTrayIcon, "isSystemTrayAvailable", staticmethod(lambda: False))
-    service = ReminderService(app_ctx, None)
+    service = ReminderService(app_ctx, None, desktop=None)  # never the developer's desktop service
     service.timer.stop()
     before = service.check(datetime(2026, 12, 2, 13, 40, tzinfo=SHANGHAI))
     assert before == [] or all(fire.hour != 13 for _occ, fire in before)
