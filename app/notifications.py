@@ -41,8 +41,10 @@ class DesktopNotifications(QObject):
         self.capabilities = capabilities
         self.has_actions = "actions" in capabilities
         self._keys: dict[int, str] = {}
+        self._early: dict[int, list[str]] = {}  # actions that arrived before Notify's reply
         self._lock = threading.Lock()
         self._listener: threading.Thread | None = None
+        self.listening = threading.Event()  # set once ActionInvoked is subscribed
 
     @classmethod
     def connect(cls) -> DesktopNotifications | None:
@@ -92,6 +94,9 @@ class DesktopNotifications(QObject):
             return False
         with self._lock:
             self._keys[notification_id] = key
+            early = self._early.pop(notification_id, [])
+        for action in early:  # clicked before the reply reached us
+            self.actionInvoked.emit(key, action)
         return True
 
     def _start_listener(self) -> None:
@@ -110,11 +115,14 @@ class DesktopNotifications(QObject):
             rule = MatchRule(type="signal", interface=SERVICE, member="ActionInvoked", path=PATH)
             connection.send_and_get_reply(message_bus.AddMatch(rule), timeout=2)
             with connection.filter(rule) as queue:
+                self.listening.set()
                 while True:
                     signal = connection.recv_until_filtered(queue)
                     notification_id, action = int(signal.body[0]), str(signal.body[1])
                     with self._lock:
                         key = self._keys.get(notification_id)
+                        if key is None and len(self._early) < 64:  # ours, but show() has not returned yet
+                            self._early.setdefault(notification_id, []).append(action)
                     if key is not None:
                         self.actionInvoked.emit(key, action)
         except Exception as exc:  # the bus closed: snoozing from the desktop stops, nothing else

@@ -215,3 +215,65 @@ def _occurrences(ctx):  # type: ignore[no-untyped-def]
 
     repo = EventRepo(ctx.store, ctx.profile_id)
     return [(occ, None) for occ in repo.occurrences(START - timedelta(days=1), START + timedelta(days=1), ctx.tz)]
+
+
+def test_a_real_session_bus_notification_and_its_snooze_action(world, qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A private dbus-daemon and a stand-in notification server: Notify arrives with the
+    freedesktop signature, and the server's ActionInvoked("snooze-10") snoozes the event."""
+    import shutil
+    import subprocess
+    import threading
+
+    if shutil.which("dbus-daemon") is None:
+        pytest.skip("no dbus-daemon on this machine")
+    pytest.importorskip("jeepney")
+    from jeepney import DBusAddress, MessageType, new_method_return, new_signal
+    from jeepney.bus_messages import message_bus
+    from jeepney.io.blocking import open_dbus_connection
+    from jeepney.low_level import HeaderFields
+
+    daemon = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        address = daemon.stdout.readline().strip()  # type: ignore[union-attr]
+        monkeypatch.setenv("DBUS_SESSION_BUS_ADDRESS", address)
+        server = open_dbus_connection(bus=address)
+        server.send_and_get_reply(message_bus.RequestName("org.freedesktop.Notifications"), timeout=5)
+        received: list[tuple[Any, ...]] = []
+
+        def serve() -> None:
+            try:
+                while True:
+                    msg = server.receive()
+                    if msg.header.message_type != MessageType.method_call:
+                        continue
+                    member = msg.header.fields[HeaderFields.member]
+                    if member == "GetCapabilities":
+                        server.send(new_method_return(msg, "as", (["actions", "body"],)))
+                    elif member == "Notify":
+                        received.append((msg.header.fields[HeaderFields.signature], *msg.body))
+                        server.send(new_method_return(msg, "u", (7,)))
+                        where = DBusAddress("/org/freedesktop/Notifications", interface="org.freedesktop.Notifications")
+                        server.send(new_signal(where, "ActionInvoked", "us", (7, "snooze-10")))
+            except Exception:  # the daemon was stopped: the stand-in ends
+                return
+
+        threading.Thread(target=serve, daemon=True).start()
+        desktop = DesktopNotifications.connect()
+        assert desktop is not None and desktop.has_actions
+        assert desktop.listening.wait(10)
+        ctx, clock, make = world
+        service = make(desktop=desktop)
+        clock.now = DUE
+        service.check()
+        assert service.popups == []
+        ((signature, app_name, replaces, _icon, title, body, actions, _hints, _timeout),) = received
+        assert (signature, app_name, replaces, title) == ("susssasa{sv}i", "Richeng", 0, "牙医复诊") and "14:00" in body
+        assert "snooze-10" in actions
+        (occ,) = [o for o, _f in _occurrences(ctx)]
+        qtbot.waitUntil(lambda: snoozed_until(ctx.store, ctx.profile_id, occ) is not None, timeout=10_000)
+        assert snoozed_until(ctx.store, ctx.profile_id, occ) == DUE + timedelta(minutes=10)
+        server.close()
+    finally:
+        daemon.kill()
+        daemon.wait()
