@@ -125,3 +125,26 @@ def test_no_holiday_country_gives_a_clear_symbol_error(app_ctx) -> None:  # type
     app_ctx.settings.set("holiday_country", None)
     with pytest.raises(SymbolError, match="no public-holiday country"):
         resolve("H:国庆", app_ctx.time_context())
+
+
+def test_the_app_start_stores_the_locale_country_and_asks(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from agent.services.settings import SettingsService
+    from agent.store.db import Store
+    from agent.store.profiles import ensure_profile
+    from app import application
+
+    asked: list[object] = []
+    monkeypatch.setattr(holiday_choice, "system_locale_name", lambda: "en_US")
+    monkeypatch.setattr(holiday_choice, "open_question", lambda ctx, parent, done=None: asked.append(parent))
+    monkeypatch.setattr("app.main_window.MainWindow.show", lambda self: None)
+    db = tmp_path / "first.sqlite3"
+    assert application.run(["--db", str(db), "--lang", "en", "--offscreen", "--quit-after", "50"]) == 0
+    store = Store(db)
+    try:
+        assert SettingsService(store, ensure_profile(store)).get("holiday_country") == "US"
+    finally:
+        store.close()
+    assert len(asked) == 1
+    asked.clear()
+    assert application.run(["--db", str(db), "--lang", "en", "--offscreen", "--quit-after", "50"]) == 0
+    assert asked == [], "asked on the first start only"
