@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from typing import Any
 
 from agent.models.base import ChatModel, ModelEvent, ModelResponse, ModelUnavailable, Progress
@@ -49,14 +49,20 @@ class LazyModel:
         return self._model
 
     def warm(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> None:
-        """Load the model now (blocking the calling thread) and start its prefix warm-up.
+        """Load the model now (blocking the calling thread) and start its prefix warm-up."""
+        self.warm_with(lambda: (messages, tools))
 
-        Both under the load lock, so a turn waiting for the load finds the warm-up already
-        registered and waits for it too, instead of reading the prefix a second time."""
+    def warm_with(self, prefix: Callable[[], tuple[list[dict[str, Any]], list[dict[str, Any]]]]) -> None:
+        """``warm``, with the prefix built only once the load lock is held.
+
+        The session's warm-up thread calls this first thing, so a turn sent right at start-up
+        finds the lock taken and waits (with ``loading`` progress) until the prefix warm-up is
+        registered on the loaded model, instead of reading the prefix a second time itself."""
         with self._lock:
             model = self._load_locked()
             warm = getattr(model, "warm", None)
             if callable(warm):
+                messages, tools = prefix()
                 warm(messages, tools)
 
     def _loaded_with_progress(self) -> Generator[ModelEvent, None, ChatModel]:

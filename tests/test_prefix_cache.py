@@ -136,3 +136,48 @@ def test_a_turn_during_the_warm_up_waits_for_it_instead_of_reading_twice() -> No
     response = _turn(model, SYSTEM_A)  # whether it had to wait or not, the prefix was read once
     assert job.finished.is_set() and job.source == "evaluated"
     assert response.usage.cached_tokens >= len(model.prefix_tokens(_system(SYSTEM_A), [])) - 1
+
+
+def test_the_app_session_warms_the_real_prefix_and_the_next_start_reuses_it(tmp_path: Path) -> None:
+    """The app's path: a LazyModel, ``ChatSession.warm_up()`` at start, then a real turn.
+
+    Guards that what the session pre-reads is what a turn really sends (``prefix_request``
+    against the runtime's request): otherwise the restarted session would read it again.
+    """
+    from agent.runtime.session import ChatSession
+    from agent.store.db import Store
+    from agent.store.profiles import ensure_profile
+    from app.model_loader import LazyModel
+    from tests.conftest import NOW, ctx_at
+
+    def start() -> tuple[Store, ChatSession, LazyModel]:
+        clear_cache()
+        store = Store(tmp_path / "calendar.sqlite3")
+        model = LazyModel("bundled", n_ctx=2048, n_threads=THREADS)
+        session = ChatSession(store, ensure_profile(store), model)  # type: ignore[arg-type]
+        session.warm_up()
+        return store, session, model
+
+    store, session, model = start()
+    assert session.warm_thread is not None
+    session.warm_thread.join(600)
+    inner = model.loaded
+    assert isinstance(inner, LlamaChatModel)
+    job = inner._current().warm
+    assert job is not None and job.wait(600) and job.source == "evaluated" and job.saved
+    store.close()
+
+    store, session, model = start()  # the next app start
+    events, result = session.send_all("明天下午三点开会", ctx_at(NOW))
+    inner = model.loaded
+    assert isinstance(inner, LlamaChatModel)
+    job = inner._current().warm
+    assert job is not None and job.source == "disk"
+    kinds = [e.kind for e in events]
+    assert kinds[0] == "progress" and events[0].payload.phase == "loading"  # the pane can say so at once
+    assert result.model_calls >= 1  # (a later call of the base model's turn may outgrow n_ctx=2048)
+    observed = store.conn.execute("SELECT data FROM observations ORDER BY id DESC LIMIT 1").fetchone()
+    store.close()
+    assert observed is not None
+    tokens = __import__("json").loads(observed[0])["tokens"]
+    assert tokens["cached"] >= job.total - 1, tokens  # every request of the turn started from the saved prefix

@@ -269,11 +269,16 @@ class LlamaChatModel(BaseChatModel):
                 from llama_cpp import Llama
 
                 held = Llama.longest_token_prefix(llama._input_ids.tolist(), tokens)
-                if held >= len(tokens):
-                    job.done, job.source = len(tokens), "memory"
-                    return
                 key = prefix_cache.cache_key(self.path, {"n_ctx": llama.n_ctx(), "n_batch": llama.n_batch}, tokens)
                 path = prefix_cache.cache_file(key)
+                if held >= len(tokens):  # a turn got here first: keep it, but make sure the next process can start warm
+                    job.done, job.source = len(tokens), "memory"
+                    if persist and prefix_cache.read(path, key, tokens) is None:
+                        if llama.n_tokens > len(tokens):  # drop the turn's tail (it changes next turn anyway)
+                            llama._ctx.kv_cache_seq_rm(-1, len(tokens), -1)
+                            llama.n_tokens = len(tokens)
+                        job.saved = prefix_cache.save(llama, key, path)
+                    return
                 if persist and prefix_cache.restore(llama, key, tokens, path):
                     job.done, job.source = len(tokens), "disk"
                     return

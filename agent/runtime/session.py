@@ -58,6 +58,10 @@ def warm_model(model: object, store: Store, profile_id: int) -> bool:
 
 
 def _warm(model: object, calendar_names: list[str]) -> bool:
+    warm_with = getattr(model, "warm_with", None)
+    if callable(warm_with):  # a lazily loaded model: it builds the prefix once its load lock is held
+        warm_with(lambda: _prefix_for(calendar_names))
+        return True
     warm = getattr(model, "warm", None)
     if not callable(warm):
         return False
