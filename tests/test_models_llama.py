@@ -110,7 +110,7 @@ def test_prefix_cache_makes_the_second_turn_fast() -> None:
     system = {"role": "system", "content": _long_system_prompt()}
     first_turn = [system, {"role": "user", "content": "Move event 12 to next Tuesday."}]
     static_len = len(model.render_prompt([system], TOOLS)[0])
-    assert static_len >= 1000
+    assert static_len >= 800  # a prefix long enough for the cache to matter (tools render compactly now)
 
     first = model.complete(first_turn, TOOLS, tool_choice="auto", max_tokens=4)
     second_turn = [
@@ -152,7 +152,7 @@ def test_marker_is_what_the_prompt_teaches() -> None:
     assert isinstance(model, LlamaChatModel)
     tokens, _ = model.render_prompt(_messages("hi"), TOOLS)
     prompt = model.llama.detokenize(tokens).decode("utf-8")
-    assert TOOL_MARKER in prompt and '"name": "shift_event"' in prompt
+    assert TOOL_MARKER in prompt and "shift_event(event_id: integer (id of the event); when: string)" in prompt
 
 
 def test_lazy_grammar_decodes_exactly_like_the_eager_one(bundled: ChatModel) -> None:
