@@ -38,14 +38,19 @@ def _import_all(
     store: Store, profile_id: int, paths: Sequence[str], calendar_name: str | None = None
 ) -> Generator[tuple[int, str], None, list[ImportOutcome]]:
     from agent.ics.importer import import_file
+    from agent.store.backups import backup_before_import, count_vevents
 
     outcomes = []
     for index, path in enumerate(paths):
         yield index, path
         try:
+            # A large import is copied first, like the CLI's (docs/backups.md).
+            backup_before_import(store, count_vevents(Path(path)))
             outcomes.append(ImportOutcome(path, report=import_file(store, profile_id, path, calendar_name)))
         except UserFacingError as exc:  # IcsReadError: nothing in the file could be read
             outcomes.append(ImportOutcome(path, error=str(exc)))
+        except OSError as exc:  # unreadable file, or the backup could not be written
+            outcomes.append(ImportOutcome(path, error=f"{path}: {exc.strerror or exc}"))
     return outcomes
 
 
