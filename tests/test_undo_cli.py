@@ -256,6 +256,23 @@ def test_chat_create_then_cli_undo(run, app_store: Store, pid: int) -> None:  # 
     assert journal.is_undone(app_store, change_id) is True
 
 
+def test_a_chat_edit_is_journalled_as_chat_and_undone_exactly(run, app_store: Store, pid: int) -> None:  # type: ignore[no-untyped-def]
+    """Chat edits go through the editor's EditService; the journal still calls them chat,
+    whichever entry ran the turn (here the Assistant directly, as the app does)."""
+    seed(app_store, pid)
+    calendar = CalendarService(app_store, pid).default()
+    EditService(app_store, pid).create(EventDraft("周会", at(1, 15), at(1, 16), calendar.id))
+    before = snapshot(run, app_store)
+    model = ScriptedModel([{"tool_calls": [{"name": "delete_schedule", "arguments": {
+        "targetTitle": "周会", "targetDate": "D+1"}}]}])  # fmt: skip
+    result = Assistant(app_store, pid, model).turn("把明天的周会删掉", ctx_at(NOW))
+    assert result.changes, result.reply
+    code, out, _ = run("--json", "undo", "--list")
+    assert code == 0 and json.loads(out)[0]["origin"] == "chat"
+    undo(run)
+    assert snapshot(run, app_store) == before
+
+
 # ---- the rules ---------------------------------------------------------------------------
 
 

@@ -36,6 +36,7 @@ from agent.services.editing import EditService
 from agent.services.queries import QueryService
 from agent.services.settings import SettingsService
 from agent.services.targets import MAX_OPTIONS, Search, as_option, find_targets, fold, pick_choice, refind
+from agent.store import journal
 from agent.store.events import ChangeSet, Occurrence
 from agent.timesym.context import TimeContext, local_datetime
 from agent.timesym.resolve import SymbolError, resolve, resolve_time
@@ -339,7 +340,9 @@ class ChatEditService:
 
     def _write(self, op: str, plan: dict[str, Any], occ: Occurrence, scope: str, start: Any, end: Any) -> ChangeSet:
         changes = ChangeSet()
-        with self.store.transaction():  # one change set, one COMMIT: undo reverts all of it
+        # One change set, one COMMIT (undo reverts all of it), journalled as the chat's own
+        # change whichever entry point ran the turn (app, CLI, eval).
+        with journal.origin(self.store, "chat"), self.store.transaction():
             if op == "delete":
                 changes.extend(self.edits.delete(occ, scope))  # type: ignore[arg-type]
             else:
