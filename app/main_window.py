@@ -104,7 +104,7 @@ class MainWindow(QMainWindow):
 
         help_menu = bar.addMenu(self.tr("&Help"))
         self.shortcuts_action = self._action(help_menu, self.tr("&Keyboard shortcuts"),
-                                             [QKeySequence(QKeySequence.StandardKey.HelpContents), QKeySequence("Ctrl+/")],
+                                             [*QKeySequence.keyBindings(QKeySequence.StandardKey.HelpContents), QKeySequence("Ctrl+/")],
                                              self.show_shortcuts)
         help_menu.addSeparator()
         self._action(help_menu, self.tr("&About Richeng"), None, self._about)
@@ -164,8 +164,8 @@ class MainWindow(QMainWindow):
         self.sync.shutdown()
         super().closeEvent(event)
 
-    def open_settings(self) -> None:
-        dialog = SettingsDialog(self.ctx, self)
+    def open_settings(self, page: str | None = None) -> None:
+        dialog = SettingsDialog(self.ctx, self, page=page)
         if dialog.exec():
             self.sync.setIntervalMinutes(int(self.ctx.settings.get("sync_interval_minutes") or 0))
             self.calendar.refresh()

@@ -3,6 +3,7 @@ chip's ×, and a receipt's link and Undo. Each button is a zero-model ``act`` ca
 
 from __future__ import annotations
 
+import json
 from datetime import date, datetime
 
 from PySide6.QtCore import Qt
@@ -158,3 +159,32 @@ def test_unconfirmed_write_is_answered_with_inline_buttons(make_pane, qtbot, app
     result = blocker.args[0]
     assert result.outcome == "created" and result.model_calls == 0 and model.calls == 2
     assert event_titles(app_ctx.store) == ["和老板吃饭"]
+
+
+def test_new_conversation_clears_the_context_the_model_reads(make_pane, qtbot, app_ctx) -> None:
+    """Issue 15: a "New conversation" control. The earlier talk stays in the archive (and
+    in the view, above a divider) but the next request no longer carries it, and a pending
+    request from the old conversation is dropped."""
+    from agent.evals.runner import Recorder
+
+    model = ScriptedModel([call("prepare_or_create_schedule", title="修车", dateExpression="WE")])
+    pane = make_pane(model)
+    send(pane, qtbot, "这个周末修车")
+    assert pane.candidate_bar.isVisible()
+    qtbot.mouseClick(pane.new_button, Qt.MouseButton.LeftButton)
+    assert not pane.candidate_bar.isVisible() and pane.view.dividers
+    recorder = Recorder(ScriptedModel([{"content": "你好！"}]))
+    app_ctx.session.set_model(recorder)
+    send(pane, qtbot, "你好")
+    sent = json.dumps(recorder.requests[0]["messages"], ensure_ascii=False)
+    assert "这个周末修车" not in sent and "Pending command: none." in sent
+
+
+def test_open_settings_from_the_no_model_panel_opens_the_model_tab(make_pane, qtbot, monkeypatch) -> None:
+    from app.settings.settings_dialog import SettingsDialog
+
+    opened: list[object] = []
+    monkeypatch.setattr(SettingsDialog, "exec", lambda self: opened.append(self.tabs.currentWidget() is self.model) or 0)
+    pane = make_pane(None)
+    qtbot.mouseClick(pane.no_model_panel.open_button, Qt.MouseButton.LeftButton)
+    assert opened == [True]

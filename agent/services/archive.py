@@ -25,6 +25,8 @@ SEGMENT_LIMIT = 50
 SESSION_GAP_MINUTES = 120
 
 
+NEW_CONVERSATION = "new_conversation"  # meta key of the marker a "New conversation" click writes
+
 @dataclass(frozen=True)
 class Message:
     id: int
@@ -77,6 +79,11 @@ class ArchiveService:
             meta = json.loads(row["meta"] or "{}") | values
             conn.execute("UPDATE messages SET meta = ? WHERE id = ?", (json.dumps(meta, ensure_ascii=False), message_id))
 
+    def new_conversation(self) -> Message:
+        """Start a fresh conversation now: a marker the recent segment stops at, so the model
+        no longer reads the talk before it (it stays searchable in the archive)."""
+        return self.append("system", "new conversation", {NEW_CONVERSATION: True})
+
     def recent(self, limit: int = 200) -> list[Message]:
         rows = self.store.conn.execute(
             "SELECT * FROM messages WHERE profile_id = ? ORDER BY created_at DESC, id DESC LIMIT ?",
@@ -95,7 +102,7 @@ class ArchiveService:
         kept: list[Message] = []
         later = self._now()
         for message in reversed(messages):
-            if later - message.created_at > gap:
+            if later - message.created_at > gap or message.meta.get(NEW_CONVERSATION):
                 break
             kept.append(message)
             later = message.created_at
@@ -113,6 +120,7 @@ class ArchiveService:
             index
             for index in range(1, len(messages))
             if messages[index].created_at - messages[index - 1].created_at > gap
+            or messages[index - 1].meta.get(NEW_CONVERSATION)
         ]
 
     def search(self, query: str, limit: int = 10) -> list[Message]:

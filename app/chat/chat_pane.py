@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPushButton,
     QStackedWidget,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -120,6 +121,13 @@ class ChatPane(QWidget):
         header.addWidget(title)
         header.addStretch(1)
         header.addWidget(self.model_label)
+        self.new_button = QToolButton(self)
+        self.new_button.setText(self.tr("New conversation"))
+        self.new_button.setToolTip(self.tr("Start a fresh conversation: the assistant forgets the talk so far "
+                                           "(it stays searchable) and the pending request is dropped"))
+        self.new_button.setAutoRaise(True)
+        self.new_button.clicked.connect(self.new_conversation)
+        header.addWidget(self.new_button)
 
         self.guard_banner = GuardBanner(self)
         self.view = MessageView(ctx.tz, self)
@@ -138,8 +146,7 @@ class ChatPane(QWidget):
         self.candidate_bar.confirm_requested.connect(lambda: self.act("confirm"))
         self.candidate_bar.target_picked.connect(lambda index, label: self.act("pick_target", date=str(index), label=label))
         self.candidate_bar.edit_confirm_requested.connect(lambda: self.act("confirm_edit"))
-        self.progress = TurnProgress(self)  # phase, prompt tokens read, seconds, Stop
-        self.progress.stop_requested.connect(self.stop)
+        self.progress = TurnProgress(self)  # phase, prompt tokens read, seconds (Stop: send_button)
 
         self.input = QLineEdit(self)
         self.input.setPlaceholderText(self.tr("Tell me what to schedule, or ask about your week…"))
@@ -277,8 +284,6 @@ class ChatPane(QWidget):
             bubble.set_text("")  # tool-call preamble or a guarded claim: not what the user reads
         elif event.kind == "tool_call":
             bubble.set_status(self._tool_status(event.name))
-        elif event.kind == "progress" and self.progress.phase != "stopping":
-            bubble.set_status(self.progress.phase_text())
 
     @Slot(object)
     def _on_returned(self, result: TurnResult | None) -> None:
@@ -484,15 +489,30 @@ class ChatPane(QWidget):
                     ArchiveService(self.ctx.store, self.ctx.profile_id).mark(result.message_id, undone=True)
 
     @Slot()
+    def new_conversation(self) -> None:
+        """A clean slate: the archive gets a marker the model's context stops at, and a
+        pending request is dropped (it belonged to the conversation being closed)."""
+        if self.is_busy():
+            return
+        tctx = self.ctx.time_context()
+        CommandService(self.ctx.store, self.ctx.profile_id, tctx).cancel_active()
+        ChatEditService(self.ctx.store, self.ctx.profile_id, tctx, WriteFacts()).supersede()
+        ArchiveService(self.ctx.store, self.ctx.profile_id, clock=tctx.now).new_conversation()
+        self._clear_pending()
+        self.guard_banner.dismiss()
+        self.view.add_divider(self.ctx.now())
+        self.input.setFocus()
+
+    @Slot()
     def _open_settings(self) -> None:
         window = self.window()
         opener = getattr(window, "open_settings", None)
         if window is not self and callable(opener):
-            opener()  # the main window refreshes the calendar and calls model_changed()
+            opener(page="model")  # the main window refreshes the calendar and calls model_changed()
             return
         from app.settings.settings_dialog import SettingsDialog
 
-        if SettingsDialog(self.ctx, self).exec():
+        if SettingsDialog(self.ctx, self, page="model").exec():
             self.model_changed()
 
     # ---- start-up ---------------------------------------------------------------------------

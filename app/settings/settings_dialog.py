@@ -20,7 +20,11 @@ from app.settings.sync_page import SyncPage
 
 
 class SettingsDialog(QDialog):
-    def __init__(self, ctx: AppContext, parent: QWidget | None = None, secrets: Secrets | None = None) -> None:
+    def __init__(
+        self, ctx: AppContext, parent: QWidget | None = None, secrets: Secrets | None = None, page: str | None = None
+    ) -> None:
+        """``page`` (general, model, sync) is the tab to open on: the chat's "Open settings…"
+        asks for the Model tab, because a model is what it is missing."""
         super().__init__(parent)
         self.ctx = ctx
         self.changed_keys: list[str] = []
@@ -35,6 +39,9 @@ class SettingsDialog(QDialog):
         self.tabs.addTab(self.general, self.tr("General"))
         self.tabs.addTab(self.model, self.tr("Model"))
         self.tabs.addTab(self.sync, self.tr("Sync"))
+        pages = {"general": self.general, "model": self.model, "sync": self.sync}
+        if page in pages:
+            self.tabs.setCurrentWidget(pages[page])
 
         self.error = QLabel(self)
         self.error.setWordWrap(True)
