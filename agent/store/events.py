@@ -49,6 +49,9 @@ MAX_INSTANCES_PER_CHUNK = 5000
 MAX_SERIES_INSTANCES = 20_000
 MAX_STEPS = 64  # steps of one extension; the caps end it long before
 DAY = 86400
+# Occurrences longer than this are found through the R*Tree ``occurrences_span``, the rest
+# through the start_ts index from LONG_SPAN before a window (migration 6 fixes the number).
+LONG_SPAN = 2 * DAY
 
 
 @dataclass(frozen=True)
@@ -708,23 +711,33 @@ class EventRepo:
             cursor = conn.cursor()
             cursor.row_factory = None  # plain tuples: sqlite3.Row costs more than the query
             for floating, lo, hi in windows:
-                (longest,) = cursor.execute(
-                    "SELECT MAX(end_ts - start_ts) FROM occurrences WHERE profile_id = ? AND floating = ?",
-                    (self.profile_id, floating),
-                ).fetchone()
-                if longest is None:
-                    continue
+                # Short rows from the start_ts index (they start at most LONG_SPAN before
+                # the window), long ones from the R*Tree (migration 6); each branch takes
+                # only its own lengths, so no row comes twice. The tree's 32-bit boxes only
+                # ever contain their rows: the exact integer test follows.
                 rows = cursor.execute(
-                    "SELECT o.start_ts, o.end_ts, o.recurrence_id, o.series_id, e.id, e.uid, e.title, e.all_day,"
-                    " e.tzid, e.location, e.description, e.transp, e.status, e.completed, e.origin, e.calendar_id"
-                    " FROM occurrences o JOIN events e ON e.id = o.event_id"
+                    _RANGE_COLUMNS + " FROM occurrences o JOIN events e ON e.id = o.event_id"
                     " WHERE o.profile_id = ? AND o.floating = ? AND o.start_ts < ? AND o.start_ts >= ?"
+                    " AND o.end_ts - o.start_ts <= ?"
                     " AND (o.end_ts > ? OR (o.end_ts = o.start_ts AND o.start_ts >= ?))" + extra,
-                    [self.profile_id, floating, hi, lo - longest, lo, lo, *params_extra],
+                    [self.profile_id, floating, hi, lo - LONG_SPAN, LONG_SPAN, lo, lo, *params_extra],
+                ).fetchall()
+                rows += cursor.execute(
+                    _RANGE_COLUMNS + " FROM occurrences_span s CROSS JOIN occurrences o ON o.id = s.id"
+                    " JOIN events e ON e.id = o.event_id"
+                    " WHERE s.span_start < ? AND s.span_end > ? AND o.profile_id = ? AND o.floating = ?"
+                    " AND o.start_ts < ? AND o.end_ts > ? AND o.end_ts - o.start_ts > ?" + extra,
+                    [hi, lo, self.profile_id, floating, hi, lo, LONG_SPAN, *params_extra],
                 ).fetchall()
                 keyed.extend(_occurrences(rows, bool(floating), tz, calendars))
         keyed.sort(key=lambda item: item[:3])
         return [item[3] for item in keyed]
+
+
+_RANGE_COLUMNS = (
+    "SELECT o.start_ts, o.end_ts, o.recurrence_id, o.series_id, e.id, e.uid, e.title, e.all_day,"
+    " e.tzid, e.location, e.description, e.transp, e.status, e.completed, e.origin, e.calendar_id"
+)
 
 
 def _occurrences(

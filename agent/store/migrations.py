@@ -279,4 +279,38 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX reminder_snoozes_due ON reminder_snoozes(profile_id, fire_at);
     """,
+    # 6: occurrences_span, an R*Tree over the long occurrences, so a range query stays flat
+    # however long the longest event is (docs/architecture.md, "Store"; issue 14). A range
+    # query reads occurrences of up to two days (172800 s, ``LONG_SPAN`` in
+    # agent/store/events.py; this number is fixed here for good) from the start_ts index,
+    # starting two days before its window, and the longer ones (trips, multi-year notes) from
+    # this tree; before, one long event widened every scan to its length. Only long rows are
+    # in the tree because an R*Tree insert costs ~37 us CPU against ~5 us for a row's
+    # B-tree indexes, and nearly every occurrence is short. One box per long row (same id),
+    # in the row's own seconds (UTC or wall); the join to ``occurrences`` filters profile and
+    # floating (a flat second dimension for them made R*Tree split on it, 30x slower). R*Tree
+    # keeps 32-bit floats, rounding lower bounds down and upper bounds up (128 s steps near
+    # 2026, 256 s past 2038): a box always contains its row, so a search returns a superset
+    # and the query re-checks the exact integer columns. Triggers keep it in step with every
+    # writer of occurrences (the event repository, the importer, recovery, cascading
+    # deletes). The length index that bounded the old scan goes: nothing reads it now.
+    """
+    CREATE VIRTUAL TABLE occurrences_span USING rtree(id, span_start, span_end);
+    INSERT INTO occurrences_span(id, span_start, span_end)
+        SELECT id, start_ts, end_ts FROM occurrences WHERE end_ts - start_ts > 172800 ORDER BY start_ts;
+    CREATE TRIGGER occurrences_span_ai AFTER INSERT ON occurrences
+    WHEN new.end_ts - new.start_ts > 172800 BEGIN
+        INSERT INTO occurrences_span(id, span_start, span_end) VALUES (new.id, new.start_ts, new.end_ts);
+    END;
+    CREATE TRIGGER occurrences_span_ad AFTER DELETE ON occurrences
+    WHEN old.end_ts - old.start_ts > 172800 BEGIN
+        DELETE FROM occurrences_span WHERE id = old.id;
+    END;
+    CREATE TRIGGER occurrences_span_au AFTER UPDATE ON occurrences BEGIN
+        DELETE FROM occurrences_span WHERE id = old.id;
+        INSERT INTO occurrences_span(id, span_start, span_end)
+            SELECT new.id, new.start_ts, new.end_ts WHERE new.end_ts - new.start_ts > 172800;
+    END;
+    DROP INDEX IF EXISTS occurrences_length;
+    """,
 ]
