@@ -14,7 +14,15 @@ from typing import Any
 
 import icalendar
 
-from agent.ics.prepare import CalendarContext, ComponentError, Prepared, prepare, series_query
+from agent.ics.prepare import (
+    CalendarContext,
+    ComponentError,
+    Prepared,
+    prepare,
+    prepare_plain,
+    series_parts,
+    series_query,
+)
 from agent.ics.reader import ENCODING_NAMES, IcsReadError, RawCalendar, RawComponent, Span, scan, to_utf8
 from agent.ics.repair import content_digest, needs_repair, repair
 from agent.ics.report import ImportProblem, ImportReport
@@ -169,7 +177,10 @@ class _Import:
             return
         batch, self.batch = self.batch, []
         checked, queries = _check_series(batch, self.report)
-        self.writer.write(checked, queries)
+        del batch
+        series = self.writer.write(checked, queries)
+        del checked  # the parts are written: expanding a big series must not hold them all
+        self.writer.expand(series)
 
 
 def prepare_repaired(raw: RawComponent, context: CalendarContext, position: int) -> Prepared:
@@ -180,10 +191,15 @@ def prepare_repaired(raw: RawComponent, context: CalendarContext, position: int)
     """
     notes = list(raw.notes)
     text = raw.text
+    tried = not raw.problem and not notes and raw.uid_lines == 1
+    if tried:
+        plain = prepare_plain(text, raw.line, context, position)  # nothing to repair in it
+        if plain is not None:
+            return plain
     if not raw.problem and needs_repair(text, raw.uid_lines):
         text = repair(text, notes) or text
     try:
-        item = prepare(RawComponent(raw.name, raw.line, text, raw.problem), context, position)
+        item = prepare(RawComponent(raw.name, raw.line, text, raw.problem), context, position, quick_first=not tried)
     except ComponentError as exc:
         if raw.problem:
             raise
@@ -215,7 +231,7 @@ def _check_series(
     for uid, items in groups.items():
         if not any(item.fields.recurring for item in items):
             continue
-        query, problem = series_query([item.parsed() for item in items])
+        query, problem = series_query(*series_parts(items))
         if problem:
             bad[uid] = problem
         else:

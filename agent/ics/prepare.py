@@ -20,7 +20,7 @@ import recurring_ical_events
 import x_wr_timezone
 
 from agent.errors import UserFacingError
-from agent.ics import zones
+from agent.ics import quick, zones
 from agent.ics.reader import RawCalendar, RawComponent, split_head, unfold
 from agent.store import events, recurrence
 from agent.store.components import EventFields, index_fields, parse_component
@@ -46,7 +46,7 @@ class ComponentError(Exception):
         self.line = line
 
 
-@dataclass
+@dataclass(slots=True)  # an import holds one per series part until the series is whole
 class Prepared:
     """An event ready to write: derived columns, the component, and both texts."""
 
@@ -58,6 +58,12 @@ class Prepared:
     calendar_hint: str | None
     position: int
     warnings: list[str]
+    plain: bool = False  # read by ``quick.read``: never parsed (``quick.serialised`` writes it)
+
+    @property
+    def plain_override(self) -> bool:
+        """An override ``quick.read`` took: it changes its own instance only, and was never parsed."""
+        return self.plain and bool(self.fields.recurrence_id)
 
     def parsed(self) -> icalendar.Event:
         """The component; kept only for series parts, re-read from ``ics`` otherwise."""
@@ -131,11 +137,17 @@ def fold(line: str) -> str:
     return "\r\n".join(out)
 
 
-def prepare(raw: RawComponent, context: CalendarContext, position: int) -> Prepared:
-    """Turn one VEVENT into columns and texts, or raise ``ComponentError`` saying why not."""
+def prepare(raw: RawComponent, context: CalendarContext, position: int, *, quick_first: bool = True) -> Prepared:
+    """Turn one VEVENT into columns and texts, or raise ``ComponentError`` saying why not.
+
+    ``quick_first`` tries ``prepare_plain`` first (a caller that just did passes False)."""
     if raw.problem:
         raise ComponentError(raw.problem, _uid_hint(raw.text), raw.line)
-    text, convert = _normalise_text(raw.text, context)
+    original = raw.text
+    plain = prepare_plain(original, raw.line, context, position) if quick_first else None
+    if plain is not None:
+        return plain
+    text, convert = _normalise_text(original, context)
     try:
         component = icalendar.Component.from_ical(text)
     except Exception as exc:  # noqa: BLE001 - icalendar raises many types for bad input
@@ -174,7 +186,17 @@ def prepare(raw: RawComponent, context: CalendarContext, position: int) -> Prepa
     # Only series parts are expanded; dropping the rest early keeps a big import's heap,
     # and so the garbage collector's passes over it, small.
     keep = component if fields.rrule or fields.rdate or fields.recurrence_id else None
-    return Prepared(fields, keep, ics, raw.text, raw.line, calendar_hint, position, warnings)
+    return Prepared(fields, keep, ics, original, raw.line, calendar_hint, position, warnings)
+
+
+def prepare_plain(text: str, line: int, context: CalendarContext, position: int) -> Prepared | None:
+    """The event without a parser when ``quick.read`` takes it (most overrides are that plain);
+    None otherwise. It takes no TZID, so no zone is rewritten; X-WR-TIMEZONE would rewrite
+    its times, so a calendar with one goes through icalendar. Nothing it takes needs a repair."""
+    if context.x_wr_timezone:
+        return None
+    fields = quick.read(text)
+    return None if fields is None else Prepared(fields, None, text, text, line, None, position, [], plain=True)
 
 
 def _check(component: icalendar.Event, raw: RawComponent, uid: str | None) -> None:
@@ -373,7 +395,7 @@ def _reason(exc: Exception) -> str:
     return text if len(text) <= 200 else text[:197] + "..."
 
 
-def series_query(components: list[icalendar.Event]) -> tuple[Any, str | None]:
+def series_query(components: list[icalendar.Event], plain_overrides: int = 0) -> tuple[Any, str | None]:
     """The recurring-ical-events query for one series, or why it cannot expand it.
 
     Rules RFC 5545 forbids (INTERVAL=0 ...) or that never match are refused by
@@ -381,7 +403,9 @@ def series_query(components: list[icalendar.Event]) -> tuple[Any, str | None]:
     through the bounded walks (``recurrence.bound``), which is where malformed series fail
     (mixed RDATE/EXDATE kinds, rules dateutil rejects). No window is walked, so a SECONDLY
     rule costs what a yearly one does. The query, walks installed, is handed on to the
-    store's expander so the series is not built twice.
+    store's expander so the series is not built twice. ``plain_overrides`` counts the
+    series' overrides left unparsed (``quick.read`` took them; they change only their own
+    instance): they are not given to the library, but they do take instances away.
     """
     masters = [c for c in components if c.get("RECURRENCE-ID") is None] or components
     for master in masters:
@@ -397,7 +421,7 @@ def series_query(components: list[icalendar.Event]) -> tuple[Any, str | None]:
             calendar.add_component(component)
     try:
         query = recurring_ical_events.of(calendar)
-        excluded = len(components) + sum(len(_exdates(master)) for master in masters)
+        excluded = len(components) + plain_overrides + sum(len(_exdates(master)) for master in masters)
         recurrence.bound(query, recurrence_budget() + excluded)
         start = masters[0].decoded("DTSTART")
         low = start if isinstance(start, datetime) else datetime(start.year, start.month, start.day)
@@ -412,6 +436,17 @@ def series_query(components: list[icalendar.Event]) -> tuple[Any, str | None]:
 
 
 _FAR = datetime(9000, 1, 1)
+
+
+def series_parts(items: list[Prepared]) -> tuple[list[icalendar.Event], int]:
+    """The parsed parts of one series for ``series_query``, and how many plain overrides
+    were left out unparsed. They can be left out only while every parsed override is plain
+    too; otherwise the library sees every part, as before, and those are parsed now."""
+    others = [item.parsed() for item in items if not item.plain_override]
+    left = len(items) - len(others)
+    if not left or all(_plain_override(c) for c in others if c.get("RECURRENCE-ID") is not None):
+        return others, left
+    return [item.parsed() for item in items], 0
 
 
 def _plain_override(component: icalendar.Event) -> bool:

@@ -77,7 +77,11 @@ class Writer:
                 self.report.calendars.append(calendar.name)
         return self.calendar_ids[name]
 
-    def write(self, prepared: list[tuple[str | None, Prepared]], queries: dict[str, Any]) -> None:
+    def write(self, prepared: list[tuple[str | None, Prepared]], queries: dict[str, Any]) -> list[_Series]:
+        """Write one batch's rows and its singles' instances; return the series to ``expand``.
+
+        Series are expanded by the caller once it has let go of the batch: a series of
+        100,000 parts would otherwise hold every part while its rows are read back."""
         winners = self._dedupe(prepared)
         existing = self._load({item.fields.uid for _, item in winners})
         inserts: list[tuple[int, Prepared]] = []
@@ -103,9 +107,19 @@ class Writer:
         self._update(updates, now)
         self._delete(stale)
         self._alarms([(new_id, item) for new_id, (_, item) in zip(new_ids, inserts)] + [(old.id, item) for _, item, old in updates])
-        self._occurrences(inserts, new_ids, updates, stale, existing, queries)
+        series = self._occurrences(inserts, new_ids, updates, stale, existing, queries)
         self.report.imported += len(inserts)
         self.report.updated += len(updates)
+        return series
+
+    def expand(self, series: list[_Series]) -> None:
+        """Rebuild the instances of each series ``write`` returned, and say which are capped."""
+        repo = EventRepo(self.store, self.profile_id)
+        for item in series:
+            repo.materialize(item.uid, components=item.components, query=item.query)
+            cap = repo.capped(item.uid)
+            if cap is not None:  # bounded recurrence (docs/ics.md): say what is not shown
+                self.report.warnings.append(ImportProblem(item.uid, item.line, cap.text()))
 
     def _dedupe(self, prepared: list[tuple[str | None, Prepared]]) -> list[tuple[str | None, Prepared]]:
         """The same (UID, RECURRENCE-ID) twice in one file: the newer copy wins, later on ties."""
@@ -160,10 +174,10 @@ class Writer:
         self.conn.executemany(
             "INSERT INTO events (id, profile_id, calendar_id, origin, created_at, updated_at, ics, source,"
             f" {', '.join(_COLUMNS)}) VALUES ({', '.join('?' for _ in range(8 + len(_COLUMNS)))})",
-            [
+            (  # a generator: 100k rows of 26 values are not built as one list
                 (new_id, self.profile_id, calendar_id, self.origin, now, now, item.ics, item.source, *_values(item))
                 for new_id, (calendar_id, item) in zip(ids, inserts)
-            ],
+            ),
         )
         self.report.changes.created.extend(
             Change(item.fields.uid, item.fields.recurrence_id, new_id, None, None, None)
@@ -218,8 +232,9 @@ class Writer:
         stale: list[_Existing],
         existing: dict[tuple[str, str], _Existing],
         queries: dict[str, Any],
-    ) -> None:
-        """Rebuild instances once per touched UID; singles are written directly.
+    ) -> list[_Series]:
+        """Rebuild instances once per touched UID; singles are written directly, series are
+        returned for ``expand``.
 
         A series whose rows all come from this file and were all written reuses the query
         built when it was checked; otherwise the store builds it from its rows.
@@ -230,8 +245,9 @@ class Writer:
         for _, item, old in updates:
             written[(item.fields.uid, item.fields.recurrence_id)] = (old.id, item)
         touched = {uid for uid, _ in written} | {row.uid for row in stale}
+        series: list[_Series] = []
         if not touched:
-            return
+            return series
         gone = {row.id for row in stale}
         kept: dict[str, list[_Existing]] = {}
         for key, row in existing.items():
@@ -240,7 +256,6 @@ class Writer:
         by_uid: dict[str, list[tuple[int, Prepared]]] = {}
         for (uid, _), pair in written.items():
             by_uid.setdefault(uid, []).append(pair)
-        repo = EventRepo(self.store, self.profile_id)
         updated_ids = {old.id for _, _, old in updates}
         stale_series = [(row.id,) for row in existing.values() if row.uid in touched and row.id not in gone]
         self.conn.executemany("DELETE FROM occurrences WHERE series_id = ?", stale_series)
@@ -256,14 +271,12 @@ class Writer:
                 else bool(master_row and (master_row.rrule or master_row.rdate))
             )
             if recurring:
-                parsed = {item.fields.recurrence_id: item.parsed() for _, item in mine}
+                # Plain overrides read without a parser stay unparsed: the store places them
+                # from their rows, and parses one only if the series needs the library for it.
+                parsed = {item.fields.recurrence_id: item.parsed() for _, item in mine if not item.plain_override}
                 query, built_from = queries.get(uid, (None, -1))
                 whole = uid not in kept and len(mine) == built_from
-                repo.materialize(uid, components=parsed, query=query if whole else None)
-                cap = repo.capped(uid)
-                if cap is not None:  # bounded recurrence (docs/ics.md): say what is not shown
-                    line = master.line if master is not None else None
-                    self.report.warnings.append(ImportProblem(uid, line, cap.text()))
+                series.append(_Series(uid, parsed, query if whole else None, master.line if master is not None else None))
                 continue
             for event_id, item in mine:
                 if item.fields.status != "CANCELLED" and not self._excluded(item):
@@ -281,6 +294,17 @@ class Writer:
             singles,
         )
         self.conn.executemany("UPDATE events SET expanded_until = NULL, expansion = NULL, capped = 0 WHERE id = ?", reset)
+        return series
+
+
+@dataclass
+class _Series:
+    """A series a batch wrote: what its expansion can reuse (parsed parts, the checked query)."""
+
+    uid: str
+    components: dict[str, icalendar.Event]
+    query: Any
+    line: int | None
 
 
 _COLUMNS = (

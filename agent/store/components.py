@@ -75,7 +75,7 @@ def recurrence_key(value: date | datetime | None) -> str:
     return f"{value.year:04d}{value.month:02d}{value.day:02d}"
 
 
-@dataclass
+@dataclass(slots=True)  # slots: an import holds one per series part until the series is whole
 class EventFields:
     """The columns of ``events`` that are derived from the VEVENT."""
 

@@ -255,7 +255,7 @@ def _net(conn: sqlite3.Connection, profile_id: int, sets: list[ChangeSet]) -> tu
     for changes in sets:
         for change in (*changes.created, *changes.updated, *changes.deleted):
             first.setdefault((change.uid, change.recurrence_id), change)
-    now = _current(conn, profile_id, first)
+    now = _current(conn, profile_id, first, "e.uid, e.recurrence_id, e.calendar_id, e.ics, e.title")
     rows: list[RowChange] = []
     titles: list[str] = []
     for key, change in first.items():
@@ -280,15 +280,18 @@ def _net(conn: sqlite3.Connection, profile_id: int, sets: list[ChangeSet]) -> tu
     return rows, titles
 
 
-def _current(conn: sqlite3.Connection, profile_id: int, keys: Any) -> dict[tuple[str, str], Any]:
-    """The event rows now stored for ``keys`` ((UID, RECURRENCE-ID) pairs), read in chunks."""
+def _current(
+    conn: sqlite3.Connection, profile_id: int, keys: Any, columns: str = "e.*, c.name AS calendar_name"
+) -> dict[tuple[str, str], Any]:
+    """The event rows now stored for ``keys`` ((UID, RECURRENCE-ID) pairs), read in chunks
+    (``columns`` only: an import of 100,000 events must not hold 100,000 whole rows)."""
     wanted = set(keys)
     uids = sorted({uid for uid, _ in wanted})
     found: dict[tuple[str, str], Any] = {}
     for start in range(0, len(uids), _CHUNK):
         chunk = uids[start : start + _CHUNK]
         for row in conn.execute(
-            "SELECT e.*, c.name AS calendar_name FROM events e JOIN calendars c ON c.id = e.calendar_id"
+            f"SELECT {columns} FROM events e JOIN calendars c ON c.id = e.calendar_id"
             f" WHERE e.profile_id = ? AND e.uid IN ({', '.join('?' for _ in chunk)})",
             [profile_id, *chunk],
         ):

@@ -1,0 +1,178 @@
+"""The store's columns of the plainest VEVENTs, read line by line without icalendar.
+
+icalendar builds a property object, a parameter dict and a parser state per content line;
+for a file of 100,000 overrides that is 80% of an import and of a sync pull (issue 11:
+36 s and 65 s, over 700 MB). Most such parts are a handful of unparameterised lines —
+UID, RECURRENCE-ID, DTSTART, DTEND, SUMMARY — whose columns need no parser at all.
+
+``read`` accepts a VEVENT only when every line is one it understands exactly and returns
+``None`` for anything else, which then goes through icalendar as before: a parameter (TZID,
+RANGE, LANGUAGE...), a property outside ``_ALLOWED`` (RRULE, RDATE, EXDATE, DURATION, X-...),
+a sub-component (VALARM), a folded or over-long line, a bare LF, a doubled property, a
+text value with an escape, comma, semicolon or control character, a time value that is not
+``YYYYMMDDTHHMMSS[Z]`` (or ``;VALUE=DATE:YYYYMMDD``), start and end of different kinds or
+in the wrong order (those are repairs), no UID or no DTSTART. What it accepts, icalendar
+reads to the very same ``EventFields`` and re-serialises to the very same text (CRLF
+breaks), so the text can be stored as it is; tests/test_ics_quick.py holds both to that.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import sys
+from datetime import date, datetime, tzinfo
+
+import icalendar
+
+from agent.store.components import EventFields, recurrence_key, span_columns
+
+_ALLOWED = frozenset(
+    {"UID", "DTSTAMP", "CREATED", "LAST-MODIFIED", "RECURRENCE-ID", "DTSTART", "DTEND", "SUMMARY",
+     "DESCRIPTION", "LOCATION", "STATUS", "TRANSP", "SEQUENCE"}
+)  # fmt: skip
+_TIMES = frozenset({"DTSTART", "DTEND", "RECURRENCE-ID"})
+_DATED = {"DTSTART;VALUE=DATE": "DTSTART", "DTEND;VALUE=DATE": "DTEND", "RECURRENCE-ID;VALUE=DATE": "RECURRENCE-ID"}
+_STAMPS = frozenset({"DTSTAMP", "CREATED", "LAST-MODIFIED"})
+_DATE_TIME = re.compile(r"\d{8}T\d{6}Z?")
+_DATE = re.compile(r"\d{8}")
+_SEQUENCE = re.compile(r"0|[1-9]\d{0,8}")
+# Characters whose reading differs between icalendar's parser and its writer (escapes,
+# list separators) or that a repair removes: their presence sends the event to icalendar.
+_PLAIN_TEXT = re.compile(r"[^\x00-\x1f\x7f\\,;]*")
+_UTC: tzinfo | None = None
+
+
+def _utc() -> tzinfo:
+    """The tzinfo icalendar gives a ``...Z`` time, so zone names come out the same."""
+    global _UTC
+    if _UTC is None:
+        value = icalendar.vDDDTypes.from_ical("20000101T000000Z")
+        assert isinstance(value, datetime) and value.tzinfo is not None
+        _UTC = value.tzinfo
+    return _UTC
+
+
+def read(text: str) -> EventFields | None:
+    """The columns of ``text`` (one VEVENT) when it is plain enough to need no parser."""
+    if not text.endswith("\r\nEND:VEVENT\r\n") or not text.startswith("BEGIN:VEVENT\r\n"):
+        return None
+    lines = text[14:-14].split("\r\n")
+    values: dict[str, str] = {}
+    for line in lines:
+        if len(line) > 75 or (not line.isascii() and len(line.encode()) > 75) or "\n" in line or "\r" in line:
+            return None  # icalendar would fold it (or it is already folded, or has a bare break)
+        name, colon, value = line.partition(":")
+        if not colon:
+            return None
+        if name in _DATED:
+            name, value = _DATED[name], "D" + value
+        elif name not in _ALLOWED:
+            return None  # a parameter, a sub-component, a property we leave to icalendar
+        if name in values:
+            return None  # doubled: the repairs decide
+        values[name] = value
+    return _fields(values)
+
+
+def _fields(values: dict[str, str]) -> EventFields | None:
+    uid = values.get("UID")
+    if not uid or uid.strip() != uid or "DTSTART" not in values:
+        return None
+    for name, value in values.items():
+        if name in _TIMES or name in _STAMPS:
+            continue
+        if name == "SEQUENCE":
+            if _SEQUENCE.fullmatch(value) is None:
+                return None
+        elif _PLAIN_TEXT.fullmatch(value) is None or (not value and name in ("STATUS", "TRANSP")):
+            return None
+    for name in _STAMPS:
+        stamp = values.get(name)
+        if stamp is not None and not _stamp_ok(stamp):
+            return None
+    start = _moment(values["DTSTART"])
+    if start is None:
+        return None
+    end_text = values.get("DTEND")
+    if end_text is None:
+        end: date = start if isinstance(start, datetime) else None  # type: ignore[assignment]
+        if end is None:
+            return None  # an all-day start without end: icalendar's default is left to it
+    else:
+        found = _moment(end_text)
+        if found is None or _kind(values["DTSTART"]) != _kind(end_text):
+            return None  # date vs date-time, floating vs UTC: a repair
+        if found < start or (found == start and not isinstance(start, datetime)):  # type: ignore[operator]
+            return None  # backwards, or an all-day event of no length: a repair
+        end = found
+    rid_text = values.get("RECURRENCE-ID")
+    rid = _moment(rid_text) if rid_text is not None else None
+    if rid_text is not None and rid is None:
+        return None
+    all_day, floating, start_ts, end_ts, tzid = span_columns(start, end)
+    last_modified = values.get("LAST-MODIFIED")
+    return EventFields(
+        uid=sys.intern(uid),  # interned: the parts of one series share their UID, status...
+        recurrence_id=recurrence_key(rid),
+        title=values.get("SUMMARY", ""),
+        description=values.get("DESCRIPTION", ""),
+        location=values.get("LOCATION", ""),
+        tzid=tzid,
+        all_day=all_day,
+        floating=floating,
+        start_ts=start_ts,
+        end_ts=end_ts,
+        rrule=None,
+        rdate=None,
+        exdate=None,
+        transp=sys.intern(values.get("TRANSP", "OPAQUE").upper()),
+        status=sys.intern(values.get("STATUS", "CONFIRMED").upper()),
+        completed=False,
+        sequence=int(values.get("SEQUENCE", "0")),
+        last_modified=last_modified,
+        alarms=[],
+    )
+
+
+@functools.lru_cache(maxsize=256)
+def _stamp_ok(value: str) -> bool:
+    """A DTSTAMP/CREATED/LAST-MODIFIED in UTC (the parts of a series share theirs)."""
+    return value.endswith("Z") and _moment(value) is not None
+
+
+def _kind(value: str) -> str:
+    return "date" if value.startswith("D") else "utc" if value.endswith("Z") else "floating"
+
+
+def _moment(value: str) -> date | None:
+    """``D``+YYYYMMDD (a VALUE=DATE), YYYYMMDDTHHMMSS (floating) or ...Z (UTC); None otherwise.
+
+    The shape is checked first, so ``fromisoformat`` (C, and strict about ranges) never
+    sees another of the ISO forms it would also take."""
+    try:
+        if value[:1] == "D":
+            digits = value[1:]
+            return date.fromisoformat(digits) if _DATE.fullmatch(digits) else None
+        if _DATE_TIME.fullmatch(value) is None:
+            return None
+        if value[-1] == "Z":
+            return datetime.fromisoformat(value[:-1]).replace(tzinfo=_utc())
+        return datetime.fromisoformat(value)
+    except ValueError:
+        return None  # month 13, second 60...: icalendar names the problem
+
+
+def serialised(text: str) -> str:
+    """``text`` (accepted by ``read``) as icalendar writes it: the same lines, in its
+    canonical order (``Event.canonical_order`` first, the rest by name). A sync pull
+    stores what icalendar would have written, without parsing the event to write it."""
+    lines = text[14:-14].split("\r\n")
+    order = {name: index for index, name in enumerate(icalendar.Event.canonical_order)}
+    rest = len(order)
+
+    def key(line: str) -> tuple[int, str]:
+        name = line.split(":", 1)[0].split(";", 1)[0]
+        return order.get(name, rest), name
+
+    return "BEGIN:VEVENT\r\n" + "".join(line + "\r\n" for line in sorted(lines, key=key)) + "END:VEVENT\r\n"
