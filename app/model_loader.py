@@ -66,7 +66,11 @@ class LazyModel:
                 warm(messages, tools)
 
     def _loaded_with_progress(self) -> Generator[ModelEvent, None, ChatModel]:
-        if self._model is not None:
+        # The lock, not just ``_model``: the warm-up thread publishes the model before it has
+        # registered the prefix warm-up, and a turn slipping into that gap would read the
+        # whole prefix itself.
+        if self._model is not None and self._lock.acquire(blocking=False):
+            self._lock.release()
             return self._model
         yield ModelEvent(kind="progress", progress=Progress("loading"))
         while not self._lock.acquire(timeout=WAIT_TICK_S):  # another thread is loading it

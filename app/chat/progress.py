@@ -2,9 +2,10 @@
 
 A local model on a laptop CPU can take minutes before its first word: loading the file,
 then reading thousands of prompt tokens. "Thinking…" for all of that looks like a hang, so
-the strip under the conversation names the phase, counts the prompt tokens read, shows the
-seconds since the message was sent, and carries a Stop that works in every phase (the turn
-checks for it between prompt chunks, waiting ticks, tokens and tool steps).
+the strip under the conversation names the phase, counts the prompt tokens read and shows
+the seconds since the message was sent. Its Stop is the pane's send button, which is a Stop
+while a turn runs and works in every phase: the turn checks for it between prompt chunks,
+waiting ticks, tokens and tool steps.
 
 Phases, from the turn's events: ``waiting`` (sent, nothing heard yet), ``loading`` and
 ``reading`` (``progress`` events from the backend; a hosted server reports no counts),
@@ -17,16 +18,14 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QTimer, Signal, Slot
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
+from PySide6.QtCore import QTimer, Slot
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QVBoxLayout, QWidget
 
 PHASES = ("waiting", "loading", "reading", "writing", "tool", "stopping")
 
 
 class TurnProgress(QWidget):
-    """The phase line, a bar (determinate while prompt tokens are counted), seconds, Stop."""
-
-    stop_requested = Signal()
+    """The phase line and seconds, over a thin bar (determinate while prompt tokens are counted)."""
 
     def __init__(self, parent: QWidget | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__(parent)
@@ -42,21 +41,19 @@ class TurnProgress(QWidget):
         self.label.setObjectName("turn_progress_phase")
         self.bar = QProgressBar(self)
         self.bar.setTextVisible(False)
-        self.bar.setFixedHeight(6)
-        self.bar.setMinimumWidth(60)
+        self.bar.setFixedHeight(5)
         self.elapsed = QLabel(self)
         self.elapsed.setObjectName("turn_progress_elapsed")
         self.elapsed.setStyleSheet("color: palette(placeholder-text);")
-        self.stop_button = QPushButton(self.tr("Stop"), self)
-        self.stop_button.setToolTip(self.tr("Stop the assistant"))
-        self.stop_button.clicked.connect(self._stop_clicked)
 
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(8, 2, 8, 2)
-        layout.addWidget(self.label, 1)
+        line = QHBoxLayout()
+        line.addWidget(self.label, 1)
+        line.addWidget(self.elapsed)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 2, 8, 0)
+        layout.setSpacing(2)
+        layout.addLayout(line)
         layout.addWidget(self.bar)
-        layout.addWidget(self.elapsed)
-        layout.addWidget(self.stop_button)
 
         self._timer = QTimer(self)
         self._timer.setInterval(1000)
@@ -68,7 +65,6 @@ class TurnProgress(QWidget):
     def start(self) -> None:
         """A turn was sent: show the strip at "waiting" and start counting seconds."""
         self._started = self._clock()
-        self.stop_button.setEnabled(True)
         self._set("waiting")
         self._timer.start()
         self._tick()
@@ -93,7 +89,6 @@ class TurnProgress(QWidget):
             self._set("waiting")
 
     def stopping(self) -> None:
-        self.stop_button.setEnabled(False)
         self._set("stopping")
 
     def finish(self) -> None:
@@ -124,7 +119,11 @@ class TurnProgress(QWidget):
 
     def _set(self, phase: str, done: int = 0, total: int = 0) -> None:
         self.phase, self.done, self.total = phase, done, total
-        self.bar.setVisible(phase not in ("writing", "stopping"))  # the text itself shows writing
+        # the reply's own text shows the writing; keep the space, so the pane does not jump
+        policy = self.bar.sizePolicy()
+        policy.setRetainSizeWhenHidden(True)
+        self.bar.setSizePolicy(policy)
+        self.bar.setVisible(phase not in ("writing", "stopping"))
         if phase == "reading" and total > 0:
             self.bar.setRange(0, total)
             self.bar.setValue(min(done, total))
@@ -135,8 +134,3 @@ class TurnProgress(QWidget):
     @Slot()
     def _tick(self) -> None:
         self.elapsed.setText(self.tr("{0} s").format(self.seconds()))
-
-    @Slot()
-    def _stop_clicked(self) -> None:
-        self.stopping()
-        self.stop_requested.emit()
