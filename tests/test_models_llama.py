@@ -186,5 +186,18 @@ def test_the_grammar_of_the_runtime_tools_is_accepted_by_llama_cpp(bundled: Chat
     from agent.runtime.tools import tool_schemas
 
     assert isinstance(bundled, LlamaChatModel)
-    processor = LazyGrammarProcessor(bundled.llama, build_grammar(tool_schemas(["Work", "家庭"])))
-    processor.close()
+    long_notes: dict[str, Any] = {
+        "type": "function",
+        "function": {
+            "name": "add_note",
+            "description": "Attach a note to an event.",
+            "parameters": {
+                "type": "object",
+                "properties": {"notes": {"type": "string", "maxLength": 2000}},
+                "required": ["notes"],
+            },
+        },
+    }
+    for tools in (tool_schemas(["Work", "家庭"]), [long_notes]):
+        processor = LazyGrammarProcessor(bundled.llama, build_grammar(tools))
+        processor.close()

@@ -22,7 +22,8 @@ from tests.model_fixtures import THREADS
 pytestmark = pytest.mark.model
 
 SYSTEM_A = "You are Richeng, a calendar assistant. Keep answers short and in the user's language."
-SYSTEM_B = "You are Richeng, a calendar assistant. Answer in one sentence, never invent events."
+# One word changed, the same number of tokens: only the key and the stored token ids can tell.
+SYSTEM_B = "You are Richeng, a calendar assistant. Keep answers brief and in the user's language."
 
 
 def _fresh() -> LlamaChatModel:
@@ -69,6 +70,10 @@ def test_a_truncated_state_file_is_ignored_and_replaced() -> None:
     (path,) = _state_files()
     data = path.read_bytes()
     path.write_bytes(data[: len(data) // 2])
+    tokens = model.prefix_tokens(_system(SYSTEM_A), [])
+    llama = model.llama
+    key = prefix_cache.cache_key(model.path, {"n_ctx": llama.n_ctx(), "n_batch": llama.n_batch}, tokens)
+    assert prefix_cache.read(path, key, tokens) is None  # refused before llama.cpp ever sees it
 
     model = _fresh()
     job = model.warm(_system(SYSTEM_A), [])
@@ -84,6 +89,7 @@ def test_a_state_file_for_another_prefix_is_not_trusted() -> None:
     saved_for_a = path.read_bytes()
 
     model = _fresh()
+    assert len(model.prefix_tokens(_system(SYSTEM_B), [])) == len(model.prefix_tokens(_system(SYSTEM_A), []))
     job = model.warm(_system(SYSTEM_B), [])
     assert job.wait(600) and job.source == "evaluated"
     assert _state_files() == [path] and path.read_bytes() != saved_for_a  # replaced by B's state
@@ -181,3 +187,21 @@ def test_the_app_session_warms_the_real_prefix_and_the_next_start_reuses_it(tmp_
     assert observed is not None
     tokens = __import__("json").loads(observed[0])["tokens"]
     assert tokens["cached"] >= job.total - 1, tokens  # every request of the turn started from the saved prefix
+
+
+def test_a_turn_waiting_for_the_warm_up_reports_its_progress_and_can_stop() -> None:
+    from agent.models.base import Progress
+
+    model = _fresh()
+    job = llama_backend.WarmJob()  # a warm-up that is still reading (held open by the test)
+    job.done, job.total = 5, 50
+    model._current().warm = job
+    stream = model.stream([*_system(SYSTEM_A), {"role": "user", "content": "What is on Tuesday?"}], [], max_tokens=2)
+    first = next(stream)
+    assert first.kind == "progress" and first.progress == Progress("reading", 5, 50)
+    stream.close()  # a Stop while waiting: the model was never locked by this turn
+    lock = model._current().lock
+    assert lock.acquire(blocking=False)
+    lock.release()
+    job.finished.set()
+    assert _turn(model, SYSTEM_A).usage.prompt_tokens > 0
