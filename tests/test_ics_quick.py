@@ -181,3 +181,75 @@ def test_overrides_survive_export_and_reimport(tmp_path: Path) -> None:
     without_text = [row[:-1] for row in _rows(first, profile)]
     assert [row[:-1] for row in _rows(again, other)] == without_text
     assert _instances(again, other) == _instances(first, profile)
+
+
+def _pull(store: Store, profile: int, text: str, *, old_way: bool) -> tuple[str, list[tuple[object, ...]]]:
+    """One sync pull of ``text`` into the calendar "Work": through ``LocalCalendar.apply``, or
+    the way it was before the quick reader (each part parsed, saved and serialised alone)."""
+    from agent.sync.resources import local_hash, parse_resource
+    from agent.sync.state import LocalCalendar
+
+    calendar = next((c.id for c in CalendarService(store, profile).list() if c.name == "Work"), None)
+    calendar = calendar or CalendarService(store, profile).add("Work").id
+    local = LocalCalendar(store, profile, calendar)
+    if old_way:
+        repo = EventRepo(store, profile)
+        changes = []
+        with store.transaction():
+            for component in scan(text.encode(), "resource")[0].components:
+                parsed = parse_component(component.text)
+                saved = repo.save(parsed, calendar, "import", materialize=False, ics=parsed.to_ical().decode())
+                changes += [(c.uid, c.recurrence_id, c.event_id, c.before_ics) for c in (*saved.created, *saved.updated)]
+            repo.materialize("s@x")
+        return local_hash(local.rows("s@x")), changes
+    resource = parse_resource(text, "s.ics")
+    assert resource.problem is None
+    assert [c is None for c in resource.components] == [False, True, True, True]  # the overrides took the quick path
+    for row, component in zip(resource.rows, scan(text.encode(), "resource")[0].components):
+        assert row.ics == parse_component(component.text).to_ical().decode()
+    digest, change_set = local.apply(resource)
+    return digest, [(c.uid, c.recurrence_id, c.event_id, c.before_ics) for c in (*change_set.created, *change_set.updated)]
+
+
+def test_a_sync_pull_of_plain_overrides_stores_what_parsing_each_part_would(tmp_path: Path) -> None:
+    """Rows, instances, change sets (what undo replays) and journal entries of a pull, and
+    of a second pull that updates every row, are those of parsing and saving each part."""
+    text = _overrides_file().decode()
+    new, old = Store(str(tmp_path / "new.sqlite3")), Store(str(tmp_path / "old.sqlite3"))
+    new_profile, old_profile = ensure_profile(new), ensure_profile(old)
+    for _ in range(2):
+        assert _pull(new, new_profile, text, old_way=False) == _pull(old, old_profile, text, old_way=True)
+        assert _rows(new, new_profile) == _rows(old, old_profile)
+        assert _instances(new, new_profile) == _instances(old, old_profile)
+        text = text.replace("SUMMARY:Moved", "SUMMARY:Moved again")
+    journal = "SELECT origin, label, created, updated, deleted, changes FROM change_journal ORDER BY id"
+    assert [tuple(r) for r in new.conn.execute(journal)] == [tuple(r) for r in old.conn.execute(journal)]
+    assert len(new.conn.execute(journal).fetchall()) == 2
+
+
+@pytest.mark.parametrize(
+    ("master", "override"),
+    [
+        (("DTSTART:20261201T100000", "DTEND:20261201T110000"), "RECURRENCE-ID:20261202T100000Z"),
+        (("DTSTART;VALUE=DATE:20261201", "DTEND;VALUE=DATE:20261202"), "RECURRENCE-ID:20261202T000000"),
+    ],
+    ids=["floating master, UTC id", "all-day master, midnight id"],
+)
+def test_an_override_matches_its_instance_by_the_id_as_written(tmp_path: Path, master: tuple[str, str], override: str) -> None:
+    """The expander reads only an override's RECURRENCE-ID line (cut out in SQL, not its
+    whole text): an id written as wall clock or as a midnight still takes its instance's
+    place instead of adding one."""
+    text = (
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\n"
+        + _event("UID:w@x", *master, "RRULE:FREQ=DAILY;COUNT=3", "SUMMARY:Series")
+        + _event("UID:w@x", override, "DTSTART:20261202T150000", "DTEND:20261202T160000", "SUMMARY:Moved")
+        + "END:VCALENDAR\r\n"
+    )
+    store = Store(str(tmp_path / "w.sqlite3"))
+    profile = ensure_profile(store)
+    report = import_bytes(store, profile, text.encode(), "Work")
+    assert report.imported == 2 and not report.errors
+    titles = [row[0] for row in store.conn.execute(
+        "SELECT e.title FROM occurrences o JOIN events e ON e.id = o.event_id ORDER BY o.start_ts"
+    )]  # fmt: skip
+    assert titles == ["Series", "Moved", "Series"]

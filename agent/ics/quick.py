@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import re
 import sys
-from datetime import date, datetime, tzinfo
+from datetime import date, datetime
 
 import icalendar
 
@@ -40,28 +40,19 @@ _SEQUENCE = re.compile(r"0|[1-9]\d{0,8}")
 # Characters whose reading differs between icalendar's parser and its writer (escapes,
 # list separators) or that a repair removes: their presence sends the event to icalendar.
 _PLAIN_TEXT = re.compile(r"[^\x00-\x1f\x7f\\,;]*")
-_UTC: tzinfo | None = None
-
-
-def _utc() -> tzinfo:
-    """The tzinfo icalendar gives a ``...Z`` time, so zone names come out the same."""
-    global _UTC
-    if _UTC is None:
-        value = icalendar.vDDDTypes.from_ical("20000101T000000Z")
-        assert isinstance(value, datetime) and value.tzinfo is not None
-        _UTC = value.tzinfo
-    return _UTC
-
-
 def read(text: str) -> EventFields | None:
     """The columns of ``text`` (one VEVENT) when it is plain enough to need no parser."""
     if not text.endswith("\r\nEND:VEVENT\r\n") or not text.startswith("BEGIN:VEVENT\r\n"):
         return None
-    lines = text[14:-14].split("\r\n")
+    body = text[14:-14]
+    breaks = body.count("\r\n")
+    if body.count("\r") != breaks or body.count("\n") != breaks:
+        return None  # a bare CR or LF
+    ascii_only = body.isascii()
     values: dict[str, str] = {}
-    for line in lines:
-        if len(line) > 75 or (not line.isascii() and len(line.encode()) > 75) or "\n" in line or "\r" in line:
-            return None  # icalendar would fold it (or it is already folded, or has a bare break)
+    for line in body.split("\r\n"):
+        if len(line) > 75 or (not ascii_only and len(line.encode()) > 75):
+            return None  # icalendar would fold it (or it is folded already)
         name, colon, value = line.partition(":")
         if not colon:
             return None
@@ -156,11 +147,16 @@ def _moment(value: str) -> date | None:
             return date.fromisoformat(digits) if _DATE.fullmatch(digits) else None
         if _DATE_TIME.fullmatch(value) is None:
             return None
-        if value[-1] == "Z":
-            return datetime.fromisoformat(value[:-1]).replace(tzinfo=_utc())
+        # "...Z" comes back in datetime.timezone.utc, whose columns (seconds, key, zone
+        # name) are those of icalendar's UTC; the datetimes themselves are never kept.
         return datetime.fromisoformat(value)
     except ValueError:
         return None  # month 13, second 60...: icalendar names the problem
+
+
+@functools.cache
+def _order() -> dict[str, int]:
+    return {name: index for index, name in enumerate(icalendar.Event.canonical_order)}
 
 
 def serialised(text: str) -> str:
@@ -168,7 +164,7 @@ def serialised(text: str) -> str:
     canonical order (``Event.canonical_order`` first, the rest by name). A sync pull
     stores what icalendar would have written, without parsing the event to write it."""
     lines = text[14:-14].split("\r\n")
-    order = {name: index for index, name in enumerate(icalendar.Event.canonical_order)}
+    order = _order()
     rest = len(order)
 
     def key(line: str) -> tuple[int, str]:

@@ -25,10 +25,10 @@ from datetime import date, datetime, timedelta, timezone
 import icalendar
 
 from agent.errors import UserFacingError
-from agent.ics import zones
-from agent.ics.prepare import CalendarContext, ComponentError, Prepared, prepare, series_query
-from agent.ics.reader import RawCalendar, split
-from agent.store.components import parse_component, start_end
+from agent.ics import quick, zones
+from agent.ics.prepare import CalendarContext, ComponentError, Prepared, prepare, series_parts, series_query
+from agent.ics.reader import RawCalendar, scan
+from agent.store.components import EventFields, start_end
 
 PRODID = "-//Richeng//Richeng Calendar//ZH"
 _TZID_USE = re.compile(r';TZID=("[^"]*"|[^;:]*)', re.IGNORECASE)
@@ -54,20 +54,24 @@ class ServerResource:
     """A server copy made ready for the store, or the reason it cannot be used.
 
     ``ignored`` marks a resource without any VEVENT (a task in a mixed calendar): it is
-    tracked so it is not fetched again, and never written or deleted by us.
+    tracked so it is not fetched again, and never written or deleted by us. ``components``
+    holds None for a part ``quick.read`` took (never parsed); ``fields`` holds every
+    part's columns, so the store need not derive them again.
     """
 
     uid: str | None
-    components: list[icalendar.Event] = field(default_factory=list)
+    components: list[icalendar.Event | None] = field(default_factory=list)
     rows: list[LocalRow] = field(default_factory=list)
     canonical: str = ""
     ignored: bool = False
     problem: str | None = None
     text: str = ""
+    fields: list[EventFields] = field(default_factory=list)
 
 
-def local_hash(rows: Iterable[LocalRow]) -> str:
-    ordered = sorted(rows, key=lambda row: row.recurrence_id)
+def local_hash(rows: Iterable[LocalRow], *, in_order: bool = False) -> str:
+    """``in_order``: ``rows`` already come by recurrence id (read as a stream, not sorted)."""
+    ordered = rows if in_order else sorted(rows, key=lambda row: row.recurrence_id)
     digest = hashlib.sha256()
     for row in ordered:
         digest.update(row.recurrence_id.encode())
@@ -102,7 +106,9 @@ def parse_resource(text: str, name: str = "<server>") -> ServerResource:
     uid_match = _UID_LINE.search(text)
     uid_hint = uid_match.group(1).strip() if uid_match else None
     try:
-        calendars = split(text, name)
+        # Components decode their text when read, one at a time: a resource of 100,000
+        # overrides is not held as 100,000 component objects besides their prepared rows.
+        calendars = scan(text.encode("utf-8", "surrogatepass"), name)
     except UserFacingError as exc:
         return ServerResource(uid_hint, problem=str(exc), text=text)
     prepared: list[Prepared] = []
@@ -131,17 +137,28 @@ def parse_resource(text: str, name: str = "<server>") -> ServerResource:
     for item in prepared:
         by_rid[item.fields.recurrence_id] = item  # a repeated RECURRENCE-ID: the later copy
     ordered = [by_rid[rid] for rid in sorted(by_rid)]
-    # The importer keeps parsed components only for series parts; singles are re-read.
-    components = [item.component if item.component is not None else parse_component(item.ics) for item in ordered]
     if any(item.fields.recurring for item in ordered):
-        _, problem = series_query(components)
+        _, problem = series_query(*series_parts(ordered))
         if problem:
             return ServerResource(uid, problem=f"cannot expand the series: {problem}", text=text)
+    # Rows hold the text icalendar writes. A part ``quick.read`` took is written by
+    # ``quick.serialised`` (the same text, tests/test_ics_quick.py) and is never parsed: a
+    # resource of 100,000 overrides is not parsed and re-serialised 100,000 times.
+    components = [None if item.plain else item.parsed() for item in ordered]
     rows = [
-        LocalRow(item.fields.recurrence_id, component.to_ical().decode(), item.fields.start_ts, item.fields.end_ts)
+        LocalRow(
+            item.fields.recurrence_id,
+            quick.serialised(item.ics) if component is None else component.to_ical().decode(),
+            item.fields.start_ts,
+            item.fields.end_ts,
+        )
         for item, component in zip(ordered, components)
     ]
-    return ServerResource(uid, components, rows, canonical_hash(rows), text=text)
+    fields = [item.fields for item in ordered]
+    # Only rows and columns go on: the cut (the bytes, their offsets) and the parts' own
+    # texts are let go before hashing, so a 100,000-part resource peaks lower.
+    del calendars, prepared, by_rid, ordered, item
+    return ServerResource(uid, components, rows, canonical_hash(rows), text=text, fields=fields)
 
 
 def _skip_named_zones(raw_calendar: RawCalendar) -> None:
@@ -152,7 +169,7 @@ def _skip_named_zones(raw_calendar: RawCalendar) -> None:
     carries one. A private zone (any TZID that is not a known name) is kept and resolved
     from its VTIMEZONE exactly as an import would.
     """
-    if not any(component.name == "VTIMEZONE" for component in raw_calendar.components):
+    if not any(span.name == "VTIMEZONE" for span in raw_calendar.spans):  # spans: no component made
         return
     used = {
         match.group(1).strip('"')

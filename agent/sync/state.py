@@ -9,10 +9,11 @@ next sync without knowing sync exists, and a crash between two syncs loses nothi
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from agent.store.db import Store, utc_now_iso
+from agent.store.components import EventFields
 from agent.store.events import ChangeSet, EventRepo
 from agent.sync.resources import LocalRow, ServerResource, local_hash
 
@@ -147,14 +148,40 @@ class LocalCalendar:
             ).fetchall():
                 if row["recurrence_id"] not in keep:
                     changes.extend(self.repo.delete(resource.uid, row["recurrence_id"] or None))
-            for row, component in zip(resource.rows, resource.components):
-                changes.extend(self.repo.save(component, self.calendar_id, "import", materialize=False, ics=row.ics))
+            # A part the quick reader took (agent/ics/quick.py) has no component; its columns
+            # come with it, so it is saved without being parsed.
+            read = resource.fields or [None] * len(resource.rows)
+            plain: list[tuple[str, EventFields]] = []  # a run of them, saved in one go, in order
+            for row, component, fields in zip(resource.rows, resource.components, read):
+                if component is None and fields is not None and not fields.alarms and not fields.rrule:
+                    plain.append((row.ics, fields))
+                    continue
+                changes.extend(self.repo.save_plain(plain, self.calendar_id, "import"))
+                plain = []
+                changes.extend(self.repo.save(component, self.calendar_id, "import", materialize=False, ics=row.ics,
+                                              fields=fields if component is None else None))  # fmt: skip
+            changes.extend(self.repo.save_plain(plain, self.calendar_id, "import"))
             # The parsed components are handed on, so a series is expanded (bounded, see
             # docs/ics.md) without parsing its stored text again: 100k RDATEs cost seconds.
-            parsed = {row.recurrence_id: component for row, component in zip(resource.rows, resource.components)}
+            parsed = {
+                row.recurrence_id: component
+                for row, component in zip(resource.rows, resource.components)
+                if component is not None
+            }
             self.repo.materialize(resource.uid, components=parsed)
-            stored = self.rows(resource.uid)
-        return local_hash(stored), changes
+            # Hashed as SQLite hands the rows over (by recurrence id, as ``local_hash`` sorts
+            # them: UTF-8 byte order is code point order), not held: one resource may be 100k.
+            digest = local_hash(self._stream(resource.uid), in_order=True)
+        return digest, changes
+
+    def _stream(self, uid: str) -> Iterator[LocalRow]:
+        """``rows(uid)`` one at a time (the caller holds the store's transaction)."""
+        for r in self.store.conn.execute(
+            "SELECT recurrence_id, ics, start_ts, end_ts FROM events"
+            " WHERE profile_id = ? AND calendar_id = ? AND uid = ? ORDER BY recurrence_id",
+            (self.profile_id, self.calendar_id, uid),
+        ):
+            yield LocalRow(r["recurrence_id"], r["ics"], r["start_ts"], r["end_ts"])
 
     def remove(self, uid: str) -> ChangeSet:
         with self.store.transaction():
