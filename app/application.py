@@ -29,16 +29,21 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
 
 
 def build_context(store, profile_id: int, tz: str | None, now: datetime | None):  # type: ignore[no-untyped-def]
-    from agent.runtime.session import ChatSession
     from agent.services.settings import SettingsService
     from app.context import AppContext
-    from app.model_loader import configured_model
     from app.operations import Operations
 
     settings = SettingsService(store, profile_id)
     clock = (lambda: now) if now is not None else None
-    session = ChatSession(store, profile_id, configured_model(settings), tz=tz, clock=clock)
-    return AppContext(store, profile_id, Operations(store, profile_id), settings, session, tz, clock)
+
+    def make_session():  # type: ignore[no-untyped-def]
+        """The chat runtime loads when the chat pane first needs it, not before the first paint."""
+        from agent.runtime.session import ChatSession
+        from app.model_loader import configured_model
+
+        return ChatSession(store, profile_id, configured_model(settings), tz=tz, clock=clock)
+
+    return AppContext(store, profile_id, Operations(store, profile_id), settings, make_session, tz, clock)
 
 
 def run(argv: Sequence[str]) -> int:
@@ -87,14 +92,18 @@ def run(argv: Sequence[str]) -> int:
     from app.settings import holiday_choice
 
     ask_holidays = holiday_choice.apply_locale_default(ctx)  # first start: the locale's country
-    window = MainWindow(ctx)
+    window = MainWindow(ctx, deferred=True)  # chat, sync, reminders: after the first paint
     if args.report_startup:
         _report_first_paint(window)
+    else:
+        _after_first_paint(window, window.finish_startup)
     window.show()
     if ask_holidays and not args.report_startup:  # asked once, after the first paint
         QTimer.singleShot(0, lambda: holiday_choice.open_question(ctx, window, lambda _c: window.calendar.refresh()))
     if args.quit_after is not None:
-        QTimer.singleShot(args.quit_after, app.quit)
+        # exit(), not quit(): Qt 6's quit() first asks every top-level window to close and
+        # gives up when one refuses, so a leftover window could keep --quit-after running.
+        QTimer.singleShot(args.quit_after, lambda: app.exit(0))
     code = app.exec()
     store.close()
     return int(code)
@@ -143,6 +152,20 @@ def process_age_ms() -> float:
         return (up_seconds - started_ticks / os.sysconf("SC_CLK_TCK")) * 1000
     except (OSError, ValueError, IndexError, AttributeError):
         return (time.perf_counter() - IMPORTED_AT) * 1000
+
+
+def _after_first_paint(window, then) -> None:  # type: ignore[no-untyped-def]
+    """Call ``then`` once the first paint of ``window`` has been flushed (children included)."""
+    from PySide6.QtCore import QEvent, QObject, QTimer
+
+    class FirstPaint(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt)
+            if event.type() == QEvent.Type.Paint:
+                window.removeEventFilter(self)
+                QTimer.singleShot(0, then)
+            return False
+
+    window.installEventFilter(FirstPaint(window))
 
 
 def _report_first_paint(window) -> None:  # type: ignore[no-untyped-def]
