@@ -2,77 +2,115 @@
 
 It only composes; the panes do their own work and every write goes through
 ``ctx.ops`` (see ``app/operations.py``).
+
+Start-up (issue 14, item 6): the app builds the window with ``deferred=True``, so the first
+paint has the calendar and a placeholder where the chat goes; ``finish_startup`` then builds
+the chat pane (and with it the agent runtime), sync and reminders. Their modules are
+imported there, not above: together they are most of the app's start-up CPU.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence
-from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox, QSplitter, QToolButton, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMessageBox, QSplitter, QToolButton, QWidget
 
 from agent import __version__
 from app.calendar.calendar_area import CalendarArea
-from app.chat.chat_pane import ChatPane
 from app.context import AppContext
-from app.io.import_export import export_dialog, import_dialog, import_with_choice
 from app.keyboard import install_click_guard
-from app.reminders import ReminderService
-from app.settings.settings_dialog import SettingsDialog
-from app.sync.conflict_dialog import SyncConflictDialog
-from app.sync.sync_controller import SyncController
+
+if TYPE_CHECKING:
+    from app.chat.chat_pane import ChatPane
+    from app.reminders import ReminderService
+    from app.sync.sync_controller import SyncController
 
 CHAT_MIN_WIDTH = 300  # a receipt's footer ("Show in calendar", Undo) fits without clipping
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+    chat: ChatPane
+    sync: SyncController
+    reminders: ReminderService
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None, *, deferred: bool = False) -> None:
         super().__init__(parent)
         self.ctx = ctx
         self.setWindowTitle(self.tr("日程 Richeng"))
         self.resize(1360, 860)
         self.setAcceptDrops(True)
+        self.started = False  # finish_startup has run: chat, sync and reminders exist
 
         self.calendar = CalendarArea(ctx, self)
-        self.chat = ChatPane(ctx, self)
+        placeholder = QLabel(self.tr("正在加载对话… Loading chat…"), self)
+        placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        placeholder.setMinimumWidth(CHAT_MIN_WIDTH)
         splitter = QSplitter(Qt.Orientation.Horizontal, self)
         splitter.addWidget(self.calendar)
-        splitter.addWidget(self.chat)
+        splitter.addWidget(placeholder)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 1)
-        # Never squeeze the chat to nothing; the calendar is never hidden by the divider.
-        self.chat.setMinimumWidth(CHAT_MIN_WIDTH)
         splitter.setCollapsible(0, False)
         splitter.setSizes([980, 380])
         self.splitter = splitter
         self.setCentralWidget(splitter)
-        self.chat.navigate.connect(self.calendar.show_event)
         ctx.ops.failed.connect(self._show_error)
+        self.sync_button = QToolButton(self)
+        self.sync_button.setText(self.tr("Sync"))
+        self.sync_button.setToolTip(self.tr("Sync with your CalDAV accounts now (F5)"))
+        self.sync_button.setEnabled(False)  # until the sync controller exists
+        self.statusBar().addPermanentWidget(self.sync_button)
+        self._build_menus()
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            install_click_guard(app)
+        self.statusBar().showMessage(self.tr("Ready"), 3000)
+        if not deferred:
+            self.finish_startup()
+
+    def finish_startup(self) -> None:
+        """Build what the first paint does not show: the chat pane (which loads the agent
+        runtime and the model settings), sync and reminders. Runs once."""
+        if self.started:
+            return
+        self.started = True
+        from app.chat.chat_pane import ChatPane
+        from app.reminders import ReminderService
+        from app.sync.sync_controller import SyncController
+
+        ctx = self.ctx
+        self.chat = ChatPane(ctx, self)
+        # Never squeeze the chat to nothing; the calendar is never hidden by the divider.
+        self.chat.setMinimumWidth(CHAT_MIN_WIDTH)
+        placeholder = self.splitter.replaceWidget(1, self.chat)
+        if placeholder is not None:
+            placeholder.deleteLater()
+        self.splitter.setSizes([980, 380])
+        self.chat.navigate.connect(self.calendar.show_event)
 
         self.sync = SyncController(ctx.store, ctx.profile_id, self)
         self.sync.statusChanged.connect(self._sync_status)
         self.sync.eventsChanged.connect(lambda changes: ctx.ops.imported(changes))
         self.sync.conflictsChanged.connect(self._sync_conflicts)
-        sync_button = QToolButton(self)
-        sync_button.setText(self.tr("Sync"))
-        sync_button.setToolTip(self.tr("Sync with your CalDAV accounts now (F5)"))
-        sync_button.clicked.connect(self.sync.syncNow)
-        self.sync.busyChanged.connect(lambda busy: sync_button.setEnabled(not busy))
-        self.statusBar().addPermanentWidget(sync_button)
-        self._build_menus()
-        app = QApplication.instance()
-        if isinstance(app, QApplication):
-            install_click_guard(app)
+        self.sync_button.clicked.connect(self.sync.syncNow)
+        self.sync.busyChanged.connect(lambda busy: self.sync_button.setEnabled(not busy))
+        self.sync_button.setEnabled(True)
         self.reminders = ReminderService(ctx, self)
-        self.statusBar().showMessage(self.tr("Ready"), 3000)
+
+    def _sync_now(self) -> None:
+        if self.started:
+            self.sync.syncNow()
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
         file_menu = bar.addMenu(self.tr("&File"))
         self._action(file_menu, self.tr("&New event…"), QKeySequence.StandardKey.New, self.calendar.new_event)
-        self._action(file_menu, self.tr("&Import .ics…"), QKeySequence("Ctrl+I"), lambda: import_dialog(self, self.ctx))
-        self._action(file_menu, self.tr("&Export .ics…"), QKeySequence("Ctrl+E"), lambda: export_dialog(self, self.ctx))
+        self._action(file_menu, self.tr("&Import .ics…"), QKeySequence("Ctrl+I"), self._import_dialog)
+        self._action(file_menu, self.tr("&Export .ics…"), QKeySequence("Ctrl+E"), self._export_dialog)
         file_menu.addSeparator()
-        self._action(file_menu, self.tr("S&ync now"), QKeySequence("F5"), self.sync.syncNow)
+        self._action(file_menu, self.tr("S&ync now"), QKeySequence("F5"), self._sync_now)
         # Linux desktops define no standard Preferences/Quit keys: Ctrl+, and Ctrl+Q as GNOME apps use.
         self.settings_action = self._action(file_menu, self.tr("&Settings…"),
                                             _with_fallback(QKeySequence.StandardKey.Preferences, "Ctrl+,"), self.open_settings)
@@ -154,6 +192,7 @@ class MainWindow(QMainWindow):
         if count <= 0:
             return
         from agent.sync.engine import SyncEngine
+        from app.sync.conflict_dialog import SyncConflictDialog
 
         for conflict in SyncEngine(self.ctx.store, self.ctx.profile_id).conflicts():
             dialog = SyncConflictDialog(conflict, self)
@@ -161,15 +200,29 @@ class MainWindow(QMainWindow):
             dialog.exec()
 
     def closeEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802 (Qt)
-        self.sync.shutdown()
+        if self.started:
+            self.sync.shutdown()
         super().closeEvent(event)
 
     def open_settings(self, page: str | None = None) -> None:
+        from app.settings.settings_dialog import SettingsDialog
+
+        self.finish_startup()  # the dialog sets the model and sync interval they read
         dialog = SettingsDialog(self.ctx, self, page=page)
         if dialog.exec():
             self.sync.setIntervalMinutes(int(self.ctx.settings.get("sync_interval_minutes") or 0))
             self.calendar.refresh()
             self.chat.model_changed()
+
+    def _import_dialog(self) -> None:
+        from app.io.import_export import import_dialog
+
+        import_dialog(self, self.ctx)
+
+    def _export_dialog(self) -> None:
+        from app.io.import_export import export_dialog
+
+        export_dialog(self, self.ctx)
 
     def _about(self) -> None:
         QMessageBox.about(self, self.tr("About Richeng"), self.tr("日程 Richeng {0}\nA local-first calendar.").format(__version__))
@@ -186,7 +239,12 @@ class MainWindow(QMainWindow):
             event.acceptProposedAction()
             # Ask after the drop has returned: a modal question inside a drop handler
             # would hold the drag source (the file manager) until it is answered.
-            QTimer.singleShot(0, lambda: import_with_choice(self, self.ctx, paths))
+            QTimer.singleShot(0, lambda: self._import_paths(paths))
+
+    def _import_paths(self, paths: list[str]) -> None:
+        from app.io.import_export import import_with_choice
+
+        import_with_choice(self, self.ctx, paths)
 
 
 def _with_fallback(standard: QKeySequence.StandardKey, fallback: str) -> list[QKeySequence]:

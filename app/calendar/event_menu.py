@@ -13,9 +13,9 @@ notes, busy state, calendar and reminders come along.
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
-import icalendar
 from PySide6.QtCore import QCoreApplication, QLocale, QTime
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QWidget
@@ -23,6 +23,13 @@ from PySide6.QtWidgets import QMenu, QWidget
 from agent.services.calendars import Calendar
 from agent.services.editing import EventDraft
 from app.calendar.event_source import ViewEvent
+
+if TYPE_CHECKING:
+    import icalendar
+else:  # on first use, not at the first paint (start-up, issue 14)
+    from agent.lazy import lazy_module
+
+    icalendar = lazy_module("icalendar", __name__)
 
 
 def _tr(text: str) -> str:
@@ -86,7 +93,7 @@ class EventMenu(QMenu):
 
     def __init__(self, event: ViewEvent, calendars: list[Calendar], parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.event = event
+        self.view_event = event  # not "event": that would shadow QObject.event()
         self.edit_action = self.addAction(self.tr("Edit…"))
         self.duplicate_action = self.addAction(self.tr("Duplicate"))
         self.move_menu = self.addMenu(self.tr("Move to calendar"))
