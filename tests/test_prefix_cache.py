@@ -205,3 +205,14 @@ def test_a_turn_waiting_for_the_warm_up_reports_its_progress_and_can_stop() -> N
     lock.release()
     job.finished.set()
     assert _turn(model, SYSTEM_A).usage.prompt_tokens > 0
+
+
+def test_quitting_cancels_a_warm_up_and_saves_nothing() -> None:
+    model = _fresh()
+    lock = model._current().lock
+    assert lock.acquire(timeout=5)  # a turn is using the model: the warm-up queues behind it
+    job = model.warm(_system(SYSTEM_A), [])
+    llama_backend.cancel_warm_ups(timeout_s=0)  # what the app's aboutToQuit does
+    lock.release()
+    assert job.wait(600) and job.source == "cancelled" and not job.saved
+    assert _state_files() == []

@@ -112,6 +112,20 @@ def clear_cache() -> None:
             item.llama.close()
 
 
+def cancel_warm_ups(timeout_s: float = 5.0) -> None:
+    """Stop every running prefix warm-up at its next chunk and wait for it (app quit).
+
+    A daemon thread still inside llama.cpp while the interpreter tears the model down could
+    crash the exit; a cancelled warm-up saves nothing (a partial prefix is no use next time).
+    """
+    with _instances_lock:
+        jobs = [item.warm for item in _instances.values() if item.warm is not None]
+    for job in jobs:
+        job.cancelled.set()
+    for job in jobs:
+        job.wait(timeout_s)
+
+
 def loaded_paths() -> list[str]:
     with _instances_lock:
         return list(_instances)

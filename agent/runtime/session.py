@@ -119,6 +119,14 @@ class ChatSession:
         if self._warm_wanted:
             self.warm_up()
 
+    def cancel_warm_up(self) -> None:
+        """Stop a prefix warm-up still running (the app quits); never loads llama.cpp for it."""
+        import sys
+
+        backend = sys.modules.get("agent.models.llama_backend")
+        if backend is not None:
+            backend.cancel_warm_ups()
+
     def warm_up(self) -> None:
         """Start loading the model and reading the static prefix now (app start, model change)."""
         self._warm_wanted = True

@@ -176,6 +176,9 @@ class ChatPane(QWidget):
         app = QCoreApplication.instance()
         if app is not None:
             app.aboutToQuit.connect(self.stop)  # quitting must not wait for a model to finish talking
+            cancel_warm_up = getattr(ctx.session, "cancel_warm_up", None)
+            if callable(cancel_warm_up):
+                app.aboutToQuit.connect(cancel_warm_up)  # nor for it to finish reading its prefix
         self._warm = GeneratorWorker(_warm_up(ctx.time_context()), "warm-up")
         self._pool.start(self._warm)  # queued ahead of any turn on the one-thread pool
         # A local model starts loading and reading its prompt prefix once the window is up.
