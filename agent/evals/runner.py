@@ -180,6 +180,8 @@ class CaseRun:
 def _collapse(events: list[TurnEvent]) -> list[str]:
     kinds: list[str] = []
     for event in events:
+        if event.kind == "progress":  # UI-only, and how many depends on what the KV cache held
+            continue
         label = event.kind if event.kind not in ("tool_call", "tool_result") else f"{event.kind}:{event.name}"
         if not (label == "token" and kinds and kinds[-1] == "token"):
             kinds.append(label)
