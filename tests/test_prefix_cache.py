@@ -216,3 +216,19 @@ def test_quitting_cancels_a_warm_up_and_saves_nothing() -> None:
     lock.release()
     assert job.wait(600) and job.source == "cancelled" and not job.saved
     assert _state_files() == []
+
+
+def test_saving_prunes_state_files_of_models_that_are_gone(tmp_path: Path) -> None:
+    directory = prefix_cache.cache_dir()
+    directory.mkdir(parents=True, exist_ok=True)
+    gone = directory / "0000gone.state"  # a well-formed header for a model file deleted since
+    header = b'{"key": {"model": "%s", "model_size": 1, "model_mtime_ns": 1}}' % str(tmp_path / "deleted.gguf").encode()
+    gone.write_bytes(prefix_cache.MAGIC + prefix_cache._LEN.pack(len(header)) + header)
+    junk = directory / "0000junk.state"
+    junk.write_bytes(b"not a state file")
+    model = _fresh()
+    job = model.warm(_system(SYSTEM_A), [])
+    assert job.wait(600) and job.saved
+    assert _state_files() == [prefix_cache.cache_file(prefix_cache.cache_key(
+        model.path, {"n_ctx": model.llama.n_ctx(), "n_batch": model.llama.n_batch}, model.prefix_tokens(_system(SYSTEM_A), [])
+    ))]

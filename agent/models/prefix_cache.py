@@ -116,7 +116,48 @@ def save(llama: Llama, key: dict[str, Any], path: Path) -> bool:
         log.info("prefix state not saved to %s: %s", path, exc)
         return False
     log.debug("prefix state saved: %s (%d tokens, %d bytes)", path, n_tokens, len(state))
+    prune(path.parent)
     return True
+
+
+def _header(path: Path) -> dict[str, Any] | None:
+    try:
+        with path.open("rb") as handle:
+            if handle.read(len(MAGIC)) != MAGIC:
+                return None
+            raw_len = handle.read(_LEN.size)
+            if len(raw_len) != _LEN.size:
+                return None
+            (header_len,) = _LEN.unpack(raw_len)
+            if header_len > MAX_HEADER:
+                return None
+            header = json.loads(handle.read(header_len).decode("utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    return header if isinstance(header, dict) else None
+
+
+def prune(directory: Path) -> list[Path]:
+    """Delete state files no model can use again: unreadable ones, and those of a model file
+    that is gone or changed (another size or mtime). Returns what was deleted."""
+    removed: list[Path] = []
+    for path in directory.glob("*.state"):
+        header = _header(path)
+        key = header.get("key") if header is not None else None
+        stale = not isinstance(key, dict)
+        if not stale:
+            try:
+                stat = Path(str(key.get("model"))).stat()
+                stale = (stat.st_size, stat.st_mtime_ns) != (key.get("model_size"), key.get("model_mtime_ns"))
+            except OSError:
+                stale = True
+        if stale:
+            try:
+                path.unlink()
+                removed.append(path)
+            except OSError:
+                pass
+    return removed
 
 
 def read(path: Path, key: dict[str, Any], tokens: list[int]) -> tuple[bytes, bytes] | None:
