@@ -193,3 +193,15 @@ def test_all_day_copy_text_names_the_days(area, cal_store, profile) -> None:  # 
         assert area.copy_as_text(event).splitlines()[1] == "2026年12月1日 星期二 – 2026年12月2日 星期三，全天"
     finally:
         app.removeTranslator(translator)
+
+
+def test_the_delete_toast_goes_when_the_delete_is_undone_another_way(area, cal_store, profile) -> None:  # noqa: F811
+    """Ctrl+Z after a delete: the toast's Undo would now fail ("already undone"), so it goes."""
+    seed(cal_store, profile, "周会", at(MONDAY, 15), at(MONDAY, 16))
+    area.ctx.ops.changed.emit(None)
+    _pick(area, "delete")
+    view = area.current_view()
+    _right_click(view.grid, _grid_point(view, _week_item(area, "周会")))
+    assert area.toast.isVisible()
+    area.ctx.ops.undo()
+    assert titles(cal_store) == ["周会"] and not area.toast.isVisible()

@@ -72,6 +72,10 @@ def test_the_window_works_at_960_by_640_in_week_view_with_the_chat_open(window: 
                    *nav.view_buttons.values()):
         assert widget.isVisible() and _inside(widget, nav), widget
         assert widget.width() >= min(widget.minimumSizeHint().width(), 72), widget
+    # The divider dragged towards the chat stops at the chat's minimum (it does not squeeze it).
+    win.splitter.moveSplitter(win.splitter.width() - 200, 1)
+    qtbot.wait(20)
+    assert win.chat.width() >= CHAT_MIN_WIDTH
     # A receipt in the chat pane shows its "Show in calendar" link and Undo whole.
     win.chat.stack.setCurrentWidget(win.chat.view)
     bubble = win.chat.view.add_bubble("assistant", "已创建“周会”")
@@ -83,9 +87,10 @@ def test_the_window_works_at_960_by_640_in_week_view_with_the_chat_open(window: 
     save_shot(win, f"layout_960x640_week_{calendar.chinese and 'zh' or 'en'}")
 
 
-def test_the_divider_and_the_window_stay_put_on_navigation(window: Any, qtbot: Any) -> None:
+@pytest.mark.parametrize("width", [1115, 960])
+def test_the_divider_and_the_window_stay_put_on_navigation(window: Any, qtbot: Any, width: int) -> None:
     win = window
-    win.resize(1115, 760)
+    win.resize(width, 640)
     qtbot.wait(20)
     calendar = win.calendar
     sizes, size = win.splitter.sizes(), win.size()
@@ -215,3 +220,19 @@ def test_the_import_report_is_sized_to_its_content(qtbot: Any) -> None:
     assert table.height() <= rows + table.horizontalHeader().height() + 12  # no blank below the rows
     assert dialog.height() < 320
     save_shot(dialog, "import_report_fitted")
+
+
+def test_a_narrow_bar_shows_the_title_without_the_year_before_it_elides(window: Any, qtbot: Any) -> None:
+    win = window
+    win.resize(960, 640)
+    qtbot.wait(20)
+    title = win.calendar.nav.title
+    win.calendar.set_view("week")
+    full = title.text()
+    assert "2026" in full
+    title.resize(title.fontMetrics().horizontalAdvance(full) + 8, title.height())
+    assert title.shown_text() == full  # room: the whole title
+    title.resize(title.fontMetrics().horizontalAdvance(full) - 20, title.height())
+    shown = title.shown_text()
+    assert "2026" not in shown and "…" not in shown and shown == title.short  # then the short form, whole
+    assert title.toolTip() == full

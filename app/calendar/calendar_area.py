@@ -116,6 +116,9 @@ class CalendarArea(QWidget):
         # and comes back when there is room; the user can also hide it (View → Sidebar).
         self.sidebar_wanted = True
         self.toast = Toast(self)
+        self._toast_changes: object | None = None  # the delete the toast offers to undo
+        # Taken back another way (Ctrl+Z, Edit → Undo): the toast's Undo would be stale.
+        ctx.ops.reverted.connect(self._reverted)
         self.nav.today_clicked.connect(self.go_today)
         self.nav.step_requested.connect(self.step)
         self.nav.date_picked.connect(self.set_anchor)
@@ -271,7 +274,7 @@ class CalendarArea(QWidget):
         self.search_panel.visible_ids = {calendar.id for calendar in calendars if calendar.visible}
         self.search_panel.colors = {calendar.id: calendar.color for calendar in calendars}
         self.nav.set_week_start(self.week_start)
-        self.nav.set_state(self.view_name, self.anchor, self._title(first, end))
+        self.nav.set_state(self.view_name, self.anchor, self._title(first, end), self._title(first, end, short=True))
         self.sidebar.set_date(self.anchor, self.week_start)
         self._prefetch_timer.start()
 
@@ -304,9 +307,19 @@ class CalendarArea(QWidget):
         if not self.source.covers(first, end):
             self.source.events(first, end)
 
-    def _title(self, first: date, end: date) -> str:
+    def _title(self, first: date, end: date, short: bool = False) -> str:
+        """The range title; ``short``: without the year when the range lies in the current
+        one (what a narrow bar shows before it elides)."""
         loc = self.qlocale
         last = end - timedelta(days=1)
+        if short and first.year == last.year == self.ctx.now().year and self.view_name in ("week", "day", "agenda"):
+            if self.view_name == "day":
+                return loc.toString(datetime.combine(first, time(0)), "M月d日 ddd" if self.chinese else "ddd, MMM d")
+            if self.chinese:
+                return loc.toString(datetime.combine(first, time(0)), "M月d日") + " – " + loc.toString(
+                    datetime.combine(last, time(0)), "M月d日")
+            return loc.toString(datetime.combine(first, time(0)), "MMM d") + " – " + loc.toString(
+                datetime.combine(last, time(0)), "MMM d" if first.month != last.month else "d")
 
         def fmt(day: date, pattern: str) -> str:
             return loc.toString(datetime.combine(day, time(0)), pattern)
@@ -387,6 +400,7 @@ class CalendarArea(QWidget):
         changes = self.writes.delete(occ, scope)
         if changes:
             # Deleting is immediate; the toast says what went and gives it back in one click.
+            self._toast_changes = changes
             self.toast.show_message(self.tr("Deleted “{0}”").format(occ.title), lambda: self.ctx.ops.undo_specific(changes))
         return bool(changes)
 
@@ -430,6 +444,12 @@ class CalendarArea(QWidget):
         text = event_text(event, self.qlocale, self.chinese)
         QApplication.clipboard().setText(text)
         return text
+
+    @Slot(object)
+    def _reverted(self, changes: object) -> None:
+        if changes is self._toast_changes:
+            self._toast_changes = None
+            self.toast.hide()
 
     @Slot()
     def _search_cancelled(self) -> None:

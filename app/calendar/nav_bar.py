@@ -33,8 +33,18 @@ class ElidedLabel(QLabel):
     title is in the tooltip when it does not fit.
     """
 
+    short = ""  # a shorter form (no year) shown when the full one does not fit
+
     def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt)
         return QSize(TITLE_MIN, super().minimumSizeHint().height())
+
+    def shown_text(self) -> str:
+        """What fits: the full title, else the short one, else the short one elided."""
+        width = self.contentsRect().width()
+        metrics = self.fontMetrics()
+        if metrics.horizontalAdvance(self.text()) <= width or not self.short:
+            return metrics.elidedText(self.text(), Qt.TextElideMode.ElideRight, width)
+        return metrics.elidedText(self.short, Qt.TextElideMode.ElideRight, width)
 
     def sizeHint(self) -> QSize:  # noqa: N802 (Qt)
         return QSize(self.fontMetrics().horizontalAdvance(self.text()) + 4, super().sizeHint().height())
@@ -43,9 +53,7 @@ class ElidedLabel(QLabel):
         painter = QPainter(self)
         painter.setFont(self.font())
         painter.setPen(self.palette().color(self.foregroundRole()))
-        rect = self.contentsRect()
-        text = self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, rect.width())
-        painter.drawText(rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+        painter.drawText(self.contentsRect(), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, self.shown_text())
         painter.end()
 
     def is_elided(self) -> bool:
@@ -131,16 +139,18 @@ class NavBar(QWidget):
         self.search_gap = 8
         layout.addSpacing(self.search_gap)
         layout.addWidget(self.search)
-        # Narrow (half a screen with the chat open): the search box takes a second row.
+        # Narrow (half a screen with the chat open): the date picker and the search box
+        # take a second row.
         self.second_row = QHBoxLayout()
         self.second_row.setContentsMargins(8, 0, 8, 6)
         outer.addLayout(layout)
         outer.addLayout(self.second_row)
         self.compact = False
 
-    def set_state(self, view: str, anchor: date, title: str) -> None:
+    def set_state(self, view: str, anchor: date, title: str, short_title: str = "") -> None:
         """Reflect the area's state without echoing signals back."""
         self.view_buttons[view].setChecked(True)
+        self.title.short = short_title if short_title != title else ""
         self.title.setText(title)
         self.title.setToolTip(title)
         self.date_edit.blockSignals(True)
@@ -150,9 +160,10 @@ class NavBar(QWidget):
     # ---- one row or two -------------------------------------------------------------------
 
     def _row_minimum(self, with_search: bool) -> int:
-        """The first row's minimum width, with or without the search box in it."""
+        """The first row's minimum width, with or without the search box and date picker."""
         current = self.row.minimumSize().width()
-        search = max(self.search.minimumSizeHint().width(), self.search.minimumWidth()) + self.row.spacing()
+        search = sum(max(widget.minimumSizeHint().width(), widget.minimumWidth()) + self.row.spacing()
+                     for widget in (self.search, self.date_edit))
         if with_search == (not self.compact):
             return current
         return current + search if with_search else current - search
@@ -166,11 +177,16 @@ class NavBar(QWidget):
             return
         self.compact = compact
         if compact:
+            # The date picker goes down with the search box: the title keeps the room.
+            self.row.removeWidget(self.date_edit)
             self.row.removeWidget(self.search)
-            self.second_row.addWidget(self.search)
+            self.second_row.addWidget(self.date_edit)
+            self.second_row.addWidget(self.search, 1)
             self.search.setMaximumWidth(16_777_215)
         else:
+            self.second_row.removeWidget(self.date_edit)
             self.second_row.removeWidget(self.search)
+            self.row.insertWidget(self.row.indexOf(self.title) + 1, self.date_edit)
             self.row.addWidget(self.search)
             self.search.setMaximumWidth(260)
 
