@@ -32,7 +32,7 @@ def _tr(text: str) -> str:
 # (group, keys, what it does); the keys are Qt key names, shown in the platform's words.
 VIEW_KEYS: tuple[tuple[str, str, str], ...] = (
     ("Calendar", "Left, Right", "Previous / next day"),
-    ("Calendar", "Up, Down", "Scroll an hour (day and week); previous / next week (month)"),
+    ("Calendar", "Up, Down", "Scroll an hour (day, week); previous / next week (month) or event (agenda)"),
     ("Calendar", "Return", "Open the selected event"),
     ("Calendar", "Del, Backspace", "Delete the selected event (Undo in the notice)"),
     ("Calendar", "Esc", "Clear the selection"),
@@ -51,8 +51,8 @@ def _descriptions() -> dict[str, str]:
     # Spelled out so the catalogue check (and lupdate-style tools) can see every string.
     return {
         "Previous / next day": _tr("Previous / next day"),
-        "Scroll an hour (day and week); previous / next week (month)":
-            _tr("Scroll an hour (day and week); previous / next week (month)"),
+        "Scroll an hour (day, week); previous / next week (month) or event (agenda)":
+            _tr("Scroll an hour (day, week); previous / next week (month) or event (agenda)"),
         "Open the selected event": _tr("Open the selected event"),
         "Delete the selected event (Undo in the notice)": _tr("Delete the selected event (Undo in the notice)"),
         "Clear the selection": _tr("Clear the selection"),

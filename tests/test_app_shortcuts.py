@@ -136,3 +136,27 @@ def test_the_undo_item_in_chinese(window: Any) -> None:
         assert window.undo_action.text() == "撤销删除“周会”(&U)"
     finally:
         app.removeTranslator(translator)
+
+
+@pytest.mark.parametrize(("path", "context"), [("app/shortcuts_dialog.py", "ShortcutsDialog"),
+                                               ("app/calendar/event_menu.py", "EventMenu"),
+                                               ("app/operations.py", "Operations")])
+def test_every_new_string_has_a_chinese_translation(path: str, context: str) -> None:
+    """``self.tr`` in the class and the module's ``_tr`` helper both read ``context``."""
+    import ast
+    import json
+    from pathlib import Path
+
+    from app import i18n
+
+    catalogue = json.loads(i18n.catalogue_path("zh_CN").read_text(encoding="utf-8")).get(context, {})
+    tree = ast.parse((Path(__file__).resolve().parents[1] / path).read_text(encoding="utf-8"))
+    strings = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+            func = node.func
+            if (isinstance(func, ast.Attribute) and func.attr == "tr") or (isinstance(func, ast.Name) and func.id == "_tr"):
+                strings.append(node.args[0].value)
+    if context == "EventMenu":
+        strings = [s for s in strings if s == "all day"]  # the class's self.tr: test_app_calendar_views
+    assert strings and [s for s in strings if s not in catalogue] == []
