@@ -40,6 +40,7 @@ _SEQUENCE = re.compile(r"0|[1-9]\d{0,8}")
 # Characters whose reading differs between icalendar's parser and its writer (escapes,
 # list separators) or that a repair removes: their presence sends the event to icalendar.
 _PLAIN_TEXT = re.compile(r"[^\x00-\x1f\x7f\\,;]*")
+_ODD = re.compile(r"[\x00-\x09\x0b\x0c\x0e-\x1f\x7f\\,;]")  # the same, in a whole body (its breaks aside)
 def read(text: str) -> EventFields | None:
     """The columns of ``text`` (one VEVENT) when it is plain enough to need no parser."""
     if not text.endswith("\r\nEND:VEVENT\r\n") or not text.startswith("BEGIN:VEVENT\r\n"):
@@ -63,10 +64,11 @@ def read(text: str) -> EventFields | None:
         if name in values:
             return None  # doubled: the repairs decide
         values[name] = value
-    return _fields(values)
+    return _fields(values, _ODD.search(body) is None)
 
 
-def _fields(values: dict[str, str]) -> EventFields | None:
+def _fields(values: dict[str, str], clean: bool) -> EventFields | None:
+    """``clean``: no value holds a character ``_PLAIN_TEXT`` refuses (checked on the body)."""
     uid = values.get("UID")
     if not uid or uid.strip() != uid or "DTSTART" not in values:
         return None
@@ -76,7 +78,7 @@ def _fields(values: dict[str, str]) -> EventFields | None:
         if name == "SEQUENCE":
             if _SEQUENCE.fullmatch(value) is None:
                 return None
-        elif _PLAIN_TEXT.fullmatch(value) is None or (not value and name in ("STATUS", "TRANSP")):
+        elif not (clean or _PLAIN_TEXT.fullmatch(value)) or (not value and name in ("STATUS", "TRANSP")):
             return None
     for name in _STAMPS:
         stamp = values.get(name)

@@ -165,6 +165,7 @@ class _Run:
     suppressed: tuple[type[BaseException], ...]
     tzinfo: Any
     excluded: int
+    removable: int  # instances EXDATEs and overrides can take away (``_reaches_cap``)
     by_rows: bool  # overrides are placed from their rows, not by recurring-ical-events
     override_keys: dict[str, sqlite3.Row]  # every form of an override's id -> its row
     placed: list[tuple[int, sqlite3.Row]]  # (start, row) of shown overrides, by start
@@ -341,14 +342,13 @@ class EventRepo:
         names = list(_columns(parts[0][1])) + ["ics", "source", "updated_at"]
         (top,) = conn.execute("SELECT COALESCE(MAX(id), 0) FROM events").fetchone()  # ids as the importer's writer gives them
         for ics, fields in parts:
-            values = [*_columns(fields).values(), ics, None, now]
             old = existing.get((fields.uid, fields.recurrence_id))
             if old is None:
                 top += 1
                 inserts.append((top, ics, fields))
                 changes.created.append(Change(fields.uid, fields.recurrence_id, top, None, None, None))
             else:
-                updates.append([*values, calendar_id, old["id"]])
+                updates.append([*_columns(fields).values(), ics, None, now, calendar_id, old["id"]])
                 changes.updated.append(Change(fields.uid, fields.recurrence_id, int(old["id"]), old["ics"],
                                               old["calendar_id"], old["origin"], old["source"]))  # fmt: skip
         if inserts:
@@ -422,8 +422,10 @@ class EventRepo:
         """
         conn = self.store.conn
         rows = self._series_rows(uid)
-        conn.executemany(
-            "DELETE FROM occurrences WHERE series_id = ?", [(row["id"],) for row in rows]
+        # One statement for the UID's rows (a series may have 100,000), not one per row.
+        conn.execute(
+            "DELETE FROM occurrences WHERE series_id IN (SELECT id FROM events WHERE profile_id = ? AND uid = ?)",
+            (self.profile_id, uid),
         )
         if not rows:
             return
@@ -506,7 +508,13 @@ class EventRepo:
                 key=lambda pair: pair[0],
             )  # fmt: skip
         # Instances an EXDATE or an override takes away still cost a step of the walk.
-        excluded = len(overrides) + sum(len(line.split(",")) for line in (master["exdate"] or "").splitlines())
+        exdates = sum(len(line.split(",")) for line in (master["exdate"] or "").splitlines())
+        excluded = len(overrides) + exdates
+        # Of those, what can make fewer instances: an override placed from its row stands in
+        # for its instance one for one, so only a cancelled one takes an instance away.
+        removable = excluded
+        if by_rows:
+            removable = exdates + sum(1 for row in overrides.values() if row["status"] == "CANCELLED")
         walks = bound(query, MAX_SERIES_INSTANCES + excluded + 2 * MAX_INSTANCES_PER_CHUNK, resume)
         by_adapter: dict[int, sqlite3.Row] = {}
         tzinfo = None
@@ -530,6 +538,7 @@ class EventRepo:
             suppressed=tuple(query.suppressed_errors),
             tzinfo=tzinfo,
             excluded=excluded,
+            removable=removable,
             by_rows=by_rows,
             override_keys=keys,
             placed=placed,
@@ -898,8 +907,10 @@ def _exdate_keys(query: Any) -> set[str]:
 
 def _reaches_cap(run: _Run, to_ts: int) -> bool:
     """Whether the series makes more than ``MAX_SERIES_INSTANCES`` instances before ``to_ts``
-    (counting what EXDATEs and overrides may take away as made), generating at most that."""
-    limit = MAX_SERIES_INSTANCES + run.excluded + 1
+    (counting what EXDATEs and cancelling overrides may take away as made), generating at
+    most that. Overrides placed from their rows replace their instances and are not counted:
+    100,000 of them would otherwise make it walk 120,000 instances to learn what 20,001 tell."""
+    limit = MAX_SERIES_INSTANCES + run.removable + 1
     moment = run.moment(to_ts)
     try:
         return sum(walk.count_before(moment, limit) for walk in run.walks) >= limit
