@@ -236,3 +236,23 @@ def test_a_narrow_bar_shows_the_title_without_the_year_before_it_elides(window: 
     shown = title.shown_text()
     assert "2026" not in shown and "…" not in shown and shown == title.short  # then the short form, whole
     assert title.toolTip() == full
+
+
+def test_the_sidebar_refits_when_the_theme_font_grows_while_running(app_ctx: Any, qtbot: Any) -> None:  # noqa: F811
+    app = QApplication.instance()
+    saved_font = app.font()
+    win = _window(app_ctx, qtbot, "en")
+    try:
+        mini = win.calendar.sidebar.mini_month
+        table = mini.findChild(QTableView)
+        before = mini.minimumSizeHint().width()
+        font = QFont(saved_font)
+        font.setPointSizeF(14)
+        app.setFont(font)
+        qtbot.waitUntil(lambda: mini.minimumSizeHint().width() > before + 40, timeout=2000)  # the font has arrived
+        qtbot.wait(50)
+        assert table.columnViewportPosition(6) + table.columnWidth(6) <= table.viewport().width()
+        assert mini.width() >= mini.minimumSizeHint().width()
+    finally:
+        app.setFont(saved_font)
+        _close(win, qtbot)

@@ -92,6 +92,10 @@ class Sidebar(QWidget):
         layout.addWidget(self.banner)
         ctx.ops.calendars_changed.connect(self.refresh)
         self.refresh()
+        self._fit_timer = QTimer(self)
+        self._fit_timer.setSingleShot(True)
+        self._fit_timer.setInterval(0)
+        self._fit_timer.timeout.connect(self._fit_width)
         self._fit_width()
 
     def _fit_width(self) -> None:
@@ -108,8 +112,11 @@ class Sidebar(QWidget):
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt)
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange, QEvent.Type.PaletteChange):
-            # The mini month re-measures on the same event; read it after that.
-            QTimer.singleShot(0, self._fit_width)
+            # The mini month re-measures on the same event; read it after that (a timer the
+            # sidebar owns: it dies with it, a bare singleShot could fire on a deleted one).
+            timer = getattr(self, "_fit_timer", None)  # None while __init__ still runs
+            if timer is not None:
+                timer.start()
         super().changeEvent(event)
 
     # ---- state ---------------------------------------------------------------------------
