@@ -87,6 +87,8 @@ def run(argv: Sequence[str]) -> int:
         QMessageBox.critical(None, "Richeng", str(exc))
         return 2
     ctx = build_context(store, profile_id, args.tz, datetime.fromisoformat(args.now) if args.now else None)
+    if args.lang:  # the whole window speaks --lang, calendar day names included (not stored)
+        ctx.settings.override("language", "zh" if args.lang.startswith("zh") else "en")
     language = args.lang or {"zh": "zh_CN", "en": "en"}.get(str(ctx.settings.get("language")))
     translator = i18n.install(app, language)  # noqa: F841 (kept alive by the app)
     from app.settings import holiday_choice

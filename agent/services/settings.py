@@ -52,10 +52,20 @@ class SettingsService:
     def __init__(self, store: Store, profile_id: int) -> None:
         self.store = store
         self.profile_id = profile_id
+        self._overrides: dict[str, Any] = {}
+
+    def override(self, key: str, value: Any) -> None:
+        """A value for this object's life only, never stored (the app's ``--lang``): reads
+        through this instance see it; the file keeps the user's own choice."""
+        if key not in DEFAULTS:
+            raise ValidationError(f"unknown setting '{key}'")
+        self._overrides[key] = value
 
     def get(self, key: str) -> Any:
         if key not in DEFAULTS:
             raise ValidationError(f"unknown setting '{key}'")
+        if key in self._overrides:
+            return self._overrides[key]
         row = self.store.conn.execute(
             "SELECT value FROM settings WHERE profile_id = ? AND key = ?", (self.profile_id, key)
         ).fetchone()
