@@ -3,6 +3,8 @@ switch and the search box. It only emits; ``CalendarArea`` owns the state it ref
 
 from __future__ import annotations
 
+import re
+
 from datetime import date
 
 from PySide6.QtCore import QDate, QEvent, QObject, QSize, Qt, Signal, Slot
@@ -22,6 +24,7 @@ from PySide6.QtWidgets import (
 VIEWS = ("day", "week", "month", "agenda")
 TITLE_MIN = 72  # the title's minimum width: constant, so a longer title never resizes anything
 SEARCH_MIN = 120
+_CJK = re.compile(r"[\u3400-\u9fff]")
 
 
 class ElidedLabel(QLabel):
@@ -190,8 +193,15 @@ class NavBar(QWidget):
             self.row.addWidget(self.search)
             self.search.setMaximumWidth(260)
 
+    def title_room(self) -> int:
+        """Room one row keeps for the title beyond its minimum: a typical week title in the
+        title's script. Fixed per language, so stepping through ranges never flips the bar
+        between one row and two (which would move the views)."""
+        sample = "12月30日 – 12月31日" if _CJK.search(self.title.text()) else "Sep 30 – Oct 31"
+        return max(0, self.title.fontMetrics().horizontalAdvance(sample) + 4 - TITLE_MIN)
+
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt)
-        self.set_compact(event.size().width() < self._row_minimum(True))
+        self.set_compact(event.size().width() < self._row_minimum(True) + self.title_room())
         super().resizeEvent(event)
 
     def set_week_start(self, week_start: int) -> None:
