@@ -41,6 +41,8 @@ _SEQUENCE = re.compile(r"0|[1-9]\d{0,8}")
 # list separators) or that a repair removes: their presence sends the event to icalendar.
 _PLAIN_TEXT = re.compile(r"[^\x00-\x1f\x7f\\,;]*")
 _ODD = re.compile(r"[\x00-\x09\x0b\x0c\x0e-\x1f\x7f\\,;]")  # the same, in a whole body (its breaks aside)
+
+
 def read(text: str) -> EventFields | None:
     """The columns of ``text`` (one VEVENT) when it is plain enough to need no parser."""
     if not text.endswith("\r\nEND:VEVENT\r\n") or not text.startswith("BEGIN:VEVENT\r\n"):
