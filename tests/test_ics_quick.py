@@ -39,6 +39,8 @@ PLAIN = [
            "LOCATION:Room 1", "DESCRIPTION:"),
     _event("SUMMARY:order differs", "UID:c", "DTSTART:20261201T090000", "SEQUENCE:0", "STATUS:TENTATIVE"),
     _event("UID:d", "DTSTART:20240229T235959Z", "DTEND:20240301T000001Z", "SUMMARY:"),
+    _event("UID:e", "DTSTART:20261201T090000Z", "SUMMARY:" + "x" * 66),  # 74 octets: icalendar does not fold
+    _event("UID:f", "DTSTART:20261201T090000Z", "SUMMARY:" + "é" * 33),  # 74 octets in UTF-8
 ]  # fmt: skip
 
 REFUSED = {
@@ -50,8 +52,8 @@ REFUSED = {
     "x-property": _event("UID:xp", "DTSTART:20261201T090000Z", "X-RICHENG-CALENDAR:Work"),
     "duration": _event("UID:du", "DTSTART:20261201T090000Z", "DURATION:PT1H"),
     "folded": _event("UID:f", "DTSTART:20261201T090000Z", "SUMMARY:a", " b"),
-    "long line": _event("UID:l", "DTSTART:20261201T090000Z", "SUMMARY:" + "x" * 70),
-    "long in UTF-8": _event("UID:l8", "DTSTART:20261201T090000Z", "SUMMARY:" + "日" * 23),
+    "long line": _event("UID:l", "DTSTART:20261201T090000Z", "SUMMARY:" + "x" * 67),  # 75: icalendar folds
+    "long in UTF-8": _event("UID:l8", "DTSTART:20261201T090000Z", "SUMMARY:" + "é" * 33 + "x"),
     "bare LF": "BEGIN:VEVENT\nUID:lf\nDTSTART:20261201T090000Z\nEND:VEVENT\n",
     "LF inside": _event("UID:lf2", "DTSTART:20261201T090000Z\nSUMMARY:x"),
     "escape": _event("UID:e", "DTSTART:20261201T090000Z", r"SUMMARY:a\, b"),
@@ -253,3 +255,33 @@ def test_an_override_matches_its_instance_by_the_id_as_written(tmp_path: Path, m
         "SELECT e.title FROM occurrences o JOIN events e ON e.id = o.event_id ORDER BY o.start_ts"
     )]  # fmt: skip
     assert titles == ["Series", "Moved", "Series"]
+
+
+def test_plain_overrides_beside_a_thisandfuture_one_expand_as_the_library_does(tmp_path: Path) -> None:
+    """Once one override needs the library (RANGE=THISANDFUTURE), the plain ones read
+    without a parser are parsed after all and handed to it with the rest: the instances
+    are recurring-ical-events' own, in the check at import and in the store."""
+    from datetime import datetime, timezone
+
+    from tests.test_ics_support import reference_starts, stored_starts
+
+    text = (
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\n"
+        + _event("UID:t@x", "DTSTART:20261201T090000Z", "DTEND:20261201T100000Z", "RRULE:FREQ=DAILY;COUNT=6",
+                 "SUMMARY:Series")
+        + _event("UID:t@x", "RECURRENCE-ID:20261202T090000Z", "DTSTART:20261202T150000Z", "DTEND:20261202T160000Z",
+                 "SUMMARY:Moved")
+        + _event("UID:t@x", "RECURRENCE-ID;RANGE=THISANDFUTURE:20261204T090000Z", "DTSTART:20261204T120000Z",
+                 "DTEND:20261204T130000Z", "SUMMARY:Later from here")
+        + _event("UID:t@x", "RECURRENCE-ID:20261206T090000Z", "STATUS:CANCELLED", "DTSTART:20261206T090000Z",
+                 "DTEND:20261206T100000Z", "SUMMARY:Off")
+        + "END:VCALENDAR\r\n"
+    )  # fmt: skip
+    store = Store(str(tmp_path / "t.sqlite3"))
+    profile = ensure_profile(store)
+    report = import_bytes(store, profile, text.encode(), "Work")
+    assert report.imported == 4 and not report.errors
+    low, high = datetime(2026, 11, 30, tzinfo=timezone.utc), datetime(2027, 1, 1, tzinfo=timezone.utc)
+    stored = stored_starts(store, profile, low, high)
+    assert stored == reference_starts(store, profile, low, high)
+    assert sum(stored.values()) == 5  # six, less the cancelled one

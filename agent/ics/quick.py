@@ -54,8 +54,8 @@ def read(text: str) -> EventFields | None:
     ascii_only = body.isascii()
     values: dict[str, str] = {}
     for line in body.split("\r\n"):
-        if len(line) > 75 or (not ascii_only and len(line.encode()) > 75):
-            return None  # icalendar would fold it (or it is folded already)
+        if len(line) > 74 or (not ascii_only and len(line.encode()) > 74):
+            return None  # icalendar would fold it (from 75 octets on), or it is folded already
         name, colon, value = line.partition(":")
         if not colon:
             return None
