@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
-from agent.runtime.session import ChatSession
 from agent.services.settings import SettingsService
 from agent.store.db import Store
 from agent.timesym.context import TimeContext
 from app.operations import Operations
+
+if TYPE_CHECKING:
+    from agent.runtime.session import ChatSession
 
 
 @dataclass
@@ -20,9 +23,18 @@ class AppContext:
     profile_id: int
     ops: Operations
     settings: SettingsService
-    session: ChatSession
+    make_session: Callable[[], ChatSession]
     tz_override: str | None = None
     clock: Callable[[], datetime] | None = None  # tests and screenshots pin time
+    _session: ChatSession | None = field(default=None, init=False, repr=False)
+
+    @property
+    def session(self) -> ChatSession:
+        """The chat session, made on first use (the chat pane, after the first paint): the
+        agent runtime behind it costs ~0.2 s CPU to import, which the calendar never needs."""
+        if self._session is None:
+            self._session = self.make_session()
+        return self._session
 
     @property
     def tz(self) -> ZoneInfo:

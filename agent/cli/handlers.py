@@ -8,13 +8,14 @@ from dataclasses import dataclass
 from datetime import timedelta
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agent.cli.main import EXIT_USAGE, CliError, db_path, emit, fail, parse_now
-from agent.store.db import Store
-from agent.store.events import Occurrence
-from agent.store.profiles import DEFAULT_PROFILE, ensure_profile
 from agent.timesym.context import TimeContext
+
+if TYPE_CHECKING:  # the store and icalendar load only for commands that open the store
+    from agent.store.db import Store
+    from agent.store.events import Occurrence
 
 
 OPEN_STORES: list[Store] = []
@@ -36,6 +37,8 @@ class Session:
 
     @cached_property
     def store(self) -> Store:
+        from agent.store.db import Store
+
         now = parse_now(getattr(self.args, "now", None))
         store = Store(db_path(getattr(self.args, "db", None)), reading=self.reading,
                       clock=(lambda: now) if now is not None else None)
@@ -49,6 +52,8 @@ class Session:
 
     @cached_property
     def profile_id(self) -> int:
+        from agent.store.profiles import DEFAULT_PROFILE, ensure_profile
+
         return ensure_profile(self.store, getattr(self.args, "profile", None) or DEFAULT_PROFILE)
 
     @cached_property

@@ -12,9 +12,14 @@ import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import icalendar
+from agent.lazy import lazy_module
+
+if TYPE_CHECKING:
+    import icalendar
+else:  # on first use: the app's first paint imports this module but edits nothing yet
+    icalendar = lazy_module("icalendar", __name__)
 
 from agent.errors import NotFoundError, ValidationError
 from agent.store.components import build_event, index_fields, new_uid, parse_component, recurrence_key

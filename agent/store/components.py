@@ -11,10 +11,15 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
-import icalendar
+from agent.lazy import lazy_module
+
+if TYPE_CHECKING:
+    import icalendar
+else:  # on first use: reading the columns needs no VEVENT parser (start-up, issue 14)
+    icalendar = lazy_module("icalendar", __name__)
 
 from agent.errors import ValidationError
 from agent.timesym.context import canonical_zone_name

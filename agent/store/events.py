@@ -17,11 +17,17 @@ from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 from zoneinfo import ZoneInfo
 
-import icalendar
-import recurring_ical_events
+from agent.lazy import lazy_module
+
+if TYPE_CHECKING:
+    import icalendar
+    import recurring_ical_events
+else:  # on first use: a range query needs neither (start-up, issue 14)
+    icalendar = lazy_module("icalendar", __name__)
+    recurring_ical_events = lazy_module("recurring_ical_events", __name__)
 
 from agent.errors import NotFoundError, ValidationError
 from agent.store.components import (

@@ -28,9 +28,14 @@ import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Mapping
 from datetime import MAXYEAR, date, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import icalendar
+from agent.lazy import lazy_module
+
+if TYPE_CHECKING:
+    import icalendar
+else:  # on first use (start-up, issue 14)
+    icalendar = lazy_module("icalendar", __name__)
 from dateutil.rrule import WEEKLY, rrule, rrulestr
 
 CYCLE_YEARS = 400  # the Gregorian calendar's period: weekdays and leap years repeat

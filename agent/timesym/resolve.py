@@ -25,7 +25,6 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Any, Literal
 
-from agent.timesym import holiday, lunar
 from agent.timesym.context import (
     TimeContext,
     add_months,
@@ -174,9 +173,13 @@ def _resolve_date_form(symbol: str, form: str, m: re.Match[str], ctx: TimeContex
             raise SymbolError.invalid(symbol, f"{symbol!r}: year {y} is out of range.")
         return _month(symbol, y, int(m.group("m")), ctx)
     if form == "holiday":
+        from agent.timesym import holiday  # the holidays package costs ~0.2 s to import: only here
+
         period = holiday.holiday_period_noted(m.group("name"), today, ctx.holiday_country)
         return replace(_days(symbol, period.days, ctx), note=period.note)
     if form == "lunar":
+        from agent.timesym import lunar  # lunar_python, likewise only for L: symbols
+
         return _day(symbol, lunar.next_lunar_date(int(m.group("m")), int(m.group("d")), today, symbol), ctx)
     raise AssertionError(f"unhandled form {form}")  # pragma: no cover - grammar and resolver out of sync
 

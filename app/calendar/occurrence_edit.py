@@ -14,16 +14,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
-import icalendar
-
 from agent.errors import UserFacingError
+from agent.lazy import lazy_module
 from agent.services.editing import EventDraft, Scope
 from agent.store.components import parse_component
 from agent.store.events import Change, ChangeSet, EventRepo, Occurrence
 from app.calendar.recurrence import LUNAR_MARK, lunar_rdates
 from app.context import AppContext
+
+if TYPE_CHECKING:
+    import icalendar
+else:  # on first edit, not at the first paint (start-up, issue 14)
+    icalendar = lazy_module("icalendar", __name__)
 
 
 @dataclass(frozen=True)
