@@ -19,8 +19,8 @@ The target is under 10 s and 300 MB per bomb and path on the 2-core dev box; fig
 docs/ics.md ("Bounded recurrence"). The bombs are tests/recurrence_bombs.py. The one that
 missed it, overrides100k (one series, 100,000 RECURRENCE-ID overrides): import 36.1 s /
 723 MB and sync pull 65.0 s / 717 MB before the quick reader (agent/ics/quick.py); after,
-import 7.3 s / 227 MB and sync 8.6 s / 255 MB (figures of the same run as the docs' table). Wall
-time on the shared box swings with its load: the sync row ran 9.1-10.4 s at load 1.8-2.1.
+import 6.9 s / 226 MB and sync 8.3 s / 255 MB (the docs' table, a quiet box). Wall time on
+the shared box swings with its load: at load 1.7-2.1 the sync row ran 8.6-10.4 s.
 """
 
 from __future__ import annotations
