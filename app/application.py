@@ -11,6 +11,7 @@ from datetime import datetime
 
 from agent import __version__
 
+FINISH_STARTUP_BY_MS = 2000  # chat, sync and reminders are built by then even without a paint
 IMPORTED_AT = time.perf_counter()  # start-up reports fall back to this where /proc is missing
 
 
@@ -157,8 +158,12 @@ def process_age_ms() -> float:
 
 
 def _after_first_paint(window, then) -> None:  # type: ignore[no-untyped-def]
-    """Call ``then`` once the first paint of ``window`` has been flushed (children included)."""
+    """Call ``then`` once the first paint of ``window`` has been flushed (children included),
+    and in any case after two seconds: a window that starts minimized paints only when
+    restored, and reminders must not wait for that (``then`` runs once, see finish_startup)."""
     from PySide6.QtCore import QEvent, QObject, QTimer
+
+    QTimer.singleShot(FINISH_STARTUP_BY_MS, then)
 
     class FirstPaint(QObject):
         def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt)

@@ -181,3 +181,23 @@ def test_a_corrupt_or_foreign_cache_is_ignored_and_replaced(fresh_holiday_cache,
     holidays._year_marks.cache_clear()
     holidays._disk = None
     assert date(2027, 3, 3) not in holidays._year_marks("CN", None, 2027)
+
+
+def test_a_window_that_never_paints_still_gets_chat_sync_and_reminders(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A window started minimized paints only when restored; reminders must not wait."""
+    from app import application
+    from app.main_window import MainWindow
+
+    finished: list[MainWindow] = []
+    original = MainWindow.finish_startup
+
+    def recording(self: MainWindow) -> None:
+        original(self)
+        finished.append(self)
+
+    monkeypatch.setattr(MainWindow, "finish_startup", recording)
+    monkeypatch.setattr(MainWindow, "show", lambda self: None)
+    monkeypatch.setattr(application, "FINISH_STARTUP_BY_MS", 100)
+    db = tmp_path / "never-painted.sqlite3"
+    assert application.run(["--db", str(db), "--lang", "en", "--offscreen", "--quit-after", "600"]) == 0
+    assert len(finished) == 1 and finished[0].started
