@@ -253,8 +253,6 @@ def test_a_real_session_bus_notification_and_its_snooze_action(world, qtbot, mon
                     elif member == "Notify":
                         received.append((msg.header.fields[HeaderFields.signature], *msg.body))
                         server.send(new_method_return(msg, "u", (7,)))
-                        where = DBusAddress("/org/freedesktop/Notifications", interface="org.freedesktop.Notifications")
-                        server.send(new_signal(where, "ActionInvoked", "us", (7, "snooze-10")))
             except Exception:  # the daemon was stopped: the stand-in ends
                 return
 
@@ -270,6 +268,11 @@ def test_a_real_session_bus_notification_and_its_snooze_action(world, qtbot, mon
         ((signature, app_name, replaces, _icon, title, body, actions, _hints, _timeout),) = received
         assert (signature, app_name, replaces, title) == ("susssasa{sv}i", "Richeng", 0, "牙医复诊") and "14:00" in body
         assert "snooze-10" in actions
+        # The user clicks Snooze after the notification is up (sent once Notify has been
+        # answered and registered, as a real server does; sending it inside the Notify
+        # handler raced the reply under load).
+        where = DBusAddress("/org/freedesktop/Notifications", interface="org.freedesktop.Notifications")
+        server.send(new_signal(where, "ActionInvoked", "us", (7, "snooze-10")))
         (occ,) = [o for o, _f in _occurrences(ctx)]
         qtbot.waitUntil(lambda: snoozed_until(ctx.store, ctx.profile_id, occ) is not None, timeout=10_000)
         assert snoozed_until(ctx.store, ctx.profile_id, occ) == DUE + timedelta(minutes=10)
