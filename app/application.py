@@ -108,8 +108,22 @@ def run(argv: Sequence[str]) -> int:
         # gives up when one refuses, so a leftover window could keep --quit-after running.
         QTimer.singleShot(args.quit_after, lambda: app.exit(0))
     code = app.exec()
+    _tear_down(window)  # timers and workers stop, and the window goes, before the store closes
     store.close()
     return int(code)
+
+
+def _tear_down(window) -> None:  # type: ignore[no-untyped-def]
+    """Close and delete the window now: a timer of a window left alive (a view's prefetch,
+    reminders, the chat's warm-up) would otherwise fire later against a closed store."""
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    chat = getattr(window, "chat", None) if getattr(window, "started", True) else None
+    if chat is not None and hasattr(chat, "shutdown"):
+        chat.shutdown()
+    window.close()
+    window.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
 
 
 def restore_after_damage(error, ask):  # type: ignore[no-untyped-def]
