@@ -60,7 +60,6 @@ def run(argv: Sequence[str]) -> int:
     hint = missing_xcb_hint(os.environ, sys.platform)
     if hint is not None:
         print(hint, file=sys.stderr)
-    from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication, QMessageBox
 
     from agent.errors import UserFacingError
@@ -102,11 +101,11 @@ def run(argv: Sequence[str]) -> int:
         _after_first_paint(window, window.finish_startup)
     window.show()
     if ask_holidays and not args.report_startup:  # asked once, after the first paint
-        QTimer.singleShot(0, lambda: holiday_choice.open_question(ctx, window, lambda _c: window.calendar.refresh()))
+        _window_timer(window, 0, lambda: holiday_choice.open_question(ctx, window, lambda _c: window.calendar.refresh()))
     if args.quit_after is not None:
         # exit(), not quit(): Qt 6's quit() first asks every top-level window to close and
         # gives up when one refuses, so a leftover window could keep --quit-after running.
-        QTimer.singleShot(args.quit_after, lambda: app.exit(0))
+        _window_timer(window, args.quit_after, lambda: app.exit(0))
     code = app.exec()
     _tear_down(window)  # timers and workers stop, and the window goes, before the store closes
     store.close()
@@ -171,19 +170,32 @@ def process_age_ms() -> float:
         return (time.perf_counter() - IMPORTED_AT) * 1000
 
 
+def _window_timer(window, ms: int, action) -> None:  # type: ignore[no-untyped-def]
+    """A one-shot timer owned by ``window``: deleted with it, so it can never fire into the
+    next event loop against a window (and store) that are gone. ``QTimer.singleShot`` with a
+    plain callable has no owner and outlives the window."""
+    from PySide6.QtCore import QTimer
+
+    timer = QTimer(window)
+    timer.setSingleShot(True)
+    timer.timeout.connect(action)
+    timer.timeout.connect(timer.deleteLater)
+    timer.start(ms)
+
+
 def _after_first_paint(window, then) -> None:  # type: ignore[no-untyped-def]
     """Call ``then`` once the first paint of ``window`` has been flushed (children included),
     and in any case after two seconds: a window that starts minimized paints only when
     restored, and reminders must not wait for that (``then`` runs once, see finish_startup)."""
-    from PySide6.QtCore import QEvent, QObject, QTimer
+    from PySide6.QtCore import QEvent, QObject
 
-    QTimer.singleShot(FINISH_STARTUP_BY_MS, then)
+    _window_timer(window, FINISH_STARTUP_BY_MS, then)
 
     class FirstPaint(QObject):
         def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt)
             if event.type() == QEvent.Type.Paint:
                 window.removeEventFilter(self)
-                QTimer.singleShot(0, then)
+                _window_timer(window, 0, then)
             return False
 
     window.installEventFilter(FirstPaint(window))
