@@ -36,6 +36,12 @@ def test_prompt_prints_the_request_body(db_file: Path, capsys: pytest.CaptureFix
     assert "x-pattern" not in json.dumps(data)  # what a backend sends, not the private grammar keys
 
 
+def test_a_malformed_model_spec_is_refused(db_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["prompt", "--db", str(db_file), *BASE, "--json", "--model", "bogus"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "bogus" in err
+
+
 def test_the_preview_is_the_request_a_turn_sends(store: Store) -> None:
     profile_id = ensure_profile(store)
     ctx = ctx_at(NOW)

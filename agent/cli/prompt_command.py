@@ -1,7 +1,7 @@
 """``richeng prompt [--model SPEC] [--json]``: the exact request the next chat turn would send.
 
 Machine-checked contract (issue 14): prints ``{"messages": [...], "tools": [...]}`` — the
-fields of the chat-completions request body — and, with ``--model llama:PATH``, also
+fields of the chat-completions request body — and, with ``--model llama:PATH`` (or ``bundled``), also
 ``prefix_tokens`` (the static prefix every turn starts with: system prompt and tools, as the
 model's own chat template renders them) and ``total_tokens`` (the whole request), counted
 with that model's tokenizer. It is how the prompt's size is measured and kept honest.
@@ -19,13 +19,15 @@ from agent.cli.main import CliError, emit
 def prompt(args: argparse.Namespace) -> int:
     from agent.cli.handlers import Session
     from agent.models.base import ModelUnavailable
-    from agent.models.registry import load_model
+    from agent.models.registry import load_model, parse_spec
     from agent.runtime.turn import Assistant
 
     session = Session(args)
     request: dict[str, Any] = Assistant(session.store, session.profile_id, None).next_request("", session.ctx)
     spec = args.model
-    if spec and str(spec).startswith("llama:"):
+    # A malformed SPEC is a usage error (exit 2), never silently ignored; local models
+    # (llama:PATH, bundled) also count tokens with their own tokenizer.
+    if spec and parse_spec(spec).kind in ("llama", "bundled"):
         try:
             model = load_model(spec)
         except ModelUnavailable as exc:
