@@ -120,7 +120,7 @@ def test_the_app_paints_before_chat_sync_reminders_and_cached_holidays(tmp_path:
     assert not first & set(DEFERRED), first & set(DEFERRED)
     assert {"holidays", "lunar_python", "app.calendar.calendar_area"} <= first  # computed, then cached
     cache = json.loads((tmp_path / "xdg_cache_home" / "richeng" / "holiday-marks.json").read_text(encoding="utf-8"))
-    assert f"CN||{date.today().year}" in cache["years"] or any(key.startswith("CN||") for key in cache["years"])
+    assert any(key.startswith("CN||") for key in cache["years"])  # (the year is the app's clock's)
     again = modules_after(APP_FIRST_PAINT.format(db=str(db)), tmp_path)
     assert "holidays" not in again and not again & set(DEFERRED), again & {"holidays", *DEFERRED}
 
