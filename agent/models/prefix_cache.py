@@ -33,7 +33,7 @@ import os
 import struct
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 if TYPE_CHECKING:
     from llama_cpp import Llama
@@ -120,21 +120,28 @@ def save(llama: Llama, key: dict[str, Any], path: Path) -> bool:
     return True
 
 
+def _read_header(handle: BinaryIO) -> tuple[dict[str, Any], int] | None:
+    """(the JSON header, its length) read from the start of an open state file, or None
+    when the magic, the length field or the header itself is not sound."""
+    if handle.read(len(MAGIC)) != MAGIC:
+        return None
+    raw_len = handle.read(_LEN.size)
+    if len(raw_len) != _LEN.size:
+        return None
+    (header_len,) = _LEN.unpack(raw_len)
+    if header_len > MAX_HEADER:
+        return None
+    header = json.loads(handle.read(header_len).decode("utf-8"))
+    return (header, header_len) if isinstance(header, dict) else None
+
+
 def _header(path: Path) -> dict[str, Any] | None:
     try:
         with path.open("rb") as handle:
-            if handle.read(len(MAGIC)) != MAGIC:
-                return None
-            raw_len = handle.read(_LEN.size)
-            if len(raw_len) != _LEN.size:
-                return None
-            (header_len,) = _LEN.unpack(raw_len)
-            if header_len > MAX_HEADER:
-                return None
-            header = json.loads(handle.read(header_len).decode("utf-8"))
+            found = _read_header(handle)
     except (OSError, ValueError, UnicodeDecodeError):
         return None
-    return header if isinstance(header, dict) else None
+    return found[0] if found is not None else None
 
 
 def prune(directory: Path) -> list[Path]:
@@ -164,17 +171,10 @@ def read(path: Path, key: dict[str, Any], tokens: list[int]) -> tuple[bytes, byt
     """The (token ids, state) payload when ``path`` is a sound file for exactly ``key``; else None."""
     try:
         with path.open("rb") as handle:
-            if handle.read(len(MAGIC)) != MAGIC:
+            found = _read_header(handle)
+            if found is None or found[0].get("key") != key:
                 return None
-            raw_len = handle.read(_LEN.size)
-            if len(raw_len) != _LEN.size:
-                return None
-            (header_len,) = _LEN.unpack(raw_len)
-            if header_len > MAX_HEADER:
-                return None
-            header = json.loads(handle.read(header_len).decode("utf-8"))
-            if not isinstance(header, dict) or header.get("key") != key:
-                return None
+            header, header_len = found
             ids_bytes, state_bytes = int(header["ids_bytes"]), int(header["state_bytes"])
             if ids_bytes != 4 * len(tokens) or state_bytes <= 0:
                 return None
