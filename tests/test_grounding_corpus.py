@@ -16,6 +16,7 @@ import pytest
 from agent.evals.cases import Case, load_cases
 from agent.evals.runner import run_case
 from agent.runtime import grounding
+from agent.services import wording
 
 
 def _runs(group: str) -> Iterator[tuple[Case, object]]:
@@ -77,4 +78,4 @@ def test_mutation_without_the_contradiction_rule_the_wrong_day_is_written(monkey
      ("不用，改成明天", None), ("明天下午三点", None), ("", None)],
 )
 def test_confirmation_answer_reads_only_whole_short_replies(text: str, expected: bool | None) -> None:
-    assert grounding.confirmation_answer(text) is expected
+    assert wording.confirmation_answer(text) is expected

@@ -25,11 +25,11 @@ Two checks:
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, time, timedelta
 
+from agent.services.wording import fold, units
 from agent.timesym.clarify import date_mentions
 from agent.timesym.context import TimeContext
 
@@ -76,11 +76,6 @@ FUTURE_WORDS_EN = (
     "plan to", "want to", "remind", "schedule", "book", "add", "put", "set up", "pencil", "don't forget",
     "coming", "this afternoon", "this evening",
 )
-STOP_UNITS_EN = frozenset({"the", "a", "an", "with", "and", "to", "at", "on", "in", "for", "of", "my", "me", "go"})
-STOP_UNITS_ZH = frozenset("的和跟与去个一了在是")
-
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-_WORD = re.compile(r"[a-z][a-z'’-]+")
 _CLAUSE = re.compile(r"[，,。.!！?？;；\n]+")
 
 TITLE_COVERAGE = 0.5
@@ -107,35 +102,16 @@ class Verdict:
         return not self.reasons
 
 
-def _fold(text: str) -> str:
-    return unicodedata.normalize("NFKC", text or "").casefold()
-
-
-def _units(text: str) -> list[str]:
-    folded = _fold(text)
-    units = [ch for ch in _CJK.findall(folded) if ch not in STOP_UNITS_ZH]
-    units += [_stem(word) for word in _WORD.findall(folded) if word not in STOP_UNITS_EN]
-    return units
-
-
-def _stem(word: str) -> str:
-    """Plural and -ing/-ed forms count as the same word ("meetings" grounds "meeting")."""
-    for suffix in ("ing", "ed", "es", "s"):
-        if len(word) > len(suffix) + 2 and word.endswith(suffix):
-            return word[: -len(suffix)]
-    return word
-
-
 def title_reasons(title: str, grounding: Grounding) -> list[str]:
-    units = _units(title)
-    if not units:
+    mine = units(title)
+    if not mine:
         return []  # digits or punctuation only: nothing the user could have not written
-    own = set(_units(grounding.user_text) + _units(grounding.stub_title))
-    every = own | set(_units(" ".join(grounding.found)))
-    covered = sum(1 for unit in units if unit in every)
-    if not any(unit in own for unit in units):
+    own = set(units(grounding.user_text) + units(grounding.stub_title))
+    every = own | set(units(" ".join(grounding.found)))
+    covered = sum(1 for unit in mine if unit in every)
+    if not any(unit in own for unit in mine):
         return ["title_not_from_user"]
-    if covered / len(units) < TITLE_COVERAGE:
+    if covered / len(mine) < TITLE_COVERAGE:
         return ["title_not_from_user"]
     return []
 
@@ -156,7 +132,7 @@ def _has_word_en(text: str, words: Iterable[str]) -> str | None:
 
 def past_markers(text: str, ctx: TimeContext) -> list[str]:
     """The past markers code can read in ``text`` (empty when none)."""
-    folded = _fold(text)
+    folded = fold(text)
     found: list[str] = []
     if word := _has_any(folded, PAST_WORDS_ZH):
         found.append(word)
@@ -179,7 +155,7 @@ def past_markers(text: str, ctx: TimeContext) -> list[str]:
 
 
 def future_markers(text: str) -> list[str]:
-    folded = _fold(text)
+    folded = fold(text)
     found = [word for word in FUTURE_WORDS_ZH if word in folded]
     found += [word for word in FUTURE_WORDS_EN if re.search(rf"(?<![a-z]){re.escape(word)}(?![a-z])", folded)]
     return found
@@ -217,30 +193,3 @@ def check_create(
 ) -> Verdict:
     """Reasons to ask before writing ``title`` on ``day`` (at ``start``); none: go on."""
     return Verdict(title_reasons(title, grounding) + date_reasons(day, start, grounding, ctx))
-
-
-# ---- the user's answer to the question the latch asked -----------------------------------
-
-CONFIRM_WORDS = (
-    "是", "是的", "对", "对的", "嗯", "嗯嗯", "好", "好的", "好啊", "行", "可以", "加", "加吧", "加上", "添加",
-    "要", "要的", "记上", "记下", "确认", "确定", "没错", "对，加上", "是的，加上",
-    "yes", "y", "yep", "yeah", "sure", "ok", "okay", "add it", "yes please", "please do", "confirm", "do it",
-)
-DECLINE_WORDS = (
-    "不", "不是", "不用", "不要", "别", "别加", "不用了", "不要了", "算了", "不加", "取消", "没有", "没", "不对",
-    "no", "n", "nope", "no thanks", "don't", "dont", "cancel", "never mind", "nevermind",
-)
-_ANSWER_STRIP = re.compile(r"[\s。.!！~～,，]+")
-
-
-def confirmation_answer(text: str) -> bool | None:
-    """True for a short yes, False for a short no, None for anything else (which goes to
-    the model as usual). Only whole short replies count: "不用，改成明天" is not a "no"."""
-    if not isinstance(text, str) or len(text) > 20:
-        return None
-    folded = _ANSWER_STRIP.sub(" ", _fold(text)).strip()
-    if folded in CONFIRM_WORDS:
-        return True
-    if folded in DECLINE_WORDS:
-        return False
-    return None

@@ -19,7 +19,7 @@ from agent.runtime import receipts as R
 from agent.runtime.edit_receipts import edit_receipt
 from agent.runtime.fence import as_data
 from agent.runtime.council import is_affirmative, pending_offer, run_council
-from agent.runtime.grounding import Grounding, confirmation_answer
+from agent.runtime.grounding import Grounding
 from agent.runtime.guard import ANSWERED, UNVERIFIED_QUERY, TurnFacts, check_reply
 from agent.runtime.observe import Timeline, infer_intent, record
 from agent.runtime.prompt import build_messages, context_block
@@ -33,6 +33,7 @@ from agent.services.commands import CommandService, Outcome
 from agent.services.memory import MemoryService
 from agent.services.queries import QueryService
 from agent.services.settings import SettingsService
+from agent.services.wording import confirmation_answer
 from agent.store.db import Store
 from agent.store.events import ChangeSet
 from agent.timesym.clarify import SlotPatch, parse_slot_reply

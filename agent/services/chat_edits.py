@@ -29,7 +29,7 @@ from typing import Any
 import icalendar
 
 from agent.errors import StoreError, UserFacingError
-from agent.runtime.grounding import confirmation_answer
+from agent.services.wording import confirmation_answer
 from agent.services.calendars import CalendarService
 from agent.services.commands import WriteFacts, clean_title
 from agent.services.editing import EditService

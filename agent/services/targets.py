@@ -9,7 +9,7 @@ The chat's ``update_schedule`` / ``delete_schedule`` carry the user's words for 
 * the time, when given: events running at that minute (all-day events have no time);
 * the words: a case- and width-insensitive substring of the title (Chinese substrings
   included; spaces ignored). When no title contains them, a *fuzzy* tier takes titles that
-  hold at least half of the words' content units (``grounding._units``: each CJK character,
+  hold at least half of the words' content units (``wording.units``: each CJK character,
   each Latin word) — such a match is never applied without asking first.
 
 The answer to "which one?" is read by ``pick_choice`` with no model: an ordinal (第二个, the
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from agent.runtime.grounding import _units
+from agent.services.wording import units as _units
 from agent.services.queries import QueryService
 from agent.store.events import Occurrence
 from agent.timesym.clarify import date_mentions, parse_slot_reply
