@@ -175,16 +175,17 @@ class ChatPane(QWidget):
         self.model_changed()
         app = QCoreApplication.instance()
         if app is not None:
-            app.aboutToQuit.connect(self.stop)  # quitting must not wait for a model to finish talking
-            cancel_warm_up = getattr(ctx.session, "cancel_warm_up", None)
-            if callable(cancel_warm_up):
-                app.aboutToQuit.connect(cancel_warm_up)  # nor for it to finish reading its prefix
+            # One slot of this widget, never a plain callable: Qt drops a QObject's connections
+            # when it is destroyed, while a bound method of the (non-Qt) session stayed on the
+            # process-wide signal after the pane was gone, and a later quit called into freed
+            # memory (a segfault in the next app run of the same process).
+            app.aboutToQuit.connect(self._on_about_to_quit)
         self._warm = GeneratorWorker(_warm_up(ctx.time_context()), "warm-up")
         self._pool.start(self._warm)  # queued ahead of any turn on the one-thread pool
         # A local model starts loading and reading its prompt prefix once the window is up.
         warm_model = getattr(ctx.session, "warm_up", None)
         if callable(warm_model):
-            QTimer.singleShot(0, warm_model)
+            QTimer.singleShot(0, self, warm_model)  # dies with the pane
 
     # ---- public -----------------------------------------------------------------------------
 
@@ -250,6 +251,15 @@ class ChatPane(QWidget):
         self.progress.stopping()
         if self.last_reply is not None:
             self.last_reply.set_status(self.tr("Stopping…"))
+
+    @Slot()
+    def _on_about_to_quit(self) -> None:
+        """Quitting waits neither for a model to finish talking nor for it to finish reading
+        its prompt prefix."""
+        self.stop()
+        cancel_warm_up = getattr(self.ctx.session, "cancel_warm_up", None)
+        if callable(cancel_warm_up):
+            cancel_warm_up()
 
     def shutdown(self, timeout_ms: int = 5000) -> bool:
         """Stop and wait for the worker (window close, tests); True when it ended in time."""
