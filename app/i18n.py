@@ -21,7 +21,6 @@ from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
 from app.paths import resource_path
 
-
 _INSTALLED: list[QTranslator] = []
 
 

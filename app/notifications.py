@@ -4,8 +4,8 @@ Why not QtDBus, which PySide6-Essentials does ship (``PySide6.QtDBus``): ``Notif
 ``replaces_id`` as a D-Bus ``u`` (uint32), and PySide6 has no way to build an unsigned
 argument: a Python int always goes out as ``i``, and strict servers (GNOME Shell's GDBus,
 KDE's Plasma) reject the call as having the wrong signature (checked against a private
-``dbus-daemon`` with the bus's own ``StartServiceByName(s, u)``: "wrong args (si, expected su)"). ``jeepney`` — pure Python, already
-installed as the keyring's Secret Service transport on Linux — writes the exact signature.
+``dbus-daemon`` with the bus's own ``StartServiceByName(s, u)``: "wrong args (si, expected su)"). ``jeepney`` — pure
+Python, already installed as the keyring's Secret Service transport on Linux — writes the exact signature.
 
 Calls are one short message on the local session socket. The "Snooze" buttons of a
 notification come back as ``ActionInvoked`` signals, read on a daemon thread with its own

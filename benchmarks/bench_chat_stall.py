@@ -78,7 +78,10 @@ def main() -> None:
     QApplication.instance() or QApplication([])
     stories = {
         "chat reply": ({"content": REPLY}, "这周怎么安排比较好？"),
-        "create": (call("prepare_or_create_schedule", title="和张三开会", dateExpression="D+1", time="15:00"), "明天下午三点和张三开会"),
+        "create": (
+            call("prepare_or_create_schedule", title="和张三开会", dateExpression="D+1", time="15:00"),
+            "明天下午三点和张三开会",
+        ),
     }
     for name, (turn, text) in stories.items():
         stalls = [one_turn(turn, text) for _ in range(args.runs)]

@@ -178,7 +178,10 @@ def long_events(base: Path, counts: list[int], runs: int) -> None:
     first = service.range("M+1", "M+1")
     window = (first.start, first.end)
     print(f"long events: one-month query (M+1), {runs} runs each; wall / CPU medians in ms")
-    print("| long events | instances | `events list` query | its SQL alone (start_ts index + R*Tree) | old SQL alone (start_ts bounded by longest) |")
+    print(
+        "| long events | instances | `events list` query | its SQL alone (start_ts index + R*Tree)"
+        " | old SQL alone (start_ts bounded by longest) |"
+    )
     print("|---|---|---|---|---|")
     have = 0
     for count in counts:

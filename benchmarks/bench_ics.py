@@ -218,7 +218,8 @@ def memory(count: int, code_root: str) -> int:
     print(
         f"import of {count} events ({size / 1e6:.1f} MB file, code from {code_root}): {imported} rows, {errors} errors,"
         f" {float(wall):.1f} s wall, {float(cpu):.1f} s cpu; peak RSS {int(peak) / 1024:.0f} MB"
-        f" (RSS just before the import, interpreter and modules: {int(before) / 1024:.0f} MB; {int(peak) * 1024 / size:.1f}x the file)"
+        f" (RSS just before the import, interpreter and modules: {int(before) / 1024:.0f} MB;"
+        f" {int(peak) * 1024 / size:.1f}x the file)"
     )
     return 0
 
@@ -280,7 +281,8 @@ def main() -> int:
             khal.run(lambda: khal_import(args.khal, ics_path, workdir), cpu_of=children_cpu)
         khal.show()
         speedup, cpu_speedup = khal.median / ours.median, khal.median_cpu / ours.median_cpu
-        print(f"khal / richeng import = {speedup:.1f}x wall, {cpu_speedup:.1f}x cpu  (target >= 5x: {'ok' if speedup >= 5 else 'MISSED'})")
+        verdict = "ok" if speedup >= 5 else "MISSED"
+        print(f"khal / richeng import = {speedup:.1f}x wall, {cpu_speedup:.1f}x cpu  (target >= 5x: {verdict})")
     else:
         print("khal: skipped (no binary; pass --khal PATH or set KHAL=/tmp/khalvenv/bin/khal)")
     for store, _ in stores:

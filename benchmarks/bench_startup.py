@@ -75,7 +75,7 @@ def environment(scratch: Path) -> dict[str, str]:
 def cpu_of(command: list[str], env: dict[str, str]) -> float:
     """CPU seconds (user + system) the child ``command`` spent; it must exit 0."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise RuntimeError(f"{command} exited {done.returncode}: {done.stderr.strip()[-500:]}")
@@ -93,7 +93,7 @@ def paired(label: str, base: list[str], measured: list[str], pairs: int, env: di
         bases.append(cpu_of(base, env))
         measures.append(cpu_of(measured, env))
     b, m = statistics.median(bases), statistics.median(measures)
-    ratios = statistics.median(x / y for x, y in zip(measures, bases))
+    ratios = statistics.median(x / y for x, y in zip(measures, bases, strict=True))
     print(f"{label}: baseline {b * 1000:.0f} ms CPU, measured {m * 1000:.0f} ms CPU, "
           f"ratio of medians {m / b:.2f}x (median of pair ratios {ratios:.2f}x; target <= {target:g}x), {pairs} pairs")
 

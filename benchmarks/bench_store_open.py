@@ -23,6 +23,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -75,17 +76,20 @@ def main() -> None:
     print(f"open, stamp missing:         {median_ms(open_unverified, args.runs):8.1f} ms")
     store = Store(path, backups=True)
     made: list[backups.Backup] = []
-    from datetime import datetime, timezone
-
-    base = datetime(2026, 12, 1, tzinfo=timezone.utc)
+    base = datetime(2026, 12, 1, tzinfo=UTC)
     counter = iter(range(10_000))
-    print(f"backup (online backup API):  {median_ms(lambda: made.append(backups.make_backup(store, 'import', base.replace(second=next(counter) % 60, minute=next(counter) % 60))), args.runs):8.1f} ms"
-          f"  ({made[-1].size / 1e6:.0f} MB each)")
+
+    def backup_once() -> None:
+        at = base.replace(second=next(counter) % 60, minute=next(counter) % 60)
+        made.append(backups.make_backup(store, "import", at))
+
+    print(f"backup (online backup API):  {median_ms(backup_once, args.runs):8.1f} ms  ({made[-1].size / 1e6:.0f} MB each)")
     store.close()
     damaged = scratch / "damaged.sqlite3"
     shutil.copyfile(path, damaged)
     conn = sqlite3.connect(f"file:{damaged}?mode=ro", uri=True)
-    leaves = [int(p) for (p,) in conn.execute("SELECT pageno FROM dbstat WHERE name = 'events' AND pagetype = 'leaf' ORDER BY pageno")]
+    leaf_sql = "SELECT pageno FROM dbstat WHERE name = 'events' AND pagetype = 'leaf' ORDER BY pageno"
+    leaves = [int(p) for (p,) in conn.execute(leaf_sql)]
     conn.close()
     page_size = int.from_bytes(damaged.read_bytes()[16:18], "big")
     with open(damaged, "r+b") as handle:
@@ -93,7 +97,8 @@ def main() -> None:
         handle.write(b"\xa5" * 2000)
     started = time.perf_counter()
     report = recover(damaged, scratch / "recovered.sqlite3")
-    print(f"db recover (1 damaged page): {(time.perf_counter() - started) * 1000:8.0f} ms, saved {report.events} of {args.events} events")
+    elapsed_ms = (time.perf_counter() - started) * 1000
+    print(f"db recover (1 damaged page): {elapsed_ms:8.0f} ms, saved {report.events} of {args.events} events")
     shutil.rmtree(scratch, ignore_errors=True)
 
 

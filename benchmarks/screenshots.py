@@ -201,7 +201,8 @@ def chinese_scenes(shots: Shots, folder: Path) -> None:
     shots.save(window.calendar, "month_october_zh")
 
     # Conflict dialog: the 3-day conference and the standup are on Tuesday morning.
-    ctx.session.set_model(ScriptedModel([call("prepare_or_create_schedule", title="坐飞机回老家", dateExpression="D+1", time="09:00")]))
+    flight = call("prepare_or_create_schedule", title="坐飞机回老家", dateExpression="D+1", time="09:00")
+    ctx.session.set_model(ScriptedModel([flight]))
     pane = scene.keep(ChatPane(ctx))
     pane.resize(420, 680)
     pane.show()

@@ -9,10 +9,11 @@ UTC, a dropped broken alarm) are rewritten by icalendar.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import re
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, timezone, tzinfo
+from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import Any
 
 import icalendar
@@ -218,7 +219,9 @@ def _check(component: icalendar.Event, raw: RawComponent, uid: str | None) -> No
                 value = entry.dt
                 first = value[0] if isinstance(value, tuple) else value
                 if not isinstance(first, (date, datetime)):
-                    raise ComponentError(f"{name} needs dates or date-times, not {type(first).__name__}", uid, _line_of(raw, name))
+                    raise ComponentError(
+                        f"{name} needs dates or date-times, not {type(first).__name__}", uid, _line_of(raw, name)
+                    )
 
 
 def _drop_bad_alarms(component: icalendar.Event, warnings: list[str]) -> bool:
@@ -229,9 +232,11 @@ def _drop_bad_alarms(component: icalendar.Event, warnings: list[str]) -> bool:
     for sub in component.subcomponents:
         if getattr(sub, "name", "") == "VALARM":
             trigger = sub.get("TRIGGER")
-            related = str(trigger.params.get("RELATED", "START")).upper() if trigger is not None and hasattr(trigger, "params") else "START"
+            has_params = trigger is not None and hasattr(trigger, "params")
+            related = str(trigger.params.get("RELATED", "START")).upper() if has_params else "START"
             value = getattr(trigger, "dt", None)
-            if sub.errors or isinstance(trigger, list) or not isinstance(value, (timedelta, datetime)) or related not in ("START", "END"):
+            unreadable = isinstance(trigger, list) or not isinstance(value, (timedelta, datetime))
+            if sub.errors or unreadable or related not in ("START", "END"):
                 warnings.append(f"dropped a reminder with an unreadable TRIGGER ({_trigger_text(trigger)})")
                 continue
         keep.append(sub)
@@ -344,7 +349,7 @@ def _to_utc(item: Any, convert: dict[str, tzinfo]) -> Any:
             return tuple(move(part) for part in value)
         if isinstance(value, datetime):
             local = value.replace(tzinfo=zone) if value.tzinfo is None else value
-            return local.astimezone(timezone.utc)
+            return local.astimezone(UTC)
         return value
 
     params = {key: val for key, val in item.params.items() if key.upper() != "TZID"}
@@ -429,10 +434,9 @@ def series_query(components: list[icalendar.Event], plain_overrides: int = 0) ->
         start = masters[0].decoded("DTSTART")
         low = start if isinstance(start, datetime) else datetime(start.year, start.month, start.day)
         for series in query.series:
-            try:
+            # every instance so far excluded: not an error, the expander caps it
+            with contextlib.suppress(recurrence.InstanceBudget):
                 next(iter(series.between(low - timedelta(days=1), _FAR)), None)
-            except recurrence.InstanceBudget:
-                pass  # every instance so far excluded: not an error, the expander caps it
     except Exception as exc:  # noqa: BLE001 - any failure here would hide the series later
         return None, _reason(exc)
     return query, None

@@ -183,9 +183,8 @@ def to_utf8(data: bytes, name: str) -> tuple[bytes, int, str]:
     any bytes. The report names the encoding used, so a wrong guess is never silent.
     A UTF-8 file is checked in chunks and not copied.
     """
-    if data.startswith(codecs.BOM_UTF8):
-        if _is_utf8(data, 3):
-            return data, 3, "utf-8-sig"
+    if data.startswith(codecs.BOM_UTF8) and _is_utf8(data, 3):
+        return data, 3, "utf-8-sig"
     for bom, encoding in ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
                           (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16")):  # fmt: skip
         if data.startswith(bom):

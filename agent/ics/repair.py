@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 import icalendar
@@ -294,7 +294,7 @@ def _line(name: str, like: str, value: date) -> str:
     if value.tzinfo is None:
         return f"{name}{_TZID.sub('', params)}:{value:%Y%m%dT%H%M%S}"
     if not _TZID.search(params):
-        return f"{name}{params}:{value.astimezone(timezone.utc):%Y%m%dT%H%M%S}Z"
+        return f"{name}{params}:{value.astimezone(UTC):%Y%m%dT%H%M%S}Z"
     return f"{name}{params}:{value:%Y%m%dT%H%M%S}"
 
 
@@ -320,7 +320,9 @@ def _drop_unreadable_alarms(event: _Event, notes: list[str]) -> None:
             depth -= 1
             if depth == 1 and block:
                 if not _alarm_readable([event.lines[i] for i in block]):
-                    trigger = next((event.parts(i)[1] for i in block if event.parts(i)[0].upper().startswith("TRIGGER")), "missing")
+                    trigger = next(
+                        (event.parts(i)[1] for i in block if event.parts(i)[0].upper().startswith("TRIGGER")), "missing"
+                    )
                     for i in block:
                         event.drop(i)
                     notes.append(f"dropped a reminder with an unreadable TRIGGER ({trigger})")

@@ -24,7 +24,7 @@ import re
 import zoneinfo
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone, tzinfo
+from datetime import UTC, datetime, timedelta, tzinfo
 
 import icalendar
 
@@ -160,15 +160,15 @@ def resolve(
 def _pick_years(years: Iterable[int]) -> list[int]:
     distinct = sorted({year for year in years if 1900 < year < 2200})
     if not distinct:
-        return [datetime.now(timezone.utc).year]
+        return [datetime.now(UTC).year]
     if len(distinct) <= 3:
         return distinct
     return [distinct[0], distinct[len(distinct) // 2], distinct[-1]]
 
 
 def _instants(year: int, step_hours: int) -> list[datetime]:
-    start = datetime(year, 1, 1, tzinfo=timezone.utc)
-    end = datetime(year + 1, 1, 1, tzinfo=timezone.utc)
+    start = datetime(year, 1, 1, tzinfo=UTC)
+    end = datetime(year + 1, 1, 1, tzinfo=UTC)
     out = []
     moment = start
     while moment < end:
@@ -197,7 +197,7 @@ def _coarse_table(year: int) -> dict[str, tuple[timedelta | None, ...]]:
 
 
 def _coarse_instants(year: int) -> list[datetime]:
-    return [datetime(year, month, 15, 12, tzinfo=timezone.utc) for month in (1, 3, 4, 7, 10, 11, 12)]
+    return [datetime(year, month, 15, 12, tzinfo=UTC) for month in (1, 3, 4, 7, 10, 11, 12)]
 
 
 def match_offsets(custom: tzinfo, years: Sequence[int], hint: str = "") -> str | None:
@@ -230,7 +230,7 @@ def match_offsets(custom: tzinfo, years: Sequence[int], hint: str = "") -> str |
 
 
 def _daily(year: int, at: timedelta) -> list[datetime]:
-    start = datetime(year, 1, 1, tzinfo=timezone.utc) + at
+    start = datetime(year, 1, 1, tzinfo=UTC) + at
     return [start + timedelta(days=day) for day in range(365)]
 
 

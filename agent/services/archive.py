@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from agent.errors import ValidationError
@@ -54,7 +54,7 @@ class ArchiveService:
         self.clock = clock
 
     def _now(self) -> datetime:
-        return (self.clock or datetime.now(timezone.utc)).astimezone(timezone.utc)
+        return (self.clock or datetime.now(UTC)).astimezone(UTC)
 
     def append(self, role: str, content: str, meta: dict[str, Any] | None = None) -> Message:
         if role not in ROLES:

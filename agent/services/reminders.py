@@ -8,7 +8,7 @@ each week's instance, and an edited or moved event's alarm follows it without bo
 
 from __future__ import annotations
 
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from icalendar.prop import vDDDTypes, vDuration
@@ -122,13 +122,13 @@ def snooze(store: Store, profile_id: int, occ: Occurrence, until: datetime, now:
     """Remind again about ``occ`` at ``until`` (replacing an earlier snooze of it)."""
     if until.tzinfo is None:
         raise ValueError("a snooze time must be aware")
-    fire = until.astimezone(timezone.utc).replace(microsecond=0)
+    fire = until.astimezone(UTC).replace(microsecond=0)
     with store.transaction() as conn:
         conn.execute(
             "INSERT INTO reminder_snoozes(profile_id, uid, occurrence, fire_at, created_at) VALUES (?, ?, ?, ?, ?)"
             " ON CONFLICT(profile_id, uid, occurrence) DO UPDATE SET fire_at = excluded.fire_at,"
             " created_at = excluded.created_at",
-            (profile_id, occ.uid, occurrence_key(occ), fire.isoformat(), now.astimezone(timezone.utc).isoformat()),
+            (profile_id, occ.uid, occurrence_key(occ), fire.isoformat(), now.astimezone(UTC).isoformat()),
         )
     return fire
 
@@ -155,7 +155,7 @@ def due_snoozes(
 ) -> list[tuple[Occurrence, datetime]]:
     """Snoozed reminders with ``since < fire <= until``, each with its occurrence as it is
     now (a snooze on a deleted or cancelled event yields nothing), earliest first."""
-    lo, hi = since.astimezone(timezone.utc).isoformat(), until.astimezone(timezone.utc).isoformat()
+    lo, hi = since.astimezone(UTC).isoformat(), until.astimezone(UTC).isoformat()
     with store.lock:
         rows = store.conn.execute(
             "SELECT uid, occurrence, fire_at FROM reminder_snoozes"
@@ -177,7 +177,7 @@ def _occurrence_by_key(repo: EventRepo, uid: str, key: str, tz: ZoneInfo) -> Occ
     from agent.store.components import recurrence_key
 
     if "T" in key:
-        start = datetime.strptime(key.rstrip("Z"), "%Y%m%dT%H%M%S").replace(tzinfo=timezone.utc)
+        start = datetime.strptime(key.rstrip("Z"), "%Y%m%dT%H%M%S").replace(tzinfo=UTC)
     else:
         start = datetime.combine(datetime.strptime(key, "%Y%m%d").date(), time(0), tz)
     for occ in repo.occurrences(start - timedelta(days=1), start + timedelta(days=1), tz):

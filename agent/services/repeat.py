@@ -12,7 +12,7 @@ whose month has 29 days falls on that month's 29th. The model never writes an RR
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from agent.timesym.context import TimeContext, local_datetime
@@ -86,7 +86,7 @@ def build_series(
         parts += f";COUNT={count}"
     elif until is not None:
         if isinstance(start, datetime):
-            last = local_datetime(until, time(23, 59, 59), ctx.tz).astimezone(timezone.utc)
+            last = local_datetime(until, time(23, 59, 59), ctx.tz).astimezone(UTC)
             parts += f";UNTIL={last:%Y%m%dT%H%M%SZ}"
         else:
             parts += f";UNTIL={until:%Y%m%d}"

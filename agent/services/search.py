@@ -10,7 +10,7 @@ folds ASCII case only (SQLite's ``lower``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -75,7 +75,7 @@ class SearchService:
         calendar_ids: list[int] | None,
     ) -> list[SearchHit]:
         tz = tz or ZoneInfo("UTC")
-        now = (now or datetime.now(timezone.utc)).astimezone(tz)
+        now = (now or datetime.now(UTC)).astimezone(tz)
         extra = ""
         if calendar_ids is not None:
             if not calendar_ids:

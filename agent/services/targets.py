@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
-from agent.services.wording import units as _units
 from agent.services.queries import QueryService
+from agent.services.wording import units as _units
 from agent.store.events import Occurrence
 from agent.timesym.clarify import date_mentions, parse_slot_reply
 from agent.timesym.context import TimeContext, day_start, local_datetime
@@ -277,7 +277,8 @@ def refind(queries: QueryService, option: dict[str, Any], ctx: TimeContext) -> O
     if start is None or end is None:
         return None
     for occ in queries.between(start, max(end, start + timedelta(seconds=1))):
-        if occ.uid == option.get("uid") and occ.recurrence_id == option.get("recurrence_id") and occ.start.isoformat() == option.get("start"):
+        same_series = occ.uid == option.get("uid") and occ.recurrence_id == option.get("recurrence_id")
+        if same_series and occ.start.isoformat() == option.get("start"):
             return occ
     return None
 

@@ -20,7 +20,7 @@ import hashlib
 import os
 import sqlite3
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -94,7 +94,7 @@ def _parse(path: Path) -> Backup | None:
         return None
     stamp = parts[-3] if parts[-2].isdigit() and len(parts) >= 4 and parts[-3].endswith("Z") else parts[-2]
     try:
-        created = datetime.strptime(stamp, STAMP).replace(tzinfo=timezone.utc)
+        created = datetime.strptime(stamp, STAMP).replace(tzinfo=UTC)
         size = path.stat().st_size
     except (ValueError, OSError):
         return None
@@ -134,7 +134,7 @@ def make_backup(store: Store, kind: str, now: datetime) -> Backup:
         raise StoreError("an in-memory store has no backups")
     folder = store.backup_dir
     stem = Path(store.path).stem
-    stamp = now.astimezone(timezone.utc).strftime(STAMP)
+    stamp = now.astimezone(UTC).strftime(STAMP)
     target = folder / f"{stem}-{stamp}-{kind}{SUFFIX}"
     counter = 1
     while target.exists():
@@ -260,7 +260,7 @@ def restore(source: Path, target: Path, now: datetime) -> Restored:
     aside = None
     try:
         if target.exists():
-            aside = target.with_name(f"{target.name}.before-restore-{now.astimezone(timezone.utc).strftime(STAMP)}")
+            aside = target.with_name(f"{target.name}.before-restore-{now.astimezone(UTC).strftime(STAMP)}")
             os.replace(target, aside)
             for extra in ("-wal", "-shm", "-journal"):
                 side = Path(f"{target}{extra}")

@@ -15,7 +15,7 @@ again for what failed (items that did arrive are skipped by their ETag then).
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -189,20 +189,15 @@ class SyncEngine:
         rows = local.rows(conflict.uid)
         if conflict.local_ics is None or not rows:  # our side deleted it
             if current is not None:
-                try:
+                with suppress(Gone):
                     remote.delete(conflict.href, current.etag or "*")
-                except Gone:
-                    pass
             if rows:
                 changes.extend(local.remove(conflict.uid))
             items.drop(conflict.uid)
             self.conflict_store.close(conflict.id, "local")
             return changes
         body = build_resource(rows)
-        if current is None:
-            etag = remote.create(conflict.href, body)
-        else:
-            etag = remote.update(conflict.href, body, current.etag or "*")
+        etag = remote.create(conflict.href, body) if current is None else remote.update(conflict.href, body, current.etag or "*")
         items.put(conflict.uid, conflict.href, etag, local_hash(rows), canonical_hash(rows))
         self.conflict_store.close(conflict.id, "local", body.decode())
         return changes
@@ -218,7 +213,9 @@ def _canonical_of(text: str | None) -> str | None:
 class _CalendarSync:
     """One run over one mapping. Short-lived: it caches the items it read at the start."""
 
-    def __init__(self, engine: SyncEngine, account: Account, mapping: Mapping, remote: RemoteCalendar, report: SyncReport) -> None:
+    def __init__(
+        self, engine: SyncEngine, account: Account, mapping: Mapping, remote: RemoteCalendar, report: SyncReport
+    ) -> None:
         self.engine = engine
         self.account = account
         self.mapping = mapping
@@ -462,19 +459,17 @@ class _CalendarSync:
             self.remote.delete(item.href, item.etag)
         except Gone:
             pass
-        except Stale:
+        except Stale as stale:
             current = self.remote.get(item.href)
             if current is not None:
                 resource = parse_resource(current.text, item.href)
                 if resource.problem:
-                    raise RemoteError(f"the server's copy cannot be read: {resource.problem}")
+                    raise RemoteError(f"the server's copy cannot be read: {resource.problem}") from stale
                 if resource.canonical != item.remote_hash or not current.etag:
                     self._conflict(item.uid, item.href, [], current.text, current.etag, restore=resource)
                     return
-                try:
+                with suppress(Gone):
                     self.remote.delete(item.href, current.etag)
-                except Gone:
-                    pass
         self.items.drop(item.uid)
         self.report.pushed += 1
 

@@ -20,7 +20,7 @@ import hashlib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 
 import icalendar
 
@@ -152,7 +152,7 @@ def parse_resource(text: str, name: str = "<server>") -> ServerResource:
             item.fields.start_ts,
             item.fields.end_ts,
         )
-        for item, component in zip(ordered, components)
+        for item, component in zip(ordered, components, strict=True)
     ]
     fields = [item.fields for item in ordered]
     # Only rows and columns go on: the cut (the bytes, their offsets) and the parts' own
@@ -186,7 +186,7 @@ def build_resource(rows: Sequence[LocalRow]) -> bytes:
     if not rows:
         raise ValueError("a resource needs at least one event")
     ordered = sorted(rows, key=lambda row: row.recurrence_id)
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     tzids: set[str] = set()
     events: list[str] = []
     for row in ordered:

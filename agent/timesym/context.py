@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import calendar
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 DEFAULT_ZONE = "UTC"
@@ -39,7 +39,7 @@ def local_datetime(d: date, t: time, tz: ZoneInfo) -> datetime:
     """
     naive = datetime.combine(d, t.replace(tzinfo=None, fold=0))
     provisional = naive.replace(tzinfo=tz, fold=0)
-    return provisional.astimezone(timezone.utc).astimezone(tz)
+    return provisional.astimezone(UTC).astimezone(tz)
 
 
 def day_start(d: date, tz: ZoneInfo) -> datetime:
@@ -145,7 +145,7 @@ class TimeContext:
         now: datetime | None = None,
         tz: str | None = None,
         holiday_country: str = "CN",
-    ) -> "TimeContext":
+    ) -> TimeContext:
         """Context from the real clock and the OS zone unless overridden.
 
         A naive ``now`` is read as wall-clock time in the chosen zone (with the
@@ -160,6 +160,6 @@ class TimeContext:
             current = now.astimezone(zone)
         return cls(now=current, tz=zone, holiday_country=holiday_country.upper())
 
-    def with_now(self, now: datetime) -> "TimeContext":
+    def with_now(self, now: datetime) -> TimeContext:
         """Same zone and country at another instant (handy for tests and previews)."""
         return TimeContext(now=now, tz=self.tz, holiday_country=self.holiday_country)

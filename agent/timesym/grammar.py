@@ -106,7 +106,8 @@ Time symbols (the tool computes dates; never write computed dates yourself unles
 - L:MM-DD: next lunar (农历) month-day (L:08-15 = 中秋).
 - HH:MM: 24-hour time 00:00-23:59.
 - <single-day symbol>THH:MM: an instant, e.g. D+1T15:00, W3+1T09:30, 2026-09-01T08:00.
-Ranges are [start of start symbol, end of end symbol): D+1..D+1 = all of tomorrow, M+1..M+1 = all of next month; at most 366 days."""
+Ranges are [start of start symbol, end of end symbol): D+1..D+1 = all of tomorrow, M+1..M+1 = all of next month; \
+at most 366 days."""
 
 
 class SymbolError(ValueError, UserFacingError):
@@ -129,7 +130,7 @@ class SymbolError(ValueError, UserFacingError):
         self.message = message
 
     @classmethod
-    def invalid(cls, symbol: str, problem: str) -> "SymbolError":
+    def invalid(cls, symbol: str, problem: str) -> SymbolError:
         """Build an error whose message ends with the list of valid forms."""
         return cls(symbol, f"{problem} {VALID_FORMS}")
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, Literal
 
 from agent.timesym.context import (
@@ -332,7 +332,7 @@ def resolve_range(start_expr: str, end_expr: str, ctx: TimeContext) -> tuple[dat
     start, end = first.start, last.end
     pair = f"{first.symbol}..{last.symbol}"
     # Compare instants, not wall clocks: same-tzinfo comparison in Python ignores offsets.
-    if end.astimezone(timezone.utc) <= start.astimezone(timezone.utc):
+    if end.astimezone(UTC) <= start.astimezone(UTC):
         raise SymbolError(
             pair,
             f"Range {pair} is empty or reversed: it resolves to [{start.isoformat()}, {end.isoformat()}) "

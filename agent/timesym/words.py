@@ -9,9 +9,10 @@ a vocabulary change can never silently alter how conflicts are resolved.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Final, Mapping
+from typing import Final
 
 # --------------------------------------------------------------------------
 # Numerals

@@ -109,7 +109,8 @@ class AgendaCanvas(QWidget):
         assert event is not None
         selected = event.key == self.view.selected_key
         if selected:
-            painter.fillRect(rect, blend(palette.color(QPalette.ColorRole.Highlight), palette.color(QPalette.ColorRole.Base), 0.18))
+            highlight = blend(palette.color(QPalette.ColorRole.Highlight), palette.color(QPalette.ColorRole.Base), 0.18)
+            painter.fillRect(rect, highlight)
         text = palette.color(QPalette.ColorRole.Text)
         if event.occ.completed:
             text = palette.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)

@@ -13,7 +13,7 @@ from dataclasses import replace as dc_replace
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from PySide6.QtCore import QDate, QLocale, QTime, Qt, Slot
+from PySide6.QtCore import QDate, QLocale, Qt, QTime, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,

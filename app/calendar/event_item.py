@@ -156,10 +156,12 @@ def paint_block(
         painter.restore()
         return
     # Wrap the title over the lines the block has room for (CJK titles wrap anywhere).
-    lines = _wrapped(event.occ.title, title_key, int(inner.width()), max(1, int((inner.height() - (line if time_text else 0)) // line)))
+    room = max(1, int((inner.height() - (line if time_text else 0)) // line))
+    lines = _wrapped(event.occ.title, title_key, int(inner.width()), room)
     y = inner.top()
     for part in lines:
-        painter.drawText(QRectF(inner.left(), y, inner.width(), line), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, part)
+        flags = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop
+        painter.drawText(QRectF(inner.left(), y, inner.width(), line), flags, part)
         y += line
     painter.setFont(font)
     small_key = font.toString()

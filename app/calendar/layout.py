@@ -139,10 +139,7 @@ def day_segments(start: datetime, end: datetime, first_day: date, days: int) -> 
         if 0 <= index < days:
             lo = start if start.date() == day else datetime.combine(day, time(0))
             lo_minute = lo.hour * 60 + lo.minute
-            if end.date() == day:
-                hi_minute = end.hour * 60 + end.minute
-            else:
-                hi_minute = MINUTES_PER_DAY
+            hi_minute = end.hour * 60 + end.minute if end.date() == day else MINUTES_PER_DAY
             segments.append(DaySegment(index, lo_minute, hi_minute, day == start.date(), day == last))
         day += timedelta(days=1)
     return segments

@@ -24,7 +24,6 @@ from app.calendar.event_item import (
     TextCache,
     blend,
     line_style,
-    muted,
     paint_bar,
     paint_line_item,
 )

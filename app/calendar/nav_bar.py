@@ -4,7 +4,6 @@ switch and the search box. It only emits; ``CalendarArea`` owns the state it ref
 from __future__ import annotations
 
 import re
-
 from datetime import date
 
 from PySide6.QtCore import QDate, QEvent, QObject, QSize, Qt, Signal, Slot

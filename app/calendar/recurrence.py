@@ -15,7 +15,7 @@ kept in practice.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, time, timezone
+from datetime import UTC, date, datetime, time
 from zoneinfo import ZoneInfo
 
 from agent.timesym.lunar import lunar_month_day, lunar_to_solar, lunar_year_of
@@ -64,7 +64,7 @@ def parse_rule(rrule: str | None, lunar: bool = False, tz: ZoneInfo | None = Non
 def _until_day(value: str, tz: ZoneInfo | None) -> date:
     digits = value.strip().upper()
     if digits.endswith("Z") and len(digits) == 16 and tz is not None:
-        instant = datetime.strptime(digits, "%Y%m%dT%H%M%SZ").replace(tzinfo=timezone.utc)
+        instant = datetime.strptime(digits, "%Y%m%dT%H%M%SZ").replace(tzinfo=UTC)
         return instant.astimezone(tz).date()
     return date(int(digits[0:4]), int(digits[4:6]), int(digits[6:8]))
 
@@ -84,7 +84,8 @@ def last_instance_day(rrule: str, start: date | datetime, tz: ZoneInfo | None = 
     first = start if isinstance(start, datetime) else datetime.combine(start, time(0))
     try:
         last = None
-        for count, last in enumerate(rrulestr(rrule, dtstart=first)):
+        for count, instance in enumerate(rrulestr(rrule, dtstart=first)):
+            last = instance
             if count >= LAST_DAY_SCAN:  # centuries of a daily rule: keep UNTIL's own day
                 return None
     except (ValueError, TypeError, OverflowError):  # a rule dateutil cannot expand: keep UNTIL's day
@@ -119,7 +120,7 @@ def _until_value(until: date, start: date | datetime) -> str:
     last = datetime.combine(until, time(23, 59, 59))
     if start.tzinfo is None:
         return f"{last:%Y%m%dT%H%M%S}"
-    return f"{last.replace(tzinfo=start.tzinfo).astimezone(timezone.utc):%Y%m%dT%H%M%SZ}"
+    return f"{last.replace(tzinfo=start.tzinfo).astimezone(UTC):%Y%m%dT%H%M%SZ}"
 
 
 def lunar_yearly_dates(first: date, count: int | None = None, until: date | None = None) -> list[date]:

@@ -96,10 +96,7 @@ class SearchPanel(QWidget):
 
     def _label(self, hit: SearchHit) -> str:
         start = hit.start
-        if isinstance(start, datetime):
-            when = f"{start:%Y-%m-%d %H:%M}"
-        else:
-            when = f"{start:%Y-%m-%d} " + self.tr("all-day")
+        when = f"{start:%Y-%m-%d %H:%M}" if isinstance(start, datetime) else f"{start:%Y-%m-%d} " + self.tr("all-day")
         parts = [hit.title, when, hit.calendar]
         if hit.location:
             parts.insert(2, hit.location)

@@ -8,6 +8,7 @@ rather than offering a switch that would fight the desktop.
 from __future__ import annotations
 
 from datetime import time
+
 from PySide6.QtCore import QTime
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -61,7 +62,9 @@ class GeneralPage(QWidget):
         hours_row.addWidget(self.work_end)
         hours_row.addStretch(1)
 
-        day_names = (self.tr("Mon"), self.tr("Tue"), self.tr("Wed"), self.tr("Thu"), self.tr("Fri"), self.tr("Sat"), self.tr("Sun"))
+        day_names = (
+            self.tr("Mon"), self.tr("Tue"), self.tr("Wed"), self.tr("Thu"), self.tr("Fri"), self.tr("Sat"), self.tr("Sun")
+        )
         self.work_days: list[QCheckBox] = []
         days_row = QHBoxLayout()
         for number, name in enumerate(day_names, start=1):

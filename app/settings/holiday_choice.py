@@ -118,7 +118,9 @@ class HolidayChoiceDialog(QDialog):
         super().accept()
 
 
-def open_question(ctx: AppContext, parent: QWidget | None, on_chosen: Callable[[object], None] | None = None) -> HolidayChoiceDialog:
+def open_question(
+    ctx: AppContext, parent: QWidget | None, on_chosen: Callable[[object], None] | None = None
+) -> HolidayChoiceDialog:
     """Show the one-time question, non-modal: a start-up must never block on it."""
     dialog = HolidayChoiceDialog(ctx, parent)
     dialog.setModal(False)

@@ -10,7 +10,7 @@ it is visible, and Enter or a click picks a row.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from zoneinfo import ZoneInfo, available_timezones
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, Signal
@@ -93,7 +93,7 @@ class ZonePicker(QWidget):
 
     def __init__(self, system_label: str, now: datetime | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        at = now or datetime.now(timezone.utc)
+        at = now or datetime.now(UTC)
         self.model = QStandardItemModel(self)
         system = QStandardItem(system_label)
         system.setData(None, VALUE_ROLE)

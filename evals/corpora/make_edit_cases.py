@@ -33,7 +33,8 @@ def t(user, script, **expect):
     return {"user": user, "script": script, "expect": expect}
 def a(kind, date=None, **expect):
     act = {"kind": kind}
-    if date: act["date"] = date
+    if date:
+        act["date"] = date
     return {"action": act, "expect": expect}
 cases = [
  case("move-by-day", [t("把明天的周会挪到后天", call("update_schedule", targetTitle="周会", targetDate="D+1", newDate="D+2"),
