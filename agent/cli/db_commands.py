@@ -14,14 +14,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from agent.cli.main import CliError, db_path, emit, parse_now
+from agent.cli.common import CliError, Parser, db_path, emit, parse_now
 
 
 def register(commands: Any, sub: Callable[..., argparse.ArgumentParser]) -> None:
-    from agent.cli.main import _Parser
-
     db_cmd = commands.add_parser("db", help="the database file: check, backups, restore, recover")
-    db_sub = db_cmd.add_subparsers(dest="db_command", metavar="ACTION", parser_class=_Parser, required=True)
+    db_sub = db_cmd.add_subparsers(dest="db_command", metavar="ACTION", parser_class=Parser, required=True)
     sub(db_sub, "check", "check the database file without changing it", db_check)
     sub(db_sub, "backups", "list the automatic backups, newest first", db_backups)
     p = sub(db_sub, "restore", "replace the database with a backup (the current file is kept aside)", db_restore)

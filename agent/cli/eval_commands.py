@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from agent.cli.main import CliError, _Parser, emit
+from agent.cli.common import CliError, Parser, Session, emit
 
 EXIT_FAILED = 1
 
@@ -21,7 +21,7 @@ EXIT_FAILED = 1
 def register(commands: Any, sub: Callable[..., argparse.ArgumentParser]) -> None:
     """Add ``eval`` (offline, live, drift) and ``report`` to the top-level subcommands."""
     eval_cmd = commands.add_parser("eval", help="run the eval suites (offline, live, drift)")
-    eval_sub = eval_cmd.add_subparsers(dest="eval_command", metavar="SUITE", parser_class=_Parser, required=True)
+    eval_sub = eval_cmd.add_subparsers(dest="eval_command", metavar="SUITE", parser_class=Parser, required=True)
 
     p = sub(eval_sub, "offline", "scripted model, real runtime: proves code paths (CI, < 2 s)", eval_offline)
     _suite_options(p)
@@ -184,7 +184,6 @@ def eval_drift(args: argparse.Namespace) -> int:
 
 
 def report(args: argparse.Namespace) -> int:
-    from agent.cli.handlers import Session
     from agent.evals.cases import CaseError
     from agent.evals.usage import append_case, candidates, export_case, load_observations, usage_report
 

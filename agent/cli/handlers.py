@@ -4,73 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass
 from datetime import timedelta
-from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agent.cli.main import EXIT_USAGE, CliError, db_path, emit, fail, parse_now
+from agent.cli.common import EXIT_USAGE, CliError, Session, emit, fail
 from agent.timesym.context import TimeContext
 
 if TYPE_CHECKING:  # the store and icalendar load only for commands that open the store
-    from agent.store.db import Store
     from agent.store.events import Occurrence
-
-
-OPEN_STORES: list[Store] = []
-
-
-def close_stores() -> None:
-    """Close what this command opened, so the store records that it left the file valid
-    (the next command then skips the full integrity check)."""
-    while OPEN_STORES:
-        OPEN_STORES.pop().close()
-
-
-@dataclass
-class Session:
-    """The store, profile and clock one command runs against."""
-
-    args: argparse.Namespace
-    reading: bool = False  # the command only shows data: a read-only file is still usable
-
-    @cached_property
-    def store(self) -> Store:
-        from agent.store.db import Store
-
-        now = parse_now(getattr(self.args, "now", None))
-        store = Store(db_path(getattr(self.args, "db", None)), reading=self.reading,
-                      clock=(lambda: now) if now is not None else None)
-        OPEN_STORES.append(store)
-        from agent.store import journal
-
-        journal.set_default_origin(store, "cli")  # the undo journal says who wrote (chat turns say chat)
-        for notice in store.notices:  # e.g. a daily backup that could not be written
-            print(f"richeng: warning: {' '.join(notice.split())}", file=sys.stderr)
-        return store
-
-    @cached_property
-    def profile_id(self) -> int:
-        from agent.store.profiles import DEFAULT_PROFILE, ensure_profile
-
-        return ensure_profile(self.store, getattr(self.args, "profile", None) or DEFAULT_PROFILE)
-
-    @cached_property
-    def ctx(self) -> TimeContext:
-        from agent.services.settings import SettingsService, zone
-
-        tz = getattr(self.args, "tz", None)
-        settings = None
-        if tz is None:
-            settings = SettingsService(self.store, self.profile_id)
-            tz = settings.timezone_name()
-        zone(tz)  # a clear error for an unknown name
-        country = "CN"
-        if getattr(self.args, "db", None) is not None or settings is not None:
-            settings = settings or SettingsService(self.store, self.profile_id)
-            country = str(settings.get("holiday_country"))
-        return TimeContext.system(now=parse_now(getattr(self.args, "now", None)), tz=tz, holiday_country=country)
 
 
 def _when(occ: Occurrence) -> str:
@@ -334,7 +276,7 @@ class _Unavailable:
         raise ModelUnavailable(self.reason)
 
 
-# ---- no command: until the app exists, today's agenda -------------------------------------
+# ---- no command: today's agenda -------------------------------------
 
 
 def agenda(args: argparse.Namespace) -> int:
@@ -345,5 +287,3 @@ def agenda(args: argparse.Namespace) -> int:
     emit(args, [occ.to_json() for occ in result.events], lambda: "Next 7 days:\n" + _event_lines(result.events))
     return 0
 
-
-__all__ = ["EXIT_USAGE"]

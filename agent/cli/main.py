@@ -7,28 +7,13 @@ lets a traceback through (an unexpected exception is reported as an internal err
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable, Sequence
-from datetime import datetime
-from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from agent import __version__
+from agent.cli.common import CliError, Parser, close_stores, fail, parse_now
 from agent.errors import UserFacingError
-
-EXIT_USAGE = 2
-
-
-class CliError(UserFacingError):
-    """A bad option or argument; printed as one line, exit 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse prints usage plus an error over several lines; we promise one line."""
-
-    def error(self, message: str) -> NoReturn:
-        raise CliError(f"{self.prog}: {message} (see --help)")
 
 
 def _add_common(parser: argparse.ArgumentParser, *, top: bool) -> None:
@@ -54,11 +39,11 @@ APP_HELP = """the desktop app:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="richeng", description="日程 Richeng: a local-first calendar", epilog=APP_HELP,
+    parser = Parser(prog="richeng", description="日程 Richeng: a local-first calendar", epilog=APP_HELP,
                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"richeng {__version__}")
     _add_common(parser, top=True)
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
 
     def sub(parent: Any, name: str, help_text: str, handler: Callable[..., int]) -> argparse.ArgumentParser:
         child = parent.add_parser(name, help=help_text, description=help_text)
@@ -69,14 +54,14 @@ def build_parser() -> argparse.ArgumentParser:
     from agent.cli import handlers as h
 
     time_cmd = commands.add_parser("time", help="resolve time symbols, parse slot replies")
-    time_sub = time_cmd.add_subparsers(dest="time_command", metavar="ACTION", parser_class=_Parser, required=True)
+    time_sub = time_cmd.add_subparsers(dest="time_command", metavar="ACTION", parser_class=Parser, required=True)
     p = sub(time_sub, "resolve", "resolve canonical time symbols (D+1, W3+1, WE, M+1, H:国庆 ...)", h.time_resolve)
     p.add_argument("symbols", nargs="+", metavar="SYMBOL")
     p = sub(time_sub, "parse", "parse a short clarification reply into a slot patch", h.time_parse)
     p.add_argument("text", metavar="TEXT")
 
     events_cmd = commands.add_parser("events", help="list and add events")
-    events_sub = events_cmd.add_subparsers(dest="events_command", metavar="ACTION", parser_class=_Parser, required=True)
+    events_sub = events_cmd.add_subparsers(dest="events_command", metavar="ACTION", parser_class=Parser, required=True)
     p = sub(events_sub, "list", "events overlapping [start of --start, end of --end)", h.events_list)
     p.add_argument("--start", required=True, metavar="EXPR")
     p.add_argument("--end", required=True, metavar="EXPR")
@@ -90,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--allow-conflict", action="store_true")
 
     cal_cmd = commands.add_parser("calendars", help="list and add calendars")
-    cal_sub = cal_cmd.add_subparsers(dest="calendars_command", metavar="ACTION", parser_class=_Parser, required=True)
+    cal_sub = cal_cmd.add_subparsers(dest="calendars_command", metavar="ACTION", parser_class=Parser, required=True)
     sub(cal_sub, "list", "list calendars", h.calendars_list)
     p = sub(cal_sub, "add", "add a calendar", h.calendars_add)
     p.add_argument("name")
@@ -98,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--default", action="store_true")
 
     mem_cmd = commands.add_parser("memory", help="facts to remember")
-    mem_sub = mem_cmd.add_subparsers(dest="memory_command", metavar="ACTION", parser_class=_Parser, required=True)
+    mem_sub = mem_cmd.add_subparsers(dest="memory_command", metavar="ACTION", parser_class=Parser, required=True)
     p = sub(mem_sub, "add", "remember a fact", h.memory_add)
     p.add_argument("text")
     sub(mem_sub, "list", "list remembered facts", h.memory_list)
@@ -156,11 +141,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return fail(str(exc))
         return fail(f"internal error ({type(exc).__name__}: {exc}); please report it")
     finally:
-        if "agent.cli.handlers" in sys.modules:
-            try:
-                sys.modules["agent.cli.handlers"].close_stores()
-            except Exception:  # closing is best effort: the command's own result stands
-                pass
+        try:
+            close_stores()
+        except Exception:  # closing is best effort: the command's own result stands
+            pass
 
 
 # Values that name something a person will see again: the cap is stated in the error.
@@ -212,38 +196,6 @@ def _check_globals(args: argparse.Namespace) -> None:
             raise CliError(f"--tz must be an IANA zone name such as Asia/Shanghai (this one is {len(tz)} characters)")
 
         zone(tz)
-
-
-def fail(message: str) -> int:
-    line = " ".join(str(message).split())
-    print(line if line.startswith("richeng") else f"richeng: {line}", file=sys.stderr)
-    return EXIT_USAGE
-
-
-def emit(args: argparse.Namespace, payload: Any, human: Callable[[], str]) -> None:
-    if getattr(args, "json", False):
-        print(json.dumps(payload, ensure_ascii=False, indent=None))
-    else:
-        text = human()
-        if text:
-            print(text)
-
-
-def parse_now(value: str | None) -> datetime | None:
-    if value is None:
-        return None
-    try:
-        return datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-    except ValueError:
-        raise CliError(f"--now must be an ISO 8601 date-time such as 2026-09-01T09:30+08:00, not '{value}'") from None
-
-
-def db_path(value: str | None) -> Path:
-    if value:
-        return Path(value).expanduser()
-    from agent.store.db import default_db_path
-
-    return default_db_path()
 
 
 if __name__ == "__main__":

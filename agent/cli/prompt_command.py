@@ -13,11 +13,10 @@ import argparse
 import json
 from typing import Any
 
-from agent.cli.main import CliError, emit
+from agent.cli.common import CliError, Session, emit
 
 
 def prompt(args: argparse.Namespace) -> int:
-    from agent.cli.handlers import Session
     from agent.models.base import ModelUnavailable
     from agent.models.registry import load_model, parse_spec
     from agent.runtime.turn import Assistant

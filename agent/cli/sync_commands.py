@@ -16,7 +16,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from agent.cli.main import CliError, _Parser, emit
+from agent.cli.common import CliError, Parser, Session, emit
 
 EXIT_PARTIAL = 1
 
@@ -24,7 +24,7 @@ EXIT_PARTIAL = 1
 def register(commands: Any, sub: Callable[..., argparse.ArgumentParser]) -> None:
     """Add ``sync`` and its actions to the top-level subcommands."""
     sync_cmd = commands.add_parser("sync", help="keep calendars in step with a CalDAV server")
-    sync_sub = sync_cmd.add_subparsers(dest="sync_command", metavar="ACTION", parser_class=_Parser, required=True)
+    sync_sub = sync_cmd.add_subparsers(dest="sync_command", metavar="ACTION", parser_class=Parser, required=True)
 
     p = sub(sync_sub, "add-account", "add a CalDAV account and list its calendars", add_account)
     p.add_argument("url", metavar="URL", help="server or principal URL, e.g. https://cloud.example.com/remote.php/dav")
@@ -70,16 +70,10 @@ def _map_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--all", action="store_true", help="sync every remote calendar with a local one of the same name")
 
 
-def _session(args: argparse.Namespace) -> Any:
-    from agent.cli.handlers import Session
-
-    return Session(args)
-
-
 def _engine(args: argparse.Namespace) -> Any:
     from agent.sync.engine import SyncEngine
 
-    session = _session(args)
+    session = Session(args)
     return SyncEngine(session.store, session.profile_id)
 
 

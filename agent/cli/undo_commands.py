@@ -15,6 +15,8 @@ from collections.abc import Callable
 from datetime import date, datetime
 from typing import Any
 
+from agent.cli.common import Session, emit
+
 HUMAN_LINES = 20  # events printed one per line; the rest are counted (JSON lists them all)
 NOTHING = "没有可撤销的更改/Nothing to undo"
 VERBS = {"restored": "已恢复/Restored", "removed": "已移除/Removed"}
@@ -26,7 +28,6 @@ def register(commands: Any, sub: Callable[..., argparse.ArgumentParser]) -> None
 
 
 def undo(args: argparse.Namespace) -> int:
-    from agent.cli.handlers import Session
     from agent.store import journal
 
     if args.list:
@@ -34,12 +35,12 @@ def undo(args: argparse.Namespace) -> int:
         entries = journal.recent(session.store, session.profile_id)
         tz = session.ctx.tz
         emit_list = [entry.to_json() for entry in entries]
-        _emit(args, emit_list, lambda: "\n".join(_entry_line(e, tz) for e in entries) or "(no changes yet / 还没有更改)")
+        emit(args, emit_list, lambda: "\n".join(_entry_line(e, tz) for e in entries) or "(no changes yet / 还没有更改)")
         return 0
     session = Session(args)
     result = journal.undo_last(session.store, session.profile_id, origin="cli")
     if result is None:
-        _emit(args, {"reverted": None, "events": []}, lambda: NOTHING)
+        emit(args, {"reverted": None, "events": []}, lambda: NOTHING)
         return 0
     tz = session.ctx.tz
 
@@ -53,14 +54,8 @@ def undo(args: argparse.Namespace) -> int:
             lines.append(f"…另有 {more} 个/and {more} more")
         return "\n".join(lines)
 
-    _emit(args, result.to_json(), human)
+    emit(args, result.to_json(), human)
     return 0
-
-
-def _emit(args: argparse.Namespace, payload: Any, human: Callable[[], str]) -> None:
-    from agent.cli.main import emit
-
-    emit(args, payload, human)
 
 
 def _event_line(event: dict[str, Any]) -> str:

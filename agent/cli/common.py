@@ -1,0 +1,134 @@
+"""What every ``richeng`` command module shares: the one-line parser, the usage error, output,
+the global options' readers and the per-command session (store, profile, clock).
+
+It sits at the bottom of ``agent/cli``: ``main`` wires the command modules, the command modules
+import only this, and this imports no other CLI module (an import-linter contract in
+pyproject.toml keeps it so). Heavy parts (the store, settings, icalendar) load only when a
+command opens the store, so ``richeng time resolve`` and ``--help`` stay quick.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
+
+from agent.errors import UserFacingError
+
+if TYPE_CHECKING:  # the store and the time context load only for commands that use them
+    from agent.store.db import Store
+    from agent.timesym.context import TimeContext
+
+EXIT_USAGE = 2
+
+# How a command module adds one subcommand: ``sub(parent, name, help, handler)`` (built in main).
+AddCommand = Callable[..., argparse.ArgumentParser]
+
+
+class CliError(UserFacingError):
+    """A bad option or argument; printed as one line, exit 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse prints usage plus an error over several lines; we promise one line."""
+
+    def error(self, message: str) -> NoReturn:
+        raise CliError(f"{self.prog}: {message} (see --help)")
+
+
+def fail(message: str) -> int:
+    """Print one line on stderr, prefixed ``richeng:`` once, and give the usage exit status."""
+    line = " ".join(str(message).split())
+    print(line if line.startswith("richeng") else f"richeng: {line}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def emit(args: argparse.Namespace, payload: Any, human: Callable[[], str]) -> None:
+    """One JSON line with ``--json``, else the human text (nothing when it is empty)."""
+    if getattr(args, "json", False):
+        print(json.dumps(payload, ensure_ascii=False, indent=None))
+    else:
+        text = human()
+        if text:
+            print(text)
+
+
+def parse_now(value: str | None) -> datetime | None:
+    """``--now``: an ISO 8601 date-time (``Z`` allowed), or None for the real clock."""
+    if value is None:
+        return None
+    try:
+        return datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise CliError(f"--now must be an ISO 8601 date-time such as 2026-09-01T09:30+08:00, not '{value}'") from None
+
+
+def db_path(value: str | None) -> Path:
+    """``--db``, else the user data dir's file (the store module loads only in that case)."""
+    if value:
+        return Path(value).expanduser()
+    from agent.store.db import default_db_path
+
+    return default_db_path()
+
+
+OPEN_STORES: list[Store] = []
+
+
+def close_stores() -> None:
+    """Close what this command opened, so the store records that it left the file valid
+    (the next command then skips the full integrity check)."""
+    while OPEN_STORES:
+        OPEN_STORES.pop().close()
+
+
+@dataclass
+class Session:
+    """The store, profile and clock one command runs against."""
+
+    args: argparse.Namespace
+    reading: bool = False  # the command only shows data: a read-only file is still usable
+
+    @cached_property
+    def store(self) -> Store:
+        from agent.store.db import Store
+
+        now = parse_now(getattr(self.args, "now", None))
+        store = Store(db_path(getattr(self.args, "db", None)), reading=self.reading,
+                      clock=(lambda: now) if now is not None else None)  # fmt: skip
+        OPEN_STORES.append(store)
+        from agent.store import journal
+
+        journal.set_default_origin(store, "cli")  # the undo journal says who wrote (chat turns say chat)
+        for notice in store.notices:  # e.g. a daily backup that could not be written
+            print(f"richeng: warning: {' '.join(notice.split())}", file=sys.stderr)
+        return store
+
+    @cached_property
+    def profile_id(self) -> int:
+        from agent.store.profiles import DEFAULT_PROFILE, ensure_profile
+
+        return ensure_profile(self.store, getattr(self.args, "profile", None) or DEFAULT_PROFILE)
+
+    @cached_property
+    def ctx(self) -> TimeContext:
+        from agent.services.settings import SettingsService, zone
+        from agent.timesym.context import TimeContext
+
+        tz = getattr(self.args, "tz", None)
+        settings = None
+        if tz is None:
+            settings = SettingsService(self.store, self.profile_id)
+            tz = settings.timezone_name()
+        zone(tz)  # a clear error for an unknown name
+        country = "CN"
+        if getattr(self.args, "db", None) is not None or settings is not None:
+            settings = settings or SettingsService(self.store, self.profile_id)
+            country = str(settings.get("holiday_country"))
+        return TimeContext.system(now=parse_now(getattr(self.args, "now", None)), tz=tz, holiday_country=country)
