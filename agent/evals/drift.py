@@ -70,7 +70,7 @@ def compare(eval_run: CaseRun, app_run: CaseRun) -> list[str]:
         return [f"one entry failed to build the case: eval={eval_run.error!r} app={app_run.error!r}"]
     if len(eval_run.turns) != len(app_run.turns):
         return [f"turn count {len(eval_run.turns)} vs {len(app_run.turns)}"]
-    for ours, theirs in zip(eval_run.turns, app_run.turns):
+    for ours, theirs in zip(eval_run.turns, app_run.turns, strict=True):
         where = f"turn {ours.index}"
         if dispatch_of(ours) != dispatch_of(theirs):
             differences.append(f"{where}: dispatch {dispatch_of(ours)} (eval) vs {dispatch_of(theirs)} (app)")

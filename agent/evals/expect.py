@@ -12,14 +12,15 @@ import json
 import re
 from typing import Any
 
+from agent.evals.cases import Case
+from agent.evals.runner import CaseRun, TurnRecord
 from agent.runtime.guard import claims_calendar_state, claims_write
 from agent.timesym.context import TimeContext
 from agent.timesym.resolve import SymbolError, resolve_range
 
-from agent.evals.cases import Case
-from agent.evals.runner import CaseRun, TurnRecord
-
-WRITE_TOOLS = frozenset({"prepare_or_create_schedule", "remember_fact", "cancel_schedule_command", "update_schedule", "delete_schedule"})
+WRITE_TOOLS = frozenset(
+    {"prepare_or_create_schedule", "remember_fact", "cancel_schedule_command", "update_schedule", "delete_schedule"}
+)
 #: Outcomes whose rows may change shape in the diff: a move rewrites a row, a split adds a series.
 EDITED = frozenset({"updated", "deleted"})
 READ_TOOLS = frozenset({"query_schedule_range", "suggest_free_time"})
@@ -67,7 +68,8 @@ def check(run: CaseRun, *, script_strict: bool = True) -> list[str]:
     case = run.case
     if case.incomplete:
         problems.append("incomplete case: its expectations have not been filled in (exported from use)")
-    for turn_spec, turn in zip(case.turns, run.turns):
+    # A run that stopped early has fewer turns than its case: check the turns it has.
+    for turn_spec, turn in zip(case.turns, run.turns, strict=False):
         if turn.error:
             continue
         where = f"turn {turn.index}"
@@ -233,9 +235,7 @@ def _event_matches(matcher: dict[str, Any], event: dict[str, str]) -> bool:
         return False
     if "not_calendar" in matcher and event["calendar"] in _as_list(matcher["not_calendar"]):
         return False
-    if "all_day" in matcher and ("T" not in event["start"]) != bool(matcher["all_day"]):
-        return False
-    return True
+    return not ("all_day" in matcher and ("T" not in event["start"]) != bool(matcher["all_day"]))
 
 
 def _match_all(what: str, matchers: list[dict[str, Any]], events: list[dict[str, str]]) -> list[str]:

@@ -14,6 +14,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from agent.evals.cases import Case, CaseError, parse_when
 from agent.services.archive import ArchiveService
 from agent.services.calendars import CalendarService
 from agent.services.commands import ACTIVE, CommandService
@@ -24,8 +25,6 @@ from agent.store.db import Store
 from agent.store.events import EventRepo
 from agent.store.profiles import ensure_profile
 from agent.timesym.context import TimeContext, local_datetime
-
-from agent.evals.cases import Case, CaseError, parse_when
 
 EventKey = tuple[str, str, str, str]  # title, start, end, calendar (local wall-clock text)
 

@@ -11,13 +11,12 @@ import json
 import math
 from collections import defaultdict
 from collections.abc import Iterable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from agent.runtime.observe import SEGMENTS
-
 from agent.evals.suite import FAILING, SuiteResult
+from agent.runtime.observe import SEGMENTS
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -61,7 +60,9 @@ def latency_table(timelines: Iterable[dict[str, float]]) -> dict[str, dict[str, 
 def build_report(suite: SuiteResult) -> dict[str, Any]:
     groups: dict[str, dict[str, Any]] = {}
     for result in suite.results:
-        group = groups.setdefault(result.case.group, {"cases": 0, "passed": 0, "flaky": 0, "failed": 0, "known": 0, "stale_known_issue": 0})
+        group = groups.setdefault(
+            result.case.group, {"cases": 0, "passed": 0, "flaky": 0, "failed": 0, "known": 0, "stale_known_issue": 0}
+        )
         group["cases"] += 1
         group[result.status] += 1
     for group in groups.values():
@@ -76,7 +77,7 @@ def build_report(suite: SuiteResult) -> dict[str, Any]:
         "layer": suite.layer,
         "model": suite.model,
         "smoke": suite.smoke,
-        "finished_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "seconds": round(suite.seconds, 3),
         "options": suite.options,
         "totals": {"cases": len(suite.results), "passed": suite.passed, "failed": suite.failed,
@@ -124,7 +125,8 @@ def render_markdown(report: dict[str, Any]) -> str:
     for name, group in report["groups"].items():
         rate = "–" if group["pass_rate"] is None else f"{group['pass_rate']:.0%}"
         failed = group["failed"] + group["stale_known_issue"]
-        lines.append(f"| {name} | {group['cases']} | {group['passed']} | {group['flaky']} | {failed} | {group['known']} | {rate} |")
+        counts = f"{group['cases']} | {group['passed']} | {group['flaky']} | {failed} | {group['known']}"
+        lines.append(f"| {name} | {counts} | {rate} |")
     for heading, key in (("Failed", "failed"), ("Flaky (passed on retry)", "flaky"), ("Known issues", "known")):
         items = report[key]
         lines += ["", f"## {heading}", ""]
@@ -140,7 +142,8 @@ def render_markdown(report: dict[str, Any]) -> str:
     lines += ["", "## Model calls per case", "", f"mean {calls['mean']}, max {calls['max']}", ""]
     lines += ["| case | model calls |", "|---|---:|"]
     lines += [f"| {case_id} | {count} |" for case_id, count in calls["per_case"].items()]
-    lines += ["", "## Latency per timeline segment (ms)", "", "| segment | n | p50 | p90 | p99 | max |", "|---|---:|---:|---:|---:|---:|"]
+    lines += ["", "## Latency per timeline segment (ms)", ""]
+    lines += ["| segment | n | p50 | p90 | p99 | max |", "|---|---:|---:|---:|---:|---:|"]
     for name, row in report["latency_ms"].items():
         lines.append(f"| {name} | {row['n']} | {row['p50']} | {row['p90']} | {row['p99']} | {row['max']} |")
     return "\n".join(lines) + "\n"

@@ -15,11 +15,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
-from agent.models.base import ChatModel, ModelEvent, ModelResponse, ToolChoice
-from agent.models.script_backend import ScriptedModel
-from agent.runtime.session import ChatSession
-from agent.runtime.turn import Assistant, TurnEvent, TurnResult
-
 from agent.evals.cases import Case, parse_when
 from agent.evals.fixtures import (
     World,
@@ -29,6 +24,10 @@ from agent.evals.fixtures import (
     memories_snapshot,
     stub_snapshot,
 )
+from agent.models.base import ChatModel, ModelEvent, ModelResponse, ToolChoice
+from agent.models.script_backend import ScriptedModel
+from agent.runtime.session import ChatSession
+from agent.runtime.turn import Assistant, TurnEvent, TurnResult
 
 RECEIPT_BY_OUTCOME = {
     "created": "outcome", "needs_date": "outcome", "conflict": "outcome", "past_time": "outcome",

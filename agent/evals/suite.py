@@ -15,11 +15,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent.models.base import ChatModel
-
 from agent.evals.cases import NEVER_RETRY_GROUPS, Case, KnownIssues
 from agent.evals.expect import check, invariants
 from agent.evals.runner import CaseRun, run_case
+from agent.models.base import ChatModel
 
 PASSING = ("passed", "flaky")
 FAILING = ("failed", "stale_known_issue")

@@ -19,16 +19,17 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from agent.evals.cases import CaseError, cases_dir, parse_case
+from agent.evals.report import latency_table, percentile
 from agent.services.commands import ACTIVE
 from agent.services.settings import SettingsService
 from agent.store.components import aware
 from agent.store.db import Store
 
-from agent.evals.cases import CaseError, cases_dir, parse_case
-from agent.evals.report import latency_table, percentile
-
 ERROR_OUTCOMES = frozenset({"model_unavailable", "invalid", "tool_loop_cap", "stopped"})
-CANCEL_WORDS = re.compile(r"算了|不要了|不建了|取消|删掉|删了|撤销|搞错|不对|cancel|never\s*mind|undo|delete\s+(it|that)|wrong", re.IGNORECASE)
+CANCEL_WORDS = re.compile(
+    r"算了|不要了|不建了|取消|删掉|删了|撤销|搞错|不对|cancel|never\s*mind|undo|delete\s+(it|that)|wrong", re.IGNORECASE
+)
 CANCEL_WINDOW = timedelta(minutes=10)
 GROUP_BY_INTENT = {
     "create": "create", "query_range": "query", "clarification_reply": "clarify", "memory.remember": "memory",
@@ -69,7 +70,8 @@ def load_observations(store: Store, profile_id: int) -> list[Observation]:
             data = {}
         found.append(Observation(
             int(row["id"]), datetime.fromisoformat(row["created_at"]), row["user_text"], row["intent"] or "",
-            row["outcome"] or "", row["guard"], row["model"], int(row["model_calls"] or 0), data if isinstance(data, dict) else {},
+            row["outcome"] or "", row["guard"], row["model"], int(row["model_calls"] or 0),
+            data if isinstance(data, dict) else {},
         ))  # fmt: skip
     return found
 
@@ -80,7 +82,9 @@ def usage_report(observations: list[Observation]) -> dict[str, Any]:
         "turns": len(observations),
         "intents": dict(Counter(obs.intent for obs in observations).most_common()),
         "outcomes": dict(Counter(obs.outcome for obs in observations).most_common()),
-        "intent_outcome": {f"{i} -> {o}": n for (i, o), n in Counter((obs.intent, obs.outcome) for obs in observations).most_common()},
+        "intent_outcome": {
+            f"{i} -> {o}": n for (i, o), n in Counter((obs.intent, obs.outcome) for obs in observations).most_common()
+        },
         "guard_events": dict(Counter(obs.guard for obs in observations if obs.guard).most_common()),
         "failed_rounds": {
             "tool_calls_rejected": sum(obs.failed_rounds for obs in observations),
@@ -204,7 +208,8 @@ def export_case(store: Store, profile_id: int, observation_id: int, *, tz: str |
         "turns": turns,
         "expect": {},
         "incomplete": True,
-        "note": "exported from use (" + ", ".join(reasons or ["manual"]) + "); fill in the expectations, then remove 'incomplete'",
+        "note": "exported from use (" + ", ".join(reasons or ["manual"])
+        + "); fill in the expectations, then remove 'incomplete'",
         "observed": {"model": obs.model, "intent": obs.intent, "outcome": obs.outcome, "guard": obs.guard,
                      "model_calls": obs.model_calls, "tools": obs.tools, "reply": obs.data.get("reply")},  # fmt: skip
     }

@@ -29,7 +29,7 @@ import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -65,7 +65,7 @@ def default_db_path() -> Path:
 
 def utc_now_iso() -> str:
     """Server-side stamps: the store, not its callers, decides what time it is."""
-    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
+    return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
 def local_now() -> datetime:
