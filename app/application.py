@@ -192,7 +192,7 @@ def _after_first_paint(window, then) -> None:  # type: ignore[no-untyped-def]
     _window_timer(window, FINISH_STARTUP_BY_MS, then)
 
     class FirstPaint(QObject):
-        def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt)
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
             if event.type() == QEvent.Type.Paint:
                 window.removeEventFilter(self)
                 _window_timer(window, 0, then)
@@ -212,7 +212,7 @@ def _report_first_paint(window) -> None:  # type: ignore[no-untyped-def]
             super().__init__(window)
             self.seen = False
 
-        def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt)
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
             if not self.seen and event.type() == QEvent.Type.Paint:
                 self.seen = True
                 QTimer.singleShot(0, self.report)  # after this paint pass (children included)

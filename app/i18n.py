@@ -29,13 +29,13 @@ class JsonTranslator(QTranslator):
         super().__init__()
         self.catalogue = catalogue
 
-    def translate(self, context: str, source: str, disambiguation: str | None = None, n: int = -1) -> str | None:  # noqa: ARG002
+    def translate(self, context: str, source: str, disambiguation: str | None = None, n: int = -1) -> str | None:
         """``None`` (not "") for unknown strings: Qt takes "" as a real, empty translation,
         which would blank the standard buttons of Qt's own dialogs."""
         table = self.catalogue.get(context) or {}
         return table.get(source) or self.catalogue.get("*", {}).get(source)
 
-    def isEmpty(self) -> bool:  # noqa: N802 (Qt's name)
+    def isEmpty(self) -> bool:
         return not self.catalogue
 
 

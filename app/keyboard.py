@@ -31,7 +31,7 @@ def text_field_of(widget: QObject | None) -> QWidget | None:
 class TextFieldClickGuard(QObject):
     """Application-wide filter: a press on an unfocusable text field clears the focus."""
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt)
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.MouseButtonPress:
             field = text_field_of(watched)
             if field is not None and not field.isEnabled():

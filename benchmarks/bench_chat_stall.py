@@ -23,12 +23,12 @@ from zoneinfo import ZoneInfo
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from PySide6.QtCore import QEventLoop, QTimer  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtCore import QEventLoop, QTimer
+from PySide6.QtWidgets import QApplication
 
-from agent.store.db import Store  # noqa: E402
-from agent.store.profiles import ensure_profile  # noqa: E402
-from tests.chat_fixtures import PacedScriptedModel, call  # noqa: E402
+from agent.store.db import Store
+from agent.store.profiles import ensure_profile
+from tests.chat_fixtures import PacedScriptedModel, call
 
 NOW = datetime(2026, 11, 30, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
 REPLY = "好的，可以先把需要专注的事情列出来，再一件件排进日程，别忘了留出休息的时间。"

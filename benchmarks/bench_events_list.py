@@ -35,13 +35,13 @@ from zoneinfo import ZoneInfo
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from agent.services.calendars import CalendarService  # noqa: E402
-from agent.services.queries import QueryService  # noqa: E402
-from agent.store.components import build_event, wall_seconds  # noqa: E402
-from agent.store.db import Store  # noqa: E402
-from agent.store.events import _RANGE_COLUMNS, LONG_SPAN, EventRepo  # noqa: E402
-from agent.store.profiles import ensure_profile  # noqa: E402
-from agent.timesym.context import TimeContext  # noqa: E402
+from agent.services.calendars import CalendarService
+from agent.services.queries import QueryService
+from agent.store.components import build_event, wall_seconds
+from agent.store.db import Store
+from agent.store.events import _RANGE_COLUMNS, LONG_SPAN, EventRepo
+from agent.store.profiles import ensure_profile
+from agent.timesym.context import TimeContext
 
 TZ = ZoneInfo("Asia/Shanghai")
 ZONES = [ZoneInfo(name) for name in ("Asia/Shanghai", "America/New_York", "Europe/London", "UTC")]

@@ -35,12 +35,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import icalendar  # noqa: E402
+import icalendar
 
-from agent.ics.exporter import export_calendar  # noqa: E402
-from agent.ics.importer import import_bytes  # noqa: E402
-from agent.store.db import Store  # noqa: E402
-from agent.store.profiles import ensure_profile  # noqa: E402
+from agent.ics.exporter import export_calendar
+from agent.ics.importer import import_bytes
+from agent.store.db import Store
+from agent.store.profiles import ensure_profile
 
 # Outlook writes Windows names with its own VTIMEZONE; others use IANA names.
 ZONES = ["Asia/Shanghai", "UTC", "Eastern Standard Time", "all-day", "China Standard Time", "Europe/Berlin", "floating"]

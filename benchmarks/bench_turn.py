@@ -22,16 +22,16 @@ from zoneinfo import ZoneInfo
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from agent.models.script_backend import ScriptedModel  # noqa: E402
-from agent.runtime.turn import Assistant  # noqa: E402
-from agent.services.calendars import CalendarService  # noqa: E402
-from agent.services.commands import CommandService  # noqa: E402
-from agent.services.memory import MemoryService  # noqa: E402
-from agent.store.components import build_event  # noqa: E402
-from agent.store.db import Store  # noqa: E402
-from agent.store.events import EventRepo  # noqa: E402
-from agent.store.profiles import ensure_profile  # noqa: E402
-from agent.timesym.context import TimeContext  # noqa: E402
+from agent.models.script_backend import ScriptedModel
+from agent.runtime.turn import Assistant
+from agent.services.calendars import CalendarService
+from agent.services.commands import CommandService
+from agent.services.memory import MemoryService
+from agent.store.components import build_event
+from agent.store.db import Store
+from agent.store.events import EventRepo
+from agent.store.profiles import ensure_profile
+from agent.timesym.context import TimeContext
 
 TZ = ZoneInfo("Asia/Shanghai")
 NOW = datetime(2026, 11, 30, 10, 0, tzinfo=TZ)

@@ -21,13 +21,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from agent.ics import importer  # noqa: E402
-from agent.store import journal  # noqa: E402
-from agent.store.db import Store  # noqa: E402
-from agent.store.profiles import ensure_profile  # noqa: E402
-from benchmarks.bench_ics import generate  # noqa: E402
+from agent.ics import importer
+from agent.store import journal
+from agent.store.db import Store
+from agent.store.profiles import ensure_profile
+from benchmarks.bench_ics import generate
 
-_flush = journal._flush  # noqa: SLF001
+_flush = journal._flush
 spent: list[float] = []
 
 
@@ -92,7 +92,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     data = generate(args.events)
-    journal._flush = timed_flush  # type: ignore[assignment]  # noqa: SLF001
+    journal._flush = timed_flush  # type: ignore[assignment]
     runs = [once(data) for _ in range(args.runs)]
 
     def med(key: str) -> float:
@@ -102,7 +102,7 @@ def main() -> int:
           f"{med('hook') * 1000:.0f} ms CPU ({100 * med('hook') / med('cpu'):.1f}% of the import's CPU)")
     print(f"journal row {med('size') / 1e6:.2f} MB of JSON; undo of the whole import {med('undo_wall'):.2f} s wall, "
           f"{med('undo_cpu'):.2f} s CPU (medians of {args.runs})")
-    journal._flush = _flush  # type: ignore[assignment]  # noqa: SLF001
+    journal._flush = _flush  # type: ignore[assignment]
     plain = statistics.median(edits(200, False) for _ in range(args.runs))
     kept = statistics.median(edits(200, True) for _ in range(args.runs))
     print(f"one edit through EditService (create or replace): {plain * 1000:.2f} ms CPU without the journal, "

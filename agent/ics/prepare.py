@@ -85,7 +85,7 @@ class CalendarContext:
                 continue
             try:
                 parsed = icalendar.Timezone.from_ical(component.text)
-            except Exception:  # noqa: BLE001 - an unreadable VTIMEZONE is as if absent
+            except Exception:  # an unreadable VTIMEZONE is as if absent
                 continue
             tzid = str(parsed.get("TZID") or "").strip()
             if tzid:
@@ -154,7 +154,7 @@ def prepare(raw: RawComponent, context: CalendarContext, position: int, *, quick
     text, convert = _normalise_text(original, context)
     try:
         component = icalendar.Component.from_ical(text)
-    except Exception as exc:  # noqa: BLE001 - icalendar raises many types for bad input
+    except Exception as exc:  # icalendar raises many types for bad input
         raise ComponentError(f"cannot parse the event: {_reason(exc)}", _uid_hint(raw.text), raw.line) from None
     if not isinstance(component, icalendar.Event):
         raise ComponentError("not a VEVENT", _uid_hint(raw.text), raw.line)
@@ -184,7 +184,7 @@ def prepare(raw: RawComponent, context: CalendarContext, position: int, *, quick
         fields = index_fields(component)
     except UserFacingError as exc:
         raise ComponentError(str(exc), uid, raw.line) from None
-    except Exception as exc:  # noqa: BLE001 - odd values icalendar accepted but cannot use
+    except Exception as exc:  # odd values icalendar accepted but cannot use
         raise ComponentError(f"unusable event: {_reason(exc)}", uid, raw.line) from None
     ics = component.to_ical().decode() if rewrite else text
     # Only series parts are expanded; dropping the rest early keeps a big import's heap,
@@ -251,7 +251,7 @@ def _trigger_text(trigger: Any) -> str:
         return "missing"
     try:
         raw = trigger.to_ical()
-    except Exception:  # noqa: BLE001
+    except Exception:
         return "unreadable"
     return raw.decode() if isinstance(raw, bytes) else str(raw)
 
@@ -437,7 +437,7 @@ def series_query(components: list[icalendar.Event], plain_overrides: int = 0) ->
             # every instance so far excluded: not an error, the expander caps it
             with contextlib.suppress(recurrence.InstanceBudget):
                 next(iter(series.between(low - timedelta(days=1), _FAR)), None)
-    except Exception as exc:  # noqa: BLE001 - any failure here would hide the series later
+    except Exception as exc:  # any failure here would hide the series later
         return None, _reason(exc)
     return query, None
 

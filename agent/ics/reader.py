@@ -101,7 +101,7 @@ class _LazyComponent(RawComponent):
     """A component whose text is decoded from the file's bytes only when it is read (a
     calendar's VTIMEZONE lookup walks every component but reads few texts)."""
 
-    def __init__(self, data: bytes, span: Span) -> None:  # noqa: D107 - no dataclass init
+    def __init__(self, data: bytes, span: Span) -> None:  # no dataclass init
         self._data, self._span = data, span
         self.name, self.line, self.problem = span.name, span.line, span.problem
         self.notes, self.uid_lines = list(span.notes or ()), span.uid_lines
@@ -155,7 +155,7 @@ class RawCalendar:
             text = "BEGIN:VCALENDAR\r\n" + "".join(self.header_lines) + "\r\nEND:VCALENDAR\r\n"
             try:
                 parsed = icalendar.Calendar.from_ical(text)
-            except Exception:  # noqa: BLE001 - calendar-level junk must not cost the events
+            except Exception:  # calendar-level junk must not cost the events
                 parsed = icalendar.Calendar()
             self._header = parsed if isinstance(parsed, icalendar.Calendar) else icalendar.Calendar()
         return self._header

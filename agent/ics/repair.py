@@ -185,7 +185,7 @@ def _date_values(event: _Event, own: dict[str, list[int]], notes: list[str]) -> 
 def _parse(lines: list[str]) -> icalendar.Event | None:
     try:
         parsed = icalendar.Event.from_ical("BEGIN:VEVENT\r\n" + "".join(lines) + "END:VEVENT\r\n")
-    except Exception:  # noqa: BLE001 - a value we cannot read is left to prepare to name
+    except Exception:  # a value we cannot read is left to prepare to name
         return None
     return parsed if isinstance(parsed, icalendar.Event) else None
 
@@ -194,7 +194,7 @@ def _value(component: icalendar.Event, name: str) -> Any:
     prop = component.get(name)
     try:
         return None if prop is None or isinstance(prop, list) else prop.dt
-    except Exception:  # noqa: BLE001 - broken property
+    except Exception:  # broken property
         return None
 
 
@@ -332,12 +332,12 @@ def _drop_unreadable_alarms(event: _Event, notes: list[str]) -> None:
 def _alarm_readable(lines: list[str]) -> bool:
     try:
         alarm = icalendar.Component.from_ical("".join(lines))
-    except Exception:  # noqa: BLE001
+    except Exception:
         return False
     trigger = alarm.get("TRIGGER")
     try:
         value = None if trigger is None or isinstance(trigger, list) else trigger.dt
-    except Exception:  # noqa: BLE001
+    except Exception:
         return False
     return isinstance(value, (timedelta, datetime)) and not alarm.errors
 

@@ -144,7 +144,7 @@ def resolve(
     if vtimezone is not None:
         try:
             custom = vtimezone.to_tz(lookup_tzid=False)
-        except Exception:  # noqa: BLE001 - a VTIMEZONE we cannot read is treated as absent
+        except Exception:  # a VTIMEZONE we cannot read is treated as absent
             custom = None
         if custom is not None:
             sample_years = _pick_years(years)
@@ -213,7 +213,7 @@ def match_offsets(custom: tzinfo, years: Sequence[int], hint: str = "") -> str |
         noon = timedelta(hours=12) - (targets[years[0]][0] or timedelta(0))
         daily = {year: _daily(year, noon) for year in years}
         wanted = {year: _offsets(custom, daily[year]) for year in years}
-    except Exception:  # noqa: BLE001 - a broken private zone simply matches nothing
+    except Exception:  # a broken private zone simply matches nothing
         return None
     candidates: set[str] | None = None
     for year, target in targets.items():

@@ -184,11 +184,11 @@ class Walk:
         self.resumed: tuple[str, int] | None = None
         self.seen: list[datetime] = []
         self.done = False
-        count = rule._count  # noqa: SLF001 - dateutil keeps COUNT here; resuming must shrink it
+        count = rule._count  # dateutil keeps COUNT here; resuming must shrink it
         source: rrule | None = rule.replace(cache=False)
         if resume is not None and resumable(rule):
             at, made = resume
-            moment = datetime.fromisoformat(at).replace(tzinfo=rule._dtstart.tzinfo)  # noqa: SLF001
+            moment = datetime.fromisoformat(at).replace(tzinfo=rule._dtstart.tzinfo)
             if count is not None and made >= count:
                 source = None
             else:
@@ -291,7 +291,7 @@ def resumable(rule: rrule) -> bool:
     WEEKLY with BYSETPOS: dateutil's first week starts on DTSTART's day, not on WKST, so
     BYSETPOS would count a partial week. Easter offsets are not RFC 5545 and stay unresumed.
     """
-    return not ((rule._freq == WEEKLY and rule._bysetpos) or rule._byeaster)  # noqa: SLF001
+    return not ((rule._freq == WEEKLY and rule._bysetpos) or rule._byeaster)
 
 
 def bound(query: Any, budget: int, resume: list[tuple[str, int] | None] | None = None) -> list[Walk | Dates]:
@@ -311,7 +311,7 @@ def bound(query: Any, budget: int, resume: list[tuple[str, int] | None] | None =
             walks = list(rules)
         else:
             shared = Budget(budget)
-            walks = [Dates(rules[0]._rdate)]  # noqa: SLF001 - recurring-ical-events' RDATE set
+            walks = [Dates(rules[0]._rdate)]  # recurring-ical-events' RDATE set
             for index, rule in enumerate(rules[1:]):
                 point = resume[index] if resume and index < len(resume) else None
                 walks.append(Walk(rule, shared, tuple(point) if point else None))  # type: ignore[arg-type]

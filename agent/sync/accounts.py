@@ -104,11 +104,11 @@ def discover_calendars(client: Any) -> list[RemoteInfo]:
     for calendar in calendars:
         try:
             name = calendar.get_display_name() or ""
-        except Exception:  # noqa: BLE001 - a nameless calendar is still a calendar
+        except Exception:  # a nameless calendar is still a calendar
             name = ""
         try:
             components = tuple(str(c) for c in calendar.get_supported_components())
-        except Exception:  # noqa: BLE001 - unknown means "may hold events"
+        except Exception:  # unknown means "may hold events"
             components = ()
         url = str(calendar.url)
         found.append(RemoteInfo(url, name or urlsplit(url).path.rstrip("/").rsplit("/", 1)[-1], components))

@@ -114,7 +114,7 @@ class SyncEngine:
             before = (report.pulled, report.pushed, len(report.errors))
             try:
                 client = self._client_factory(acct)
-            except Exception as exc:  # noqa: BLE001 - one account failing must not stop the others
+            except Exception as exc:  # one account failing must not stop the others
                 report.errors.append(SyncProblem(acct.name, None, None, describe_error(exc)))
                 continue
             for mapping in self.accounts.mappings(acct):
@@ -123,7 +123,7 @@ class SyncEngine:
                     remote = RemoteCalendar(client, mapping.remote_url, use_tokens=self.use_sync_tokens)
                     with journal.origin(self.store, "sync", f"sync {acct.name} · {mapping.calendar_name}"):
                         _CalendarSync(self, acct, mapping, remote, report).run()  # journalled, never undone by `undo`
-                except Exception as exc:  # noqa: BLE001 - reported; the next calendar still syncs
+                except Exception as exc:  # reported; the next calendar still syncs
                     report.errors.append(SyncProblem(acct.name, mapping.calendar_name, None, describe_error(exc)))
             self.accounts.record_run(
                 acct,
@@ -280,7 +280,7 @@ class _CalendarSync:
         try:
             with _savepoint(self.engine.store):
                 step(*args)
-        except Exception as exc:  # noqa: BLE001 - reported per item; the token is kept back
+        except Exception as exc:  # reported per item; the token is kept back
             self.clean = False
             self.problem(uid, f"could not apply the server's change: {describe_error(exc)}")
 

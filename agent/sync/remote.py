@@ -184,7 +184,7 @@ class RemoteCalendar:
             chunk = wanted[start : start + MULTIGET_CHUNK]
             try:
                 objects = self.calendar.multiget([self.url_for(key) for key in chunk])
-            except Exception as exc:  # noqa: BLE001 - fall back to single GETs, which report per item
+            except Exception as exc:  # fall back to single GETs, which report per item
                 log.info("multiget failed (%s); fetching one by one", exc)
                 objects = None
             if objects is not None:
@@ -215,7 +215,7 @@ class RemoteCalendar:
             obj.load()
         except dav_error.NotFoundError:
             return None
-        except Exception as exc:  # noqa: BLE001 - DAV and transport errors alike are per item
+        except Exception as exc:  # DAV and transport errors alike are per item
             raise RemoteError(describe_error(exc)) from exc
         raw = obj.raw_data
         if raw is None:
@@ -228,7 +228,7 @@ class RemoteCalendar:
         """PUT with ``If-None-Match: *``: never overwrite what someone else created meanwhile."""
         try:
             response = self.client.put(str(self.url_for(key)), body, {**ICS_HEADERS, "If-None-Match": "*"})
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             raise RemoteError(describe_error(exc)) from exc
         status = int(getattr(response, "status", 0) or 0)
         if status in (200, 201, 204):
@@ -249,7 +249,7 @@ class RemoteCalendar:
             raise Stale(describe_error(exc)) from exc
         except dav_error.NotFoundError as exc:
             raise Gone(describe_error(exc)) from exc
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             if getattr(exc, "status", None) == 412:
                 raise Stale(describe_error(exc)) from exc
             raise RemoteError(describe_error(exc)) from exc
@@ -265,7 +265,7 @@ class RemoteCalendar:
             raise Stale(describe_error(exc)) from exc
         except dav_error.NotFoundError as exc:
             raise Gone(describe_error(exc)) from exc
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             if getattr(exc, "status", None) == 412:
                 raise Stale(describe_error(exc)) from exc
             raise RemoteError(describe_error(exc)) from exc

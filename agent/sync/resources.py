@@ -226,7 +226,7 @@ def _vtimezone(tzid: str, first_year: int, last_year: int) -> str | None:
         component = icalendar.Timezone.from_tzid(
             tzid, first_date=date(first_year, 1, 1), last_date=date(last_year, 1, 1)
         )
-    except Exception:  # noqa: BLE001 - a zone icalendar cannot describe is left to the reader
+    except Exception:  # a zone icalendar cannot describe is left to the reader
         return None
     return _NEWLINES.sub("\r\n", component.to_ical().decode())
 
@@ -251,7 +251,7 @@ def describe(rows: Sequence[LocalRow]) -> dict[str, object]:
     try:
         master = icalendar.Event.from_ical(ordered[0].ics)
         start, end = start_end(master)
-    except Exception:  # noqa: BLE001 - a listing must show something even for odd text
+    except Exception:  # a listing must show something even for odd text
         return {"title": "", "start": None, "end": None, "location": "", "overrides": len(ordered) - 1}
     return {
         "title": str(master.get("SUMMARY") or ""),

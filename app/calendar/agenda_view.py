@@ -40,7 +40,7 @@ class AgendaCanvas(QWidget):
         super().__init__(view)
         self.view = view
 
-    def sizeHint(self) -> QSize:  # noqa: N802 (Qt)
+    def sizeHint(self) -> QSize:
         return QSize(600, self.view.content_height())
 
     def row_at(self, pos: QPointF) -> AgendaRow | None:
@@ -49,7 +49,7 @@ class AgendaCanvas(QWidget):
                 return row
         return None
 
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt)
+    def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         palette = self.palette()
         base = palette.color(QPalette.ColorRole.Base)
@@ -140,18 +140,18 @@ class AgendaCanvas(QWidget):
                              Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
                              metrics.elidedText(event.occ.title, Qt.TextElideMode.ElideRight, available))
 
-    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt)
+    def mousePressEvent(self, event: QMouseEvent) -> None:
         self.view.setFocus(Qt.FocusReason.MouseFocusReason)
         row = self.row_at(event.position())
         self.view.select(row.event.key if row is not None and row.event is not None else None)
 
-    def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 (Qt)
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
         if event.reason() == QContextMenuEvent.Reason.Keyboard:
             return
         row = self.row_at(QPointF(event.pos()))
         self.view.open_context_menu(row.event if row is not None else None, event.globalPos())
 
-    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt)
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
         row = self.row_at(event.position())
         if row is not None and row.event is not None:
             self.view.event_activated.emit(row.event)
@@ -236,7 +236,7 @@ class AgendaView(CalendarView):
     def arrow_days(self, key: Qt.Key) -> int | None:
         return {Qt.Key.Key_Left: -1, Qt.Key.Key_Right: 1}.get(key)
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt)
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         key = Qt.Key(event.key())
         if key in (Qt.Key.Key_Up, Qt.Key.Key_Down):
             events = [row for row in self.rows if row.event is not None]

@@ -137,7 +137,7 @@ class CalendarArea(QWidget):
 
     # ---- size ----------------------------------------------------------------------------
 
-    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt)
+    def minimumSizeHint(self) -> QSize:
         """Without the sidebar: it hides itself rather than hold the window wide."""
         hint = super().minimumSizeHint()
         right = max(self.nav.minimumSizeHint().width(), self.search_panel.minimumSizeHint().width(),
@@ -157,7 +157,7 @@ class CalendarArea(QWidget):
             self.sidebar.setVisible(show)
             self.sidebar_shown.emit(show)
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt)
+    def resizeEvent(self, event: QResizeEvent) -> None:
         self._place_sidebar(event.size().width())
         super().resizeEvent(event)
 
@@ -290,11 +290,11 @@ class CalendarArea(QWidget):
         view.now = local_naive(self.ctx.now(), self.ctx.tz)
         view.repaint_all()
 
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt)
+    def showEvent(self, event: QShowEvent) -> None:
         self._clock.start()
         super().showEvent(event)
 
-    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802 (Qt)
+    def hideEvent(self, event: QHideEvent) -> None:
         self._prefetch_timer.stop()
         self._clock.stop()
         super().hideEvent(event)

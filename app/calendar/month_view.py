@@ -87,7 +87,7 @@ class MonthView(CalendarView):
         self._bold_font = QFont(self.font())
         self._bold_font.setBold(True)
 
-    def sizeHint(self) -> QSize:  # noqa: N802 (Qt)
+    def sizeHint(self) -> QSize:
         return QSize(900, 700)
 
     # ---- range ---------------------------------------------------------------------------
@@ -173,7 +173,7 @@ class MonthView(CalendarView):
         self.items = items
         self._rects = [self.item_rect(item) for item in items]
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt)
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._place()
 
@@ -205,7 +205,7 @@ class MonthView(CalendarView):
 
     # ---- painting ------------------------------------------------------------------------
 
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt)
+    def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         palette = self.palette()
         clip = QRectF(event.rect())
@@ -335,7 +335,7 @@ class MonthView(CalendarView):
 
     # ---- mouse ---------------------------------------------------------------------------
 
-    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt)
+    def mousePressEvent(self, event: QMouseEvent) -> None:
         if event.button() != Qt.MouseButton.LeftButton:
             return super().mousePressEvent(event)
         self.setFocus(Qt.FocusReason.MouseFocusReason)
@@ -355,7 +355,7 @@ class MonthView(CalendarView):
         if pos.y() > HEAD and day != self.anchor:
             self.anchor_moved.emit(day)
 
-    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt)
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
         drag = self.drag
         pos = event.position()
         if drag is None:
@@ -368,7 +368,7 @@ class MonthView(CalendarView):
         drag.day = self.day_at(pos)
         self.update()
 
-    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt)
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         drag, self.drag = self.drag, None
         if drag is None or event.button() != Qt.MouseButton.LeftButton:
             return
@@ -384,14 +384,14 @@ class MonthView(CalendarView):
         if shift:
             self.move_requested.emit(drag.event, drag.event.start + shift, drag.event.end + shift)
 
-    def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 (Qt)
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
         if event.reason() == QContextMenuEvent.Reason.Keyboard:
             return
         self.drag = None
         item = self.item_at(QPointF(event.pos()))
         self.open_context_menu(item.event if item is not None else None, event.globalPos())
 
-    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt)
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
         self.drag = None
         pos = event.position()
         item = self.item_at(pos)

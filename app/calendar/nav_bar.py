@@ -37,7 +37,7 @@ class ElidedLabel(QLabel):
 
     short = ""  # a shorter form (no year) shown when the full one does not fit
 
-    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt)
+    def minimumSizeHint(self) -> QSize:
         return QSize(TITLE_MIN, super().minimumSizeHint().height())
 
     def shown_text(self) -> str:
@@ -48,10 +48,10 @@ class ElidedLabel(QLabel):
             return metrics.elidedText(self.text(), Qt.TextElideMode.ElideRight, width)
         return metrics.elidedText(self.short, Qt.TextElideMode.ElideRight, width)
 
-    def sizeHint(self) -> QSize:  # noqa: N802 (Qt)
+    def sizeHint(self) -> QSize:
         return QSize(self.fontMetrics().horizontalAdvance(self.text()) + 4, super().sizeHint().height())
 
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt)
+    def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         painter.setFont(self.font())
         painter.setPen(self.palette().color(self.foregroundRole()))
@@ -170,7 +170,7 @@ class NavBar(QWidget):
             return current
         return current + search if with_search else current - search
 
-    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt)
+    def minimumSizeHint(self) -> QSize:
         """The two-row minimum: the bar never forces the window wider than that."""
         return QSize(self._row_minimum(False), super().minimumSizeHint().height())
 
@@ -199,7 +199,7 @@ class NavBar(QWidget):
         sample = "12月30日 – 12月31日" if _CJK.search(self.title.text()) else "Sep 30 – Oct 31"
         return max(0, self.title.fontMetrics().horizontalAdvance(sample) + 4 - TITLE_MIN)
 
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt)
+    def resizeEvent(self, event: QResizeEvent) -> None:
         self.set_compact(event.size().width() < self._row_minimum(True) + self.title_room())
         super().resizeEvent(event)
 
@@ -211,7 +211,7 @@ class NavBar(QWidget):
     def _date_changed(self, value: QDate) -> None:
         self.date_picked.emit(date(value.year(), value.month(), value.day()))
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt)
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.search and event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
             key = event.key()
             if key == Qt.Key.Key_Down:

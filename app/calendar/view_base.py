@@ -126,7 +126,7 @@ class CalendarView(QWidget):
         """Days an arrow key moves the selected day; None lets the view handle it."""
         return {Qt.Key.Key_Left: -1, Qt.Key.Key_Right: 1, Qt.Key.Key_Up: -7, Qt.Key.Key_Down: 7}.get(key)
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt)
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         key = Qt.Key(event.key())
         selected = self.selected_event()
         if key in (Qt.Key.Key_Delete, Qt.Key.Key_Backspace) and selected is not None:
@@ -157,7 +157,7 @@ class CalendarView(QWidget):
         self.select(event.key)
         self.context_requested.emit(event, global_pos)
 
-    def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 (Qt)
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
         if event.reason() == QContextMenuEvent.Reason.Keyboard:
             return  # handled as a key press (keyPressEvent), where the selection is known
         super().contextMenuEvent(event)

@@ -79,7 +79,7 @@ class _ZoneFilter(QSortFilterProxyModel):
         self.words = text.casefold().split()
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
-    def filterAcceptsRow(self, row: int, parent: QModelIndex | QPersistentModelIndex) -> bool:  # noqa: N802 (Qt)
+    def filterAcceptsRow(self, row: int, parent: QModelIndex | QPersistentModelIndex) -> bool:
         if not self.words:
             return True
         text = str(self.sourceModel().index(row, 0, parent).data(SEARCH_ROLE) or "")

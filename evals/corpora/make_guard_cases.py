@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import guard_corpus as C  # noqa: E402
+import guard_corpus as C
 
 OUT = Path(__file__).resolve().parents[1] / "cases" / "offline"
 NOW = "2026-11-30T10:00:00+08:00"  # a Monday morning
