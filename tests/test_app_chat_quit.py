@@ -9,11 +9,17 @@ goes with the pane; no quit has to be risked to see it.
 
 from __future__ import annotations
 
+import gc
 from typing import Any
 
 from PySide6.QtCore import SIGNAL, QCoreApplication, QEvent
 
 from tests.chat_fixtures import app_ctx, app_store  # noqa: F401 (fixtures)
+
+
+def _flush_deletes() -> None:
+    gc.collect()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
 
 
 def _quit_receivers(app: Any) -> int:
@@ -23,12 +29,13 @@ def _quit_receivers(app: Any) -> int:
 def test_a_deleted_pane_leaves_no_receiver_on_about_to_quit(app_ctx: Any, qapp: Any) -> None:  # noqa: F811
     from app.chat.chat_pane import ChatPane
 
+    _flush_deletes()  # panes of earlier tests still waiting for their deleteLater
     before = _quit_receivers(qapp)
     pane = ChatPane(app_ctx)
     assert _quit_receivers(qapp) > before, "the pane listens for quit"
     pane.shutdown()
     pane.deleteLater()
-    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
+    _flush_deletes()
     assert _quit_receivers(qapp) == before
 
 
