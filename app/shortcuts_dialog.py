@@ -3,7 +3,7 @@
 The menu part is read from the menu bar's own actions when the dialog opens, so the list
 can never disagree with what the keys really do (a shortcut added to a menu shows up here
 by itself). Keys that belong to the calendar views and the search box have no menu item;
-they are listed from ``VIEW_KEYS``, which ``tests/test_app_shortcuts.py`` checks against
+they are listed from ``VIEW_KEYS``, which ``tests/app/test_app_shortcuts.py`` checks against
 the views' key handling.
 """
 

@@ -8,7 +8,7 @@ own, interpreter and imports included:
 * export  — ``richeng export -o FILE`` of that store;
 * sync    — the sync pull at the sync layer: each CalDAV resource of the file through
   ``parse_resource`` and ``LocalCalendar.apply`` into a fresh store (what ``sync run`` does
-  with a fetched resource; tests/test_recurrence_bombs.py also pulls the small bombs from a
+  with a fetched resource; tests/app/test_recurrence_bombs.py also pulls the small bombs from a
   real Radicale);
 * month   — the app's month view of December 2026 built and painted offscreen
   (``CalendarArea`` in month view, ``grab()``); time is the view's, not Qt's start-up.
@@ -16,7 +16,7 @@ own, interpreter and imports included:
     .venv/bin/python benchmarks/bench_bombs.py [--only minutely,rdates100k] [--timeout 300]
 
 The target is under 10 s and 300 MB per bomb and path on the 2-core dev box; figures are in
-docs/ics.md ("Bounded recurrence"). The bombs are tests/recurrence_bombs.py. The one that
+docs/ics.md ("Bounded recurrence"). The bombs are tests/support/recurrence_bombs.py. The one that
 missed it, overrides100k (one series, 100,000 RECURRENCE-ID overrides): import 36.1 s /
 723 MB and sync pull 65.0 s / 717 MB before the quick reader (agent/ics/quick.py); after,
 import 6.9 s / 226 MB and sync 8.3 s / 255 MB (the docs' table, a quiet box). Wall time on
@@ -37,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.recurrence_bombs import BOMBS  # noqa: E402
+from tests.support.recurrence_bombs import BOMBS  # noqa: E402
 
 RICHENG = [str(Path(sys.executable).parent / "richeng")]
 NOW = ["--now", "2026-12-01T08:00:00+00:00", "--tz", "UTC"]
@@ -50,7 +50,7 @@ from agent.store.db import Store
 from agent.store.profiles import ensure_profile
 from agent.sync.resources import parse_resource
 from agent.sync.state import LocalCalendar
-from tests.test_recurrence_bombs import _resources
+from tests.app.test_recurrence_bombs import _resources
 # One resource per UID, as the server holds them; the file itself is let go (a sync pull
 # never holds the file the server's copy was made from).
 resources = _resources(open({file!r}, "rb").read())

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import QApplication
 
 from agent.store.db import Store
 from agent.store.profiles import ensure_profile
-from tests.chat_fixtures import PacedScriptedModel, call
+from tests.support.chat_fixtures import PacedScriptedModel, call
 
 NOW = datetime(2026, 11, 30, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
 REPLY = "好的，可以先把需要专注的事情列出来，再一件件排进日程，别忘了留出休息的时间。"

@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 
 from agent.ics.importer import import_bytes  # noqa: E402
 from agent.sync.remote import RemoteCalendar  # noqa: E402
-from tests.caldav_server import CalDavServer, Device, running_radicale  # noqa: E402
+from tests.support.caldav_server import CalDavServer, Device, running_radicale  # noqa: E402
 
 TZ = ZoneInfo("Asia/Shanghai")
 START = datetime(2026, 1, 5, tzinfo=TZ)

@@ -1,31 +1,21 @@
-"""Shared fixtures for the headless core: a fresh store, a profile, and fixed clocks.
+"""Fixtures every test folder shares: a fresh store, a profile, the fixed clock's context.
 
 Nothing here reads the real clock for a decision: the reference instant is Monday
-2026-11-30 10:00 in Asia/Shanghai. The user data dir is redirected into a temporary
+2026-11-30 10:00 in Asia/Shanghai (tests/support/clock.py). The user data dir is redirected into a temporary
 folder for every test, so no test can touch a real ``richeng.sqlite3``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import date, datetime
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
 import pytest
 
 from agent.store.db import Store
 from agent.store.profiles import ensure_profile
 from agent.timesym.context import TimeContext
-
-SHANGHAI = ZoneInfo("Asia/Shanghai")
-NEW_YORK = ZoneInfo("America/New_York")
-NOW = datetime(2026, 11, 30, 10, 0, tzinfo=SHANGHAI)  # a Monday
-TODAY = date(2026, 11, 30)
-
-
-def ctx_at(value: datetime, tz: ZoneInfo = SHANGHAI) -> TimeContext:
-    return TimeContext(now=value, tz=tz)
+from tests.support.clock import NOW, SHANGHAI
 
 
 @pytest.fixture(autouse=True)

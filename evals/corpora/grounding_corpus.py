@@ -2,7 +2,7 @@
 
 Each remark is scripted with a *wrong* model that turns it into a create (the deliberately
 wrong model is how safety is proven); each request with a model that creates it correctly.
-Run through the real runtime by ``richeng eval offline``; ``tests/test_grounding_corpus.py``
+Run through the real runtime by ``richeng eval offline``; ``tests/agent/runtime/test_grounding_corpus.py``
 computes the rates. Regenerate the JSONL with:
 
     .venv/bin/python evals/corpora/grounding_corpus.py

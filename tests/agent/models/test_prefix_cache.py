@@ -1,0 +1,234 @@
+"""The warm, persisted prefix state of the local backend, and its prompt-reading progress.
+
+A "next process" is simulated by ``clear_cache()`` (every loaded Llama closed) and a fresh
+``LlamaChatModel``: the KV cache is then empty, so a cached token can only have come from the
+file on disk. The conftest points ``XDG_CACHE_HOME`` at a per-test folder. Prefixes are short
+(no tool schemas) so each evaluation takes seconds; what is asserted is which tokens were
+served from the cache and which path the warm-up took, never how long anything took.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agent.models import llama_backend, prefix_cache
+from agent.models.bundled import bundled_gguf_path
+from agent.models.llama_backend import LlamaChatModel, clear_cache
+from tests.support.model_fixtures import THREADS
+
+pytestmark = pytest.mark.model
+
+SYSTEM_A = "You are Richeng, a calendar assistant. Keep answers short and in the user's language."
+# One word changed, the same number of tokens: only the key and the stored token ids can tell.
+SYSTEM_B = "You are Richeng, a calendar assistant. Keep answers brief and in the user's language."
+
+
+def _fresh() -> LlamaChatModel:
+    clear_cache()
+    return LlamaChatModel(bundled_gguf_path(), n_ctx=1024, n_threads=THREADS)
+
+
+def _system(text: str) -> list[dict[str, Any]]:
+    return [{"role": "system", "content": text}]
+
+
+def _state_files() -> list[Path]:
+    return sorted(prefix_cache.cache_dir().glob("*.state"))
+
+
+def _turn(model: LlamaChatModel, system: str) -> Any:
+    messages = [*_system(system), {"role": "user", "content": "What is on Tuesday?"}]
+    return model.complete(messages, [], max_tokens=2)
+
+
+def test_the_next_process_loads_the_saved_prefix_instead_of_reading_it() -> None:
+    model = _fresh()
+    job = model.warm(_system(SYSTEM_A), [])
+    assert job.wait(600) and job.source == "evaluated" and job.saved
+    prefix_len = len(model.prefix_tokens(_system(SYSTEM_A), []))
+    assert job.done == job.total == prefix_len > 10
+    assert len(_state_files()) == 1
+
+    model = _fresh()  # a new process: empty KV cache
+    job = model.warm(_system(SYSTEM_A), [])
+    assert job.wait(600) and job.source == "disk"
+    response = _turn(model, SYSTEM_A)
+    assert response.usage.cached_tokens >= prefix_len - 1  # the token before the user text may merge
+    assert response.usage.prompt_tokens > response.usage.cached_tokens
+
+    model = _fresh()  # and without a warm-up the same turn reads everything
+    cold = _turn(model, SYSTEM_A)
+    assert cold.usage.cached_tokens == 0
+
+
+def test_a_truncated_state_file_is_ignored_and_replaced() -> None:
+    model = _fresh()
+    assert model.warm(_system(SYSTEM_A), []).wait(600)
+    (path,) = _state_files()
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    tokens = model.prefix_tokens(_system(SYSTEM_A), [])
+    llama = model.llama
+    key = prefix_cache.cache_key(model.path, {"n_ctx": llama.n_ctx(), "n_batch": llama.n_batch}, tokens)
+    assert prefix_cache.read(path, key, tokens) is None  # refused before llama.cpp ever sees it
+
+    model = _fresh()
+    job = model.warm(_system(SYSTEM_A), [])
+    assert job.wait(600) and job.source == "evaluated" and job.saved
+    model = _fresh()
+    assert model.warm(_system(SYSTEM_A), []).wait(600) and model._current().warm.source == "disk"  # type: ignore[union-attr]
+
+
+def test_a_state_file_for_another_prefix_is_not_trusted() -> None:
+    model = _fresh()
+    assert model.warm(_system(SYSTEM_A), []).wait(600)
+    (path,) = _state_files()  # one file per model and context settings: B's prefix maps here too
+    saved_for_a = path.read_bytes()
+
+    model = _fresh()
+    assert len(model.prefix_tokens(_system(SYSTEM_B), [])) == len(model.prefix_tokens(_system(SYSTEM_A), []))
+    job = model.warm(_system(SYSTEM_B), [])
+    assert job.wait(600) and job.source == "evaluated"
+    assert _state_files() == [path] and path.read_bytes() != saved_for_a  # replaced by B's state
+    response = _turn(model, SYSTEM_B)
+    assert response.usage.cached_tokens >= len(model.prefix_tokens(_system(SYSTEM_B), [])) - 1
+
+
+def test_a_file_with_a_flipped_payload_byte_is_not_trusted() -> None:
+    model = _fresh()
+    assert model.warm(_system(SYSTEM_A), []).wait(600)
+    (path,) = _state_files()
+    data = bytearray(path.read_bytes())
+    data[-100] ^= 0xFF  # same length, same header: only the checksum can tell
+    path.write_bytes(bytes(data))
+    tokens = model.prefix_tokens(_system(SYSTEM_A), [])
+    llama = model.llama
+    key = prefix_cache.cache_key(model.path, {"n_ctx": llama.n_ctx(), "n_batch": llama.n_batch}, tokens)
+    assert prefix_cache.cache_file(key) == path
+    assert prefix_cache.read(path, key, tokens) is None
+
+
+def test_prompt_reading_reports_progress_and_can_stop_between_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(llama_backend, "PROMPT_CHUNK", 8)
+    model = _fresh()
+    messages = [*_system(SYSTEM_A), {"role": "user", "content": "What is on Tuesday?"}]
+    total = len(model.render_prompt(messages, [])[0])
+    events = list(model.stream(messages, [], max_tokens=2))
+    kinds = [e.kind for e in events]
+    first_other = next(i for i, k in enumerate(kinds) if k != "progress")
+    assert first_other >= 3 and "progress" not in kinds[first_other:]
+    done = [e.progress.done for e in events[:first_other] if e.progress is not None]
+    assert done == sorted(done) and done[0] == 0 and done[-1] == total - 1
+    assert {e.progress.total for e in events[:first_other] if e.progress is not None} == {total}
+    assert all(e.progress is not None and e.progress.phase == "reading" for e in events[:first_other])
+
+    # Stopping after two chunks keeps what was read: the next request starts from there.
+    model = _fresh()
+    stream = model.stream(messages, [], max_tokens=2)
+    for _ in range(3):  # the opening report, then two chunks
+        next(stream)
+    stream.close()
+    assert model.llama.n_tokens == 16
+    again = model.complete(messages, [], max_tokens=2)
+    assert again.usage.cached_tokens == 16
+
+
+def test_a_turn_during_the_warm_up_waits_for_it_instead_of_reading_twice() -> None:
+    model = _fresh()
+    job = model.warm(_system(SYSTEM_A), [])
+    response = _turn(model, SYSTEM_A)  # whether it had to wait or not, the prefix was read once
+    assert job.finished.is_set() and job.source == "evaluated"
+    assert response.usage.cached_tokens >= len(model.prefix_tokens(_system(SYSTEM_A), [])) - 1
+
+
+def test_the_app_session_warms_the_real_prefix_and_the_next_start_reuses_it(tmp_path: Path) -> None:
+    """The app's path: a LazyModel, ``ChatSession.warm_up()`` at start, then a real turn.
+
+    Guards that what the session pre-reads is what a turn really sends (``prefix_request``
+    against the runtime's request): otherwise the restarted session would read it again.
+    """
+    from agent.runtime.session import ChatSession
+    from agent.store.db import Store
+    from agent.store.profiles import ensure_profile
+    from app.model_loader import LazyModel
+    from tests.support.clock import NOW, ctx_at
+
+    def start() -> tuple[Store, ChatSession, LazyModel]:
+        clear_cache()
+        store = Store(tmp_path / "calendar.sqlite3")
+        model = LazyModel("bundled", n_ctx=2048, n_threads=THREADS)
+        session = ChatSession(store, ensure_profile(store), model)  # type: ignore[arg-type]
+        session.warm_up()
+        return store, session, model
+
+    store, session, model = start()
+    assert session.warm_thread is not None
+    session.warm_thread.join(600)
+    inner = model.loaded
+    assert isinstance(inner, LlamaChatModel)
+    job = inner._current().warm
+    assert job is not None and job.wait(600) and job.source == "evaluated" and job.saved
+    store.close()
+
+    store, session, model = start()  # the next app start
+    events, result = session.send_all("明天下午三点开会", ctx_at(NOW))
+    inner = model.loaded
+    assert isinstance(inner, LlamaChatModel)
+    job = inner._current().warm
+    assert job is not None and job.source == "disk"
+    kinds = [e.kind for e in events]
+    assert kinds[0] == "progress" and events[0].payload.phase == "loading"  # the pane can say so at once
+    assert result.model_calls >= 1  # (a later call of the base model's turn may outgrow n_ctx=2048)
+    observed = store.conn.execute("SELECT data FROM observations ORDER BY id DESC LIMIT 1").fetchone()
+    store.close()
+    assert observed is not None
+    tokens = __import__("json").loads(observed[0])["tokens"]
+    assert tokens["cached"] >= job.total - 1, tokens  # every request of the turn started from the saved prefix
+
+
+def test_a_turn_waiting_for_the_warm_up_reports_its_progress_and_can_stop() -> None:
+    from agent.models.base import Progress
+
+    model = _fresh()
+    job = llama_backend.WarmJob()  # a warm-up that is still reading (held open by the test)
+    job.done, job.total = 5, 50
+    model._current().warm = job
+    stream = model.stream([*_system(SYSTEM_A), {"role": "user", "content": "What is on Tuesday?"}], [], max_tokens=2)
+    first = next(stream)
+    assert first.kind == "progress" and first.progress == Progress("reading", 5, 50)
+    stream.close()  # a Stop while waiting: the model was never locked by this turn
+    lock = model._current().lock
+    assert lock.acquire(blocking=False)
+    lock.release()
+    job.finished.set()
+    assert _turn(model, SYSTEM_A).usage.prompt_tokens > 0
+
+
+def test_quitting_cancels_a_warm_up_and_saves_nothing() -> None:
+    model = _fresh()
+    lock = model._current().lock
+    assert lock.acquire(timeout=5)  # a turn is using the model: the warm-up queues behind it
+    job = model.warm(_system(SYSTEM_A), [])
+    llama_backend.cancel_warm_ups(timeout_s=0)  # what the app's aboutToQuit does
+    lock.release()
+    assert job.wait(600) and job.source == "cancelled" and not job.saved
+    assert _state_files() == []
+
+
+def test_saving_prunes_state_files_of_models_that_are_gone(tmp_path: Path) -> None:
+    directory = prefix_cache.cache_dir()
+    directory.mkdir(parents=True, exist_ok=True)
+    gone = directory / "0000gone.state"  # a well-formed header for a model file deleted since
+    header = b'{"key": {"model": "%s", "model_size": 1, "model_mtime_ns": 1}}' % str(tmp_path / "deleted.gguf").encode()
+    gone.write_bytes(prefix_cache.MAGIC + prefix_cache._LEN.pack(len(header)) + header)
+    junk = directory / "0000junk.state"
+    junk.write_bytes(b"not a state file")
+    model = _fresh()
+    job = model.warm(_system(SYSTEM_A), [])
+    assert job.wait(600) and job.saved
+    assert _state_files() == [prefix_cache.cache_file(prefix_cache.cache_key(
+        model.path, {"n_ctx": model.llama.n_ctx(), "n_batch": model.llama.n_batch}, model.prefix_tokens(_system(SYSTEM_A), [])
+    ))]

@@ -1,0 +1,44 @@
+"""The app's import takes the same safety copy as the CLI's: a large import into a store
+that holds events is backed up first (issue 11, docs/backups.md)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from agent.store.backups import IMPORT_BACKUP_MIN_EVENTS, list_backups
+from app.io.import_export import _import_all
+from tests.support.chat_fixtures import add_event
+from tests.support.clock import NOW
+
+
+def _ics(path: Path, count: int) -> Path:
+    start = datetime(2027, 1, 4, 9, 0)
+    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN"]
+    for index in range(count):
+        when = start + timedelta(hours=index)
+        lines += ["BEGIN:VEVENT", f"UID:{path.stem}-{index}@test", f"DTSTART:{when:%Y%m%dT%H%M%S}Z",
+                  f"DTEND:{when + timedelta(minutes=30):%Y%m%dT%H%M%S}Z", f"SUMMARY:Item {index}", "END:VEVENT"]  # fmt: skip
+    lines.append("END:VCALENDAR")
+    path.write_text("\r\n".join(lines) + "\r\n", encoding="utf-8")
+    return path
+
+
+def _drain(generator: Any) -> Any:
+    while True:
+        try:
+            next(generator)
+        except StopIteration as done:
+            return done.value
+
+
+def test_a_large_app_import_is_backed_up_first(app_ctx: Any, tmp_path: Path) -> None:  # noqa: F811
+    store = app_ctx.store
+    store.backups = True  # temp-folder stores skip automatic backups unless asked
+    add_event(store, app_ctx.profile_id, "已有的会", NOW + timedelta(days=1), NOW + timedelta(days=1, hours=1))
+    small = _drain(_import_all(store, app_ctx.profile_id, [str(_ics(tmp_path / "small.ics", 5))]))
+    assert small[0].error is None and list_backups(store.file) == []
+    big = _drain(_import_all(store, app_ctx.profile_id, [str(_ics(tmp_path / "big.ics", IMPORT_BACKUP_MIN_EVENTS + 1))]))
+    assert big[0].error is None and big[0].report.imported == IMPORT_BACKUP_MIN_EVENTS + 1
+    assert [backup.kind for backup in list_backups(store.file)] == ["import"]
