@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -71,7 +71,8 @@ def db_restore(args: argparse.Namespace) -> int:
     events = check_restorable(source)  # refuse a bad file before asking anything
     if not args.yes:
         if not sys.stdin.isatty():
-            raise CliError("restore replaces the database: confirm with --yes (stdin is not a terminal, so there is no one to ask)")
+            raise CliError("restore replaces the database: confirm with --yes"
+                           " (stdin is not a terminal, so there is no one to ask)")
         answer = input(f"Replace {target} with {source} ({events} events)? The current file is kept aside. [y/N] ")
         if answer.strip().lower() not in ("y", "yes", "是", "好"):
             raise CliError("restore cancelled; nothing was changed")
@@ -89,7 +90,7 @@ def db_recover(args: argparse.Namespace) -> int:
     if args.output:
         target = Path(args.output).expanduser()
     else:
-        stamp = _now(args).astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+        stamp = _now(args).astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
         target = source.with_name(f"{source.stem}-recovered-{stamp}.sqlite3")
     report = recover(source, target)
 

@@ -8,7 +8,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agent.cli.common import EXIT_USAGE, CliError, Session, emit, fail
+from agent.cli.common import CliError, Session, emit, fail
 from agent.timesym.context import TimeContext
 
 if TYPE_CHECKING:  # the store and icalendar load only for commands that open the store
@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # the store and icalendar load only for commands that open th
 
 def _when(occ: Occurrence) -> str:
     if occ.all_day:
-        last = occ.end - timedelta(days=1)  # type: ignore[operator]
+        last = occ.end - timedelta(days=1)
         return f"{occ.start.isoformat()}" + ("" if last == occ.start else f" – {last.isoformat()}") + " (all day)"
     return f"{occ.start:%Y-%m-%d %H:%M}–{occ.end:%H:%M}"
 
@@ -103,7 +103,8 @@ def events_add(args: argparse.Namespace) -> int:
     def human() -> str:
         if outcome.status == "created" and outcome.event is not None:
             note = " (already there)" if outcome.deduplicated else ""
-            fell = f" — no calendar '{outcome.requested_calendar}', used '{outcome.calendar}'" if outcome.calendar_fell_back else ""
+            fell = (f" — no calendar '{outcome.requested_calendar}', used '{outcome.calendar}'"
+                    if outcome.calendar_fell_back else "")
             return f"created{note}: {_when(outcome.event)}  {outcome.event.title}  [{outcome.calendar}]{fell}"
         if outcome.status == "needs_date":
             return "which day? " + ", ".join(day.isoformat() for day in outcome.candidates)
@@ -158,7 +159,8 @@ def memory_list(args: argparse.Namespace) -> int:
 
     session = Session(args, reading=True)
     memories = MemoryService(session.store, session.profile_id).list()
-    emit(args, [m.to_json() for m in memories], lambda: "\n".join(f"#{m.id} {m.text}" for m in memories) or "(nothing remembered)")
+    emit(args, [m.to_json() for m in memories],
+         lambda: "\n".join(f"#{m.id} {m.text}" for m in memories) or "(nothing remembered)")
     return 0
 
 
@@ -251,7 +253,7 @@ def chat(args: argparse.Namespace) -> int:
         model = load_model(spec)
     except ModelUnavailable as exc:
         model = _Unavailable(str(exc))
-    assistant = Assistant(session.store, session.profile_id, model)  # type: ignore[arg-type]
+    assistant = Assistant(session.store, session.profile_id, model)
     from agent.runtime.session import warm_model
 
     warm_model(model, session.store, session.profile_id)  # a local model: saved prefix state, or read it now
@@ -271,6 +273,12 @@ class _Unavailable:
         self.name = "unavailable"
 
     def stream(self, *args: Any, **kwargs: Any) -> Any:
+        from agent.models.base import ModelUnavailable
+
+        raise ModelUnavailable(self.reason)
+
+    def complete(self, *args: Any, **kwargs: Any) -> Any:
+        """The other half of the ``ChatModel`` protocol, for whoever asks without streaming."""
         from agent.models.base import ModelUnavailable
 
         raise ModelUnavailable(self.reason)

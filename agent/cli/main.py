@@ -7,6 +7,7 @@ lets a traceback through (an unexpected exception is reported as an internal err
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -109,9 +110,11 @@ def build_parser() -> argparse.ArgumentParser:
     from agent.cli.eval_commands import register as register_evals
 
     register_evals(commands, sub)
-    from agent.cli import sync_commands; sync_commands.register(commands, sub)  # noqa: E702
-    from agent.cli import db_commands; db_commands.register(commands, sub)  # noqa: E702
-    from agent.cli import undo_commands; undo_commands.register(commands, sub)  # noqa: E702
+    from agent.cli import db_commands, sync_commands, undo_commands
+
+    sync_commands.register(commands, sub)
+    db_commands.register(commands, sub)
+    undo_commands.register(commands, sub)
     return parser
 
 
@@ -141,10 +144,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return fail(str(exc))
         return fail(f"internal error ({type(exc).__name__}: {exc}); please report it")
     finally:
-        try:
+        with contextlib.suppress(Exception):  # closing is best effort: the command's own result stands
             close_stores()
-        except Exception:  # closing is best effort: the command's own result stands
-            pass
 
 
 # Values that name something a person will see again: the cap is stated in the error.

@@ -190,12 +190,13 @@ def unmap_calendar(args: argparse.Namespace) -> int:
     engine = _engine(args)
     account = engine.accounts.get(args.account)
     wanted = args.remote.strip().rstrip("/").casefold()
-    for mapping in engine.accounts.mappings(account):
-        if wanted in (mapping.remote_name.casefold(), mapping.remote_url.rstrip("/").casefold()):
-            engine.accounts.unmap(mapping)
-            emit(args, mapping.to_json(), lambda: f"{mapping.remote_name} no longer syncs; {mapping.calendar_name} stays")
-            return 0
-    raise CliError(f"'{args.remote}' is not synced in account {account.name}")
+    found = next((mapping for mapping in engine.accounts.mappings(account)
+                  if wanted in (mapping.remote_name.casefold(), mapping.remote_url.rstrip("/").casefold())), None)
+    if found is None:
+        raise CliError(f"'{args.remote}' is not synced in account {account.name}")
+    engine.accounts.unmap(found)
+    emit(args, found.to_json(), lambda: f"{found.remote_name} no longer syncs; {found.calendar_name} stays")
+    return 0
 
 
 def remove_account(args: argparse.Namespace) -> int:

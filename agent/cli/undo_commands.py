@@ -64,7 +64,8 @@ def _event_line(event: dict[str, Any]) -> str:
         when = start.isoformat() + ("" if end == start else f" – {end.isoformat()}") + " (all day)"
     else:
         assert isinstance(start, datetime) and isinstance(end, datetime)
-        when = f"{start:%Y-%m-%d %H:%M}–{end:%H:%M}" if end.date() == start.date() else f"{start:%Y-%m-%d %H:%M} – {end:%Y-%m-%d %H:%M}"
+        same_day = end.date() == start.date()
+        when = f"{start:%Y-%m-%d %H:%M}–{end:%H:%M}" if same_day else f"{start:%Y-%m-%d %H:%M} – {end:%Y-%m-%d %H:%M}"
     series = " (系列/series)" if event["series"] and not event["recurrence_id"] else ""
     instance = " (单次/one instance)" if event["recurrence_id"] else ""
     return f"{VERBS[event['action']]}: {when}  {event['title']}{series}{instance}  [{event['calendar']}]"
