@@ -1,6 +1,6 @@
 """The chat pane: the conversation, the pending command, and the input, on the right.
 
-Turns run on a one-thread pool through ``GeneratorWorker`` so the calendar never freezes
+Turns run on a one-thread pool as ``app.ops.BackgroundOp``s so the calendar never freezes
 while a model thinks; tokens stream into the reply bubble as they arrive.
 
 One turn at a time, and the next message is *not* queued: while a turn runs the Send
@@ -8,8 +8,8 @@ button becomes Stop and Enter does nothing, but the input stays editable so the 
 message can be typed. A queued message would be read against a state the user has not
 seen yet (a pending "which day?" it might accidentally answer), so we wait instead.
 
-Results are handled on ``finished`` rather than ``returned``: by then the pane is idle
-again, so a dialog the result opens (conflict, past time) can act at once.
+Results are handled once the worker has finished (the op keeps them until then): by then
+the pane is idle again, so a dialog the result opens (conflict, past time) can act at once.
 """
 
 from __future__ import annotations
@@ -49,8 +49,9 @@ from app.chat.no_model_panel import NoModelPanel
 from app.chat.past_time_dialog import ADD, DROP, PastTimeDialog
 from app.chat.progress import TurnProgress
 from app.chat.spans import parse_when
-from app.chat.worker import GeneratorWorker
 from app.context import AppContext
+from app.ops import BackgroundOp
+from app.worker import GeneratorWorker, describe
 
 EDIT_PENDING = ("edit_choice", "edit_confirm", "edit_conflict")  # a pending change: buttons in the bar
 EDIT_DONE = ("updated", "deleted", "edit_cancelled", "edit_no_match", "edit_invalid")
@@ -95,12 +96,11 @@ class ChatPane(QWidget):
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
-        self.worker: GeneratorWorker | None = None
+        self.worker: GeneratorWorker[TurnEvent, TurnResult] | None = None
+        self._op: BackgroundOp[TurnEvent, TurnResult] | None = None
         self.last_reply: MessageBubble | None = None
         self.conflict_dialog: ConflictDialog | None = None
         self.past_time_dialog: PastTimeDialog | None = None
-        self._result: TurnResult | None = None
-        self._error: str | None = None
         self._stop_requested = False
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(1)  # one turn at a time, in order
@@ -180,8 +180,8 @@ class ChatPane(QWidget):
             # process-wide signal after the pane was gone, and a later quit called into freed
             # memory (a segfault in the next app run of the same process).
             app.aboutToQuit.connect(self._on_about_to_quit)
-        self._warm = GeneratorWorker(_warm_up(ctx.time_context()), "warm-up")
-        self._pool.start(self._warm)  # queued ahead of any turn on the one-thread pool
+        self._warm = BackgroundOp(self, _warm_up(ctx.time_context()), "warm-up")
+        self._warm.run_in_background(self._pool)  # queued ahead of any turn on the one-thread pool
         # A local model starts loading and reading its prompt prefix once the window is up.
         warm_model = getattr(ctx.session, "warm_up", None)
         if callable(warm_model):
@@ -205,13 +205,13 @@ class ChatPane(QWidget):
     def is_busy(self) -> bool:
         return self.worker is not None
 
-    def send_message(self, text: str) -> GeneratorWorker | None:
+    def send_message(self, text: str) -> GeneratorWorker[TurnEvent, TurnResult] | None:
         worker = self.prepare_send(text)
         if worker is not None:
             self.run_worker(worker)
         return worker
 
-    def prepare_send(self, text: str) -> GeneratorWorker | None:
+    def prepare_send(self, text: str) -> GeneratorWorker[TurnEvent, TurnResult] | None:
         """Show the message and build its worker, not yet started (tests connect first)."""
         text = text.strip()
         if not text or self.is_busy():
@@ -226,7 +226,7 @@ class ChatPane(QWidget):
         turn = _honour_stop(session.send(text, self.ctx.time_context()), lambda: self._stop_requested, session.stop)
         return self._make_worker(turn, "chat turn")
 
-    def act(self, kind: str, date: str | None = None, label: str = "") -> GeneratorWorker | None:
+    def act(self, kind: str, date: str | None = None, label: str = "") -> GeneratorWorker[TurnEvent, TurnResult] | None:
         """A button on the pending command: pick_date, create_anyway, add_anyway, confirm, cancel (no model)."""
         if self.is_busy():
             return None
@@ -237,8 +237,10 @@ class ChatPane(QWidget):
         self.run_worker(worker)
         return worker
 
-    def run_worker(self, worker: GeneratorWorker) -> None:
-        self._pool.start(worker)
+    def run_worker(self, worker: GeneratorWorker[TurnEvent, TurnResult]) -> None:
+        """Start the turn ``prepare_send``/``act`` built (its op is the pane's current one)."""
+        if self._op is not None and self._op.worker is worker:
+            self._op.run_in_background(self._pool)
 
     @Slot()
     def stop(self) -> None:
@@ -272,16 +274,13 @@ class ChatPane(QWidget):
         self.last_reply = self.view.add_bubble("assistant", "")
         self.last_reply.set_status(status)
 
-    def _make_worker(self, generator: Generator[Any, Any, Any], name: str) -> GeneratorWorker:
-        worker = GeneratorWorker(generator, name)
-        worker.signals.yielded.connect(self._on_yielded)
-        worker.signals.returned.connect(self._on_returned)
-        worker.signals.errored.connect(self._on_errored)
-        worker.signals.finished.connect(self._on_finished)
-        self.worker = worker
-        self._result, self._error, self._stop_requested = None, None, False
+    def _make_worker(self, generator: Generator[TurnEvent, Any, TurnResult], name: str) -> GeneratorWorker[TurnEvent, TurnResult]:
+        op = BackgroundOp(self, generator, name)
+        op.progress(self._on_yielded).ended(self._turn_ended).success(self._turn_succeeded).failure(self._turn_failed)
+        self._op, self.worker = op, op.worker
+        self._stop_requested = False
         self._set_busy(True)
-        return worker
+        return op.worker
 
     @Slot(object)
     def _on_yielded(self, event: TurnEvent) -> None:
@@ -298,30 +297,26 @@ class ChatPane(QWidget):
         elif event.kind == "tool_call":
             bubble.set_status(self._tool_status(event.name))
 
-    @Slot(object)
-    def _on_returned(self, result: TurnResult | None) -> None:
-        self._result = result
-
-    @Slot(str)
-    def _on_errored(self, message: str) -> None:
-        self._error = message
-
-    @Slot()
-    def _on_finished(self) -> None:
-        result, error = self._result, self._error
-        self.worker = None
-        self._result = self._error = None
+    def _turn_ended(self) -> None:
+        """The worker has finished: the pane is idle before the result is shown."""
+        self.worker = self._op = None
         self.progress.finish()
         self._set_busy(False)
         bubble = self.last_reply
         if bubble is not None:
             bubble.meta.setText(f"{self.ctx.now():%H:%M}")
             bubble.set_status("")
-        if error is not None and bubble is not None:
-            bubble.set_error(self.tr("Something went wrong in the assistant: {0}").format(error))
-        elif isinstance(result, TurnResult):
+
+    def _turn_succeeded(self, result: TurnResult) -> None:
+        if isinstance(result, TurnResult):
             self._show_result(result)
         self.turn_finished.emit(result if isinstance(result, TurnResult) else None)
+
+    def _turn_failed(self, error: Exception) -> None:
+        """A bug or a backend's surprise: one line in the bubble, the traceback in the log."""
+        if self.last_reply is not None:
+            self.last_reply.set_error(self.tr("Something went wrong in the assistant: {0}").format(describe(error)))
+        self.turn_finished.emit(None)
 
     def _set_busy(self, busy: bool) -> None:
         if busy:

@@ -1,7 +1,8 @@
 """Import and export from the window: file pickers, a worker, a progress dialog, a report.
 
 The import itself is ``agent.ics.importer.import_file`` (one transaction per file, nothing
-half-done). It runs on a pool thread so a 10 000-event file does not freeze the window; the
+half-done). It runs on a pool thread (``app.ops.BackgroundOp``, which also keeps the job alive
+until it has finished) so a 10 000-event file does not freeze the window; the
 progress dialog appears only when a file takes longer than a moment, and it has no Cancel
 button because a file is imported whole or not at all. From the window (menu or a drop)
 the user first picks the calendar (``app.io.import_target``); the finished import is one
@@ -14,20 +15,20 @@ from collections.abc import Generator, Sequence
 from datetime import datetime
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, QThreadPool, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal, Slot
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressDialog, QWidget
 
 from agent.errors import UserFacingError
 from agent.store.db import Store
 from agent.store.events import ChangeSet
-from app.chat.worker import GeneratorWorker
 from app.context import AppContext
 from app.io.export_options import ExportOptionsDialog
 from app.io.import_target import ask_calendar
 from app.io.report_dialog import ImportOutcome, ImportReportDialog
+from app.ops import BackgroundOp
+from app.worker import describe
 
 PROGRESS_DELAY_MS = 400  # quicker imports never flash a progress dialog
-_running: set[ImportJob] = set()  # jobs whose parent widget may be None stay alive here
 
 
 def _tr(text: str) -> str:
@@ -74,15 +75,14 @@ class ImportJob(QObject):
         self.progress.setMinimumDuration(PROGRESS_DELAY_MS)
         self.progress.setAutoClose(False)
         self.progress.setAutoReset(False)
-        self.worker = GeneratorWorker(_import_all(ctx.store, ctx.profile_id, self.paths, calendar_name), "import")
-        self.worker.signals.yielded.connect(self._step)
-        self.worker.signals.returned.connect(self._returned)
-        self.worker.signals.errored.connect(self._errored)
-        self.worker.signals.finished.connect(self._finished)
+        # The op's callbacks hold this job, and the op holds itself until its worker has
+        # finished, so a job whose parent is None is not collected mid-import.
+        self.op = BackgroundOp(self, _import_all(ctx.store, ctx.profile_id, self.paths, calendar_name), "import")
+        self.op.progress(self._step).ended(self._ended).success(self._returned).failure(self._errored)
+        self.worker = self.op.worker
 
     def start(self) -> None:
-        _running.add(self)
-        QThreadPool.globalInstance().start(self.worker)
+        self.op.run_in_background()
 
     @Slot(object)
     def _step(self, step: tuple[int, str]) -> None:
@@ -91,19 +91,21 @@ class ImportJob(QObject):
         if len(self.paths) > 1:
             self.progress.setValue(index)
 
-    @Slot(object)
-    def _returned(self, outcomes: list[ImportOutcome]) -> None:
-        self.outcomes = outcomes
-
-    @Slot(str)
-    def _errored(self, message: str) -> None:
-        done = {outcome.path for outcome in self.outcomes}
-        self.outcomes += [ImportOutcome(path, error=message) for path in self.paths if path not in done]
-
-    @Slot()
-    def _finished(self) -> None:
+    def _ended(self) -> None:
         self.progress.close()
         self.progress.deleteLater()
+
+    def _returned(self, outcomes: list[ImportOutcome]) -> None:
+        self.outcomes = outcomes
+        self._report()
+
+    def _errored(self, error: Exception) -> None:
+        """A bug mid-run: every file not reported gets the one line (the log has the rest)."""
+        done = {outcome.path for outcome in self.outcomes}
+        self.outcomes += [ImportOutcome(path, error=describe(error)) for path in self.paths if path not in done]
+        self._report()
+
+    def _report(self) -> None:
         changes = ChangeSet()
         for outcome in self.outcomes:
             if outcome.report is not None:
@@ -115,7 +117,6 @@ class ImportJob(QObject):
             self.ctx.ops.calendars_changed.emit()  # a new, still empty calendar shows in the sidebar
         self.report_dialog = ImportReportDialog(self.outcomes, self.parent_widget)
         self.report_dialog.open()
-        _running.discard(self)
         self.done.emit(self.outcomes)
 
     def _toast(self, changes: ChangeSet) -> None:

@@ -4,13 +4,13 @@ What is saved is a *spec* string (``openai:MODEL@URL`` or ``llama:PATH``) plus, 
 file, its context size and thread count. An API key never enters the settings: it goes to
 the OS keyring through ``agent.models.keys.store_api_key``, per endpoint, so a DeepSeek key
 is never sent to DashScope. "Test connection" sends one tiny request on a worker thread and
-shows either OK or the ``ModelUnavailable`` reason word for word.
+shows either OK or the ``ModelUnavailable`` reason word for word. Both it and the download of a
+recommended model run as ``app.ops.BackgroundOp``s on the global pool.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
@@ -34,9 +34,10 @@ from PySide6.QtWidgets import (
 from agent.models.base import ModelUnavailable
 from agent.models.keys import keyring_key, normalize_base_url, store_api_key
 from agent.models.registry import ModelSpecError, load_model, parse_spec
-from app.chat.worker import GeneratorWorker
 from app.context import AppContext
-from app.settings.download_worker import RECOMMENDED, DownloadWorker
+from app.ops import BackgroundOp
+from app.settings.model_download import RECOMMENDED, download_model
+from app.worker import Channel, GeneratorWorker, describe
 
 NONE, HOSTED, LOCAL = "none", "openai", "llama"
 PRESETS = (
@@ -48,9 +49,8 @@ PRESETS = (
 PROBE_MESSAGES = [{"role": "user", "content": "Reply with OK."}]
 
 
-def probe_model(spec: str, options: dict[str, Any]) -> Generator[None, None, tuple[bool, str]]:
+def probe_model(spec: str, options: dict[str, Any]) -> tuple[bool, str]:
     """One tiny request through the real backend: (True, model name) or (False, reason)."""
-    yield from ()
     try:
         model = load_model(spec, **options)
         model.complete(PROBE_MESSAGES, [], max_tokens=4)
@@ -66,8 +66,8 @@ class ModelPage(QWidget):
         super().__init__(parent)
         self.ctx = ctx
         self.pool = QThreadPool.globalInstance()
-        self.probe: GeneratorWorker | None = None
-        self.download: DownloadWorker | None = None
+        self.probe: BackgroundOp[None, tuple[bool, str]] | None = None
+        self.download: BackgroundOp[tuple[int, int], str | None] | None = None
 
         self.kind = QComboBox(self)
         self.kind.addItem(self.tr("No model (calendar only)"), NONE)
@@ -267,7 +267,7 @@ class ModelPage(QWidget):
     # ---- test connection --------------------------------------------------------------------
 
     @Slot()
-    def test_connection(self) -> GeneratorWorker | None:
+    def test_connection(self) -> GeneratorWorker[None, tuple[bool, str]] | None:
         problem = self.validate()
         spec = self.spec()
         if problem or spec is None:
@@ -276,25 +276,24 @@ class ModelPage(QWidget):
         self.test_button.setEnabled(False)
         self.test_result.setStyleSheet("")
         self.test_result.setText(self.tr("Testing…"))
-        worker = GeneratorWorker(probe_model(spec, self.options()), "model probe")
-        worker.signals.returned.connect(self._probe_returned)
-        worker.signals.errored.connect(self._probe_errored)
-        worker.signals.finished.connect(self._probe_finished)
-        self.probe = worker
-        self.pool.start(worker)
-        return worker
+        options = self.options()
 
-    @Slot(object)
+        def probe(_channel: Channel[None]) -> tuple[bool, str]:
+            return probe_model(spec, options)
+
+        op = BackgroundOp(self, probe, "model probe")
+        op.ended(self._probe_ended).success(self._probe_returned).failure(self._probe_errored)
+        self.probe = op
+        return op.run_in_background(self.pool)
+
     def _probe_returned(self, outcome: tuple[bool, str]) -> None:
         ok, detail = outcome
         self._show_test(ok, detail)
 
-    @Slot(str)
-    def _probe_errored(self, message: str) -> None:
-        self._show_test(False, message)
+    def _probe_errored(self, error: Exception) -> None:
+        self._show_test(False, describe(error))
 
-    @Slot()
-    def _probe_finished(self) -> None:
+    def _probe_ended(self) -> None:
         self.probe = None
         self.test_button.setEnabled(self.current_kind() != NONE)
 
@@ -309,59 +308,56 @@ class ModelPage(QWidget):
     # ---- download ---------------------------------------------------------------------------
 
     @Slot()
-    def start_download(self) -> DownloadWorker | None:
+    def start_download(self) -> GeneratorWorker[tuple[int, int], str | None] | None:
         if self.download is not None:
             return None
         key = self.recommended.currentData()
         model = next(item for item in RECOMMENDED if item.key == key)
-        worker = DownloadWorker(model)
-        worker.signals.progress.connect(self._download_progress)
-        worker.signals.succeeded.connect(self._download_succeeded)
-        worker.signals.failed.connect(self._download_failed)
-        worker.signals.cancelled.connect(self._download_cancelled)
-        worker.signals.finished.connect(self._download_finished)
-        self.download = worker
+        op: BackgroundOp[tuple[int, int], str | None] = BackgroundOp(
+            self, lambda channel: download_model(model, channel), "model download")
+        op.progress(self._download_progress).ended(self._download_finished)
+        op.success(self._download_succeeded).failure(self._download_failed)
+        self.download = op
         self.download_button.setEnabled(False)
         self.cancel_download_button.setEnabled(True)
         self.progress.setRange(0, 0)  # busy until the first byte count
         self.download_status.setText(self.tr("Downloading {0}…").format(model.filename))
-        self.pool.start(worker)
-        return worker
+        return op.run_in_background(self.pool)
 
     @Slot()
     def cancel_download(self) -> None:
+        """Cancel is the worker's quit: the download stops at its next progress step."""
         if self.download is not None:
-            self.download.cancel()
+            self.download.quit()
             self.download_status.setText(self.tr("Cancelling…"))
 
-    @Slot(object, object)
-    def _download_progress(self, done: int, total: int) -> None:
+    def _download_progress(self, step: tuple[int, int]) -> None:
+        done, total = step
         if total:
             self.progress.setRange(0, 1000)
             self.progress.setValue(int(done * 1000 / total))
             self.download_status.setText(self.tr("{0:.0f} of {1:.0f} MB").format(done / 1e6, total / 1e6))
 
-    @Slot(str)
-    def _download_succeeded(self, path: str) -> None:
+    def _download_succeeded(self, path: str | None) -> None:
+        if path is None:
+            self._download_cancelled()
+            return
         self.progress.setRange(0, 1000)
         self.progress.setValue(1000)
         self.path.setText(path)
         self.kind.setCurrentIndex(self.kind.findData(LOCAL))
         self.download_status.setText(self.tr("Downloaded to {0}").format(path))
 
-    @Slot(str)
-    def _download_failed(self, message: str) -> None:
+    def _download_failed(self, error: Exception) -> None:
         self.progress.setRange(0, 1000)
         self.progress.setValue(0)
-        self.download_status.setText(self.tr("Download failed: {0}").format(message))
+        self.download_status.setText(self.tr("Download failed: {0}").format(describe(error)))
 
-    @Slot()
     def _download_cancelled(self) -> None:
         self.progress.setRange(0, 1000)
         self.progress.setValue(0)
         self.download_status.setText(self.tr("Download cancelled; starting again resumes it."))
 
-    @Slot()
     def _download_finished(self) -> None:
         self.download = None
         self.download_button.setEnabled(True)
@@ -370,7 +366,7 @@ class ModelPage(QWidget):
     def shutdown(self) -> None:
         """The dialog is closing: a running download stops (its partial file is kept)."""
         if self.download is not None:
-            self.download.cancel()
+            self.download.quit()
 
     # ---- small slots ------------------------------------------------------------------------
 

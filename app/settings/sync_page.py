@@ -5,7 +5,8 @@ same ``agent.sync.accounts`` calls: the account row keeps the server URL and the
 the password goes to the OS keyring (``agent.sync.secrets``), and each remote calendar that
 is ticked syncs with one local calendar (an existing one, or a new one named after it).
 
-"Test connection" asks the server for the user's calendars on a pool thread, so a slow or
+"Test connection" asks the server for the user's calendars on a pool thread (an
+``app.ops.BackgroundOp``), so a slow or
 dead server (up to the 30 s client timeout) never freezes the window; nothing is written
 until the dialog is saved. Failures are said in plain words (wrong password, cannot reach
 the server, not a CalDAV address, certificate), with the technical detail in a tooltip.
@@ -13,10 +14,9 @@ the server, not a CalDAV address, certificate), with the technical detail in a t
 
 from __future__ import annotations
 
-from typing import Any
 from urllib.parse import urlsplit
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
+from PySide6.QtCore import QThreadPool, Signal, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -44,32 +44,10 @@ from agent.sync.accounts import (
 )
 from agent.sync.secrets import Secrets
 from app.context import AppContext
+from app.ops import BackgroundOp
+from app.worker import Channel, describe
 
 NEW_CALENDAR = "\x00new"  # combo data: make a local calendar named after the remote one
-
-
-class _ProbeSignals(QObject):
-    found = Signal(object)  # list[RemoteInfo]
-    failed = Signal(str, str)  # kind, technical detail
-
-
-class _Probe(QRunnable):
-    """Discover the account's calendars off the UI thread; touches no database."""
-
-    def __init__(self, url: str, user: str, password: str | None) -> None:
-        super().__init__()
-        self.signals = _ProbeSignals()
-        self.url, self.user, self.password = url, user, password
-
-    def run(self) -> None:
-        try:
-            found = discover_calendars(connect(self.url, self.user, self.password))
-        except SyncError as exc:
-            self.signals.failed.emit(exc.kind, str(exc))
-        except Exception as exc:  # a bug or an odd server: still a sentence, never a trace
-            self.signals.failed.emit("other", f"{type(exc).__name__}: {exc}")
-        else:
-            self.signals.found.emit(found)
 
 
 class SyncPage(QWidget):
@@ -81,7 +59,7 @@ class SyncPage(QWidget):
         self.accounts = AccountService(ctx.store, ctx.profile_id, secrets)
         self.account: Account | None = next(iter(self.accounts.list()), None)
         self.remotes: list[RemoteInfo] | None = None  # from this session's connection test
-        self._probe: _Probe | None = None
+        self._probe: BackgroundOp[None, list[RemoteInfo]] | None = None
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(1)
 
@@ -145,19 +123,26 @@ class SyncPage(QWidget):
             return
         if self._probe is not None:
             return
-        password = self.password.text() or (self.accounts.password(self.account) if self._same_account() else None)
-        probe = _Probe(self.url.text().strip(), self.user.text().strip(), password)
-        probe.signals.found.connect(self._found)
-        probe.signals.failed.connect(self._failed)
-        self._probe = probe
+        saved = self.accounts.password(self.account) if self.account is not None and self._same_account() else None
+        password = self.password.text() or saved
+        url, user = self.url.text().strip(), self.user.text().strip()
+
+        def probe(_channel: Channel[None]) -> list[RemoteInfo]:
+            """Discover the account's calendars off the UI thread; touches no database."""
+            return discover_calendars(connect(url, user, password))
+
+        op = BackgroundOp(self, probe, "caldav probe")
+        op.ended(self._probe_ended).success(self._found).failure(self._failed)
+        self._probe = op
         self.test_button.setEnabled(False)
         self._say(self.tr("Connecting…"))
-        self._pool.start(probe)
+        op.run_in_background(self._pool)
 
-    @Slot(object)
-    def _found(self, found: list[RemoteInfo]) -> None:
+    def _probe_ended(self) -> None:
         self._probe = None
         self.test_button.setEnabled(True)
+
+    def _found(self, found: list[RemoteInfo]) -> None:
         events = [info for info in found if info.has_events]
         self.remotes = events
         if not events:
@@ -167,10 +152,12 @@ class SyncPage(QWidget):
         self._fill_rows(events)
         self.tested.emit(bool(events))
 
-    @Slot(str, str)
-    def _failed(self, kind: str, detail: str) -> None:
-        self._probe = None
-        self.test_button.setEnabled(True)
+    def _failed(self, error: Exception) -> None:
+        """A refusal in plain words; the server's own words (or a bug's one line) in the tooltip."""
+        if isinstance(error, SyncError):
+            kind, detail = error.kind, str(error)
+        else:  # a bug or an odd server: still a sentence, never a trace
+            kind, detail = "other", describe(error)
         self._say(self.plain_error(kind), error=True, detail=detail)
         self.tested.emit(False)
 
@@ -199,9 +186,10 @@ class SyncPage(QWidget):
     def _fill_rows(self, infos: list[RemoteInfo]) -> None:
         while self.calendar_grid.count():
             item = self.calendar_grid.takeAt(0)
-            if item.widget() is not None:
-                item.widget().hide()
-                item.widget().deleteLater()
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.hide()
+                widget.deleteLater()
         self.rows = []
         mapped = {m.remote_url.rstrip("/"): m.calendar_name for m in self.accounts.mappings(self.account)} if self.account else {}
         locals_ = [c.name for c in CalendarService(self.ctx.store, self.ctx.profile_id).list()]
@@ -286,11 +274,10 @@ class SyncPage(QWidget):
 
     def shutdown(self, timeout_ms: int = 0) -> bool:
         """The dialog is closing: a running test is left to end on its own (its result is
-        dropped); returns whether nothing was running."""
+        dropped; the op keeps itself alive until its thread returns); returns whether nothing
+        was running."""
         if self._probe is not None:
-            self._probe.signals.found.disconnect()
-            self._probe.signals.failed.disconnect()
-            _ORPHANS.append(self._probe)  # keep it alive until its thread returns
+            self._probe.drop()
             self._probe = None
         return self._pool.waitForDone(timeout_ms)
 
@@ -321,6 +308,3 @@ class SyncPage(QWidget):
         self.status.setText(text)
         self.status.setToolTip(detail)
         self.status.setStyleSheet("color: #c0392b;" if error else "")
-
-
-_ORPHANS: list[Any] = []

@@ -1,9 +1,11 @@
 """Sync in the app: the toolbar button, the periodic timer and the status-bar line.
 
-A run goes through ``GeneratorWorker`` on a one-thread pool, because it spends its time on
+A run goes through ``app.ops.BackgroundOp`` on a one-thread pool, because it spends its time on
 the network and must never freeze the calendar; the engine shares the window's ``Store``,
 whose lock keeps the two threads off the connection at the same time. One run at a time:
 a click or a timer tick during a run is not queued (the next tick catches up anyway).
+The op hands the outcome over only once its worker has finished, so the controller is
+idle (``busyChanged(False)``) before ``finished``/``resolved`` go out.
 
 Wiring (done by the main window): ``syncNow`` on the button, ``statusChanged`` to the
 status bar, ``eventsChanged`` to the views' refresh, ``conflictsChanged`` to offer
@@ -14,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from PySide6.QtCore import QObject, QThreadPool, QTimer, Signal, Slot
 
@@ -24,7 +26,10 @@ from agent.sync.accounts import AccountService, set_sync_interval_minutes, sync_
 from agent.sync.conflicts import Conflict
 from agent.sync.engine import SyncEngine, SyncReport
 from agent.sync.secrets import Secrets
-from app.chat.worker import GeneratorWorker
+from app.ops import BackgroundOp
+from app.worker import Channel, describe
+
+R = TypeVar("R")
 
 
 class SyncController(QObject):
@@ -49,8 +54,7 @@ class SyncController(QObject):
         self.secrets = secrets
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(1)
-        self._worker: GeneratorWorker | None = None
-        self._announce: Callable[[], None] | None = None
+        self._op: BackgroundOp[Any, Any] | None = None
         self._status = ""
         self._timer = QTimer(self)
         self._timer.setObjectName("sync_timer")
@@ -67,7 +71,7 @@ class SyncController(QObject):
         return self._status
 
     def isBusy(self) -> bool:
-        return self._worker is not None
+        return self._op is not None
 
     def hasAccounts(self) -> bool:
         return bool(AccountService(self.store, self.profile_id, self.secrets).list())
@@ -85,7 +89,7 @@ class SyncController(QObject):
 
     @Slot()
     def syncNow(self) -> None:
-        if self._worker is not None:
+        if self._op is not None:
             return
         if not self.hasAccounts():
             self._set_status(self.tr("Sync: no account set up"))
@@ -96,11 +100,12 @@ class SyncController(QObject):
     @Slot(int, str)
     def resolve(self, conflict_id: int, keep: str) -> None:
         """Write the user's choice (``local`` or ``server``); keeping ours needs the server."""
-        if self._worker is not None:
+        if self._op is not None:
             self._set_status(self.tr("Sync is busy; choose again when it has finished"))
             return
+        engine = self.engine()
         self._start(
-            _resolving(self.engine(), conflict_id, keep),
+            lambda _channel: engine.resolve(conflict_id, keep),  # nothing to report along the way
             lambda changes: self._resolve_done(conflict_id, changes),
             self.tr("Saving your choice…"),
         )
@@ -124,16 +129,14 @@ class SyncController(QObject):
         else:
             self._timer.stop()
 
-    def _start(self, steps: Generator[Any, None, Any], done: Any, text: str) -> None:
-        worker = GeneratorWorker(steps, name="sync")
-        worker.signals.yielded.connect(self._progress)
-        worker.signals.returned.connect(done)
-        worker.signals.errored.connect(self._failed)
-        worker.signals.finished.connect(self._finished)
-        self._worker = worker
+    def _start(self, steps: Generator[Any, None, R] | Callable[[Channel[Any]], R], done: Callable[[R], object],
+               text: str) -> None:
+        op = BackgroundOp(self, steps, "sync")
+        op.progress(self._progress).ended(self._ended).success(done).failure(self._failed)
+        self._op = op
         self.busyChanged.emit(True)
         self._set_status(text)
-        self._pool.start(worker)
+        op.run_in_background(self._pool)
 
     @Slot(object)
     def _progress(self, where: object) -> None:
@@ -145,7 +148,7 @@ class SyncController(QObject):
         if report.changes:
             self.eventsChanged.emit(report.changes)
         self.conflictsChanged.emit(report.conflicts)
-        self._announce = lambda: self.finished.emit(report)
+        self.finished.emit(report)
 
     def _resolve_done(self, conflict_id: int, changes: ChangeSet) -> None:
         open_count = len(self.conflicts())
@@ -156,22 +159,16 @@ class SyncController(QObject):
         if changes:
             self.eventsChanged.emit(changes)
         self.conflictsChanged.emit(open_count)
-        self._announce = lambda: self.resolved.emit(conflict_id)
+        self.resolved.emit(conflict_id)
 
-    @Slot(str)
-    def _failed(self, message: str) -> None:
-        self._set_status(self.tr("Sync failed: {0}").format(message))
-        self._announce = lambda: self.finished.emit(None)
+    def _failed(self, error: Exception) -> None:
+        self._set_status(self.tr("Sync failed: {0}").format(describe(error)))
+        self.finished.emit(None)
 
-    @Slot()
-    def _finished(self) -> None:
-        """Last of a worker's signals: only now is the controller free for the next run,
-        so ``finished``/``resolved`` go out from here, never while it still looks busy."""
-        self._worker = None
+    def _ended(self) -> None:
+        """The run's worker has finished: the controller is free before the outcome is told."""
+        self._op = None
         self.busyChanged.emit(False)
-        announce, self._announce = self._announce, None
-        if announce is not None:
-            announce()
 
     def _set_status(self, text: str) -> None:
         self._status = text
@@ -195,10 +192,3 @@ class SyncController(QObject):
         if report.errors:
             text += self.tr(" · {0} errors: {1}").format(len(report.errors), report.errors[0])
         return text
-
-
-def _resolving(engine: SyncEngine, conflict_id: int, keep: str) -> Generator[str, None, ChangeSet]:
-    """``engine.resolve`` in the shape ``GeneratorWorker`` drives; it has nothing to report
-    along the way, so it never yields (the bare ``yield`` only makes this a generator)."""
-    return engine.resolve(conflict_id, keep)
-    yield  # noqa: unreachable

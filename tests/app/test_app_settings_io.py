@@ -193,7 +193,7 @@ def test_download_recommended_model_reports_progress_and_fills_the_path(dialog, 
     model = dialog.model
     seen: list[tuple[int, int]] = []
     worker = model.start_download()
-    worker.signals.progress.connect(lambda done, total: seen.append((done, total)))
+    worker.signals.yielded.connect(seen.append)  # (done, total) byte counts
     qtbot.waitUntil(lambda: model.download is None, timeout=5000)
     assert model.path.text().endswith("qwen2.5-3b-instruct-q4_k_m.gguf") and Path(model.path.text()).is_file()
     assert model.current_kind() == LOCAL and model.progress.value() == 1000
