@@ -87,6 +87,8 @@ class CalendarContext:
                 parsed = icalendar.Timezone.from_ical(component.text)
             except Exception:  # an unreadable VTIMEZONE is as if absent
                 continue
+            if not isinstance(parsed, icalendar.Timezone):  # from_ical is typed as any Component
+                continue
             tzid = str(parsed.get("TZID") or "").strip()
             if tzid:
                 self.timezones.setdefault(tzid, parsed)
@@ -370,12 +372,18 @@ def _apply_x_wr_timezone(component: icalendar.Event, zone: str) -> icalendar.Eve
     return converted.subcomponents[0] if converted is not calendar else component
 
 
+def ical_text(value: bytes | str) -> str:
+    """A property's ``to_ical()`` as text: the date and recurrence types give bytes, a few
+    others (by icalendar's own annotations) give str."""
+    return value.decode() if isinstance(value, bytes) else value
+
+
 def _stable_uid(component: icalendar.Event) -> str:
     """A file without UIDs must still not duplicate on re-import: hash what identifies it."""
     parts = [
         str(component.get("SUMMARY") or ""),
-        component["DTSTART"].to_ical().decode() if component.get("DTSTART") is not None else "",
-        component["RECURRENCE-ID"].to_ical().decode() if component.get("RECURRENCE-ID") is not None else "",
+        ical_text(component["DTSTART"].to_ical()) if component.get("DTSTART") is not None else "",
+        ical_text(component["RECURRENCE-ID"].to_ical()) if component.get("RECURRENCE-ID") is not None else "",
     ]
     digest = hashlib.sha1("\x1f".join(parts).encode()).hexdigest()[:24]
     return f"{digest}@import.richeng"

@@ -13,7 +13,7 @@ text value with an escape, comma, semicolon or control character, a time value t
 ``YYYYMMDDTHHMMSS[Z]`` (or ``;VALUE=DATE:YYYYMMDD``), start and end of different kinds or
 in the wrong order (those are repairs), no UID or no DTSTART. What it accepts, icalendar
 reads to the very same ``EventFields`` and re-serialises to the very same text (CRLF
-breaks), so the text can be stored as it is; tests/test_ics_quick.py holds both to that.
+breaks), so the text can be stored as it is; tests/agent/ics/test_ics_quick.py holds both to that.
 """
 
 from __future__ import annotations
@@ -91,14 +91,14 @@ def _fields(values: dict[str, str], clean: bool) -> EventFields | None:
         return None
     end_text = values.get("DTEND")
     if end_text is None:
-        end: date = start if isinstance(start, datetime) else None  # type: ignore[assignment]
-        if end is None:
+        if not isinstance(start, datetime):
             return None  # an all-day start without end: icalendar's default is left to it
+        end: date = start
     else:
         found = _moment(end_text)
         if found is None or _kind(values["DTSTART"]) != _kind(end_text):
             return None  # date vs date-time, floating vs UTC: a repair
-        if found < start or (found == start and not isinstance(start, datetime)):  # type: ignore[operator]
+        if found < start or (found == start and not isinstance(start, datetime)):
             return None  # backwards, or an all-day event of no length: a repair
         end = found
     rid_text = values.get("RECURRENCE-ID")

@@ -106,7 +106,7 @@ class _LazyComponent(RawComponent):
         self.name, self.line, self.problem = span.name, span.line, span.problem
         self.notes, self.uid_lines = list(span.notes or ()), span.uid_lines
 
-    @property  # type: ignore[override]
+    @property
     def text(self) -> str:
         return self._span.text(self._data)
 
@@ -202,16 +202,16 @@ def to_utf8(data: bytes, name: str) -> tuple[bytes, int, str]:
             return data.decode(encoding).encode("utf-8", "surrogatepass"), 0, encoding
         except UnicodeDecodeError:
             pass
-    for encoding in (_declared(data), "gb18030", "cp1252", "latin-1"):
-        if encoding is None:
+    for candidate in (_declared(data), "gb18030", "cp1252", "latin-1"):
+        if candidate is None:
             continue
         try:
-            text = data.decode(encoding)
+            text = data.decode(candidate)
         except (UnicodeDecodeError, LookupError):
             continue
-        if encoding == "gb18030" and not _reads_as_chinese(text):
+        if candidate == "gb18030" and not _reads_as_chinese(text):
             continue
-        return text.encode("utf-8", "surrogatepass"), 0, encoding
+        return text.encode("utf-8", "surrogatepass"), 0, candidate
     raise IcsReadError(f"cannot import {name}: its text encoding is unknown")  # latin-1 reads anything
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins  # the class's own ``list`` method shadows the builtin in later annotations
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -57,7 +58,7 @@ class CalendarService:
         ).fetchall()
         return [_calendar(row) for row in rows]
 
-    def names(self) -> list[str]:
+    def names(self) -> builtins.list[str]:
         return [calendar.name for calendar in self.list()]
 
     def get(self, name: str) -> Calendar:

@@ -7,6 +7,7 @@ trigram index, so they fall back to LIKE over the same rows; both paths are test
 
 from __future__ import annotations
 
+import builtins  # the class's own ``list`` method shadows the builtin in later annotations
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,7 +87,7 @@ class MemoryService:
         ).fetchall()
         return [_memory(row) for row in rows]
 
-    def search(self, query: str, limit: int = 10) -> list[Memory]:
+    def search(self, query: str, limit: int = 10) -> builtins.list[Memory]:
         """Any of the query's whitespace-separated terms; newest first."""
         terms = [term for term in query.split() if term]
         if not terms:

@@ -98,10 +98,9 @@ class SearchService:
         for row in rows:
             upcoming = row["next_ts"] is not None
             ts = int(row["next_ts"] if upcoming else row["last_ts"])
-            start: datetime | date = aware(ts, bool(row["floating"]), tz)
-            instant = start.replace(tzinfo=tz) if start.tzinfo is None else start  # type: ignore[union-attr]
-            if row["all_day"]:
-                start = start.date()  # type: ignore[union-attr]
+            moment = aware(ts, bool(row["floating"]), tz)
+            instant = moment.replace(tzinfo=tz) if moment.tzinfo is None else moment
+            start: datetime | date = moment.date() if row["all_day"] else moment
             hit = SearchHit(
                 row["uid"], row["title"], start, row["calendar"], int(row["calendar_id"]), row["location"], upcoming
             )

@@ -267,15 +267,15 @@ class _ThreadConnection(sqlite3.Connection):
         if self.owner and threading.get_ident() != self.owner:
             raise RuntimeError("a store connection was used by a thread that did not open it; use store.conn in each thread")
 
-    def execute(self, *args: Any, **kwargs: Any) -> sqlite3.Cursor:  # type: ignore[override]
+    def execute(self, *args: Any, **kwargs: Any) -> sqlite3.Cursor:
         self._check()
         return super().execute(*args, **kwargs)
 
-    def executemany(self, *args: Any, **kwargs: Any) -> sqlite3.Cursor:  # type: ignore[override]
+    def executemany(self, *args: Any, **kwargs: Any) -> sqlite3.Cursor:
         self._check()
         return super().executemany(*args, **kwargs)
 
-    def executescript(self, *args: Any, **kwargs: Any) -> sqlite3.Cursor:  # type: ignore[override]
+    def executescript(self, *args: Any, **kwargs: Any) -> sqlite3.Cursor:
         self._check()
         return super().executescript(*args, **kwargs)
 
@@ -283,7 +283,7 @@ class _ThreadConnection(sqlite3.Connection):
         self._check()
         return super().cursor(*args, **kwargs)
 
-    def backup(self, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
+    def backup(self, *args: Any, **kwargs: Any) -> None:
         self._check()
         super().backup(*args, **kwargs)
 

@@ -28,7 +28,7 @@ import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Mapping
 from datetime import MAXYEAR, date, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from agent.lazy import lazy_module
 
@@ -56,6 +56,20 @@ _RANGES: dict[str, tuple[int, int, bool]] = {
 # How many candidates one period of each frequency can hold, before BYSETPOS picks.
 _DAYS_PER_PERIOD = {"YEARLY": 366, "MONTHLY": 31, "WEEKLY": 7}
 _TIME_PARTS = {"HOURLY": ("BYMINUTE", "BYSECOND"), "MINUTELY": ("BYSECOND",), "SECONDLY": ()}
+
+
+class _RuleParts(Protocol):
+    """The private parts of a dateutil ``rrule`` read here (its stubs leave them out)."""
+
+    _count: int | None
+    _dtstart: datetime
+    _freq: int
+    _bysetpos: tuple[int, ...] | None
+    _byeaster: tuple[int, ...] | None
+
+
+def _parts(rule: rrule) -> _RuleParts:
+    return cast(_RuleParts, rule)
 
 
 class InstanceBudget(Exception):
@@ -184,11 +198,11 @@ class Walk:
         self.resumed: tuple[str, int] | None = None
         self.seen: list[datetime] = []
         self.done = False
-        count = rule._count  # dateutil keeps COUNT here; resuming must shrink it
+        count = _parts(rule)._count  # dateutil keeps COUNT here; resuming must shrink it
         source: rrule | None = rule.replace(cache=False)
         if resume is not None and resumable(rule):
             at, made = resume
-            moment = datetime.fromisoformat(at).replace(tzinfo=rule._dtstart.tzinfo)
+            moment = datetime.fromisoformat(at).replace(tzinfo=_parts(rule)._dtstart.tzinfo)
             if count is not None and made >= count:
                 source = None
             else:
@@ -291,7 +305,8 @@ def resumable(rule: rrule) -> bool:
     WEEKLY with BYSETPOS: dateutil's first week starts on DTSTART's day, not on WKST, so
     BYSETPOS would count a partial week. Easter offsets are not RFC 5545 and stay unresumed.
     """
-    return not ((rule._freq == WEEKLY and rule._bysetpos) or rule._byeaster)
+    parts = _parts(rule)
+    return not ((parts._freq == WEEKLY and parts._bysetpos) or parts._byeaster)
 
 
 def bound(query: Any, budget: int, resume: list[tuple[str, int] | None] | None = None) -> list[Walk | Dates]:

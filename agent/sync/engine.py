@@ -101,7 +101,7 @@ class SyncEngine:
             try:
                 next(steps)
             except StopIteration as stop:
-                return stop.value  # type: ignore[no-any-return]
+                return stop.value
 
     def steps(self, account: str | None = None) -> Generator[str, None, SyncReport]:
         """``run`` as a generator that yields what it is doing, for the app's status bar."""

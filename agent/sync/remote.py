@@ -15,13 +15,15 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, unquote, urlsplit
 
-import caldav
 from caldav.elements import dav
 from caldav.elements.base import ValuedBaseElement
 from caldav.lib import error as dav_error
+
+if TYPE_CHECKING:
+    from caldav.davclient import DAVClient
 
 log = logging.getLogger(__name__)
 
@@ -92,9 +94,15 @@ def _strong(etag: str | None) -> str | None:
 
 
 class RemoteCalendar:
-    def __init__(self, client: caldav.DAVClient, url: str, *, use_tokens: bool = True) -> None:
+    def __init__(self, client: DAVClient, url: str, *, use_tokens: bool = True) -> None:
+        # Imported here, not at the top: ``caldav`` loads its client stack lazily (PEP 562) and
+        # this module is imported before any sync runs.
+        from caldav.collection import Calendar
+
         self.client = client
-        self.calendar = caldav.Calendar(client=client, url=url)
+        # Any: caldav types its calls for both of its clients (``T | Coroutine[..., T]``); this
+        # module uses the blocking one only, so each result is the plain ``T``.
+        self.calendar: Any = Calendar(client=client, url=url)
         self.url = str(self.calendar.url)
         self.key = key_of(self.url)
         self.use_tokens = use_tokens
@@ -210,7 +218,9 @@ class RemoteCalendar:
 
     def get(self, key: str) -> Fetched | None:
         """The resource now, or None when the server has none at ``key``."""
-        obj = caldav.Event(client=self.client, url=self.url_for(key), parent=self.calendar)
+        from caldav.calendarobjectresource import Event
+
+        obj = Event(client=self.client, url=self.url_for(key), parent=self.calendar)
         try:
             obj.load()
         except dav_error.NotFoundError:
@@ -227,7 +237,11 @@ class RemoteCalendar:
     def create(self, key: str, body: bytes) -> str | None:
         """PUT with ``If-None-Match: *``: never overwrite what someone else created meanwhile."""
         try:
-            response = self.client.put(str(self.url_for(key)), body, {**ICS_HEADERS, "If-None-Match": "*"})
+            # caldav annotates the body as str but passes it to the HTTP layer as it is: these are
+            # the exact UTF-8 bytes the resource was written as.
+            response = self.client.put(
+                str(self.url_for(key)), body, {**ICS_HEADERS, "If-None-Match": "*"}  # type: ignore[arg-type]
+            )
         except Exception as exc:
             raise RemoteError(describe_error(exc)) from exc
         status = int(getattr(response, "status", 0) or 0)
@@ -240,9 +254,9 @@ class RemoteCalendar:
 
     def update(self, key: str, body: bytes, etag: str) -> str | None:
         """PUT with ``If-Match`` on the ETag we last saw; ``Stale`` when that is not current."""
-        obj = caldav.Event(
-            client=self.client, url=self.url_for(key), parent=self.calendar, props={dav.GetEtag.tag: etag}
-        )
+        from caldav.calendarobjectresource import Event
+
+        obj = Event(client=self.client, url=self.url_for(key), parent=self.calendar, props={dav.GetEtag.tag: etag})
         try:
             obj.save(raw_data=body, precondition="etag", increase_seqno=False)
         except (dav_error.ETagMismatchError, dav_error.ScheduleTagMismatchError) as exc:
@@ -256,9 +270,9 @@ class RemoteCalendar:
         return _strong(obj.etag)
 
     def delete(self, key: str, etag: str) -> None:
-        obj = caldav.Event(
-            client=self.client, url=self.url_for(key), parent=self.calendar, props={dav.GetEtag.tag: etag}
-        )
+        from caldav.calendarobjectresource import Event
+
+        obj = Event(client=self.client, url=self.url_for(key), parent=self.calendar, props={dav.GetEtag.tag: etag})
         try:
             obj.delete(if_match=etag, precondition="etag")
         except (dav_error.ETagMismatchError, dav_error.ScheduleTagMismatchError) as exc:

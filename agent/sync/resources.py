@@ -26,7 +26,7 @@ import icalendar
 
 from agent.errors import UserFacingError
 from agent.ics import quick, zones
-from agent.ics.prepare import CalendarContext, ComponentError, Prepared, prepare, series_parts, series_query
+from agent.ics.prepare import CalendarContext, ComponentError, Prepared, ical_text, prepare, series_parts, series_query
 from agent.ics.reader import RawCalendar, scan
 from agent.store.components import EventFields, start_end
 
@@ -142,7 +142,7 @@ def parse_resource(text: str, name: str = "<server>") -> ServerResource:
         if problem:
             return ServerResource(uid, problem=f"cannot expand the series: {problem}", text=text)
     # Rows hold the text icalendar writes. A part ``quick.read`` took is written by
-    # ``quick.serialised`` (the same text, tests/test_ics_quick.py) and is never parsed: a
+    # ``quick.serialised`` (the same text, tests/agent/ics/test_ics_quick.py) and is never parsed: a
     # resource of 100,000 overrides is not parsed and re-serialised 100,000 times.
     components = [None if item.plain else item.parsed() for item in ordered]
     rows = [
@@ -250,6 +250,8 @@ def describe(rows: Sequence[LocalRow]) -> dict[str, object]:
         return {}
     try:
         master = icalendar.Event.from_ical(ordered[0].ics)
+        if not isinstance(master, icalendar.Event):  # from_ical is typed as any Component
+            raise ValueError(f"a row holds a {master.name}, not a VEVENT")
         start, end = start_end(master)
     except Exception:  # a listing must show something even for odd text
         return {"title": "", "start": None, "end": None, "location": "", "overrides": len(ordered) - 1}
@@ -259,7 +261,7 @@ def describe(rows: Sequence[LocalRow]) -> dict[str, object]:
         "end": _iso(end),
         "location": str(master.get("LOCATION") or ""),
         "description": str(master.get("DESCRIPTION") or ""),
-        "rrule": master["RRULE"].to_ical().decode() if master.get("RRULE") is not None else None,
+        "rrule": ical_text(master["RRULE"].to_ical()) if master.get("RRULE") is not None else None,
         "overrides": len(ordered) - 1 if ordered[0].recurrence_id == "" else len(ordered),
     }
 
