@@ -91,17 +91,17 @@ class MainWindow(QMainWindow):
         self.chat.navigate.connect(self.calendar.show_event)
 
         self.sync = SyncController(ctx.store, ctx.profile_id, self)
-        self.sync.statusChanged.connect(self._sync_status)
-        self.sync.eventsChanged.connect(lambda changes: ctx.ops.imported(changes))
-        self.sync.conflictsChanged.connect(self._sync_conflicts)
-        self.sync_button.clicked.connect(self.sync.syncNow)
-        self.sync.busyChanged.connect(lambda busy: self.sync_button.setEnabled(not busy))
+        self.sync.status_changed.connect(self._sync_status)
+        self.sync.events_changed.connect(lambda changes: ctx.ops.imported(changes))
+        self.sync.conflicts_changed.connect(self._sync_conflicts)
+        self.sync_button.clicked.connect(self.sync.sync_now)
+        self.sync.busy_changed.connect(lambda busy: self.sync_button.setEnabled(not busy))
         self.sync_button.setEnabled(True)
         self.reminders = ReminderService(ctx, self)
 
     def _sync_now(self) -> None:
         if self.started:
-            self.sync.syncNow()
+            self.sync.sync_now()
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
@@ -192,7 +192,7 @@ class MainWindow(QMainWindow):
         if count <= 0:
             return
         from agent.sync.engine import SyncEngine
-        from app.sync.conflict_dialog import SyncConflictDialog
+        from app.sync.sync_conflict_dialog import SyncConflictDialog
 
         for conflict in SyncEngine(self.ctx.store, self.ctx.profile_id).conflicts():
             dialog = SyncConflictDialog(conflict, self)
@@ -210,7 +210,7 @@ class MainWindow(QMainWindow):
         self.finish_startup()  # the dialog sets the model and sync interval they read
         dialog = SettingsDialog(self.ctx, self, page=page)
         if dialog.exec():
-            self.sync.setIntervalMinutes(int(self.ctx.settings.get("sync_interval_minutes") or 0))
+            self.sync.set_interval_minutes(int(self.ctx.settings.get("sync_interval_minutes") or 0))
             self.calendar.refresh()
             self.chat.model_changed()
 

@@ -5,10 +5,10 @@ the network and must never freeze the calendar; the engine shares the window's `
 whose lock keeps the two threads off the connection at the same time. One run at a time:
 a click or a timer tick during a run is not queued (the next tick catches up anyway).
 The op hands the outcome over only once its worker has finished, so the controller is
-idle (``busyChanged(False)``) before ``finished``/``resolved`` go out.
+idle (``busy_changed(False)``) before ``finished``/``resolved`` go out.
 
-Wiring (done by the main window): ``syncNow`` on the button, ``statusChanged`` to the
-status bar, ``eventsChanged`` to the views' refresh, ``conflictsChanged`` to offer
+Wiring (done by the main window): ``sync_now`` on the button, ``status_changed`` to the
+status bar, ``events_changed`` to the views' refresh, ``conflicts_changed`` to offer
 ``SyncConflictDialog`` for each of ``conflicts()``, whose choice goes to ``resolve``.
 """
 
@@ -33,12 +33,12 @@ R = TypeVar("R")
 
 
 class SyncController(QObject):
-    statusChanged = Signal(str)
-    busyChanged = Signal(bool)
+    status_changed = Signal(str)
+    busy_changed = Signal(bool)
     finished = Signal(object)  # SyncReport of a run, or None when it failed as a whole
     resolved = Signal(int)  # a conflict id, once its choice is written
-    conflictsChanged = Signal(int)  # open conflicts after a run or a resolution
-    eventsChanged = Signal(object)  # ChangeSet of local events a pull or a resolution wrote
+    conflicts_changed = Signal(int)  # open conflicts after a run or a resolution
+    events_changed = Signal(object)  # ChangeSet of local events a pull or a resolution wrote
 
     def __init__(
         self,
@@ -58,7 +58,7 @@ class SyncController(QObject):
         self._status = ""
         self._timer = QTimer(self)
         self._timer.setObjectName("sync_timer")
-        self._timer.timeout.connect(self.syncNow)
+        self._timer.timeout.connect(self.sync_now)
         self._apply_interval(sync_interval_minutes(store, profile_id))
         self._set_status(self._idle_text())
 
@@ -70,28 +70,28 @@ class SyncController(QObject):
     def status(self) -> str:
         return self._status
 
-    def isBusy(self) -> bool:
+    def is_busy(self) -> bool:
         return self._op is not None
 
-    def hasAccounts(self) -> bool:
+    def has_accounts(self) -> bool:
         return bool(AccountService(self.store, self.profile_id, self.secrets).list())
 
     def conflicts(self) -> list[Conflict]:
         return self.engine().conflicts()
 
-    def intervalMinutes(self) -> int:
+    def interval_minutes(self) -> int:
         return sync_interval_minutes(self.store, self.profile_id)
 
-    def timerActive(self) -> bool:
+    def timer_active(self) -> bool:
         return self._timer.isActive()
 
     # ---- actions -------------------------------------------------------------------------
 
     @Slot()
-    def syncNow(self) -> None:
+    def sync_now(self) -> None:
         if self._op is not None:
             return
-        if not self.hasAccounts():
+        if not self.has_accounts():
             self._set_status(self.tr("Sync: no account set up"))
             return
         engine = self.engine()
@@ -111,7 +111,7 @@ class SyncController(QObject):
         )
 
     @Slot(int)
-    def setIntervalMinutes(self, minutes: int) -> None:
+    def set_interval_minutes(self, minutes: int) -> None:
         """Save the periodic-sync setting (0 = off) and restart the timer with it."""
         set_sync_interval_minutes(self.store, self.profile_id, max(0, int(minutes)))
         self._apply_interval(max(0, int(minutes)))
@@ -134,7 +134,7 @@ class SyncController(QObject):
         op = BackgroundOp(self, steps, "sync")
         op.progress(self._progress).ended(self._ended).success(done).failure(self._failed)
         self._op = op
-        self.busyChanged.emit(True)
+        self.busy_changed.emit(True)
         self._set_status(text)
         op.run_in_background(self._pool)
 
@@ -146,8 +146,8 @@ class SyncController(QObject):
     def _run_done(self, report: SyncReport) -> None:
         self._set_status(self._report_text(report))
         if report.changes:
-            self.eventsChanged.emit(report.changes)
-        self.conflictsChanged.emit(report.conflicts)
+            self.events_changed.emit(report.changes)
+        self.conflicts_changed.emit(report.conflicts)
         self.finished.emit(report)
 
     def _resolve_done(self, conflict_id: int, changes: ChangeSet) -> None:
@@ -157,8 +157,8 @@ class SyncController(QObject):
         else:
             self._set_status(self.tr("Conflict settled"))
         if changes:
-            self.eventsChanged.emit(changes)
-        self.conflictsChanged.emit(open_count)
+            self.events_changed.emit(changes)
+        self.conflicts_changed.emit(open_count)
         self.resolved.emit(conflict_id)
 
     def _failed(self, error: Exception) -> None:
@@ -168,11 +168,11 @@ class SyncController(QObject):
     def _ended(self) -> None:
         """The run's worker has finished: the controller is free before the outcome is told."""
         self._op = None
-        self.busyChanged.emit(False)
+        self.busy_changed.emit(False)
 
     def _set_status(self, text: str) -> None:
         self._status = text
-        self.statusChanged.emit(text)
+        self.status_changed.emit(text)
 
     def _idle_text(self) -> str:
         accounts = AccountService(self.store, self.profile_id, self.secrets).list()

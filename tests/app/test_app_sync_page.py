@@ -128,9 +128,9 @@ def test_set_up_an_account_map_a_calendar_and_sync(qtbot, app, server) -> None: 
     assert sync_interval_minutes(ctx.store, ctx.profile_id) == 30
 
     controller = SyncController(ctx.store, ctx.profile_id, secrets=secrets)
-    assert controller.timerActive()
+    assert controller.timer_active()
     with qtbot.waitSignal(controller.finished, timeout=WAIT_MS) as synced:
-        controller.syncNow()
+        controller.sync_now()
     assert synced.args[0].pulled == 1
     titles = [row[0] for row in ctx.store.conn.execute("SELECT title FROM events")]
     assert titles == ["Grandma's birthday"]

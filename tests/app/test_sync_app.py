@@ -16,7 +16,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import pytest  # noqa: E402
 
 from agent.sync.accounts import sync_interval_minutes  # noqa: E402
-from app.sync.conflict_dialog import SyncConflictDialog  # noqa: E402
+from app.sync.sync_conflict_dialog import SyncConflictDialog  # noqa: E402
 from app.sync.sync_controller import SyncController  # noqa: E402
 from tests.support.caldav_server import CalDavServer, Device, running_radicale  # noqa: E402
 from tests.support.clock import SHANGHAI  # noqa: E402
@@ -45,23 +45,23 @@ def test_sync_button_runs_off_the_ui_thread_and_reports_in_the_status_bar(qtbot,
     controller = SyncController(app_device.store, app_device.profile_id, secrets=app_device.secrets)
     assert controller.status() == "Not synced yet"
     statuses: list[str] = []
-    controller.statusChanged.connect(statuses.append)
+    controller.status_changed.connect(statuses.append)
     app_device.add("体检 check-up", datetime(2026, 12, 9, 8, tzinfo=SHANGHAI), datetime(2026, 12, 9, 9, tzinfo=SHANGHAI))
     other.add("From the phone", datetime(2026, 12, 10, 8, tzinfo=SHANGHAI), datetime(2026, 12, 10, 9, tzinfo=SHANGHAI))
     other.sync()
 
     changed = []
-    controller.eventsChanged.connect(changed.append)
+    controller.events_changed.connect(changed.append)
     with qtbot.waitSignal(controller.finished, timeout=WAIT_MS) as done:
-        controller.syncNow()
-        assert controller.isBusy()
-        controller.syncNow()  # a second click while running is not queued
+        controller.sync_now()
+        assert controller.is_busy()
+        controller.sync_now()  # a second click while running is not queued
     report = done.args[0]
     assert (report.pulled, report.pushed, report.errors) == (1, 1, [])
     assert any(text.startswith("Syncing") for text in statuses)
     assert len(changed) == 1 and changed[0].created, "views are told what the pull wrote"
     assert "1 in, 1 out" in controller.status()
-    assert not controller.isBusy()
+    assert not controller.is_busy()
     assert other.sync().pulled == 1 and "体检 check-up" in other.titles()
     assert controller.shutdown()
 
@@ -69,16 +69,16 @@ def test_sync_button_runs_off_the_ui_thread_and_reports_in_the_status_bar(qtbot,
 def test_periodic_sync_setting_drives_the_timer(qtbot, pair) -> None:  # type: ignore[no-untyped-def]
     device, _ = pair
     controller = SyncController(device.store, device.profile_id, secrets=device.secrets)
-    assert not controller.timerActive()
-    controller.setIntervalMinutes(15)
-    assert controller.timerActive() and controller.intervalMinutes() == 15
+    assert not controller.timer_active()
+    controller.set_interval_minutes(15)
+    assert controller.timer_active() and controller.interval_minutes() == 15
     assert sync_interval_minutes(device.store, device.profile_id) == 15
     again = SyncController(device.store, device.profile_id, secrets=device.secrets)
-    assert again.timerActive(), "the setting outlives the controller"
+    assert again.timer_active(), "the setting outlives the controller"
     with qtbot.waitSignal(again.finished, timeout=WAIT_MS):
         again._timer.timeout.emit()  # a tick of the periodic timer runs a sync
-    controller.setIntervalMinutes(0)
-    assert not controller.timerActive()
+    controller.set_interval_minutes(0)
+    assert not controller.timer_active()
     again.shutdown()
 
 
@@ -94,9 +94,9 @@ def test_conflict_dialog_shows_both_versions_and_the_choice_is_written(qtbot, pa
 
     controller = SyncController(app_device.store, app_device.profile_id, secrets=app_device.secrets)
     counts: list[int] = []
-    controller.conflictsChanged.connect(counts.append)
+    controller.conflicts_changed.connect(counts.append)
     with qtbot.waitSignal(controller.finished, timeout=WAIT_MS):
-        controller.syncNow()
+        controller.sync_now()
     assert counts == [1]
     assert "1 conflicts to resolve" in controller.status()
     (conflict,) = controller.conflicts()
