@@ -3,15 +3,20 @@
 Bars (all-day events and timed ones of 24 hours or more) are packed into rows with
 ``layout.pack_rows``; beyond ``MAX_ROWS`` a "+N" per day says what did not fit. Bars drag
 sideways by whole days; dragging on the empty row creates an all-day event.
+
+The header knows nothing of ``WeekView``: the view hands it what to draw (``set_state`` for
+the days, ``relayout`` for the bars) and the column geometry it shares with the time grid
+(``ColumnGeometry``), and listens to its requests (the signals below), as it does the grid's.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, timedelta
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtCore import QLocale, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QContextMenuEvent, QFont, QFontMetrics, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import QWidget
 
@@ -19,9 +24,6 @@ from app.calendar.event_item import HOLIDAY_COLOR, WORKDAY_COLOR, blend, line_he
 from app.calendar.event_source import ViewEvent
 from app.calendar.holidays import DayMark
 from app.calendar.layout import bar_span, clamp, pack_rows
-
-if TYPE_CHECKING:
-    from app.calendar.week_view import WeekView
 
 GUTTER = 56
 LABEL_HEIGHT = 48
@@ -47,6 +49,28 @@ class HeaderDay:
     selected: bool = False  # the keyboard-selected day (the anchor)
 
 
+class ColumnGeometry(Protocol):
+    """Where the day columns are: the time grid owns them, so header and grid line up."""
+
+    def column_x(self, index: int) -> float: ...
+
+    def column_width(self) -> float: ...
+
+
+@dataclass(frozen=True)
+class HeaderState:
+    """What the header draws besides the bars; the view sets it whenever it changes."""
+
+    first_day: date
+    days: int
+    marks: Mapping[date, DayMark]
+    lunar: Mapping[date, str]
+    today: date
+    selected_index: int | None  # the keyboard-selected day's column, None when not marked
+    selected_key: tuple[str, str] | None  # the selected event
+    locale: QLocale  # day names
+
+
 @dataclass
 class _BarDrag:
     event: ViewEvent | None  # None: creating
@@ -59,9 +83,20 @@ class _BarDrag:
 
 
 class WeekHeader(QWidget):
-    def __init__(self, view: WeekView) -> None:
-        super().__init__(view)
-        self.view = view
+    """Day labels and the all-day row. It never writes and never reaches into its view: it
+    emits requests, which the week view forwards as its own (``CalendarView``'s signals)."""
+
+    day_opened = Signal(object)  # date: a click on a day's label
+    select_requested = Signal(object)  # event key, or None: a press on a bar or on empty space
+    create_requested = Signal(object, object)  # first day, end day (exclusive): a new all-day event
+    move_requested = Signal(object, object, object)  # ViewEvent, new start, new end
+    event_activated = Signal(object)  # ViewEvent: a double-click on a bar
+    context_requested = Signal(object, object)  # ViewEvent or None, QPoint (global): a right-click
+
+    def __init__(self, columns: ColumnGeometry, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.columns = columns
+        self.state = HeaderState(date.today(), 7, {}, {}, date.today(), None, None, QLocale())
         self.bars: list[BarItem] = []
         self.rows = 0
         self.drag: _BarDrag | None = None
@@ -72,11 +107,17 @@ class WeekHeader(QWidget):
     def _height(self) -> int:
         return LABEL_HEIGHT + max(1, min(self.rows, MAX_ROWS)) * BAR_HEIGHT + 6
 
+    def set_state(self, state: HeaderState) -> None:
+        """New days, marks, clock or selection; ``relayout`` follows when the bars change."""
+        self.state = state
+        self.update()
+
     def relayout(self, bars: list[ViewEvent]) -> None:
-        view = self.view
+        """Pack the bars into rows for the days of the current state."""
+        state = self.state
         spans: list[tuple[ViewEvent, tuple[int, int]]] = []
         for event in bars:
-            span = bar_span(event.first_day, event.end_day, view.first_day, view.days)
+            span = bar_span(event.first_day, event.end_day, state.first_day, state.days)
             if span is not None:
                 spans.append((event, span))
         rows = pack_rows([span for _, span in spans])
@@ -87,10 +128,12 @@ class WeekHeader(QWidget):
     # ---- geometry ------------------------------------------------------------------------
 
     def bar_rect(self, item: BarItem) -> QRectF:
-        grid = self.view.grid
-        left = grid.column_x(item.first) + 1
-        right = grid.column_x(item.end) - 1
-        return QRectF(left, LABEL_HEIGHT + item.row * BAR_HEIGHT + 2, right - left, BAR_HEIGHT - 2)
+        return self._span_rect(item.first, item.end, item.row)
+
+    def _span_rect(self, first: int, end: int, row: int) -> QRectF:
+        left = self.columns.column_x(first) + 1
+        right = self.columns.column_x(end) - 1
+        return QRectF(left, LABEL_HEIGHT + row * BAR_HEIGHT + 2, right - left, BAR_HEIGHT - 2)
 
     def shown(self, item: BarItem) -> bool:
         return item.row < MAX_ROWS - 1 or (item.row == MAX_ROWS - 1 and self.rows <= MAX_ROWS)
@@ -99,8 +142,7 @@ class WeekHeader(QWidget):
         return sum(1 for item in self.bars if not self.shown(item) and item.first <= index < item.end)
 
     def index_at(self, x: float) -> int:
-        grid = self.view.grid
-        return clamp(int((x - GUTTER) // grid.column_width()), 0, self.view.days - 1)
+        return clamp(int((x - GUTTER) // self.columns.column_width()), 0, self.state.days - 1)
 
     def bar_at(self, pos: QPointF) -> BarItem | None:
         for item in self.bars:
@@ -109,11 +151,12 @@ class WeekHeader(QWidget):
         return None
 
     def visible_items(self) -> list[BarItem | HeaderDay]:
+        state = self.state
         days: list[BarItem | HeaderDay] = []
-        for index in range(self.view.days):
-            day = self.view.first_day + timedelta(days=index)
-            days.append(HeaderDay(day, self.view.marks.get(day), self.view.lunar.get(day, ""), self.hidden_count(index),
-                                  index == self.view.selected_day_index()))
+        for index in range(state.days):
+            day = state.first_day + timedelta(days=index)
+            days.append(HeaderDay(day, state.marks.get(day), state.lunar.get(day, ""), self.hidden_count(index),
+                                  index == state.selected_index))
         return [*days, *(BarItem(item.event, item.row, item.first, item.end, self.bar_rect(item))
                          for item in self.bars if self.shown(item))]
 
@@ -122,21 +165,22 @@ class WeekHeader(QWidget):
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt)
         painter = QPainter(self)
         palette = self.palette()
-        view = self.view
-        grid = view.grid
+        state = self.state
+        grid = self.columns
         painter.fillRect(self.rect(), palette.color(QPalette.ColorRole.Window))
         small = QFont(self.font())
         small.setPointSizeF(max(small.pointSizeF() * 0.85, 7))
         big = QFont(self.font())
         big.setPointSizeF(big.pointSizeF() * 1.35)
         highlight = palette.color(QPalette.ColorRole.Highlight)
-        today = view.now.date()
-        selected = view.selected_day_index()
-        for index in range(view.days):
-            day = view.first_day + timedelta(days=index)
+        today = state.today
+        selected = state.selected_index
+        for index in range(state.days):
+            day = state.first_day + timedelta(days=index)
             x, width = grid.column_x(index), grid.column_width()
             if day == today:
-                painter.fillRect(QRectF(x, 0, width, self.height()), blend(highlight, palette.color(QPalette.ColorRole.Window), 0.08))
+                today_tint = blend(highlight, palette.color(QPalette.ColorRole.Window), 0.08)
+                painter.fillRect(QRectF(x, 0, width, self.height()), today_tint)
             if index == selected:
                 # The keyboard-selected day: tinted, with a highlight-coloured bar under its label.
                 painter.fillRect(QRectF(x, 0, width, self.height()), selected_day_tint(palette))
@@ -150,28 +194,28 @@ class WeekHeader(QWidget):
                 painter.drawText(rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
                                  self.tr("+{0} more").format(hidden))
         painter.setPen(QPen(palette.color(QPalette.ColorRole.Mid), 0.6))
-        for index in range(view.days + 1):
+        for index in range(state.days + 1):
             x = grid.column_x(index)
             painter.drawLine(QPointF(x, LABEL_HEIGHT - 14), QPointF(x, self.height()))
         painter.drawLine(QPointF(0, self.height() - 1), QPointF(self.width(), self.height() - 1))
         painter.setFont(small)
         painter.setPen(muted(palette))
-        painter.drawText(QRectF(0, LABEL_HEIGHT, GUTTER - 6, BAR_HEIGHT), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
-                         self.tr("all-day"))
+        painter.drawText(QRectF(0, LABEL_HEIGHT, GUTTER - 6, BAR_HEIGHT),
+                         Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, self.tr("all-day"))
         dragging = self.drag.event.key if self.drag and self.drag.event and self.drag.moved else None
         for item in self.bars:
             if self.shown(item):
                 paint_bar(painter, self.bar_rect(item), item.event, palette, small,
-                          selected=item.event.key == view.selected_key and dragging is None,
+                          selected=item.event.key == state.selected_key and dragging is None,
                           ghost=item.event.key == dragging)
         self._paint_drag(painter, palette, small)
         painter.end()
 
     def _paint_day_label(self, painter: QPainter, rect: QRectF, day: date, small: QFont, big: QFont, is_today: bool) -> None:
         palette = self.palette()
-        view = self.view
-        mark = view.marks.get(day)
-        weekday = view.qlocale.dayName(day.isoweekday(), view.qlocale.FormatType.ShortFormat)
+        state = self.state
+        mark = state.marks.get(day)
+        weekday = state.locale.dayName(day.isoweekday(), QLocale.FormatType.ShortFormat)
         painter.setFont(small)
         small_metrics = QFontMetrics(small)
         painter.setPen(HOLIDAY_COLOR if mark is not None and mark.off else muted(palette))
@@ -202,7 +246,7 @@ class WeekHeader(QWidget):
         # Beside the number: the holiday name (red) or the lunar day (grey).
         x = number_rect.right() + 4
         right = rect.right() - 4
-        text = mark.name if mark is not None and mark.name else view.lunar.get(day, "")
+        text = mark.name if mark is not None and mark.name else state.lunar.get(day, "")
         if text:
             painter.setFont(small)
             painter.setPen(HOLIDAY_COLOR if mark is not None and mark.name else muted(palette))
@@ -216,16 +260,15 @@ class WeekHeader(QWidget):
         drag = self.drag
         if drag is None or not drag.moved:
             return
-        rect = self.bar_rect(BarItem(drag.event, 0, drag.first, drag.end)) if drag.event else None  # type: ignore[arg-type]
         if drag.event is None:
-            grid = self.view.grid
+            grid = self.columns
             painter.save()
             painter.setOpacity(0.35)
             painter.fillRect(QRectF(grid.column_x(drag.first), LABEL_HEIGHT, grid.column_x(drag.end) - grid.column_x(drag.first),
                                     BAR_HEIGHT), palette.color(QPalette.ColorRole.Highlight))
             painter.restore()
             return
-        assert rect is not None
+        rect = self._span_rect(drag.first, drag.end, 0)
         shift = timedelta(days=drag.first - drag.press_first)
         paint_bar(painter, rect, ViewEvent(drag.event.occ, drag.event.start + shift, drag.event.end + shift),
                   palette, font, selected=True)
@@ -235,20 +278,20 @@ class WeekHeader(QWidget):
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt)
         if event.button() != Qt.MouseButton.LeftButton:
             return super().mousePressEvent(event)
-        self.view.setFocus(Qt.FocusReason.MouseFocusReason)
+        self.setFocus(Qt.FocusReason.MouseFocusReason)  # the view, when it made itself the focus proxy
         pos = event.position()
         index = self.index_at(pos.x())
         if pos.y() < LABEL_HEIGHT:
             self.drag = None
-            if self.view.days > 1 and pos.x() >= GUTTER:
-                self.view.day_opened.emit(self.view.first_day + timedelta(days=index))
+            if self.state.days > 1 and pos.x() >= GUTTER:
+                self.day_opened.emit(self.state.first_day + timedelta(days=index))
             return
         item = self.bar_at(pos)
         if item is None:
-            self.view.select(None)
+            self.select_requested.emit(None)
             self.drag = _BarDrag(None, pos, index, index, index + 1, index)
             return
-        self.view.select(item.event.key)
+        self.select_requested.emit(item.event.key)
         self.drag = _BarDrag(item.event, pos, index, item.first, item.end, item.first)
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt)
@@ -275,20 +318,20 @@ class WeekHeader(QWidget):
         self.update()
         if not drag.moved:
             return
-        first_day = self.view.first_day
+        first_day = self.state.first_day
         if drag.event is None:
-            self.view.create_requested.emit(first_day + timedelta(days=drag.first), first_day + timedelta(days=drag.end))
+            self.create_requested.emit(first_day + timedelta(days=drag.first), first_day + timedelta(days=drag.end))
             return
         shift = timedelta(days=drag.first - drag.press_first)
         if shift:
-            self.view.move_requested.emit(drag.event, drag.event.start + shift, drag.event.end + shift)
+            self.move_requested.emit(drag.event, drag.event.start + shift, drag.event.end + shift)
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 (Qt)
         if event.reason() == QContextMenuEvent.Reason.Keyboard:
             return
         self.drag = None
         item = self.bar_at(QPointF(event.pos()))
-        self.view.open_context_menu(item.event if item is not None else None, event.globalPos())
+        self.context_requested.emit(item.event if item is not None else None, event.globalPos())
 
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt)
         self.drag = None
@@ -297,7 +340,7 @@ class WeekHeader(QWidget):
             return
         item = self.bar_at(pos)
         if item is not None:
-            self.view.event_activated.emit(item.event)
+            self.event_activated.emit(item.event)
             return
-        day = self.view.first_day + timedelta(days=self.index_at(pos.x()))
-        self.view.create_requested.emit(day, day + timedelta(days=1))
+        day = self.state.first_day + timedelta(days=self.index_at(pos.x()))
+        self.create_requested.emit(day, day + timedelta(days=1))

@@ -20,7 +20,7 @@ from app.calendar.event_item import NOW_COLOR, paint_block, selected_day_tint
 from app.calendar.event_source import ViewEvent
 from app.calendar.layout import MINUTES_PER_DAY, SNAP_MINUTES, clamp, day_segments, place_columns, snap
 from app.calendar.view_base import CalendarView, week_first_day
-from app.calendar.week_header import GUTTER, WeekHeader
+from app.calendar.week_header import GUTTER, HeaderState, WeekHeader
 
 HOUR_HEIGHT = 48
 MIN_BLOCK_MINUTES = 20  # short events are drawn at least this tall (and laid out so)
@@ -208,7 +208,8 @@ class TimeGrid(QWidget):
         item = self.item_at(pos)
         if item is None:
             self.view.select(None)
-            start = datetime.combine(at.date(), time(0)) + timedelta(minutes=(at.hour * 60 + at.minute) // SNAP_MINUTES * SNAP_MINUTES)
+            minute = (at.hour * 60 + at.minute) // SNAP_MINUTES * SNAP_MINUTES
+            start = datetime.combine(at.date(), time(0)) + timedelta(minutes=minute)
             self.drag = _Drag("create", None, pos, start, start, start + timedelta(minutes=SNAP_MINUTES))
             return
         self.view.select(item.event.key)
@@ -225,13 +226,14 @@ class TimeGrid(QWidget):
         drag = self.drag
         if drag is None:
             item = self.item_at(pos)
-            cursor = Qt.CursorShape.ArrowCursor
+            shape = Qt.CursorShape.ArrowCursor
             if item is not None:
                 rect = self.item_rect(item)
                 near_edge = (item.ends_here and pos.y() >= rect.bottom() - EDGE) or (
                     item.starts_here and pos.y() <= rect.top() + EDGE)
-                cursor = Qt.CursorShape.SizeVerCursor if near_edge and rect.height() > 3 * EDGE else Qt.CursorShape.PointingHandCursor
-            self.setCursor(cursor)
+                resizing = near_edge and rect.height() > 3 * EDGE
+                shape = Qt.CursorShape.SizeVerCursor if resizing else Qt.CursorShape.PointingHandCursor
+            self.setCursor(shape)
             return
         if not drag.moved and (pos - drag.press).manhattanLength() < 4:
             return
@@ -301,8 +303,14 @@ class WeekView(CalendarView):
         self.work_minutes = (9 * 60, 18 * 60)
         self.work_days: tuple[int, ...] = (1, 2, 3, 4, 5)
         self._scrolled_for: date | None = None
-        self.header = WeekHeader(self)
         self.grid = TimeGrid(self)
+        self.header = WeekHeader(self.grid, self)  # its columns are the grid's
+        self.header.day_opened.connect(self.day_opened)
+        self.header.select_requested.connect(self.select)
+        self.header.create_requested.connect(self.create_requested)
+        self.header.move_requested.connect(self.move_requested)
+        self.header.event_activated.connect(self.event_activated)
+        self.header.context_requested.connect(self.open_context_menu)
         self.scroll = QScrollArea(self)
         self.scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.scroll.setWidgetResizable(True)
@@ -367,6 +375,7 @@ class WeekView(CalendarView):
                 items.append(GridItem(event, index, segment.start_minute, segment.end_minute, placement.column,
                                       placement.columns, placement.span, segment.starts_here, segment.ends_here))
         self.grid_items = items
+        self._set_header_state()
         self.header.relayout([event for event in self.events if event.is_bar])
         if self.first_day != self._scrolled_for:
             # A new range opens at the working day's start, or earlier if something starts
@@ -381,8 +390,12 @@ class WeekView(CalendarView):
         return [*self.header.visible_items(), *grid]
 
     def repaint_all(self) -> None:
-        self.header.update()
+        self._set_header_state()  # the clock, the selection or the anchor may have moved
         self.grid.update()
+
+    def _set_header_state(self) -> None:
+        self.header.set_state(HeaderState(self.first_day, self.days, self.marks, self.lunar, self.now.date(),
+                                          self.selected_day_index(), self.selected_key, self.qlocale))
 
     def scroll_to_minute(self, minute: int) -> None:
         bar = self.scroll.verticalScrollBar()
