@@ -11,11 +11,13 @@ imported there, not above: together they are most of the app's start-up CPU.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Slot
-from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent, QKeySequence
-from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMessageBox, QSplitter, QToolButton, QWidget
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMenu, QMessageBox, QSplitter, QToolButton, QWidget
 
 from agent import __version__
 from app.calendar.calendar_area import CalendarArea
@@ -131,23 +133,22 @@ class MainWindow(QMainWindow):
         self._action(view_menu, self.tr("&Today"), QKeySequence("T"), self.calendar.go_today, scope=self.calendar)
         for key, name, label in (("D", "day", self.tr("&Day")), ("W", "week", self.tr("&Week")),
                                  ("M", "month", self.tr("&Month")), ("A", "agenda", self.tr("&Agenda"))):
-            self._action(view_menu, label, QKeySequence(key), lambda checked=False, n=name: self.calendar.set_view(n),
-                         scope=self.calendar)
+            self._action(view_menu, label, QKeySequence(key), partial(self.calendar.set_view, name), scope=self.calendar)
 
         view_menu.addSeparator()
-        self.sidebar_action = self._action(view_menu, self.tr("&Sidebar"), QKeySequence("F9"),
+        self.sidebar_action: QAction = self._action(view_menu, self.tr("&Sidebar"), QKeySequence("F9"),
                                            lambda: self.calendar.set_sidebar_wanted(self.sidebar_action.isChecked()))
         self.sidebar_action.setCheckable(True)
         self.sidebar_action.setChecked(True)
 
         help_menu = bar.addMenu(self.tr("&Help"))
-        self.shortcuts_action = self._action(help_menu, self.tr("&Keyboard shortcuts"),
-                                             [*QKeySequence.keyBindings(QKeySequence.StandardKey.HelpContents), QKeySequence("Ctrl+/")],
-                                             self.show_shortcuts)
+        help_keys = [*QKeySequence.keyBindings(QKeySequence.StandardKey.HelpContents), QKeySequence("Ctrl+/")]
+        self.shortcuts_action = self._action(help_menu, self.tr("&Keyboard shortcuts"), help_keys, self.show_shortcuts)
         help_menu.addSeparator()
         self._action(help_menu, self.tr("&About Richeng"), None, self._about)
 
-    def _action(self, menu, text: str, shortcut, slot, scope: QWidget | None = None) -> QAction:  # type: ignore[no-untyped-def]
+    def _action(self, menu: QMenu, text: str, shortcut: QKeySequence | QKeySequence.StandardKey | list[QKeySequence] | None,
+                slot: Callable[[], object], scope: QWidget | None = None) -> QAction:
         """A menu action; with ``scope`` its shortcut works only while focus is inside it."""
         action = QAction(text, self)
         if isinstance(shortcut, list):
@@ -199,7 +200,7 @@ class MainWindow(QMainWindow):
             dialog.chosen.connect(lambda keep, cid=conflict.id: keep and self.sync.resolve(cid, keep))
             dialog.exec()
 
-    def closeEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802 (Qt)
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt)
         if self.started:
             self.sync.shutdown()
         super().closeEvent(event)
@@ -225,7 +226,8 @@ class MainWindow(QMainWindow):
         export_dialog(self, self.ctx)
 
     def _about(self) -> None:
-        QMessageBox.about(self, self.tr("About Richeng"), self.tr("日程 Richeng {0}\nA local-first calendar.").format(__version__))
+        text = self.tr("日程 Richeng {0}\nA local-first calendar.").format(__version__)
+        QMessageBox.about(self, self.tr("About Richeng"), text)
 
     # ---- drag and drop of .ics files ------------------------------------------------------
 
