@@ -22,6 +22,7 @@ from agent.ics.report import ImportProblem, ImportReport
 from agent.services.calendars import CalendarService
 from agent.store.components import excluded_single, parse_component
 from agent.store.db import Store, utc_now_iso
+from agent.store.event_sql import EventSql, OccurrenceRow
 from agent.store.events import Change, EventRepo
 
 _DTSTAMP = re.compile(r"^DTSTAMP[;:][^\n]*\n(?:[ \t][^\n]*\n)*", re.MULTILINE)
@@ -56,6 +57,7 @@ class Writer:
         self.store = store
         self.explicit = explicit
         self.conn = store.conn
+        self.sql = EventSql(store.conn)
         self.profile_id = profile_id
         self.origin = origin
         self.report = report
@@ -102,11 +104,8 @@ class Writer:
                 updates.append((calendar_id, item, old))
         self.report.skipped += self.report.older + self.report.unchanged - already
         stale = self._stale_overrides(winners, existing, inserts, updates)
-        now = utc_now_iso()
-        new_ids = self._insert(inserts, now)
-        self._update(updates, now)
+        new_ids = self._save(inserts, updates, utc_now_iso())
         self._delete(stale)
-        self._alarms([(new_id, item) for new_id, (_, item) in zip(new_ids, inserts)] + [(old.id, item) for _, item, old in updates])
         series = self._occurrences(inserts, new_ids, updates, stale, existing, queries)
         self.report.imported += len(inserts)
         self.report.updated += len(updates)
@@ -166,53 +165,33 @@ class Writer:
             if row.recurrence_id and row.uid in written_masters and key not in in_file
         ]
 
-    def _insert(self, inserts: list[tuple[int, Prepared]], now: str) -> list[int]:
-        if not inserts:
-            return []
-        (top,) = self.conn.execute("SELECT COALESCE(MAX(id), 0) FROM events").fetchone()
-        ids = list(range(top + 1, top + 1 + len(inserts)))
-        self.conn.executemany(
-            "INSERT INTO events (id, profile_id, calendar_id, origin, created_at, updated_at, ics, source,"
-            f" {', '.join(_COLUMNS)}) VALUES ({', '.join('?' for _ in range(8 + len(_COLUMNS)))})",
-            (  # a generator: 100k rows of 26 values are not built as one list
-                (new_id, self.profile_id, calendar_id, self.origin, now, now, item.ics, item.source, *_values(item))
-                for new_id, (calendar_id, item) in zip(ids, inserts)
-            ),
+    def _save(self, inserts: list[tuple[int, Prepared]], updates: list[tuple[int, Prepared, _Existing]], now: str) -> list[int]:
+        """Write the new and the newer rows through the store's one mapping (``EventSql.save_many``)."""
+        ids = self.sql.save_many(
+            self.profile_id,
+            self.origin,
+            [(calendar_id, item.ics, item.source, item.fields) for calendar_id, item in inserts],
+            [(old.id, calendar_id, item.ics, item.source, item.fields) for calendar_id, item, old in updates],
+            now,
         )
         self.report.changes.created.extend(
             Change(item.fields.uid, item.fields.recurrence_id, new_id, None, None, None)
-            for new_id, (_, item) in zip(ids, inserts)
-        )
-        return ids
-
-    def _update(self, updates: list[tuple[int, Prepared, _Existing]], now: str) -> None:
-        if not updates:
-            return
-        sets = ", ".join(f"{name} = ?" for name in ("calendar_id", "updated_at", "ics", "source", *_COLUMNS))
-        self.conn.executemany(
-            f"UPDATE events SET {sets} WHERE id = ?",
-            [(calendar_id, now, item.ics, item.source, *_values(item), old.id) for calendar_id, item, old in updates],
+            for new_id, (_, item) in zip(ids, inserts, strict=True)
         )
         self.report.changes.updated.extend(
             Change(old.uid, old.recurrence_id, old.id, old.ics, old.calendar_id, old.origin, old.source)
             for _, _, old in updates
         )
-        self.conn.executemany("DELETE FROM alarms WHERE event_id = ?", [(old.id,) for _, _, old in updates])
+        return ids
 
     def _delete(self, stale: list[_Existing]) -> None:
         if not stale:
             return
-        self.conn.executemany("DELETE FROM events WHERE id = ?", [(row.id,) for row in stale])
+        self.sql.delete(row.id for row in stale)
         self.report.changes.deleted.extend(
             Change(row.uid, row.recurrence_id, row.id, row.ics, row.calendar_id, row.origin, row.source) for row in stale
         )
         self.report.removed_overrides += len(stale)
-
-    def _alarms(self, rows: list[tuple[int, Prepared]]) -> None:
-        self.conn.executemany(
-            "INSERT INTO alarms(event_id, trigger, action) VALUES (?, ?, ?)",
-            [(event_id, trigger, action) for event_id, item in rows for trigger, action in item.fields.alarms],
-        )
 
     def _excluded(self, item: Prepared) -> bool:
         """A single event whose EXDATE names its DTSTART has no instance (RFC 5545); it is
@@ -257,10 +236,9 @@ class Writer:
         for (uid, _), pair in written.items():
             by_uid.setdefault(uid, []).append(pair)
         updated_ids = {old.id for _, _, old in updates}
-        stale_series = [(row.id,) for row in existing.values() if row.uid in touched and row.id not in gone]
-        self.conn.executemany("DELETE FROM occurrences WHERE series_id = ?", stale_series)
-        singles: list[tuple[int, int, int, int, int, int, None]] = []
-        reset: list[tuple[int]] = []
+        self.sql.clear_series(row.id for row in existing.values() if row.uid in touched and row.id not in gone)
+        singles: list[OccurrenceRow] = []
+        reset: list[int] = []
         for uid in touched:
             mine = by_uid.get(uid, [])
             master = next((item for _, item in mine if not item.fields.recurrence_id), None)
@@ -283,17 +261,13 @@ class Writer:
                     fields = item.fields
                     singles.append((self.profile_id, event_id, event_id, int(fields.floating), fields.start_ts, fields.end_ts, None))
                 if event_id in updated_ids:
-                    reset.append((event_id,))
+                    reset.append(event_id)
             for row in kept.get(uid, []):
                 if row.status != "CANCELLED":
                     singles.append((self.profile_id, row.id, row.id, row.floating, row.start_ts, row.end_ts, None))
-                reset.append((row.id,))
-        self.conn.executemany(
-            "INSERT INTO occurrences(profile_id, event_id, series_id, floating, start_ts, end_ts, recurrence_id)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            singles,
-        )
-        self.conn.executemany("UPDATE events SET expanded_until = NULL, expansion = NULL, capped = 0 WHERE id = ?", reset)
+                reset.append(row.id)
+        self.sql.insert_occurrences(singles)  # a single is its own series: event_id == series_id
+        self.sql.reset_expansion(reset)
         return series
 
 
@@ -305,21 +279,6 @@ class _Series:
     components: dict[str, icalendar.Event]
     query: Any
     line: int | None
-
-
-_COLUMNS = (
-    "uid", "recurrence_id", "title", "description", "location", "tzid", "all_day", "floating", "start_ts",
-    "end_ts", "rrule", "rdate", "exdate", "transp", "status", "completed", "sequence", "last_modified",
-)  # fmt: skip
-
-
-def _values(item: Prepared) -> tuple[Any, ...]:
-    f = item.fields
-    return (
-        f.uid, f.recurrence_id, f.title, f.description, f.location, f.tzid, int(f.all_day), int(f.floating),
-        f.start_ts, f.end_ts, f.rrule, f.rdate, f.exdate, f.transp, f.status, int(f.completed), f.sequence,
-        f.last_modified,
-    )  # fmt: skip
 
 
 def _modified(value: str | None) -> datetime | None:

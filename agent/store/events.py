@@ -15,7 +15,7 @@ import sqlite3
 import time
 from bisect import bisect_left
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any, NamedTuple
 from zoneinfo import ZoneInfo
@@ -42,7 +42,9 @@ from agent.store.components import (
     wall_seconds,
 )
 from agent.store import journal
+from agent.store.changes import Change, ChangeSet
 from agent.store.db import Store, utc_now_iso
+from agent.store.event_sql import ChangedRow, EventSql, NewRow, OccurrenceRow
 from agent.store.recurrence import Dates, InstanceBudget, Walk, bound, component_problem
 
 HORIZON = timedelta(days=2 * 365)
@@ -58,34 +60,6 @@ DAY = 86400
 # Occurrences longer than this are found through the R*Tree ``occurrences_span``, the rest
 # through the start_ts index from LONG_SPAN before a window (migration 6 fixes the number).
 LONG_SPAN = 2 * DAY
-
-
-@dataclass(frozen=True, slots=True)  # an import of 100k events holds 100k of them
-class Change:
-    """One row's before and after; ``before_ics`` None means it was created."""
-
-    uid: str
-    recurrence_id: str
-    event_id: int | None
-    before_ics: str | None
-    before_calendar_id: int | None
-    before_origin: str | None
-    before_source: str | None = None  # an imported row's original text, put back by undo
-
-
-@dataclass
-class ChangeSet:
-    created: list[Change] = field(default_factory=list)
-    updated: list[Change] = field(default_factory=list)
-    deleted: list[Change] = field(default_factory=list)
-
-    def extend(self, other: ChangeSet) -> None:
-        self.created += other.created
-        self.updated += other.updated
-        self.deleted += other.deleted
-
-    def __bool__(self) -> bool:
-        return bool(self.created or self.updated or self.deleted)
 
 
 class Occurrence(NamedTuple):
@@ -233,6 +207,11 @@ class EventRepo:
             raise NotFoundError(f"calendar {calendar_id} does not belong to this profile")
         self._own_calendars.add(calendar_id)
 
+    @property
+    def sql(self) -> EventSql:
+        """The statements that write event rows (agent/store/event_sql.py), on this store."""
+        return EventSql(self.store.conn)
+
     # ---- writes -------------------------------------------------------------------------
 
     def row(self, uid: str, recurrence_id: str = "") -> sqlite3.Row | None:
@@ -266,7 +245,6 @@ class EventRepo:
         its columns, when the caller has read them (a sync pull's plain overrides come with
         ``ics`` and ``fields`` and no component: agent/ics/quick.py)."""
         self._check_calendar(calendar_id)
-        conn = self.store.conn
         if fields is None or component is not None:
             assert component is not None, "save needs a component, or its ics and fields"
             fields = index_fields(component)
@@ -280,25 +258,15 @@ class EventRepo:
             ics = component.to_ical().decode()  # a caller may have it serialised
         existing = self.row(fields.uid, fields.recurrence_id)
         now = utc_now_iso()
-        values = _columns(fields) | {"ics": ics, "source": source, "updated_at": now}
         changes = ChangeSet()
         if existing is None:
-            values |= {
-                "profile_id": self.profile_id,
-                "calendar_id": calendar_id,
-                "origin": origin,
-                "created_at": created_at or now,
-            }
-            cols = ", ".join(values)
-            marks = ", ".join("?" for _ in values)
-            cur = conn.execute(f"INSERT INTO events ({cols}) VALUES ({marks})", list(values.values()))
-            event_id = int(cur.lastrowid or 0)
+            event_id = self.sql.insert(
+                self.profile_id, calendar_id, origin, fields, ics, source, created_at=created_at or now, updated_at=now
+            )
             changes.created.append(Change(fields.uid, fields.recurrence_id, event_id, None, None, None))
         else:
             event_id = int(existing["id"])
-            values["calendar_id"] = calendar_id
-            sets = ", ".join(f"{name} = ?" for name in values)
-            conn.execute(f"UPDATE events SET {sets} WHERE id = ?", [*values.values(), event_id])
+            self.sql.update(event_id, calendar_id, fields, ics, source, updated_at=now)
             changes.updated.append(
                 Change(
                     fields.uid,
@@ -310,11 +278,6 @@ class EventRepo:
                     existing["source"],
                 )
             )
-        conn.execute("DELETE FROM alarms WHERE event_id = ?", (event_id,))
-        conn.executemany(
-            "INSERT INTO alarms(event_id, trigger, action) VALUES (?, ?, ?)",
-            [(event_id, trigger, action) for trigger, action in fields.alarms],
-        )
         if materialize:
             self.materialize(fields.uid)
         journal.collect(self.store, self.profile_id, changes, origin)  # the undo journal (one entry per commit)
@@ -343,34 +306,21 @@ class EventRepo:
                 existing[(row["uid"], row["recurrence_id"])] = row
         now = utc_now_iso()
         changes = ChangeSet()
-        inserts: list[tuple[int, str, EventFields]] = []
-        updates: list[list[Any]] = []
-        names = list(_columns(parts[0][1])) + ["ics", "source", "updated_at"]
-        (top,) = conn.execute("SELECT COALESCE(MAX(id), 0) FROM events").fetchone()  # ids as the importer's writer gives them
+        inserts: list[NewRow] = []
+        updates: list[ChangedRow] = []
         for ics, fields in parts:
             old = existing.get((fields.uid, fields.recurrence_id))
             if old is None:
-                top += 1
-                inserts.append((top, ics, fields))
-                changes.created.append(Change(fields.uid, fields.recurrence_id, top, None, None, None))
+                inserts.append((calendar_id, ics, None, fields))
             else:
-                updates.append([*_columns(fields).values(), ics, None, now, calendar_id, old["id"]])
+                updates.append((int(old["id"]), calendar_id, ics, None, fields))
                 changes.updated.append(Change(fields.uid, fields.recurrence_id, int(old["id"]), old["ics"],
                                               old["calendar_id"], old["origin"], old["source"]))  # fmt: skip
-        if inserts:
-            cols = ", ".join([*names, "id", "profile_id", "calendar_id", "origin", "created_at"])
-            marks = ", ".join("?" for _ in range(len(names) + 5))
-            conn.executemany(
-                f"INSERT INTO events ({cols}) VALUES ({marks})",
-                (  # a generator: 100k rows of 25 values are not built as one list
-                    [*_columns(fields).values(), ics, None, now, new_id, self.profile_id, calendar_id, origin, now]
-                    for new_id, ics, fields in inserts
-                ),
-            )
-        if updates:
-            sets = ", ".join(f"{name} = ?" for name in [*names, "calendar_id"])
-            conn.executemany(f"UPDATE events SET {sets} WHERE id = ?", updates)
-            conn.executemany("DELETE FROM alarms WHERE event_id = ?", [(row[-1],) for row in updates])
+        new_ids = self.sql.save_many(self.profile_id, origin, inserts, updates, now)
+        changes.created = [
+            Change(fields.uid, fields.recurrence_id, new_id, None, None, None)
+            for new_id, (_, _, _, fields) in zip(new_ids, inserts)
+        ]
         journal.collect(self.store, self.profile_id, changes, origin)
         return changes
 
@@ -392,7 +342,7 @@ class EventRepo:
                 Change(row["uid"], row["recurrence_id"], row["id"], row["ics"], row["calendar_id"], row["origin"],
                        row["source"])
             )
-            conn.execute("DELETE FROM events WHERE id = ?", (row["id"],))
+        self.sql.delete(row["id"] for row in rows)
         if recurrence_id:
             self.materialize(uid)
         journal.collect(self.store, self.profile_id, changes)
@@ -426,26 +376,21 @@ class EventRepo:
         horizon in steps of at most ``MAX_INSTANCES_PER_CHUNK`` and never past
         ``MAX_SERIES_INSTANCES`` in all (see ``_advance``).
         """
-        conn = self.store.conn
         rows = self._series_rows(uid)
-        # One statement for the UID's rows (a series may have 100,000), not one per row.
-        conn.execute(
-            "DELETE FROM occurrences WHERE series_id IN (SELECT id FROM events WHERE profile_id = ? AND uid = ?)",
-            (self.profile_id, uid),
-        )
+        self.sql.clear_occurrences(self.profile_id, uid)
         if not rows:
             return
         master = rows[0] if rows[0]["recurrence_id"] == "" else None
         if master is None or not (master["rrule"] or master["rdate"]):
             # Singles, and overrides whose master we do not have: each stands alone.
+            alone: list[OccurrenceRow] = []
             for row in rows:
                 # A single whose EXDATE names its DTSTART has no instance (RFC 5545).
                 excluded = bool(row["exdate"]) and not row["recurrence_id"] and excluded_single(parse_component(row["ics"]))
                 if row["status"] != "CANCELLED" and not excluded:
-                    self._insert_occurrence(row["id"], row["id"], row["floating"], row["start_ts"], row["end_ts"], None)
-                conn.execute(
-                    "UPDATE events SET expanded_until = NULL, expansion = NULL, capped = 0 WHERE id = ?", (row["id"],)
-                )
+                    alone.append((self.profile_id, row["id"], row["id"], row["floating"], row["start_ts"], row["end_ts"], None))
+            self.sql.insert_occurrences(alone)
+            self.sql.reset_expansion(row["id"] for row in rows)
             return
         if horizon_ts is None:
             horizon_ts = max(int(time.time()), master["start_ts"]) + int(HORIZON.total_seconds())
@@ -569,12 +514,8 @@ class EventRepo:
             if lazy and not _reaches_cap(run, to_ts):
                 break
         master = run.master
-        conn = self.store.conn
         if capped:
-            conn.execute(
-                "UPDATE events SET expanded_until = NULL, expansion = ?, capped = 1 WHERE id = ?",
-                (progress.to_json(), master["id"]),
-            )
+            self.sql.set_expansion(master["id"], None, progress.to_json(), capped=True)
             return
         complete = False
         if reached >= to_ts and _series_is_finite(master):
@@ -584,16 +525,11 @@ class EventRepo:
             except InstanceBudget:
                 complete = False
         if complete:
-            conn.execute(
-                "UPDATE events SET expanded_until = NULL, expansion = NULL, capped = 0 WHERE id = ?", (master["id"],)
-            )
+            self.sql.reset_expansion([master["id"]])
             return
         before = run.moment(reached - DAY)
         progress.rules = [walk.progress(before) for walk in run.walks[1:]]
-        conn.execute(
-            "UPDATE events SET expanded_until = ?, expansion = ?, capped = 0 WHERE id = ?",
-            (reached, progress.to_json(), master["id"]),
-        )
+        self.sql.set_expansion(master["id"], reached, progress.to_json(), capped=False)
 
     def _step(self, run: _Run, progress: _Progress, from_ts: int, to_ts: int) -> tuple[int, bool]:
         """Materialise up to one chunk of instances starting at ``from_ts``.
@@ -628,11 +564,7 @@ class EventRepo:
             batch.sort(key=lambda row: row[4])
             progress.capped_at, capped = batch[left][4], True
             del batch[left:]
-        self.store.conn.executemany(
-            "INSERT INTO occurrences(profile_id, series_id, event_id, floating, start_ts, end_ts, recurrence_id)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            batch,
-        )
+        self.sql.insert_occurrences(batch)
         progress.materialised += len(batch)
         return low, capped
 
@@ -697,15 +629,6 @@ class EventRepo:
                 out.append((self.profile_id, master_id, row["id"], row["floating"], row["start_ts"], row["end_ts"],
                             row["recurrence_id"]))  # fmt: skip
         return out
-
-    def _insert_occurrence(
-        self, event_id: int, series_id: int, floating: int, start_ts: int, end_ts: int, rid: str | None
-    ) -> None:
-        self.store.conn.execute(
-            "INSERT INTO occurrences(profile_id, event_id, series_id, floating, start_ts, end_ts, recurrence_id)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (self.profile_id, event_id, series_id, floating, start_ts, end_ts, rid),
-        )
 
     def ensure_expanded(self, until_utc: int) -> None:
         """Extend open-ended series whose occurrences stop before ``until_utc``.
@@ -846,29 +769,6 @@ def _occurrences(
         )
         out.append((key, 1 if not all_day else 0, title, occurrence))
     return out
-
-
-def _columns(fields: EventFields) -> dict[str, Any]:
-    return {
-        "uid": fields.uid,
-        "recurrence_id": fields.recurrence_id,
-        "title": fields.title,
-        "description": fields.description,
-        "location": fields.location,
-        "tzid": fields.tzid,
-        "all_day": int(fields.all_day),
-        "floating": int(fields.floating),
-        "start_ts": fields.start_ts,
-        "end_ts": fields.end_ts,
-        "rrule": fields.rrule,
-        "rdate": fields.rdate,
-        "exdate": fields.exdate,
-        "transp": fields.transp,
-        "status": fields.status,
-        "completed": int(fields.completed),
-        "sequence": fields.sequence,
-        "last_modified": fields.last_modified,
-    }
 
 
 _RID_VALUE = re.compile(r"^RECURRENCE-ID[^:\r\n]*:([0-9TZ]+)", re.MULTILINE | re.IGNORECASE)

@@ -504,8 +504,7 @@ def _revert(store: Store, profile_id: int, change_id: int, origin: str) -> Rever
         events.append(_described(current, "removed"))
         inverse.deleted.append(Change(current["uid"], current["recurrence_id"], current["id"], current["ics"],
                                       current["calendar_id"], current["origin"], current["source"]))  # fmt: skip
-    for start in range(0, len(removed), _CHUNK):
-        conn.executemany("DELETE FROM events WHERE id = ?", [(r["id"],) for r in removed[start : start + _CHUNK]])
+    repo.sql.delete(r["id"] for r in removed)
     collect(store, profile_id, ChangeSet(deleted=list(inverse.deleted)))
     touched: set[str] = set()
     for change in reversed(rows):

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from agent.errors import StoreError
+from agent.store.event_sql import EventSql
 
 # Parents before children, so foreign keys hold as rows arrive. The full-text tables and
 # schema_migrations are not copied; occurrences are copied last and checked (see below).
@@ -196,7 +197,7 @@ def _needing_instances(damaged: sqlite3.Connection, conn: sqlite3.Connection, re
     _copy_table(damaged, conn, "occurrences", report)
     everything = "SELECT DISTINCT profile_id, uid FROM events"
     if report.unreadable.get("occurrences") or report.rejected.get("occurrences") or "occurrences" not in report.rows:
-        conn.execute("DELETE FROM occurrences")
+        EventSql(conn).clear_all_occurrences()
         return [(int(p), str(u)) for p, u in conn.execute(everything).fetchall()]
     wanted = conn.execute(
         "SELECT DISTINCT e.profile_id, e.uid FROM occurrences o JOIN events e ON e.id = o.series_id"
@@ -204,8 +205,7 @@ def _needing_instances(damaged: sqlite3.Connection, conn: sqlite3.Connection, re
         " UNION SELECT e.profile_id, e.uid FROM events e WHERE NOT EXISTS"
         " (SELECT 1 FROM occurrences o WHERE o.event_id = e.id OR o.series_id = e.id)"
     ).fetchall()
-    conn.execute("DELETE FROM occurrences WHERE event_id NOT IN (SELECT id FROM events)"
-                 " OR series_id NOT IN (SELECT id FROM events)")
+    EventSql(conn).clear_orphan_occurrences()
     return [(int(p), str(u)) for p, u in wanted]
 
 
@@ -286,12 +286,12 @@ def _mend_orphans(conn: sqlite3.Connection, report: RecoveryReport) -> None:
             calendar_id = cur.lastrowid
         else:
             calendar_id = row[0]
-        moved = conn.execute(
-            "UPDATE events SET calendar_id = ? WHERE profile_id = ? AND calendar_id NOT IN (SELECT id FROM calendars)",
-            (calendar_id, profile_id),
-        ).rowcount
+        moved = EventSql(conn).rehome_orphans(profile_id, int(calendar_id or 0))
         report.notes.append(f"{moved} events whose calendar was unreadable are in '{RECOVERED_CALENDAR}'")
-    for child, parent_col, parent in (("alarms", "event_id", "events"), ("sync_items", "mapping_id", "sync_calendars"),
+    gone = EventSql(conn).clear_orphan_alarms()
+    if gone:
+        report.notes.append(f"{gone} alarms rows lost their parent and were dropped")
+    for child, parent_col, parent in (("sync_items", "mapping_id", "sync_calendars"),
                                       ("sync_conflicts", "mapping_id", "sync_calendars"),
                                       ("sync_calendars", "account_id", "sync_accounts")):
         gone = conn.execute(f"DELETE FROM {child} WHERE {parent_col} NOT IN (SELECT id FROM {parent})").rowcount
