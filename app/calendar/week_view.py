@@ -311,19 +311,19 @@ class WeekView(CalendarView):
         self.header.move_requested.connect(self.move_requested)
         self.header.event_activated.connect(self.event_activated)
         self.header.context_requested.connect(self.open_context_menu)
-        self.scroll = QScrollArea(self)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setWidget(self.grid)
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.scroll.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
-        for child in (self.header, self.grid, self.scroll):
+        self.scroll_area = QScrollArea(self)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setWidget(self.grid)
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll_area.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
+        for child in (self.header, self.grid, self.scroll_area):
             child.setFocusProxy(self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addWidget(self.header)
-        layout.addWidget(self.scroll, 1)
+        layout.addWidget(self.scroll_area, 1)
 
     def set_anchor(self, day: date) -> None:
         super().set_anchor(day)
@@ -343,7 +343,7 @@ class WeekView(CalendarView):
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt)
         key = Qt.Key(event.key())
         if key in (Qt.Key.Key_Up, Qt.Key.Key_Down):
-            bar = self.scroll.verticalScrollBar()
+            bar = self.scroll_area.verticalScrollBar()
             bar.setValue(bar.value() + (HOUR_HEIGHT if key == Qt.Key.Key_Down else -HOUR_HEIGHT))
             return
         super().keyPressEvent(event)
@@ -398,7 +398,7 @@ class WeekView(CalendarView):
                                           self.selected_day_index(), self.selected_key, self.qlocale))
 
     def scroll_to_minute(self, minute: int) -> None:
-        bar = self.scroll.verticalScrollBar()
+        bar = self.scroll_area.verticalScrollBar()
         QTimer.singleShot(0, lambda: bar.setValue(int(self.grid.y_of(max(minute, 0)))))
 
     def selection_moved(self) -> None:
@@ -406,8 +406,8 @@ class WeekView(CalendarView):
         if event is None or event.is_bar:
             return
         minute = event.start.hour * 60 + event.start.minute if event.start.date() >= self.first_day else 0
-        bar = self.scroll.verticalScrollBar()
-        top, height = bar.value(), self.scroll.viewport().height()
+        bar = self.scroll_area.verticalScrollBar()
+        top, height = bar.value(), self.scroll_area.viewport().height()
         y = self.grid.y_of(minute)
         if not top <= y <= top + height - HOUR_HEIGHT:
             bar.setValue(int(max(y - HOUR_HEIGHT, 0)))

@@ -190,7 +190,7 @@ def test_the_keyboard_selected_day_is_highlighted_in_week_view(window: Any, qtbo
 
     header_days = [item for item in view.header.visible_items() if hasattr(item, "selected")]
     assert [item.day for item in header_days if item.selected] == [MONDAY + timedelta(days=3)]
-    grid_y = view.scroll.verticalScrollBar().value() + 20
+    grid_y = view.scroll_area.verticalScrollBar().value() + 20
     for widget, y in ((view.grid, grid_y), (view.header, 4)):
         thursday, wednesday, friday = pixel(widget, 3, y), pixel(widget, 2, y), pixel(widget, 4, y)
         assert wednesday == friday  # same kind of day, neither selected
