@@ -143,7 +143,7 @@ def export_case(store: Store, profile_id: int, observation_id: int, *, tz: str |
         raise CaseError(f"no observation with id {observation_id} (see richeng report --candidates)")
     zone = ZoneInfo(tz or SettingsService(store, profile_id).timezone_name())
     at = obs.created_at
-    reasons = next((c["reasons"] for c in candidates(observations) if c["id"] == obs.id), [])
+    reasons: list[str] = next((c["reasons"] for c in candidates(observations) if c["id"] == obs.id), [])
     turns: list[dict[str, Any]] = [{"user": obs.user_text, "expect": {}}]
     for reason in reasons:
         if reason.startswith("cancelled_after_create:"):

@@ -61,7 +61,7 @@ class LazyGrammarProcessor:
             self._accepted += 1
         self.steps += 1
         best = int(np.argmax(scores))
-        self._one[0].id = best
+        self._one[0].id = best  # type: ignore[assignment]  # typed c_int32 by llama_cpp; ctypes stores an int
         self._one[0].logit = float(scores[best])
         self._one_array.size = 1
         self._one_array.selected = -1

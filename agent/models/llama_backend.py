@@ -32,7 +32,7 @@ import uuid
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from agent.models import prefix_cache
 from agent.models.base import (
@@ -52,6 +52,7 @@ from agent.models.tool_grammar import TOOL_MARKER, build_grammar, normalize_mess
 
 if TYPE_CHECKING:
     from llama_cpp import Llama
+    from llama_cpp.llama_types import CreateCompletionStreamResponse
 
 log = logging.getLogger(__name__)
 
@@ -376,7 +377,7 @@ class _Run:
     temperature: float
     watch: Stopwatch
 
-    def pieces(self, gbnf: str | None) -> Iterator[str]:
+    def pieces(self, gbnf: str | None) -> Generator[str, None, None]:
         from llama_cpp import LlamaGrammar, LogitsProcessorList
 
         lazy: LazyGrammarProcessor | None = None
@@ -388,7 +389,9 @@ class _Run:
                 grammar = LlamaGrammar.from_string(gbnf, verbose=False)
         except ValueError as exc:  # a grammar llama.cpp refuses: an honest line, not a traceback
             raise ModelUnavailable(f"the local model cannot use the tool-call grammar ({exc})") from None
-        chunks = self.llama.create_completion(
+        # stream=True gives llama_cpp's generator of chunks; its annotation does not tell the two
+        # return types apart by ``stream``.
+        chunks = cast("Generator[CreateCompletionStreamResponse, None, None]", self.llama.create_completion(
             prompt=self.tokens,
             max_tokens=self.max_tokens,
             temperature=self.temperature,
@@ -398,7 +401,7 @@ class _Run:
             logits_processor=LogitsProcessorList([lazy]) if lazy else None,
             repeat_penalty=1.0,
             seed=0,
-        )
+        ))
         try:
             for chunk in chunks:
                 piece = str(chunk["choices"][0]["text"])

@@ -174,8 +174,8 @@ class OpenAIChatModel(BaseChatModel):
             # e.g. llama.cpp's server failing inside the event stream: it just closes it
             raise ModelUnavailable(f"{public_url(self.base_url)} ended the stream without an answer")
         calls = [partial[i].finish(i) for i in sorted(partial)]
-        for call in calls:
-            yield ModelEvent(kind="tool_call", tool_call=call)
+        for finished_call in calls:
+            yield ModelEvent(kind="tool_call", tool_call=finished_call)
         response = ModelResponse(content="".join(content), tool_calls=calls, usage=usage, timings=watch.end())
         yield ModelEvent(kind="done", response=response)
 

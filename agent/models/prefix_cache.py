@@ -151,8 +151,8 @@ def prune(directory: Path) -> list[Path]:
     for path in directory.glob("*.state"):
         header = _header(path)
         key = header.get("key") if header is not None else None
-        stale = not isinstance(key, dict)
-        if not stale:
+        stale = True
+        if isinstance(key, dict):
             try:
                 stat = Path(str(key.get("model"))).stat()
                 stale = (stat.st_size, stat.st_mtime_ns) != (key.get("model_size"), key.get("model_mtime_ns"))
