@@ -26,7 +26,7 @@ from app.keyboard import install_click_guard
 
 if TYPE_CHECKING:
     from app.chat.chat_pane import ChatPane
-    from app.reminders import ReminderService
+    from app.reminders import ReminderScheduler
     from app.sync.sync_controller import SyncController
 
 CHAT_MIN_WIDTH = 300  # a receipt's footer ("Show in calendar", Undo) fits without clipping
@@ -35,7 +35,7 @@ CHAT_MIN_WIDTH = 300  # a receipt's footer ("Show in calendar", Undo) fits witho
 class MainWindow(QMainWindow):
     chat: ChatPane
     sync: SyncController
-    reminders: ReminderService
+    reminders: ReminderScheduler
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None, *, deferred: bool = False) -> None:
         super().__init__(parent)
@@ -79,7 +79,7 @@ class MainWindow(QMainWindow):
             return
         self.started = True
         from app.chat.chat_pane import ChatPane
-        from app.reminders import ReminderService
+        from app.reminders import ReminderScheduler
         from app.sync.sync_controller import SyncController
 
         ctx = self.ctx
@@ -99,7 +99,7 @@ class MainWindow(QMainWindow):
         self.sync_button.clicked.connect(self.sync.sync_now)
         self.sync.busy_changed.connect(lambda busy: self.sync_button.setEnabled(not busy))
         self.sync_button.setEnabled(True)
-        self.reminders = ReminderService(ctx, self)
+        self.reminders = ReminderScheduler(ctx, self)
 
     def _sync_now(self) -> None:
         if self.started:

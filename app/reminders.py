@@ -42,7 +42,10 @@ UNTIL_START = -1  # the "until it starts" choice
 AUTO = object()
 
 
-class ReminderService(QObject):
+class ReminderScheduler(QObject):
+    """Plans the next alarm on a timer and shows what is due (a QObject of the app; the
+    headless reminder rules it calls are ``agent.services.reminders``)."""
+
     fired = Signal(object, object)  # Occurrence, fire time
     snoozed = Signal(object, object)  # Occurrence, the time it will remind again
 

@@ -23,7 +23,7 @@ from agent.services.reminders import snoozed_until  # noqa: E402
 from agent.store.db import Store  # noqa: E402
 from agent.store.profiles import ensure_profile  # noqa: E402
 from app.notifications import DesktopNotifications  # noqa: E402
-from app.reminders import MAX_SLEEP, UNTIL_START, ReminderService  # noqa: E402
+from app.reminders import MAX_SLEEP, UNTIL_START, ReminderScheduler  # noqa: E402
 from tests.support.clock import SHANGHAI  # noqa: E402
 
 SHOTS = Path("/tmp/shots")
@@ -52,10 +52,10 @@ def world(tmp_path: Path, qapp: Any, monkeypatch: pytest.MonkeyPatch):  # type: 
     clock = Clock(datetime(2026, 12, 2, 13, 38, 20, tzinfo=SHANGHAI))
     ctx = build_context(store, profile, tz="Asia/Shanghai", now=None)
     ctx.clock = clock
-    services: list[ReminderService] = []
+    services: list[ReminderScheduler] = []
 
-    def make(**kwargs: Any) -> ReminderService:
-        service = ReminderService(ctx, None, **({"desktop": None} | kwargs))
+    def make(**kwargs: Any) -> ReminderScheduler:
+        service = ReminderScheduler(ctx, None, **({"desktop": None} | kwargs))
         services.append(service)
         return service
 

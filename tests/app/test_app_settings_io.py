@@ -298,14 +298,14 @@ def test_export_all_one_calendar_or_a_range(app_ctx, qtbot, ics_file, tmp_path) 
 
 
 def test_reminder_fires_once_as_a_popup_without_a_tray(app_ctx, qtbot, ics_file, monkeypatch) -> None:
-    from app.reminders import ReminderService
+    from app.reminders import ReminderScheduler
 
     job = import_paths(None, app_ctx, [str(ics_file)])
     with qtbot.waitSignal(job.done, timeout=10_000):
         pass
     qtbot.addWidget(job.report_dialog)
     monkeypatch.setattr(QSystemTrayIcon, "isSystemTrayAvailable", staticmethod(lambda: False))
-    service = ReminderService(app_ctx, None, desktop=None)  # never the developer's desktop service
+    service = ReminderScheduler(app_ctx, None, desktop=None)  # never the developer's desktop service
     service.timer.stop()
     before = service.check(datetime(2026, 12, 2, 13, 40, tzinfo=SHANGHAI))
     assert before == [] or all(fire.hour != 13 for _occ, fire in before)
