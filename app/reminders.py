@@ -20,6 +20,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from PySide6.QtCore import QObject, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QMessageBox, QPushButton, QStyle, QSystemTrayIcon, QWidget
 
 from agent.services.reminders import (
@@ -218,8 +219,8 @@ class ReminderScheduler(QObject):
 
     def _tray(self) -> QSystemTrayIcon:
         if self.tray is None:
-            icon = self.window.windowIcon() if self.window is not None else None
-            if icon is None or icon.isNull():
+            icon = self.window.windowIcon() if self.window is not None else QIcon()  # QIcon(): none
+            if icon.isNull():
                 style = self.window.style() if self.window is not None else None
                 icon = style.standardIcon(QStyle.StandardPixmap.SP_MessageBoxInformation) if style else icon
             self.tray = QSystemTrayIcon(icon, self)
