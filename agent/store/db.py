@@ -524,21 +524,6 @@ class Store:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
 
-    @contextmanager
-    def read(self) -> Iterator[sqlite3.Connection]:
-        """Several queries that must see one committed state: a read transaction on this
-        thread's connection (WAL gives it a snapshot; writers on other threads go on)."""
-        conn = self.conn
-        if conn.in_transaction:
-            yield conn
-            return
-        conn.execute("BEGIN")
-        try:
-            yield conn
-        finally:
-            if conn.in_transaction:
-                conn.execute("COMMIT")
-
     def schema_version(self) -> int:
         return read_version(self.conn)
 

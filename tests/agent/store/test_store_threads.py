@@ -120,9 +120,9 @@ def test_reader_thread_racing_a_writer_never_sees_half_a_transaction(store: Stor
     def reader() -> None:
         try:
             while not done.is_set():
-                with store.read() as conn:  # one snapshot for both queries
-                    total = conn.execute("SELECT COUNT(*) FROM memories").fetchone()[0]
-                    latest = conn.execute("SELECT COUNT(*) FROM memories WHERE text LIKE '% b'").fetchone()[0]
+                # One statement, one snapshot: both counts see the same committed state.
+                total, latest = store.conn.execute(
+                    "SELECT COUNT(*), COUNT(*) FILTER (WHERE text LIKE '% b') FROM memories").fetchone()
                 counts.append(total)
                 assert total == 2 * latest
             counts.append(count(store))
