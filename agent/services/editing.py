@@ -4,12 +4,19 @@ Recurring events follow the usual calendar scopes. ``this`` writes an override (
 EXDATE for a delete), ``following`` ends the series before the instance and starts a new one
 from it, and ``all`` changes the master, moving it by the same amount the instance moved.
 Every method returns the ``ChangeSet`` of one transaction, which the app keeps for undo.
+
+The editor's saves that are more than one of those steps (one occurrence's times *and*
+fields, "this and following" with field changes, a series given as an RDATE list) are
+here too (``edit_one``, ``edit_following``, ``create_with_dates``, ``replace_with_dates``):
+each runs its steps in one transaction and merges their change sets (``ChangeSet.merge``),
+so the app only picks the method and keeps the result as one undo step.
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+import dataclasses
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any, Literal
@@ -22,9 +29,10 @@ else:  # on first use: the app's first paint imports this module but edits nothi
     icalendar = lazy_module("icalendar", __name__)
 
 from agent.errors import NotFoundError, ValidationError
-from agent.store.components import build_event, index_fields, new_uid, parse_component, recurrence_key
+from agent.store.changes import Change, ChangeSet
+from agent.store.components import build_event, index_fields, new_uid, parse_component, recurrence_key, set_alarms
 from agent.store.db import Store
-from agent.store.events import Change, ChangeSet, EventRepo, Occurrence
+from agent.store.events import CapNote, EventRepo, Occurrence
 
 Scope = Literal["this", "following", "all"]
 EDITABLE = ("title", "description", "location", "transp", "completed")
@@ -43,6 +51,17 @@ class EventDraft:
     transp: str = "OPAQUE"
     rrule: str | None = None
     alarm_minutes: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class RecurrenceDates:
+    """A series given as an explicit RDATE list instead of its rule (the editor's 农历 yearly
+    series): ``dates`` computes the list from the saved DTSTART (the caller knows the
+    calendar the dates follow), ``mark`` is written as X-RICHENG-RECUR so the editor shows
+    the series as the kind it made. An empty list keeps the rule."""
+
+    dates: Callable[[date | datetime], list[date | datetime]]
+    mark: str
 
 
 class EditService:
@@ -82,13 +101,7 @@ class EditService:
         component.pop("RRULE", None)
         if draft.rrule:
             component.add("RRULE", icalendar.vRecur.from_ical(draft.rrule))
-        component.subcomponents = [sub for sub in component.subcomponents if sub.name != "VALARM"]
-        for minutes in draft.alarm_minutes:
-            alarm = icalendar.Alarm()
-            alarm.add("ACTION", "DISPLAY")
-            alarm.add("DESCRIPTION", draft.title.strip())
-            alarm.add("TRIGGER", timedelta(minutes=-minutes))
-            component.add_component(alarm)
+        set_alarms(component, draft.alarm_minutes, draft.title)
         self._check_calendar(draft.calendar_id)
         with self.store.transaction():
             return self.repo.save(_bump(component), draft.calendar_id, self.origin_of(row))
@@ -99,6 +112,94 @@ class EditService:
         _set(component, "X-RICHENG-COMPLETED", "TRUE" if done else None)
         with self.store.transaction():
             return self.repo.save(_bump(component), row["calendar_id"], self.origin_of(row))
+
+    def component(self, uid: str, recurrence_id: str = "") -> icalendar.Event | None:
+        """The stored VEVENT of (uid, recurrence_id), parsed; None when there is none
+        (the app duplicates an event from it without reading the store itself)."""
+        row = self.repo.row(uid, recurrence_id)
+        return parse_component(row["ics"]) if row is not None else None
+
+    def capped(self, uid: str) -> CapNote | None:
+        """Whether the series ``uid`` stops at the instance cap (the editor says so)."""
+        return self.repo.capped(uid)
+
+    # ---- the editor's composite saves (one transaction, one merged change set each) -------
+
+    def series_draft(self, occ: Occurrence, draft: EventDraft, *, keep_rule: bool) -> EventDraft:
+        """The draft of an "all" save from the editor opened on ``occ``, for ``replace``.
+
+        The master moves by the days the instance moved, to the draft's time of day; with
+        ``keep_rule`` (the user left the recurrence alone) the stored RRULE is kept verbatim
+        (its exact UNTIL, COUNT, WKST …), never one rebuilt from what the editor could show."""
+        row = self.repo.row(occ.uid, "")
+        if row is None:
+            return draft
+        master = parse_component(row["ics"])
+        if occ.recurrence_id is not None:
+            draft = _moved_with(master, occ, draft)
+        if keep_rule:
+            draft = dataclasses.replace(draft, rrule=_rule_text(master))
+        return draft
+
+    def has_dates(self, uid: str) -> bool:
+        """Whether the master of ``uid`` lists RDATEs (an "all" save must then rewrite them)."""
+        row = self.repo.row(uid, "")
+        return row is not None and parse_component(row["ics"]).get("RDATE") is not None
+
+    def edit_one(self, occ: Occurrence, draft: EventDraft) -> ChangeSet:
+        """Only this occurrence: an override with the draft's times and fields (title,
+        description, location, free/busy, reminders)."""
+        with self.store.transaction():
+            changes = self.move(occ, draft.start, draft.end, "this")
+            row = self._row(occ.uid, occ.recurrence_id or "")
+            component = parse_component(row["ics"])
+            for name, value in (("SUMMARY", draft.title.strip()), ("DESCRIPTION", draft.description),
+                                ("LOCATION", draft.location), ("TRANSP", draft.transp)):  # fmt: skip
+                _set(component, name, value)
+            set_alarms(component, draft.alarm_minutes, draft.title)
+            return changes.merge(self.repo.save(component, row["calendar_id"], row["origin"]))
+
+    def edit_following(
+        self, occ: Occurrence, draft: EventDraft, *, keep_rule: bool, dates: RecurrenceDates | None = None
+    ) -> ChangeSet:
+        """This and following: split the series at ``occ``, then rewrite the new series from
+        the draft (its rule kept verbatim with ``keep_rule``; RDATEs from ``dates``)."""
+        with self.store.transaction():
+            changes = self.move(occ, draft.start, draft.end, "following")
+            new = next(change.uid for change in changes.created if change.uid != occ.uid)
+            if keep_rule:
+                draft = dataclasses.replace(draft, rrule=_rule_text(parse_component(self._row(new, "")["ics"])))
+            changes = changes.merge(self.replace(new, draft))
+            if dates is not None:
+                changes = self._with_dates(changes, new, dates)
+            return changes
+
+    def create_with_dates(self, draft: EventDraft, dates: RecurrenceDates) -> ChangeSet:
+        """``create``, then the RDATE list of ``dates`` in place of the rule."""
+        with self.store.transaction():
+            changes = self.create(draft)
+            return self._with_dates(changes, changes.created[0].uid, dates)
+
+    def replace_with_dates(self, uid: str, draft: EventDraft, dates: RecurrenceDates | None) -> ChangeSet:
+        """``replace``, then the RDATE list of ``dates`` (None: the stored list is dropped,
+        the draft's rule stands)."""
+        with self.store.transaction():
+            return self._with_dates(self.replace(uid, draft), uid, dates)
+
+    def _with_dates(self, changes: ChangeSet, uid: str, dates: RecurrenceDates | None) -> ChangeSet:
+        """Set (or clear) the RDATE list on the master ``changes`` just wrote."""
+        row = self._row(uid, "")
+        component = parse_component(row["ics"])
+        component.pop("RDATE", None)
+        component.pop("X-RICHENG-RECUR", None)
+        listed = dates.dates(component.decoded("DTSTART")) if dates is not None else []
+        if dates is not None and listed:
+            component.pop("RRULE", None)
+            component.add("RDATE", listed)
+            component.add("X-RICHENG-RECUR", dates.mark)
+        return changes.merge(self.repo.save(component, row["calendar_id"], row["origin"]))
+
+    # ---- other changes -----------------------------------------------------------------------
 
     def move_to_calendar(self, uid: str, calendar_id: int) -> ChangeSet:
         self._check_calendar(calendar_id)
@@ -271,6 +372,26 @@ class EditService:
             return changes
 
 
+def _rule_text(component: icalendar.Event) -> str | None:
+    rule = component.get("RRULE")
+    return rule.to_ical().decode() if rule is not None else None
+
+
+def _moved_with(master: icalendar.Event, occ: Occurrence, draft: EventDraft) -> EventDraft:
+    """For "all": the master moves by the days the instance moved, to the draft's time."""
+    old_start = master.decoded("DTSTART")
+    occ_day = occ.start.date() if isinstance(occ.start, datetime) else occ.start
+    new_day = draft.start.date() if isinstance(draft.start, datetime) else draft.start
+    master_day = old_start.date() if isinstance(old_start, datetime) else old_start
+    start_day = master_day + (new_day - occ_day)
+    length = draft.end - draft.start  # type: ignore[operator]
+    if isinstance(draft.start, datetime):
+        start: date | datetime = datetime.combine(start_day, draft.start.timetz())
+    else:
+        start = start_day
+    return dataclasses.replace(draft, start=start, end=start + length)
+
+
 def _set(component: icalendar.Event, name: str, value: Any) -> None:
     component.pop(name, None)
     if value is not None and value != "":
@@ -362,4 +483,4 @@ def _end_series_before(component: icalendar.Event, original: datetime | date) ->
     rule["UNTIL"] = [until]
 
 
-__all__ = ["EditService", "EventDraft", "Scope", "Change"]
+__all__ = ["CapNote", "Change", "EditService", "EventDraft", "RecurrenceDates", "Scope"]

@@ -9,6 +9,7 @@ can never disagree about what "all day" or "floating" means.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
@@ -291,13 +292,23 @@ def build_event(
     event.add("TRANSP", transp)
     if rrule:
         event.add("RRULE", icalendar.vRecur.from_ical(rrule) if isinstance(rrule, str) else rrule)
-    for minutes in alarm_minutes or []:
+    set_alarms(event, alarm_minutes or [], title)
+    return event
+
+
+def set_alarms(component: icalendar.Event, minutes: Iterable[int], title: str) -> None:
+    """Replace the VEVENT's VALARMs with one DISPLAY alarm ``m`` minutes before its start for
+    each ``m`` of ``minutes``, described by ``title``.
+
+    The one way Richeng writes a reminder (a new event, the editor's save, one occurrence's
+    fields), so the reminder service reads every alarm it made the same way."""
+    component.subcomponents = [sub for sub in component.subcomponents if sub.name != "VALARM"]
+    for before in minutes:
         alarm = icalendar.Alarm()
         alarm.add("ACTION", "DISPLAY")
         alarm.add("DESCRIPTION", title.strip())
-        alarm.add("TRIGGER", timedelta(minutes=-minutes))
-        event.add_component(alarm)
-    return event
+        alarm.add("TRIGGER", timedelta(minutes=-before))
+        component.add_component(alarm)
 
 
 def parse_component(text: str) -> icalendar.Event:

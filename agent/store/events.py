@@ -45,6 +45,7 @@ from agent.store import journal
 from agent.store.changes import Change, ChangeSet
 from agent.store.db import Store, utc_now_iso
 from agent.store.event_sql import ChangedRow, EventSql, NewRow, OccurrenceRow
+from agent.store.occurrence import Occurrence
 from agent.store.recurrence import Dates, InstanceBudget, Walk, bound, component_problem
 
 HORIZON = timedelta(days=2 * 365)
@@ -60,44 +61,6 @@ DAY = 86400
 # Occurrences longer than this are found through the R*Tree ``occurrences_span``, the rest
 # through the start_ts index from LONG_SPAN before a window (migration 6 fixes the number).
 LONG_SPAN = 2 * DAY
-
-
-class Occurrence(NamedTuple):
-    """One instance as views and tools see it.
-
-    A named tuple rather than a dataclass: a month view builds thousands of these per
-    query, and tuple construction is several times cheaper than a frozen dataclass's."""
-
-    event_id: int
-    series_id: int
-    uid: str
-    recurrence_id: str | None
-    title: str
-    start: datetime | date
-    end: datetime | date
-    all_day: bool
-    floating: bool
-    tzid: str | None
-    calendar: str
-    calendar_id: int
-    color: str
-    location: str
-    description: str
-    transp: str
-    status: str
-    completed: bool
-    origin: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "uid": self.uid,
-            "title": self.title,
-            "start": self.start.isoformat(),
-            "end": self.end.isoformat(),
-            "all_day": self.all_day,
-            "calendar": self.calendar,
-            "recurrence_id": self.recurrence_id,
-        }
 
 
 @dataclass
@@ -828,3 +791,11 @@ def _series_is_finite(master: sqlite3.Row) -> bool:
     """A series ends when every RRULE has COUNT or UNTIL (RDATE-only series always end)."""
     rules = (master["rrule"] or "").splitlines()
     return all("COUNT=" in rule.upper() or "UNTIL=" in rule.upper() for rule in rules)
+
+
+# Change, ChangeSet and Occurrence live in their own modules (plain values the app may
+# import); they are named here too because most callers meet them through the repository.
+__all__ = [
+    "HORIZON", "LONG_SPAN", "MAX_INSTANCES_PER_CHUNK", "MAX_SERIES_INSTANCES", "CapNote", "Change", "ChangeSet", "EventRepo",
+    "Occurrence",
+]  # fmt: skip

@@ -58,6 +58,11 @@ def _pydate(value: QDate) -> date:
     return date(value.year(), value.month(), value.day())
 
 
+def _pytime(value: QTime) -> time:
+    """``QTime.toPython()``, typed (PySide6 declares it as returning object)."""
+    return time(value.hour(), value.minute(), value.second(), value.msec() * 1000)
+
+
 class EventDialog(QDialog):
     def __init__(
         self,
@@ -103,8 +108,8 @@ class EventDialog(QDialog):
         for edit in (self.start_date, self.end_date):
             edit.setCalendarPopup(True)
             edit.setDisplayFormat("yyyy-MM-dd ddd")
-        for edit in (self.start_time, self.end_time):
-            edit.setDisplayFormat("HH:mm")
+        for time_edit in (self.start_time, self.end_time):
+            time_edit.setDisplayFormat("HH:mm")
         self.start_date.dateChanged.connect(self._start_moved)
         self.start_time.timeChanged.connect(self._start_moved)
         self.end_date.dateChanged.connect(self._end_moved)
@@ -236,7 +241,7 @@ class EventDialog(QDialog):
         now = self.ctx.now().replace(tzinfo=None)
         if start is None:
             start = datetime.combine(now.date(), time(now.hour)) + timedelta(hours=1)
-        if end is None or end <= start:  # type: ignore[operator]
+        if end is None or end <= start:
             minutes = int(self.ctx.settings.get("default_duration_minutes") or 60)
             end = start + (timedelta(days=1) if not isinstance(start, datetime) else timedelta(minutes=minutes))
         self.title.setText("")
@@ -254,8 +259,8 @@ class EventDialog(QDialog):
         zone_name = occ.tzid if occ.tzid else (FLOATING if occ.floating and not occ.all_day else self.ctx.tz.key)
         self.set_zone(zone_name)
         start, end = occ.start, occ.end
-        if isinstance(start, datetime) and start.tzinfo is not None and occ.tzid:
-            start, end = start.astimezone(ZoneInfo(occ.tzid)), end.astimezone(ZoneInfo(occ.tzid))  # type: ignore[union-attr]
+        if isinstance(start, datetime) and isinstance(end, datetime) and start.tzinfo is not None and occ.tzid:
+            start, end = start.astimezone(ZoneInfo(occ.tzid)), end.astimezone(ZoneInfo(occ.tzid))
         self.set_times(start, end)
         self.location.setText(occ.location)
         self.notes.setPlainText(occ.description)
@@ -283,7 +288,7 @@ class EventDialog(QDialog):
                 spec = RecurrenceSpec("lunar", count=total + 1)
             self.set_recurrence(spec)
             self._loaded_spec = self.recurrence_spec()
-            cap = writes.repo.capped(occ.uid)  # bounded recurrence (docs/ics.md)
+            cap = writes.capped(occ.uid)  # bounded recurrence (docs/ics.md)
             if cap is not None:
                 self._cap_note = self.tr(
                     "This series repeats more often than Richeng expands: only its first {0} instances are "
@@ -304,9 +309,9 @@ class EventDialog(QDialog):
         self.start_date.blockSignals(True)
         self.start_time.blockSignals(True)
         if all_day:
-            last = end - timedelta(days=1) if end > start else start  # type: ignore[operator]
-            self.start_date.setDate(_qdate(start))  # type: ignore[arg-type]
-            self.end_date.setDate(_qdate(last))  # type: ignore[arg-type]
+            last = end - timedelta(days=1) if end > start else start
+            self.start_date.setDate(_qdate(start))
+            self.end_date.setDate(_qdate(last))
             self.start_time.setTime(QTime(9, 0))
             self.end_time.setTime(QTime(10, 0))
         else:
@@ -360,14 +365,14 @@ class EventDialog(QDialog):
         self.zone.setEnabled(not checked)
 
     def _current_length(self) -> timedelta:
-        start = datetime.combine(_pydate(self.start_date.date()), self.start_time.time().toPython())
-        end = datetime.combine(_pydate(self.end_date.date()), self.end_time.time().toPython())
+        start = datetime.combine(_pydate(self.start_date.date()), _pytime(self.start_time.time()))
+        end = datetime.combine(_pydate(self.end_date.date()), _pytime(self.end_time.time()))
         return end - start
 
     @Slot()
     def _start_moved(self) -> None:
         """Moving the start keeps the length, as every calendar editor does."""
-        start = datetime.combine(_pydate(self.start_date.date()), self.start_time.time().toPython())
+        start = datetime.combine(_pydate(self.start_date.date()), _pytime(self.start_time.time()))
         end = start + max(self._length, timedelta(0))
         self._moving_end = True
         self.end_date.setDate(_qdate(end.date()))
@@ -429,8 +434,8 @@ class EventDialog(QDialog):
                 tz = ZoneInfo(zone_name) if zone_name else None
             except (zoneinfo.ZoneInfoNotFoundError, ValueError):
                 raise ValidationError(self.tr("Unknown time zone “{0}”.").format(zone_name)) from None
-            start = datetime.combine(start_day, self.start_time.time().toPython(), tzinfo=tz)
-            end = datetime.combine(end_day, self.end_time.time().toPython(), tzinfo=tz)
+            start = datetime.combine(start_day, _pytime(self.start_time.time()), tzinfo=tz)
+            end = datetime.combine(end_day, _pytime(self.end_time.time()), tzinfo=tz)
             if end <= start:
                 raise ValidationError(self.tr("The event must end after it starts."))
         spec = self.recurrence_spec()
