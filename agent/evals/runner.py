@@ -213,7 +213,7 @@ def run_case(
         before_memories = memories_snapshot(world.store, world.profile_id)
         scripted = ScriptedModel(turn.script, name=f"script:{case.id}#{index + 1}") if turn.script is not None else None
         recorder = Recorder(scripted or model, max_tokens) if (scripted or model) is not None else None  # type: ignore[arg-type]
-        runner.set_model(recorder)  # type: ignore[arg-type]
+        runner.set_model(recorder)
         text = turn.user if turn.user is not None else f"[{turn.action['kind'] if turn.action else ''}]"
         record = TurnRecord(index=index + 1, user=text, at=world.clock.now.isoformat())
         turn_started = time.perf_counter()
@@ -260,6 +260,6 @@ def _fill(record: TurnRecord, result: TurnResult, events: list[TurnEvent]) -> No
     record.candidates = list(result.candidates)
     record.timeline = dict(result.timeline)
     record.tool_log = [dict(item) for item in result.tool_log]
-    record.receipt_payload = result.receipt
+    record.receipt_payload = result.receipt_payload()
     record.stream = _collapse(events)
 

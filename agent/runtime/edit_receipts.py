@@ -13,6 +13,15 @@ from typing import Any
 from agent.runtime.receipts import day_label, occurrence_line, span_label, window_label
 from agent.services.chat_edits import EditOutcome
 
+#: The turn's outcome name for each edit status (what the app and the evals read).
+EDIT_OUTCOMES = {"updated": "updated", "deleted": "deleted", "no_match": "edit_no_match", "choose": "edit_choice",
+                 "confirm": "edit_confirm", "edit_conflict": "edit_conflict", "cancelled": "edit_cancelled",
+                 "none": "none", "invalid": "edit_invalid"}  # fmt: skip
+
+
+def edit_outcome_name(outcome: EditOutcome) -> str:
+    return EDIT_OUTCOMES.get(outcome.status, "edit_invalid")
+
 
 def _moment(value: Any) -> datetime | date:
     text = str(value)
@@ -107,11 +116,11 @@ def edit_receipt(outcome: EditOutcome, lang: str) -> str:
     if outcome.status == "confirm" and before is not None:
         return _question(outcome, lang)
     if outcome.status == "edit_conflict" and before is not None and after is not None:
-        lines = "\n".join(occurrence_line(occ, lang, today) for occ in outcome.conflicts)
+        overlaps = "\n".join(occurrence_line(occ, lang, today) for occ in outcome.conflicts)
         if zh:
-            return (f"把“{before['title']}”改到 {_when(after, lang, today)} 会和这些日程冲突：\n{lines}\n"
+            return (f"把“{before['title']}”改到 {_when(after, lang, today)} 会和这些日程冲突：\n{overlaps}\n"
                     "还没有改动。要照样改吗？回复“是”照改，或告诉我别的时间。")
-        return (f"Moving “{before['title']}” to {_when(after, lang, today)} overlaps:\n{lines}\n"
+        return (f"Moving “{before['title']}” to {_when(after, lang, today)} overlaps:\n{overlaps}\n"
                 "Nothing changed yet. Move it anyway? Reply “yes”, or tell me another time.")
     if outcome.status == "cancelled":
         return f"好的，不改了，“{outcome.title}”保持原样。" if zh else f"OK, “{outcome.title}” stays as it was."

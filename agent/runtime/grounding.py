@@ -28,10 +28,12 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, time, timedelta
+from typing import Any
 
 from agent.services.wording import fold, units
 from agent.timesym.clarify import date_mentions
 from agent.timesym.context import TimeContext
+from agent.timesym.resolve import SymbolError, resolve
 
 # ---- vocabulary (data; the functions below only look words up) ---------------------------
 
@@ -193,3 +195,55 @@ def check_create(
 ) -> Verdict:
     """Reasons to ask before writing ``title`` on ``day`` (at ``start``); none: go on."""
     return Verdict(title_reasons(title, grounding) + date_reasons(day, start, grounding, ctx))
+
+
+# ---- edits: the same latch for update_schedule / delete_schedule ---------------------------
+
+#: Fields of an edit whose words must be the user's own this turn (rule 1 of grounding.py).
+EDIT_WORD_FIELDS = ("targetTitle", "newTitle", "location", "notes")
+
+
+#: Words that say "change" / "delete" in a message. Their absence does not decide anything:
+#: it only makes code ask before the write ("明天的周会是几点？" with a delete call asks).
+CHANGE_WORDS = (
+    "改", "挪", "移", "换", "推", "提前", "延", "调", "放到", "放在", "标记", "完成", "做完", "搞定", "好了", "提醒", "叫",
+    "地点", "备注", "加上", "设", "定在", "定到", "move", "change", "reschedul", "push", "shift", "rename", "mark", "done",
+    "remind", "set", "put", "postpone", "delay", "bring", "make it", "switch", "update", "call it", "finished", "complete",
+)
+DELETE_WORDS = (
+    "删", "取消", "去掉", "不去", "不要", "不用", "不参加", "不开", "撤", "清", "移除", "划掉", "拿掉", "算了", "不办", "不做", "不约",
+    "cancel", "delet", "remov", "drop", "clear", "call off", "scrap", "skip", "not going", "won't", "get rid",
+)
+
+
+def edit_reasons(op: str, args: dict[str, Any], grounding: Grounding, ctx: TimeContext) -> list[str]:
+    """Reasons to ask before an edit: a message with no word for the change at all, a target
+    or new value the user did not write this turn (the title-units rule of ``grounding.py``,
+    against the message and the pending command), or a day that contradicts the exact days
+    the message names. The latch adds a question; it never decides to write."""
+    reasons: list[str] = []
+    folded = grounding.user_text.casefold()
+    words = DELETE_WORDS if op == "delete" else CHANGE_WORDS
+    if grounding.user_text and not any(word in folded for word in words):
+        reasons.append("not_from_user:action")
+    own = Grounding(grounding.user_text, grounding.stub_title)
+    for key in EDIT_WORD_FIELDS:
+        value = args.get(key)
+        if isinstance(value, str) and value.strip() and title_reasons(value, own):
+            reasons.append(f"not_from_user:{key}")
+    mentions = date_mentions(grounding.user_text, ctx)
+    allowed = {day for mention in mentions for day in mention.days}
+    exact = [mention for mention in mentions if mention.exact]
+    for key in ("targetDate", "newDate"):
+        symbol = args.get(key)
+        if not symbol:
+            continue
+        try:
+            days = set(resolve(str(symbol), ctx).candidates)
+        except SymbolError:
+            continue  # the service reports the bad symbol to the model
+        if exact and days and not days & allowed:
+            reasons.append(f"date_contradicts:{exact[0].text}")
+        elif key == "newDate" and not mentions:
+            reasons.append("not_from_user:newDate")
+    return reasons

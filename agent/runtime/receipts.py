@@ -7,6 +7,7 @@ A terminal tool ends the turn with one of these instead of a second model genera
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -72,20 +73,53 @@ def window_label(start: datetime, end: datetime, lang: str, today: date | None =
     return f"{head}–{day_label(end.date(), lang, today, with_year=years)}{sep}{end:%H:%M}"
 
 
-def span_label(start: datetime | date, end: datetime | date, lang: str, today: date | None = None) -> str:
-    if isinstance(start, datetime) and isinstance(end, datetime):
-        years = _pair_years(start.date(), end.date())
-        same_day = start.date() == end.date() or (end - start <= timedelta(days=1) and end.time() == datetime.min.time())
-        tail = f"{end:%H:%M}" if same_day else f"{day_label(end.date(), lang, today, with_year=years)} {end:%H:%M}"
-        return f"{day_label(start.date(), lang, today, with_year=years)} {start:%H:%M}–{tail}"
-    assert isinstance(start, date) and isinstance(end, date)
-    last = (end.date() if isinstance(end, datetime) else end) - timedelta(days=1)
+#: A day's label: ``(day, today, with_year)``; ``with_year`` None shows the year only
+#: outside ``today``'s year, True always (a span across a year boundary names both).
+DayLabel = Callable[[date, date | None, bool | None], str]
+
+
+def format_span(
+    start: datetime | date,
+    end: datetime | date | None,
+    today: date | None,
+    day: DayLabel,
+    whole: tuple[str, str],
+    join: str = "–",
+) -> str:
+    """The one span formatter: which days and times a span shows, for receipts and for the
+    app's dialogs alike. Words differ (``day``; ``whole`` is the all-day pattern for one
+    day and for a range, "{0} 全天" / "{0} · all day"); the rules do not. A timed span that
+    ends at or before the next midnight reads as one day ("23:00–00:00")."""
+    if isinstance(start, datetime):
+        if end is None:
+            return f"{day(start.date(), today, None)} {start:%H:%M}"
+        if isinstance(end, datetime):
+            years = _pair_years(start.date(), end.date())
+            same_day = start.date() == end.date() or (end - start <= timedelta(days=1) and end.time() == datetime.min.time())
+            head = f"{day(start.date(), today, years)} {start:%H:%M}"
+            if same_day:
+                return f"{head}–{end:%H:%M}"
+            return f"{head}{join}{day(end.date(), today, years)} {end:%H:%M}"
     start_day = start.date() if isinstance(start, datetime) else start
-    whole = "全天" if lang == "zh" else "all day"
+    if end is None:
+        return whole[0].format(day(start_day, today, None))
+    last = (end.date() if isinstance(end, datetime) else end) - timedelta(days=1)
     if last <= start_day:
-        return f"{day_label(start_day, lang, today)} {whole}"
+        return whole[0].format(day(start_day, today, None))
     years = _pair_years(start_day, last)
-    return f"{day_label(start_day, lang, today, with_year=years)}–{day_label(last, lang, today, with_year=years)} {whole}"
+    return whole[1].format(day(start_day, today, years), day(last, today, years))
+
+
+_WHOLE = {"zh": ("{0} 全天", "{0}–{1} 全天"), "en": ("{0} all day", "{0}–{1} all day")}
+
+
+def span_label(start: datetime | date, end: datetime | date, lang: str, today: date | None = None) -> str:
+    """A receipt's span ("12月2日（周三） 15:00–16:00", "Wed 2 Dec all day")."""
+
+    def label(day: date, today: date | None, with_year: bool | None) -> str:
+        return day_label(day, lang, today, with_year=with_year)
+
+    return format_span(start, end, today, label, _WHOLE["zh" if lang == "zh" else "en"])
 
 
 def occurrence_line(occ: Occurrence, lang: str, today: date | None = None) -> str:
@@ -239,6 +273,21 @@ def unavailable_reply(reason: str, lang: str) -> str:
     return f"The model is unavailable right now ({reason}); nothing was read or written. The calendar itself works as usual."
 
 
+def no_model_reason(lang: str) -> str:
+    """Why the model is unavailable when none is configured (inside ``unavailable_reply``)."""
+    return "尚未配置模型" if lang == "zh" else "no model configured"
+
+
+def stopped_reply(lang: str) -> str:
+    """The user pressed Stop before the model answered."""
+    return "已停止。" if lang == "zh" else "Stopped."
+
+
+def empty_reply(lang: str) -> str:
+    """A model reply that said nothing at all (the bubble is never left empty)."""
+    return "……" if lang == "zh" else "…"
+
+
 def gave_up_reply(lang: str) -> str:
     if lang == "zh":
         return "这次没能完成，日历没有任何改动。可以换个说法再试一次吗？"
@@ -246,6 +295,9 @@ def gave_up_reply(lang: str) -> str:
 
 
 def to_payload(value: Any) -> Any:
+    """A typed result as JSON-ready data (the CLI and eval boundary; the app reads types)."""
+    if isinstance(value, list):
+        return [to_payload(item) for item in value]
     to_json = getattr(value, "to_json", None)
     return to_json() if callable(to_json) else value
 

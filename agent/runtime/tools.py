@@ -1,23 +1,31 @@
-"""The model's tools: typed argument models, their JSON schemas, and per-request closures.
+"""The model's tools, one ``Tool`` object each: arguments, handler, receipt, status label.
+
+Adding a tool touches this file and its test (``docs/adding-a-tool.md``): an argument
+model, a handler ``(deps, args) -> ToolResult``, for a terminal tool a receipt writer, and
+one ``Tool(...)`` in ``TOOLS``. The machinery (parsing a call once, validation, schemas,
+the registry) is ``agent/runtime/toolkit.py``.
 
 Schemas are derived from the pydantic models (``extra="forbid"`` gives
 ``additionalProperties: false``) and the symbol patterns come from the one grammar module.
-No tool has a user, profile or account parameter: ``build_toolset`` closes over the
-services of the active profile, so a model cannot even name another profile.
+No tool has a user, profile or account parameter: handlers get the services of the active
+profile (``ToolDeps``), so a model cannot even name another profile. Tool names and their
+schemas are a contract with the model (``tests`` pin them; ``richeng prompt`` prints them).
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from functools import lru_cache
+from datetime import date
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from agent.runtime.fence import as_data
+from agent.errors import UserFacingError
+from agent.runtime import receipts as R
+from agent.runtime.edit_receipts import edit_outcome_name, edit_receipt
+from agent.runtime.grounding import Grounding, edit_reasons, title_reasons
+from agent.runtime.toolkit import Receipt, Registry, Tool, ToolDeps, ToolResult
 from agent.timesym.grammar import RANGE_BOUND_PATTERN, TIME_PATTERN
+from agent.timesym.resolve import resolve_range
 
 DATE_OR_INSTANT_PATTERN = RANGE_BOUND_PATTERN
 Repeat = Literal["DAILY", "WEEKDAYS", "WEEKLY", "BIWEEKLY", "MONTHLY", "YEARLY", "LUNAR_YEARLY"]
@@ -119,132 +127,182 @@ CALENDAR_CHOICE = (
 )
 
 
-@dataclass(frozen=True)
-class ToolSpec:
-    name: str
-    args: type[_Args]
-    description: str
-    terminal: bool
+def _fail(name: str, exc: Exception) -> ToolResult:
+    """An error the model can fix (a bad symbol, an end before the start): it retries."""
+    return ToolResult(name, False, {"error": str(exc)}, retry=True)
 
 
-SPECS: tuple[ToolSpec, ...] = (
-    ToolSpec(
+# ---- prepare_or_create_schedule ----------------------------------------------------------
+
+
+def _create(deps: ToolDeps, args: CreateArgs) -> ToolResult:
+    outcome = deps.commands.prepare_or_create(
+        args.title,
+        args.dateExpression,
+        time=args.time,
+        end_time=args.endTime,
+        duration_minutes=args.durationMinutes,
+        calendar_name=args.calendarName,
+        allow_conflict=bool(args.allowConflict),
+        check=deps.check,
+        repeat=args.repeat,
+        repeat_until=args.repeatUntil,
+        repeat_count=args.repeatCount,
+        reminder_minutes=args.reminderMinutes,
+        location=args.location,
+        notes=args.notes,
+    )
+    if outcome.status == "invalid":
+        return ToolResult("prepare_or_create_schedule", False, {"error": outcome.message}, retry=True, value=outcome)
+    return ToolResult("prepare_or_create_schedule", True, outcome.to_json(), value=outcome)
+
+
+def _outcome_receipt(result: ToolResult, lang: str, today: date) -> Receipt:
+    return Receipt(R.outcome_receipt(result.value, lang), result.value.status, result.value)
+
+
+# ---- update_schedule / delete_schedule ---------------------------------------------------
+
+
+def _change(name: str, op: str, deps: ToolDeps, args: UpdateArgs | DeleteArgs) -> ToolResult:
+    raw = args.model_dump(exclude_none=True)
+    reasons = edit_reasons(op, raw, deps.grounding, deps.ctx) if deps.grounding is not None else []
+    try:
+        outcome = deps.edits.request(op, raw, reasons)
+    except UserFacingError as exc:
+        return _fail(name, exc)
+    return ToolResult(name, True, outcome.to_json(), value=outcome)
+
+
+def _update(deps: ToolDeps, args: UpdateArgs) -> ToolResult:
+    return _change("update_schedule", "update", deps, args)
+
+
+def _delete(deps: ToolDeps, args: DeleteArgs) -> ToolResult:
+    return _change("delete_schedule", "delete", deps, args)
+
+
+def _edit_receipt(result: ToolResult, lang: str, today: date) -> Receipt:
+    return Receipt(edit_receipt(result.value, lang), edit_outcome_name(result.value), result.value)
+
+
+# ---- reading ------------------------------------------------------------------------------
+
+
+def _query(deps: ToolDeps, args: QueryArgs) -> ToolResult:
+    try:
+        result = deps.queries.range(args.startExpression, args.endExpression, incomplete_only=bool(args.incompleteOnly))
+    except UserFacingError as exc:
+        return _fail("query_schedule_range", exc)
+    return ToolResult("query_schedule_range", True, result.to_json(), value=result)
+
+
+def _query_receipt(result: ToolResult, lang: str, today: date) -> Receipt:
+    return Receipt(R.range_receipt(result.value, lang), "query", result.value, read=True)
+
+
+def _free(deps: ToolDeps, args: FreeTimeArgs) -> ToolResult:
+    try:
+        slots = deps.queries.free_slots(args.startExpression, args.endExpression, args.durationMinutes or 60)
+    except UserFacingError as exc:
+        return _fail("suggest_free_time", exc)
+    return ToolResult("suggest_free_time", True, {"slots": [slot.to_json() for slot in slots]}, value=slots)
+
+
+def _free_receipt(result: ToolResult, lang: str, today: date) -> Receipt:
+    return Receipt(R.free_receipt(result.value, lang, today), "free_time", result.value, read=True)
+
+
+# ---- the pending command, memory, the council ---------------------------------------------
+
+
+def _cancel(deps: ToolDeps, args: CancelArgs) -> ToolResult:
+    outcome = deps.commands.cancel_active()
+    return ToolResult("cancel_schedule_command", True, outcome.to_json(), value=outcome)
+
+
+def _remember(deps: ToolDeps, args: RememberArgs) -> ToolResult:
+    # A memory is a write too: its words must be the user's own this turn, never only
+    # text the store handed the model (an event SUMMARY saying "remember that ...").
+    if deps.grounding is not None and title_reasons(args.fact, Grounding(deps.grounding.user_text)):
+        return ToolResult("remember_fact", False, {"error": "not in the user's words", "fact": args.fact}, value=None)
+    try:
+        saved = deps.memory.remember(args.fact)
+    except UserFacingError as exc:
+        return _fail("remember_fact", exc)
+    return ToolResult("remember_fact", True, saved.to_json(), value=saved)
+
+
+def _remember_receipt(result: ToolResult, lang: str, today: date) -> Receipt:
+    if result.value is None:  # the grounding latch refused words the user did not write
+        return Receipt(R.memory_unconfirmed_receipt(str(result.payload.get("fact", "")), lang), "memory_unconfirmed")
+    return Receipt(R.memory_receipt(result.value, lang), "memory_saved", result.value)
+
+
+def _council(deps: ToolDeps, args: CouncilArgs) -> ToolResult:
+    try:
+        start, end = resolve_range(args.startExpression, args.endExpression, deps.ctx)
+    except UserFacingError as exc:
+        return _fail("offer_council", exc)
+    offer = {"topic": args.topic, "start": start.isoformat(), "end": end.isoformat()}
+    return ToolResult("offer_council", True, offer, value=offer)
+
+
+def _council_receipt(result: ToolResult, lang: str, today: date) -> Receipt:
+    topic = str(result.payload.get("topic", ""))
+    return Receipt(R.council_offer_receipt(topic, lang), "council_offered", result.value, meta={"council_offer": result.payload})
+
+
+def _search_memory(deps: ToolDeps, args: SearchArgs) -> ToolResult:
+    memories = deps.memory.search(args.query)
+    deps.found.extend(m.text for m in memories)
+    return ToolResult("search_memory", True, {"memories": [m.text for m in memories]})
+
+
+def _search_archive(deps: ToolDeps, args: SearchArgs) -> ToolResult:
+    messages = deps.archive.search(args.query)
+    deps.found.extend(m.content[:500] for m in messages)
+    return ToolResult(
+        "search_chat_archive",
+        True,
+        {"messages": [{"role": m.role, "at": m.created_at.isoformat(), "content": m.content[:500]} for m in messages]},
+    )
+
+
+# ---- the tools, in the order the model reads them -----------------------------------------
+
+TOOLS = Registry((
+    Tool(
         "prepare_or_create_schedule",
         CreateArgs,
         "Add a future event the user asks for (明天下午三点开会). Code checks dates, conflicts and "
         "duplicates and may ask the user. " + CALENDAR_CHOICE,
-        True,
+        True, _create, "Preparing the event…", "正在准备日程…", _outcome_receipt,
     ),
-    ToolSpec("update_schedule", UpdateArgs, "Change an existing event; give only what changes.", True),
-    ToolSpec("delete_schedule", DeleteArgs, "Delete or cancel an existing event.", True),
-    ToolSpec("query_schedule_range", QueryArgs, "Read the events in a range (本周有什么安排).", True),
-    ToolSpec("suggest_free_time", FreeTimeArgs, "Find free time in a range.", True),
-    ToolSpec("cancel_schedule_command", CancelArgs, "Drop the pending request (算了，不建了).", True),
-    ToolSpec("remember_fact", RememberArgs, "Save a fact the user asks you to remember (请记住…).", True),
-    ToolSpec("offer_council", CouncilArgs, "Offer three advisors' review of a busy period; the user accepts with yes.", True),
-    ToolSpec("search_memory", SearchArgs, "Look up remembered facts.", False),
-    ToolSpec("search_chat_archive", SearchArgs, "Search older conversation.", False),
-)
-SPEC_BY_NAME = {spec.name: spec for spec in SPECS}
-TOOL_NAMES = tuple(SPEC_BY_NAME)
-TERMINAL = frozenset(spec.name for spec in SPECS if spec.terminal)
-
-
-def _clean_schema(schema: dict[str, Any]) -> dict[str, Any]:
-    """Pydantic's schema, minus titles and the ``anyOf [.., null]`` of optional fields:
-    an optional argument is simply not required, which small grammars handle better."""
-    properties: dict[str, Any] = {}
-    for name, prop in schema.get("properties", {}).items():
-        prop = dict(prop)
-        prop.pop("title", None)
-        prop.pop("default", None)
-        if "anyOf" in prop:
-            options = [option for option in prop.pop("anyOf") if option.get("type") != "null"]
-            if len(options) == 1:
-                prop = {**options[0], **prop}
-        # What the model reads: type, enum, a few words. The pattern rides along privately for
-        # the llama grammar (backends strip ``x-`` keys before the model sees the schema);
-        # bounds are left to validation, whose message the model reads on a retry.
-        if "pattern" in prop:
-            prop["x-pattern"] = prop.pop("pattern")
-        for bound in ("minLength", "maxLength", "minimum", "maximum"):
-            prop.pop(bound, None)
-        properties[name] = prop
-    result: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
-    if schema.get("required"):
-        result["required"] = list(schema["required"])
-    return result
-
-
-@lru_cache(maxsize=32)
-def _schemas_json(calendar_names: tuple[str, ...]) -> str:
-    tools = []
-    for spec in SPECS:
-        parameters = _clean_schema(spec.args.model_json_schema())
-        if "calendarName" in parameters["properties"] and calendar_names:
-            parameters["properties"]["calendarName"]["enum"] = list(calendar_names)
-        tools.append({"type": "function", "function": {"name": spec.name, "description": spec.description, "parameters": parameters}})
-    return json.dumps(tools, ensure_ascii=False)
+    Tool("update_schedule", UpdateArgs, "Change an existing event; give only what changes.",
+         True, _update, "Changing the event…", "正在修改日程…", _edit_receipt),
+    Tool("delete_schedule", DeleteArgs, "Delete or cancel an existing event.",
+         True, _delete, "Deleting the event…", "正在删除日程…", _edit_receipt),
+    Tool("query_schedule_range", QueryArgs, "Read the events in a range (本周有什么安排).",
+         True, _query, "Reading your calendar…", "正在查看日历…", _query_receipt),
+    Tool("suggest_free_time", FreeTimeArgs, "Find free time in a range.",
+         True, _free, "Looking for free time…", "正在找空闲时间…", _free_receipt),
+    Tool("cancel_schedule_command", CancelArgs, "Drop the pending request (算了，不建了).",
+         True, _cancel, "Cancelling…", "正在取消…", _outcome_receipt),
+    Tool("remember_fact", RememberArgs, "Save a fact the user asks you to remember (请记住…).",
+         True, _remember, "Remembering…", "正在记住…", _remember_receipt),
+    Tool("offer_council", CouncilArgs, "Offer three advisors' review of a busy period; the user accepts with yes.",
+         True, _council, "Thinking it over…", "正在考虑…", _council_receipt),
+    Tool("search_memory", SearchArgs, "Look up remembered facts.",
+         False, _search_memory, "Searching memories…", "正在搜索记忆…"),
+    Tool("search_chat_archive", SearchArgs, "Search older conversation.",
+         False, _search_archive, "Searching earlier chats…", "正在搜索以前的对话…"),
+))  # fmt: skip
+TOOL_NAMES = TOOLS.names
+TERMINAL = TOOLS.terminal
+SPECS = TOOLS.tools  # the name older tests read the tool list by
 
 
 def tool_schemas(calendar_names: list[str]) -> list[dict[str, Any]]:
-    """OpenAI-style tool list. Only ``calendarName``'s enum varies, and only per user.
-
-    Built once per calendar list (pydantic schema generation is the slow part of a turn)
-    and handed out as a fresh copy, so a caller can never alter the cached prefix."""
-    return json.loads(_schemas_json(tuple(calendar_names)))
-
-
-@dataclass
-class ToolResult:
-    """What a tool did. ``retry`` results go back to the model; others end the turn
-    (terminal tools) or feed the next model call (intermediate tools)."""
-
-    name: str
-    ok: bool
-    payload: dict[str, Any]
-    retry: bool = False
-    terminal: bool = False
-    value: Any = None  # the service object (Outcome, RangeResult ...) for receipts
-
-    def for_model(self) -> str:
-        """The result as the model reads it: fenced as data (it may quote stored text)."""
-        return as_data(self.name, json.dumps(self.payload, ensure_ascii=False, default=str))
-
-
-def validation_message(exc: ValidationError) -> str:
-    parts = []
-    for error in exc.errors():
-        where = ".".join(str(item) for item in error.get("loc", ())) or "arguments"
-        if error.get("type") == "extra_forbidden":
-            parts.append(f"unknown argument '{where}' (not part of this tool)")
-        else:
-            parts.append(f"{where}: {error.get('msg')}")
-    return "; ".join(parts)
-
-
-@dataclass
-class Toolset:
-    """The tools of one request, bound to one profile's services."""
-
-    handlers: dict[str, Callable[[Any], ToolResult]]
-    calendar_names: list[str]
-    schemas: list[dict[str, Any]] = field(default_factory=list)
-
-    def call(self, name: str, arguments: str | dict[str, Any]) -> ToolResult:
-        spec = SPEC_BY_NAME.get(name)
-        if spec is None or name not in self.handlers:
-            return ToolResult(name, False, {"error": f"unknown tool '{name}'; available: {', '.join(TOOL_NAMES)}"}, retry=True)
-        try:
-            raw = json.loads(arguments) if isinstance(arguments, str) else arguments
-            if raw is None:
-                raw = {}
-            if not isinstance(raw, dict):
-                raise ValueError("arguments must be a JSON object")
-            args = spec.args.model_validate(raw)
-        except (ValueError, ValidationError) as exc:
-            message = validation_message(exc) if isinstance(exc, ValidationError) else f"arguments are not valid JSON: {exc}"
-            return ToolResult(name, False, {"error": message}, retry=True)
-        result = self.handlers[name](args)
-        result.terminal = spec.terminal and not result.retry
-        return result
+    """The tool list every turn sends (``Registry.schemas`` of ``TOOLS``)."""
+    return TOOLS.schemas(calendar_names)

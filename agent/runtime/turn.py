@@ -2,6 +2,9 @@
 
 ``Assistant.stream_turn`` is a generator (tokens and tool events, then ``done``) so the app
 can run it in a worker and the CLI and evals can drain it: all three run this same code.
+Its result is typed (``TurnResult.receipt`` is the service object the receipt was written
+from); JSON is made only at the CLI and eval boundary (``TurnResult.to_json``,
+``receipt_payload``).
 """
 
 from __future__ import annotations
@@ -11,27 +14,28 @@ import time
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeAlias
 
 from agent.errors import UserFacingError
 from agent.models.base import ChatModel, ModelEvent, ModelResponse, ModelUnavailable, reading_view
 from agent.runtime import receipts as R
-from agent.runtime.edit_receipts import edit_receipt
-from agent.runtime.fence import as_data
 from agent.runtime.council import is_affirmative, pending_offer, run_council
+from agent.runtime.edit_receipts import edit_outcome_name, edit_receipt
+from agent.runtime.fence import as_data
 from agent.runtime.grounding import Grounding
 from agent.runtime.guard import ANSWERED, UNVERIFIED_QUERY, TurnFacts, check_reply
 from agent.runtime.observe import Timeline, infer_intent, record
 from agent.runtime.prompt import build_messages, context_block
 from agent.runtime.state_answer import answer_state_claim
+from agent.runtime.toolkit import ParsedCall, Receipt, Registry, ToolResult, Toolset
+from agent.runtime.tools import TOOLS
 from agent.runtime.toolset import build_toolset
-from agent.runtime.tools import ToolResult, tool_schemas
 from agent.services.archive import ArchiveService
 from agent.services.calendars import CalendarService
 from agent.services.chat_edits import ChatEditService, EditOutcome, EditStub
-from agent.services.commands import CommandService, Outcome
-from agent.services.memory import MemoryService
-from agent.services.queries import QueryService
+from agent.services.commands import CommandService, Outcome, Stub
+from agent.services.memory import Memory, MemoryService
+from agent.services.queries import FreeSlot, QueryService, RangeResult
 from agent.services.settings import SettingsService
 from agent.services.wording import confirmation_answer
 from agent.store.db import Store
@@ -41,6 +45,10 @@ from agent.timesym.context import TimeContext
 
 MAX_MODEL_CALLS = 4  # hard cap on model requests (tool iterations) per turn
 MAX_RETRIES = 2  # invalid tool calls sent back to the model before the user is asked
+
+#: What a receipt was written from: a create round, an edit round, what a query or a
+#: free-time search read, a saved memory, a council invitation (topic, start, end).
+ReceiptValue: TypeAlias = Outcome | EditOutcome | RangeResult | list[FreeSlot] | Memory | dict[str, str] | None
 
 
 @dataclass(frozen=True)
@@ -63,7 +71,7 @@ class TurnResult:
     candidates: list[str] = field(default_factory=list)
     timeline: dict[str, float] = field(default_factory=dict)
     lang: str = "zh"
-    receipt: dict[str, Any] | None = None  # the real result a receipt was written from
+    receipt: ReceiptValue = None  # the real result the receipt was written from (typed)
     event_ids: list[int] = field(default_factory=list)
     tool_log: list[dict[str, Any]] = field(default_factory=list)
     changes: ChangeSet = field(default_factory=ChangeSet)  # committed this turn; the app's undo uses it
@@ -82,6 +90,10 @@ class TurnResult:
             "timeline": self.timeline,
         }
 
+    def receipt_payload(self) -> Any:
+        """``receipt`` as JSON-ready data, for the CLI and the evals (the app reads ``receipt``)."""
+        return R.to_payload(self.receipt)
+
 
 @dataclass
 class _Turn:
@@ -98,8 +110,23 @@ class _Turn:
     council: bool = False
     from_model: bool = False
     read: bool = False
+    retries: int = 0  # invalid tool calls sent back to the model so far
+    calls: list[ParsedCall] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)
     tokens: dict[str, int] = field(default_factory=lambda: {"prompt": 0, "completion": 0, "cached": 0})
+
+
+@dataclass
+class _Request:
+    """The services of one turn and what was pending when it began."""
+
+    commands: CommandService
+    memory: MemoryService
+    archive: ArchiveService
+    edits: ChatEditService
+    stub: Stub | None
+    pending: EditStub | None
+    patch: SlotPatch | None = None  # the slots the message fills for the pending command
 
 
 class Assistant:
@@ -113,10 +140,12 @@ class Assistant:
         *,
         tz: str | None = None,
         clock: Callable[[], datetime] | None = None,
+        tools: Registry | None = None,
     ) -> None:
         self.store = store
         self.profile_id = profile_id
         self.model = model
+        self.tools = tools or TOOLS  # the tools offered to the model (``agent/runtime/tools.py``)
         self.settings = SettingsService(store, profile_id)
         self._tz = tz
         self._clock = clock
@@ -138,11 +167,8 @@ class Assistant:
 
         They reach the command and edit services directly: zero model calls, same receipts."""
         ctx = ctx or self.context()
-        commands = CommandService(self.store, self.profile_id, ctx)
-        stub = commands.active_stub()
-        edits = ChatEditService(self.store, self.profile_id, ctx, commands.facts)
-        pending = _newer_edit(edits.active(), stub)
-        archive = ArchiveService(self.store, self.profile_id, clock=ctx.now)
+        req = self._open(ctx)
+        commands, stub, edits, pending, archive = req.commands, req.stub, req.edits, req.pending, req.archive
         last_user = next((m.content for m in reversed(archive.recent(20)) if m.role == "user" and not m.meta.get("action")), "")
         lang = R.language_of(stub.title if stub and pending is None else last_user, self.settings.get("language"))
         state = _Turn(text=f"[{kind}{' ' + date if date else ''}]", ctx=ctx, lang=lang, dispatched=True)
@@ -156,7 +182,7 @@ class Assistant:
             else:
                 edit = EditOutcome("none", today=ctx.today)
             archive.append("user", state.text, {"action": kind})
-            return self._finish(state, edit_receipt(edit, lang), _edit_outcome_name(edit), edit, commands, None)
+            return self._finish(state, edit_receipt(edit, lang), edit_outcome_name(edit), edit, commands, None)
         if kind in ("pick_target", "confirm_edit"):
             edit = EditOutcome("none", today=ctx.today)
             archive.append("user", state.text, {"action": kind})
@@ -164,10 +190,11 @@ class Assistant:
         if kind == "cancel":
             outcome = commands.cancel_active()
         else:
-            flags = {"allow_conflict": kind == "create_anyway", "allow_past": kind == "add_anyway"}
-            outcome = commands.continue_active(date=date, **flags) or Outcome("none")
+            outcome = commands.continue_active(
+                date=date, allow_conflict=kind == "create_anyway", allow_past=kind == "add_anyway"
+            ) or Outcome("none")
         archive.append("user", state.text, {"action": kind})
-        return self._finish(state, R.outcome_receipt(outcome, lang), _outcome_name(outcome), outcome, commands, None)
+        return self._finish(state, R.outcome_receipt(outcome, lang), outcome.status, outcome, commands, None)
 
     def next_request(self, text: str = "", ctx: TimeContext | None = None) -> dict[str, Any]:
         """The chat-completions request the next turn would send for ``text`` (``richeng
@@ -175,101 +202,136 @@ class Assistant:
         tools as a backend sends them (private ``x-`` keys removed). Writes nothing but the
         expiry of a stale pending command, as any turn would."""
         ctx = ctx or self.context()
-        commands = CommandService(self.store, self.profile_id, ctx)
-        archive = ArchiveService(self.store, self.profile_id, clock=ctx.now)
-        history, older = archive.segment(int(self.settings.get("session_gap_minutes")))
-        stub = commands.active_stub()
-        pending = _newer_edit(ChatEditService(self.store, self.profile_id, ctx, commands.facts).active(), stub)
+        req = self._open(ctx)
+        history, older = req.archive.segment(int(self.settings.get("session_gap_minutes")))
         calendars = CalendarService(self.store, self.profile_id)
         names = calendars.names()
-        context = context_block(ctx, names, calendars.default().name, stub, older)
-        if pending is not None:
-            context += "\nPending change (the user may answer it): " + as_data("pending_change", _pending_summary(pending))
-        return {"messages": build_messages(history, context, text), "tools": reading_view(tool_schemas(names))}
+        context = context_block(ctx, names, calendars.default().name, req.stub, older)
+        if req.pending is not None:
+            context += "\nPending change (the user may answer it): " + as_data("pending_change", _pending_summary(req.pending))
+        return {"messages": build_messages(history, context, text), "tools": reading_view(self.tools.schemas(names))}
 
     # ---- the turn ---------------------------------------------------------------------
 
     def stream_turn(
         self, text: str, ctx: TimeContext | None = None, should_stop: Callable[[], bool] | None = None
     ) -> Generator[TurnEvent, None, TurnResult]:
+        """One message: a reply code can read needs no model (``_dispatch``), an accepted
+        council offer runs the council, anything else is the model loop (``_model_loop``)
+        with its tool calls (``_run_tools``); every way ends in ``_finish``."""
         ctx = ctx or self.context()
         stop = should_stop or (lambda: False)
         state = _Turn(text=text, ctx=ctx, lang=R.language_of(text, self.settings.get("language")))
-        commands = CommandService(self.store, self.profile_id, ctx)
-        memory = MemoryService(self.store, self.profile_id)
-        archive = ArchiveService(self.store, self.profile_id, clock=ctx.now)
+        req = self._open(ctx)
+        archive = req.archive
         history, older = archive.segment(int(self.settings.get("session_gap_minutes")))
         last = archive.last_assistant()
         archive.append("user", text)
 
         # 1. Dispatch: a pure slot reply to a pending command needs no model, and neither
         #    does a short yes/no to a write the grounding latch asked about.
-        stub = commands.active_stub()
-        edits = ChatEditService(self.store, self.profile_id, ctx, commands.facts)
-        pending = _newer_edit(edits.active(), stub)
-        if pending is not None:  # "第二个", "10点那个", 是 / 不用 to a pending edit: read by code
-            edit = edits.answer(pending, text)
-            if edit is not None:
-                state.dispatched = True
-                state.timeline.mark("tool_execution")
-                result = self._finish(state, edit_receipt(edit, state.lang), _edit_outcome_name(edit), edit, commands, memory)
-                yield TurnEvent("done", result.reply, payload=result)
-                return result
-        patch = parse_slot_reply(text, ctx)
-        answer = confirmation_answer(text) if stub is not None and stub.status == "unconfirmed" else None
-        if stub is not None and pending is None and (patch is not None or answer is not None):
-            state.dispatched = True
-            if answer is False:
-                outcome = commands.cancel_active()
-            elif patch is not None:
-                outcome = commands.continue_active(date=patch.date, time=patch.time) or Outcome("none")
-            else:
-                outcome = commands.continue_active() or Outcome("none")
-            state.timeline.mark("tool_execution")
-            result = self._finish(state, R.outcome_receipt(outcome, state.lang), _outcome_name(outcome), outcome, commands, memory)
-            yield TurnEvent("done", result.reply, payload=result)
-            return result
+        dispatched = self._dispatch(state, req)
+        if dispatched is not None:
+            yield TurnEvent("done", dispatched.reply, payload=dispatched)
+            return dispatched
 
         # 2. Council gate: only a recorded invitation, only a short yes, only within 30 min.
         offer = pending_offer(last, ctx.now)
         if offer is not None and is_affirmative(text):
-            result = yield from self._council(state, offer, commands, memory)
+            result = yield from self._council(state, offer, req.commands, req.memory)
             return result
 
         # 3. One model request (plus what intermediate tools need).
         if self.model is None:
-            reply = R.unavailable_reply("no model configured" if state.lang == "en" else "尚未配置模型", state.lang)
-            result = self._finish(state, reply, "model_unavailable", None, commands, memory)
+            reply = R.unavailable_reply(R.no_model_reason(state.lang), state.lang)
+            result = self._finish(state, reply, "model_unavailable", None, req.commands, req.memory)
             yield TurnEvent("done", reply, payload=result)
             return result
         calendars = CalendarService(self.store, self.profile_id)
         names = calendars.names()
+        stub, pending = req.stub, req.pending
         # The pending choice grounds too: "都不是，是后天那个" may name an event it listed.
         pending_words = " ".join(str(o.get("title", "")) for o in _pending_options(pending)) if pending is not None else ""
         grounding = Grounding(text, " ".join(part for part in (stub.title if stub is not None else "", pending_words) if part))
-        toolset = build_toolset(self.store, self.profile_id, ctx, commands, memory, archive, names, grounding, edits)
+        toolset = build_toolset(self.store, self.profile_id, ctx, req.commands, req.memory, archive, names, grounding,
+                                req.edits, self.tools)
         context = context_block(ctx, names, calendars.default().name, stub, older)
         if pending is not None:
             context += "\nPending change (the user may answer it): " + as_data("pending_change", _pending_summary(pending))
         messages = build_messages(history, context, text)
         state.timeline.mark("context_build")
 
-        retries = 0
-        reply: str | None = None
-        outcome_name = "chat"
-        value: Any = None
-        while reply is None:
+        reply, outcome_name, value = yield from self._model_loop(state, toolset, messages, req.patch, stop)
+        if pending is not None and state.tools and not {"update_schedule", "delete_schedule"} & set(state.tools):
+            req.edits.supersede()  # the user moved on: a later 好的 must not answer this old question
+        result = self._finish(state, reply, outcome_name, value, req.commands, req.memory)
+        if result.guard:
+            yield TurnEvent("reset")
+        yield TurnEvent("done", result.reply, payload=result)
+        return result
+
+    def _open(self, ctx: TimeContext) -> _Request:
+        """The services of one turn and what is pending (a stale command expires first)."""
+        commands = CommandService(self.store, self.profile_id, ctx)
+        commands.expire_stale()
+        stub = commands.active_stub()
+        edits = ChatEditService(self.store, self.profile_id, ctx, commands.facts)
+        return _Request(
+            commands=commands,
+            memory=MemoryService(self.store, self.profile_id),
+            archive=ArchiveService(self.store, self.profile_id, clock=ctx.now),
+            edits=edits,
+            stub=stub,
+            pending=_newer_edit(edits.active(), stub),
+        )
+
+    def _dispatch(self, state: _Turn, req: _Request) -> TurnResult | None:
+        """A reply code can read, with zero model calls: an answer to a pending edit ("第二个",
+        "10点那个", 是 / 不用), a slot reply or a yes/no to a pending command. None: it goes on
+        to the model (``req.patch`` then carries the slots the reply filled)."""
+        text, ctx = state.text, state.ctx
+        commands, stub, pending = req.commands, req.stub, req.pending
+        if pending is not None:
+            edit = req.edits.answer(pending, text)
+            if edit is not None:
+                state.dispatched = True
+                state.timeline.mark("tool_execution")
+                return self._finish(state, edit_receipt(edit, state.lang), edit_outcome_name(edit), edit, commands, req.memory)
+        req.patch = patch = parse_slot_reply(text, ctx)
+        answer = confirmation_answer(text) if stub is not None and stub.status == "unconfirmed" else None
+        if stub is None or pending is not None or (patch is None and answer is None):
+            return None
+        state.dispatched = True
+        if answer is False:
+            outcome = commands.cancel_active()
+        elif patch is not None:
+            outcome = commands.continue_active(date=patch.date, time=patch.time) or Outcome("none")
+        else:
+            outcome = commands.continue_active() or Outcome("none")
+        state.timeline.mark("tool_execution")
+        return self._finish(state, R.outcome_receipt(outcome, state.lang), outcome.status, outcome, commands, req.memory)
+
+    def _model_loop(
+        self,
+        state: _Turn,
+        toolset: Toolset,
+        messages: list[dict[str, Any]],
+        patch: SlotPatch | None,
+        stop: Callable[[], bool],
+    ) -> Generator[TurnEvent, None, tuple[str, str, ReceiptValue]]:
+        """Model requests until a reply: a chat answer, a terminal tool's receipt, or a cap
+        (model calls, invalid calls, a stop, the model gone). Returns (reply, outcome, value)."""
+        while True:
             if state.model_calls >= MAX_MODEL_CALLS:
-                reply, outcome_name = R.gave_up_reply(state.lang), "tool_loop_cap"
-                break
+                return R.gave_up_reply(state.lang), "tool_loop_cap", None
             if stop():
-                reply, outcome_name = ("已停止。" if state.lang == "zh" else "Stopped."), "stopped"
-                break
+                return R.stopped_reply(state.lang), "stopped", None
             response: ModelResponse | None = None
             try:
                 state.timeline.mark("model_request_sent")
                 state.model_calls += 1
                 streamed = False
+                assert self.model is not None
                 for event in self.model.stream(messages, toolset.schemas):
                     if event.kind == "token":
                         streamed = True
@@ -281,55 +343,59 @@ class Assistant:
                     if stop():
                         break
             except ModelUnavailable as exc:
-                reply, outcome_name = R.unavailable_reply(str(exc), state.lang), "model_unavailable"
-                break
+                return R.unavailable_reply(str(exc), state.lang), "model_unavailable", None
             if response is None:
-                reply, outcome_name = ("已停止。" if state.lang == "zh" else "Stopped."), "stopped"
-                break
+                return R.stopped_reply(state.lang), "stopped", None
             self._absorb(state, response)
             if not response.tool_calls:
-                reply, outcome_name, state.from_model = response.content.strip(), "chat", True
-                break
+                state.from_model = True
+                return response.content.strip(), "chat", None
             if streamed:
                 yield TurnEvent("reset")
             messages.append(_assistant_tool_message(response))
-            terminal: ToolResult | None = None
-            for call in response.tool_calls:
-                arguments = _apply_patch(call.name, call.arguments, patch)
-                yield TurnEvent("tool_call", name=call.name, payload=arguments)
-                result = toolset.call(call.name, arguments)
-                state.timeline.mark("tool_execution")
-                state.tools.append(call.name)
-                state.tool_log.append({"name": call.name, "arguments": arguments, "result": result.payload, "ok": result.ok})
-                yield TurnEvent("tool_result", name=call.name, payload=result.payload)
-                if result.terminal:
-                    terminal = result
-                    break
-                if result.retry:
-                    retries += 1
-                messages.append({"role": "tool", "tool_call_id": call.id, "name": call.name, "content": result.for_model()})
+            terminal = yield from self._run_tools(state, toolset, response, patch, messages)
             if terminal is not None:
-                reply, outcome_name, value = self._receipt(state, terminal)
-            elif retries > MAX_RETRIES:
-                last_create = next((log for log in reversed(state.tool_log) if log["name"] == "prepare_or_create_schedule"), None)
-                title = ""
-                if last_create is not None:
-                    title = str(_loads(last_create["arguments"]).get("title", ""))
-                reply, outcome_name = R.outcome_receipt(Outcome("invalid", title=title), state.lang), "invalid"
-        if pending is not None and state.tools and not {"update_schedule", "delete_schedule"} & set(state.tools):
-            edits.supersede()  # the user moved on: a later 好的 must not answer this old question
-        result = self._finish(state, reply, outcome_name, value, commands, memory)
-        if result.guard:
-            yield TurnEvent("reset")
-        yield TurnEvent("done", result.reply, payload=result)
-        return result
+                receipt = self._receipt(state, toolset.registry, terminal)
+                return receipt.text, receipt.outcome, receipt.value
+            if state.retries > MAX_RETRIES:
+                last_create = next((call for call in reversed(state.calls) if call.name == "prepare_or_create_schedule"), None)
+                title = str((last_create.data or {}).get("title", "")) if last_create is not None else ""
+                return R.outcome_receipt(Outcome("invalid", title=title), state.lang), "invalid", None
+
+    def _run_tools(
+        self,
+        state: _Turn,
+        toolset: Toolset,
+        response: ModelResponse,
+        patch: SlotPatch | None,
+        messages: list[dict[str, Any]],
+    ) -> Generator[TurnEvent, None, ToolResult | None]:
+        """The calls of one model response, in order, until a terminal one (returned); the
+        others' results are appended to ``messages`` for the next request."""
+        for raw in response.tool_calls:
+            call = ParsedCall.parse(raw.id, raw.name, raw.arguments)
+            if patch is not None and call.name == "prepare_or_create_schedule":
+                call = call.patched(_patch_values(patch))  # the clarification parser's slots win
+            state.calls.append(call)
+            yield TurnEvent("tool_call", name=call.name, payload=call.text)
+            result = toolset.call(call)
+            state.timeline.mark("tool_execution")
+            state.tools.append(call.name)
+            state.tool_log.append({"name": call.name, "arguments": call.text, "result": result.payload, "ok": result.ok})
+            yield TurnEvent("tool_result", name=call.name, payload=result.payload)
+            if result.terminal:
+                return result
+            if result.retry:
+                state.retries += 1
+            messages.append({"role": "tool", "tool_call_id": call.id, "name": call.name, "content": result.for_model()})
+        return None
 
     def _council(
         self, state: _Turn, offer: dict[str, Any], commands: CommandService, memory: MemoryService
     ) -> Generator[TurnEvent, None, TurnResult]:
         state.council = True
         if self.model is None:
-            reply = R.unavailable_reply("尚未配置模型" if state.lang == "zh" else "no model configured", state.lang)
+            reply = R.unavailable_reply(R.no_model_reason(state.lang), state.lang)
             result = self._finish(state, reply, "model_unavailable", None, commands, memory)
             yield TurnEvent("done", reply, payload=result)
             return result
@@ -367,29 +433,15 @@ class Assistant:
         state.tokens["completion"] += response.usage.completion_tokens
         state.tokens["cached"] += response.usage.cached_tokens
 
-    def _receipt(self, state: _Turn, result: ToolResult) -> tuple[str, str, Any]:
-        value = result.value
-        lang = state.lang
-        if result.name == "prepare_or_create_schedule":
-            return R.outcome_receipt(value, lang), _outcome_name(value), value
-        if result.name in ("update_schedule", "delete_schedule"):
-            return edit_receipt(value, lang), _edit_outcome_name(value), value
-        if result.name == "cancel_schedule_command":
-            return R.outcome_receipt(value, lang), _outcome_name(value), value
-        if result.name == "query_schedule_range":
-            state.read = True
-            return R.range_receipt(value, lang), "query", value
-        if result.name == "suggest_free_time":
-            state.read = True
-            return R.free_receipt(value, lang, state.ctx.today), "free_time", value
-        if result.name == "remember_fact":
-            if value is None:  # the grounding latch refused words the user did not write
-                return R.memory_unconfirmed_receipt(str(result.payload.get("fact", "")), lang), "memory_unconfirmed", None
-            return R.memory_receipt(value, lang), "memory_saved", value
-        if result.name == "offer_council":
-            state.meta["council_offer"] = result.payload
-            return R.council_offer_receipt(str(result.payload.get("topic", "")), lang), "council_offered", value
-        raise UserFacingError(f"no receipt for tool {result.name}")
+    def _receipt(self, state: _Turn, registry: Registry, result: ToolResult) -> Receipt:
+        """The terminal tool's receipt, from its own writer (``Tool.receipt``)."""
+        tool = registry.get(result.name)
+        if tool is None or tool.receipt is None:
+            raise UserFacingError(f"no receipt for tool {result.name}")
+        receipt = tool.receipt(result, state.lang, state.ctx.today)
+        state.read = state.read or receipt.read
+        state.meta.update(receipt.meta)
+        return receipt
 
     def _reply_time(self, state: _Turn) -> datetime:
         """When the reply was written: the clock now, or the turn's start plus the time the
@@ -403,7 +455,7 @@ class Assistant:
         state: _Turn,
         reply: str,
         outcome: str,
-        value: Any,
+        value: ReceiptValue,
         commands: CommandService,
         memory: MemoryService | None,
     ) -> TurnResult:
@@ -420,7 +472,7 @@ class Assistant:
                     reply, outcome, value = answer.reply, ANSWERED, answer.result
                     state.meta["guard_answer"] = {"start": answer.start, "end": answer.end}
         if not reply:
-            reply = "……" if state.lang == "zh" else "…"
+            reply = R.empty_reply(state.lang)
         state.timeline.mark("finish")
         meta = dict(state.meta) | {"outcome": outcome, "guard": guard}
         message = ArchiveService(self.store, self.profile_id, clock=self._reply_time(state)).append("assistant", reply, meta)
@@ -438,7 +490,7 @@ class Assistant:
             candidates=candidates,
             timeline=state.timeline.to_json(),
             lang=state.lang,
-            receipt=R.to_payload(value) if value is not None else None,
+            receipt=value,
             event_ids=list(commands.facts.event_ids),
             tool_log=state.tool_log,
             changes=commands.facts.changes,
@@ -461,20 +513,7 @@ class Assistant:
         return result
 
 
-def _outcome_name(outcome: Outcome) -> str:
-    return outcome.status
-
-
-EDIT_OUTCOMES = {"updated": "updated", "deleted": "deleted", "no_match": "edit_no_match", "choose": "edit_choice",
-                 "confirm": "edit_confirm", "edit_conflict": "edit_conflict", "cancelled": "edit_cancelled",
-                 "none": "none", "invalid": "edit_invalid"}  # fmt: skip
-
-
-def _edit_outcome_name(outcome: EditOutcome) -> str:
-    return EDIT_OUTCOMES.get(outcome.status, "edit_invalid")
-
-
-def _newer_edit(pending: EditStub | None, stub: Any) -> EditStub | None:
+def _newer_edit(pending: EditStub | None, stub: Stub | None) -> EditStub | None:
     """The pending edit, when it is the latest question asked (one question at a time)."""
     if pending is None or (stub is not None and stub.id > pending.id):
         return None
@@ -493,28 +532,14 @@ def _pending_summary(pending: EditStub) -> str:
                        "events": [{"title": o.get("title"), "start": o.get("start")} for o in options]}, ensure_ascii=False)
 
 
-def _loads(arguments: str | dict[str, Any]) -> dict[str, Any]:
-    if isinstance(arguments, dict):
-        return arguments
-    try:
-        value = json.loads(arguments)
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
-
-
-def _apply_patch(name: str, arguments: str, patch: SlotPatch | None) -> str:
-    """The clarification parser's slots win over the model's on the same fields."""
-    if patch is None or name != "prepare_or_create_schedule":
-        return arguments
-    data = _loads(arguments)
-    if not data:
-        return arguments
+def _patch_values(patch: SlotPatch) -> dict[str, str]:
+    """The create arguments a clarification reply fills (they win over the model's)."""
+    values: dict[str, str] = {}
     if patch.date is not None:
-        data["dateExpression"] = patch.date
+        values["dateExpression"] = patch.date
     if patch.time is not None:
-        data["time"] = patch.time
-    return json.dumps(data, ensure_ascii=False)
+        values["time"] = patch.time
+    return values
 
 
 def _assistant_tool_message(response: ModelResponse) -> dict[str, Any]:

@@ -66,6 +66,9 @@ class EditOutcome:
     command_id: int | None = None
     message: str | None = None
     today: date | None = None
+    expires_at: datetime | None = None  # when the pending question this round left expires (its row's)
+    uid: str | None = None  # the target event, once found
+    at: datetime | date | None = None  # where the target is now (moved or not): the app's "Show in calendar"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -93,6 +96,55 @@ class EditStub:
     id: int
     status: str
     slots: dict[str, Any]
+    expires_at: datetime | None = None
+
+
+@dataclass
+class _Edit:
+    """What every outcome of one edit round carries, so each ``EditOutcome`` is built with
+    typed fields (the target once found, the fields that change)."""
+
+    op: str
+    scope: str
+    title: str
+    today: date
+    search: Search | None = None
+    recurring: bool = False
+    before: dict[str, Any] | None = None
+    changed: dict[str, Any] = field(default_factory=dict)
+    uid: str | None = None
+    at: datetime | date | None = None
+
+    def outcome(
+        self,
+        status: str,
+        *,
+        message: str | None = None,
+        options: list[dict[str, Any]] | None = None,
+        more: int = 0,
+        reasons: list[str] | None = None,
+        after: dict[str, Any] | None = None,
+        conflicts: list[Occurrence] | None = None,
+    ) -> EditOutcome:
+        return EditOutcome(
+            status,
+            op=self.op,
+            title=self.title,
+            scope=self.scope,
+            recurring=self.recurring,
+            before=self.before,
+            after=after,
+            changed=dict(self.changed),
+            search=self.search,
+            options=list(options or []),
+            more=more,
+            conflicts=list(conflicts or []),
+            reasons=list(reasons or []),
+            message=message,
+            today=self.today,
+            uid=self.uid,
+            at=self.at,
+        )
 
 
 def edit_answer(text: str) -> bool | None:
@@ -169,14 +221,14 @@ class ChatEditService:
         self._end_pending("replaced")
         if scope in ("all", "following") and not search.day_named:
             search.matches = _one_per_series(search.matches, self.ctx.now)
-        base = {"op": op, "scope": scope, "today": self.ctx.today, "search": search, "title": words.strip()}
+        base = _Edit(op, scope, words.strip(), self.ctx.today, search)
         if not search.matches:
-            return EditOutcome("no_match", **base)
+            return base.outcome("no_match")
         if len(search.matches) > 1:
             options = [as_option(occ) for occ in search.matches[:MAX_OPTIONS]]
             slots = {"op": op, "scope": scope, "plan": plan, "options": options, "reasons": reasons}
-            outcome = EditOutcome("choose", options=options, more=max(0, len(search.matches) - MAX_OPTIONS), reasons=reasons, **base)
-            outcome.command_id = self._save("choose", words or options[0]["title"], slots)
+            outcome = base.outcome("choose", options=options, more=max(0, len(search.matches) - MAX_OPTIONS), reasons=reasons)
+            outcome.command_id, outcome.expires_at = self._save("choose", words or options[0]["title"], slots)
             return outcome
         asks = list(reasons) + (["fuzzy"] if search.fuzzy else [])
         return self._decide(op, plan, search.matches[0], scope, asks, search=search)
@@ -186,13 +238,13 @@ class ChatEditService:
     def active(self) -> EditStub | None:
         now = self.ctx.now.astimezone(timezone.utc).isoformat()
         row = self.store.conn.execute(
-            "SELECT id, status, slots FROM commands WHERE profile_id = ? AND kind = 'edit'"
+            "SELECT id, status, slots, expires_at FROM commands WHERE profile_id = ? AND kind = 'edit'"
             f" AND status IN ({', '.join('?' for _ in PENDING)}) AND expires_at > ? ORDER BY id DESC LIMIT 1",
             (self.profile_id, *PENDING, now),
         ).fetchone()
         if row is None:
             return None
-        return EditStub(int(row["id"]), str(row["status"]), json.loads(row["slots"]))
+        return EditStub(int(row["id"]), str(row["status"]), json.loads(row["slots"]), datetime.fromisoformat(row["expires_at"]))
 
     def answer(self, stub: EditStub, text: str) -> EditOutcome | None:
         """A reply the code can read: a pick for a choice, a yes/no for a confirmation or a
@@ -256,42 +308,42 @@ class ChatEditService:
         very change, so the broad-change question is not asked again (a conflict still is)."""
         recurring = occ.recurrence_id is not None
         scope = scope if recurring else "this"
-        base = {"op": op, "scope": scope, "recurring": recurring, "title": occ.title, "before": as_option(occ),
-                "today": self.ctx.today, "search": search}
+        base = _Edit(op, scope, occ.title, self.ctx.today, search, recurring, as_option(occ), uid=occ.uid, at=occ.start)
         try:
             start, end = self._times(plan, occ)
         except UserFacingError as exc:
-            return EditOutcome("invalid", message=str(exc), **base)
+            return base.outcome("invalid", message=str(exc))
         if recurring and scope != "this" and occ.all_day and isinstance(start, datetime):
-            return EditOutcome("invalid", message="an all-day series gets a time one instance at a time (scope this)", **base)
+            return base.outcome("invalid", message="an all-day series gets a time one instance at a time (scope this)")
         if recurring and plan.get("calendar") and plan["calendar"] != occ.calendar and scope != "all":
-            return EditOutcome("invalid", message="a repeating event changes calendar as a whole series (scope all)", **base)
+            return base.outcome("invalid", message="a repeating event changes calendar as a whole series (scope all)")
         if recurring and scope in ("following", "all") and not confirmed:
             if op == "delete":
                 asks.append("series_delete")
             elif start is not None:
                 asks.append("series_move")
         after = self._after(plan, occ, start, end)
-        changed = {key: plan[key] for key in ("title", "calendar", "location", "notes", "reminder", "completed") if key in plan}
-        base["changed"] = changed
+        base.at = start if start is not None else occ.start
+        changed: dict[str, Any] = {key: plan[key] for key in ("title", "calendar", "location", "notes", "reminder", "completed") if key in plan}
+        base.changed = changed
         slots = {"op": op, "scope": scope, "plan": plan, "target": as_option(occ)}
         if asks:
-            outcome = EditOutcome("confirm", reasons=sorted(set(asks), key=asks.index), after=after, **base)
-            outcome.command_id = self._save("confirm", occ.title, slots)
+            outcome = base.outcome("confirm", reasons=sorted(set(asks), key=asks.index), after=after)
+            outcome.command_id, outcome.expires_at = self._save("confirm", occ.title, slots)
             return outcome
         if op == "update" and isinstance(start, datetime) and isinstance(end, datetime) and not allow_conflict:
             conflicts = [other for other in self.queries.busy(start, end) if other.uid != occ.uid]
             if conflicts:
-                outcome = EditOutcome("edit_conflict", conflicts=conflicts, after=after, **base)
-                outcome.command_id = self._save("edit_conflict", occ.title, slots)
+                outcome = base.outcome("edit_conflict", conflicts=conflicts, after=after)
+                outcome.command_id, outcome.expires_at = self._save("edit_conflict", occ.title, slots)
                 return outcome
         try:
             changes = self._write(op, plan, occ, scope, start, end)
         except (sqlite3.Error, StoreError, UserFacingError) as exc:
-            return EditOutcome("invalid", message=f"the change could not be saved: {exc}", **base)
+            return base.outcome("invalid", message=f"the change could not be saved: {exc}")
         self.facts.changes.extend(changes)  # after COMMIT: the exit guard's fact
         self.facts.kinds.add("deleted" if op == "delete" else "updated")
-        return EditOutcome("deleted" if op == "delete" else "updated", after=after, **base)
+        return base.outcome("deleted" if op == "delete" else "updated", after=after)
 
     def _times(self, plan: dict[str, Any], occ: Occurrence) -> tuple[datetime | date | None, datetime | date | None]:
         if not any(key in plan for key in ("new_day", "new_time", "new_end_time", "duration")):
@@ -355,7 +407,8 @@ class ChatEditService:
 
     # ---- pending rows --------------------------------------------------------------------
 
-    def _save(self, status: str, title: str, slots: dict[str, Any]) -> int:
+    def _save(self, status: str, title: str, slots: dict[str, Any]) -> tuple[int, datetime]:
+        """The pending question's row: its id and when it expires."""
         now = self.ctx.now.astimezone(timezone.utc)
         ttl = timedelta(minutes=int(self.settings.get("command_ttl_minutes")))
         with self.store.transaction() as conn:
@@ -365,7 +418,7 @@ class ChatEditService:
                 (self.profile_id, title[:200] or "?", json.dumps(slots, ensure_ascii=False, default=str), status,
                  now.isoformat(), (now + ttl).isoformat(), now.isoformat()),
             )
-            return int(cur.lastrowid or 0)
+            return int(cur.lastrowid or 0), now + ttl
 
     def _end(self, command_id: int, status: str) -> None:
         with self.store.transaction() as conn:

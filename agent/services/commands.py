@@ -99,6 +99,7 @@ class Outcome:
     today: date | None = None  # the service's today: receipts show a year only when it differs
     series: dict[str, Any] | None = None  # a repeating create: what code built (``repeat.py``)
     extras: dict[str, Any] = field(default_factory=dict)  # reminder minutes, location, notes
+    expires_at: datetime | None = None  # when the pending command this round left expires (its stub's)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -120,6 +121,52 @@ class Outcome:
             "series": self.series,
             "extras": self.extras,
         }
+
+
+@dataclass
+class _Round:
+    """What every outcome of one create round carries (title, calendar, today, and once
+    resolved the span and the extras), so each ``Outcome`` is built with typed fields."""
+
+    title: str
+    today: date
+    calendar: str | None = None
+    requested_calendar: str | None = None
+    calendar_fell_back: bool = False
+    start: datetime | date | None = None
+    end: datetime | date | None = None
+    series: dict[str, Any] | None = None
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    def outcome(
+        self,
+        status: str,
+        *,
+        message: str | None = None,
+        candidates: list[date] | None = None,
+        conflicts: list[Occurrence] | None = None,
+        reasons: list[str] | None = None,
+        event: Occurrence | None = None,
+        deduplicated: bool = False,
+    ) -> Outcome:
+        return Outcome(
+            status,
+            title=self.title,
+            event=event,
+            candidates=list(candidates or []),
+            conflicts=list(conflicts or []),
+            message=message,
+            calendar=self.calendar,
+            requested_calendar=self.requested_calendar,
+            calendar_fell_back=self.calendar_fell_back,
+            deduplicated=deduplicated,
+            start=self.start,
+            end=self.end,
+            reasons=list(reasons or []),
+            today=self.today,
+            series=self.series,
+            extras=dict(self.extras),
+        )
 
 
 #: Create slots beyond the day and time, kept on the stub through every round.
@@ -146,7 +193,7 @@ class CommandService:
         self.origin = origin
         self.facts = WriteFacts()
         self._staged: list[ChangeSet] = []  # written in the open transaction, not yet facts
-        self._failed_base: dict[str, Any] | None = None
+        self._failed_base: _Round | None = None
         self.calendars = CalendarService(store, profile_id)
         self.queries = QueryService(store, profile_id, ctx)
         self.settings = SettingsService(store, profile_id)
@@ -164,12 +211,14 @@ class CommandService:
             )
 
     def active_stub(self) -> Stub | None:
-        """The one pending command, if it has not expired by this service's clock."""
-        self.expire_stale()
+        """The one pending command, if it has not expired by this service's clock. Only
+        reads: marking stale commands expired is ``expire_stale``, which the write paths
+        below (and the start of a turn) call."""
+        now = self.ctx.now.astimezone(timezone.utc).isoformat()
         row = self.store.conn.execute(
             f"SELECT * FROM commands WHERE profile_id = ? AND status IN ({', '.join('?' for _ in ACTIVE)})"
-            " ORDER BY id DESC LIMIT 1",
-            (self.profile_id, *ACTIVE),
+            " AND expires_at > ? ORDER BY id DESC LIMIT 1",
+            (self.profile_id, *ACTIVE, now),
         ).fetchone()
         return _stub(row) if row else None
 
@@ -180,6 +229,7 @@ class CommandService:
         return _stub(row) if row else None
 
     def cancel_active(self) -> Outcome:
+        self.expire_stale()
         stub = self.active_stub()
         if stub is None:
             return Outcome("none", message="there is no pending command to cancel")
@@ -211,13 +261,16 @@ class CommandService:
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     (self.profile_id, *values, now.isoformat()),
                 )
-                return int(cur.lastrowid or 0)
-            conn.execute(
-                "UPDATE commands SET title = ?, slots = ?, status = ?, candidates = ?, updated_at = ?,"
-                " expires_at = ? WHERE id = ?",
-                (*values, stub_id),
-            )
-            return stub_id
+                saved = int(cur.lastrowid or 0)
+            else:
+                conn.execute(
+                    "UPDATE commands SET title = ?, slots = ?, status = ?, candidates = ?, updated_at = ?,"
+                    " expires_at = ? WHERE id = ?",
+                    (*values, stub_id),
+                )
+                saved = stub_id
+        outcome.expires_at = now + ttl  # the stub's own expiry: the app's chip ends with it
+        return saved
 
     # ---- the create round ---------------------------------------------------------------
 
@@ -255,6 +308,7 @@ class CommandService:
             "location": clean_title(location) or None,
             "notes": (notes or "").strip()[:2000] or None,
         }
+        self.expire_stale()
         stub = self.active_stub()
         if stub is not None and (not title or _same_title(title, stub.title)):
             slots = dict(stub.slots)
@@ -287,6 +341,7 @@ class CommandService:
 
         Only the user's own input reaches this (a reply code parsed, a button), so it runs no
         grounding check: for an ``unconfirmed`` stub it *is* the confirmation."""
+        self.expire_stale()
         stub = self.active_stub()
         if stub is None:
             return None
@@ -376,8 +431,8 @@ class CommandService:
 
     def _unsaved(self, stub_id: int | None, title: str, slots: dict[str, Any], exc: Exception) -> Outcome:
         """The round's transaction rolled back: nothing of it stands. Say so, keep the stub."""
-        base = self._failed_base or {"title": title, "today": self.ctx.today}
-        outcome = Outcome("invalid", message=f"the event could not be saved: {exc}", **base)
+        base = self._failed_base or _Round(title, self.ctx.today)
+        outcome = base.outcome("invalid", message=f"the event could not be saved: {exc}")
         try:
             outcome.command_id = self._save_stub(stub_id, title, slots, outcome)
         except (sqlite3.Error, StoreError):
@@ -415,15 +470,9 @@ class CommandService:
         check: GroundingCheck | None = None,
     ) -> Outcome:
         choice = self.calendars.choose(slots.get("calendar"))
-        base = {
-            "title": title,
-            "calendar": choice.calendar.name,
-            "requested_calendar": choice.requested,
-            "calendar_fell_back": choice.fell_back,
-            "today": self.ctx.today,
-        }
+        base = _Round(title, self.ctx.today, choice.calendar.name, choice.requested, choice.fell_back)
         if not title:
-            return Outcome("invalid", message="title is required: a short name for the event", **base)
+            return base.outcome("invalid", message="title is required: a short name for the event")
         try:
             day, day_candidates, start_time = self._date(slots.get("date"))
             if day is None and not day_candidates and slots.get("days"):
@@ -432,42 +481,41 @@ class CommandService:
                 start_time = resolve_time(str(slots["time"]))
             end_time = resolve_time(str(slots["end_time"])) if slots.get("end_time") is not None else None
         except SymbolError as exc:
-            return Outcome("invalid", message=str(exc), **base)
+            return base.outcome("invalid", message=str(exc))
         if check is not None:
             reasons = check(title, day, start_time)
             if reasons:
                 # Ask first: the user's words this turn do not support this write.
                 asked = [day] if day is not None else [d for d in day_candidates if d >= self.ctx.today]
-                return Outcome("unconfirmed", candidates=asked, message="; ".join(reasons), reasons=reasons, **base)
+                return base.outcome("unconfirmed", candidates=asked, message="; ".join(reasons), reasons=reasons)
         if day is None:
             future = [d for d in day_candidates if d >= self.ctx.today]
             if len(future) == 1:
                 day = future[0]
             elif not future and day_candidates:
-                return Outcome("past_time", candidates=day_candidates, message="every candidate day has passed", **base)
+                return base.outcome("past_time", candidates=day_candidates, message="every candidate day has passed")
             else:
-                return Outcome("needs_date", candidates=future, **base)
+                return base.outcome("needs_date", candidates=future)
         duration = slots.get("duration_minutes")
         if end_time is not None and duration is not None:
-            return Outcome("invalid", message="give endTime or durationMinutes, not both", **base)
+            return base.outcome("invalid", message="give endTime or durationMinutes, not both")
         if duration is not None and not (isinstance(duration, int) and 1 <= duration <= MAX_DURATION_MINUTES):
-            return Outcome("invalid", message=f"durationMinutes must be a whole number from 1 to {MAX_DURATION_MINUTES}", **base)
+            return base.outcome("invalid", message=f"durationMinutes must be a whole number from 1 to {MAX_DURATION_MINUTES}")
         start: datetime | date
         end: datetime | date
         if start_time is None:
             if end_time is not None:
-                return Outcome("invalid", message="endTime needs a start time", **base)
+                return base.outcome("invalid", message="endTime needs a start time")
             start, end = day, day + timedelta(days=1)
         else:
             start = local_datetime(day, start_time, self.ctx.tz)
             if end_time is not None:
                 end = local_datetime(day, end_time, self.ctx.tz)
                 if end <= start:
-                    return Outcome(
+                    return base.outcome(
                         "invalid",
                         message=f"endTime {end_time:%H:%M} is not after time {start_time:%H:%M}; "
                         "for an event past midnight give durationMinutes instead",
-                        **base,
                     )
             else:
                 minutes = duration or int(self.settings.get("default_duration_minutes"))
@@ -477,23 +525,23 @@ class CommandService:
             try:
                 series = build_series(str(slots["repeat"]), start, self.ctx, slots.get("repeat_until"), slots.get("repeat_count"))
             except SymbolError as exc:
-                return Outcome("invalid", message=str(exc), **base)
+                return base.outcome("invalid", message=str(exc))
             if series.start is not None and series.start != start:  # moved onto the pattern's first day
-                end = series.start + (end - start)  # type: ignore[operator]
+                end = series.start + (end - start)
                 start = series.start
-            base["series"] = series.to_json()
-        base["extras"] = {key: slots[key] for key in ("reminder", "location", "notes") if slots.get(key) is not None}
-        base |= {"start": start, "end": end}
+            base.series = series.to_json()
+        base.extras = {key: slots[key] for key in ("reminder", "location", "notes") if slots.get(key) is not None}
+        base.start, base.end = start, end
         existing = self._duplicate(title, start, end, choice)
         if existing is not None:
-            return Outcome("created", event=existing, deduplicated=True, **base)
+            return base.outcome("created", event=existing, deduplicated=True)
         if not allow_past and self._in_past(start):
-            return Outcome("past_time", candidates=[day], **base)
+            return base.outcome("past_time", candidates=[day])
         if isinstance(start, datetime) and not allow_conflict:
             assert isinstance(end, datetime)
             conflicts = self.queries.busy(start, end)
             if conflicts:
-                return Outcome("conflict", candidates=[day], conflicts=conflicts, **base)
+                return base.outcome("conflict", candidates=[day], conflicts=conflicts)
         return self._write(title, start, end, choice, base, stub_id, series)
 
     def _date(self, symbol: Any) -> tuple[date | None, list[date], time | None]:
@@ -552,11 +600,11 @@ class CommandService:
         start: datetime | date,
         end: datetime | date,
         choice: CalendarChoice,
-        base: dict[str, Any],
+        base: _Round,
         stub_id: int | None = None,
         series: Series | None = None,
     ) -> Outcome:
-        extras = base.get("extras") or {}
+        extras = base.extras
         reminder = extras.get("reminder")
         component = build_event(
             title,
@@ -580,7 +628,7 @@ class CommandService:
         self._staged.append(changes)  # becomes the write fact after COMMIT
         event_id = changes.created[0].event_id if changes.created else None
         event = self._occurrence(int(event_id), start, end) if event_id else None
-        return Outcome("created", event=event, **base)
+        return base.outcome("created", event=event)
 
 
 def _days(values: list[str] | list[date]) -> list[date]:

@@ -15,7 +15,7 @@ the pane is idle again, so a dialog the result opens (conflict, past time) can a
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QThreadPool, QTimer, Signal, Slot
@@ -33,10 +33,11 @@ from PySide6.QtWidgets import (
 from agent.errors import UserFacingError
 from agent.runtime.receipts import language_of
 from agent.runtime.session import ChatSession
+from agent.runtime.tools import TOOLS
 from agent.runtime.turn import TurnEvent, TurnResult
 from agent.services.archive import ArchiveService
-from agent.services.chat_edits import ChatEditService
-from agent.services.commands import ACTIVE, CommandService, WriteFacts
+from agent.services.chat_edits import ChatEditService, EditOutcome
+from agent.services.commands import ACTIVE, CommandService, Outcome, WriteFacts
 from agent.timesym.context import TimeContext
 from app.chat.bubble import MessageBubble
 from app.chat.candidate_bar import CandidateBar
@@ -48,8 +49,8 @@ from app.chat.modal_wait import ModalWait
 from app.chat.no_model_panel import NoModelPanel
 from app.chat.past_time_dialog import ADD, DROP, PastTimeDialog
 from app.chat.progress import TurnProgress
-from app.chat.spans import parse_when
 from app.context import AppContext
+from app.i18n import system_language
 from app.ops import BackgroundOp
 from app.worker import GeneratorWorker, describe
 
@@ -330,44 +331,37 @@ class ChatPane(QWidget):
         self.candidate_bar.setEnabled(not busy)
 
     def _tool_status(self, name: str) -> str:
-        return {
-            "prepare_or_create_schedule": self.tr("Preparing the event…"),
-            "query_schedule_range": self.tr("Reading your calendar…"),
-            "suggest_free_time": self.tr("Looking for free time…"),
-            "cancel_schedule_command": self.tr("Cancelling…"),
-            "update_schedule": self.tr("Changing the event…"),
-            "delete_schedule": self.tr("Deleting the event…"),
-            "remember_fact": self.tr("Remembering…"),
-            "offer_council": self.tr("Thinking it over…"),
-            "search_memory": self.tr("Searching memories…"),
-            "search_chat_archive": self.tr("Searching earlier chats…"),
-        }.get(name, self.tr("Working…"))
+        """The running tool's label, from its ``Tool`` object, in the interface's language
+        (the setting, else the system's: what ``app.application`` installs)."""
+        setting = self.ctx.settings.get("language")
+        lang = str(setting) if setting in ("zh", "en") else ("zh" if system_language() == "zh_CN" else "en")
+        return TOOLS.status(name, lang)
 
     # ---- results ----------------------------------------------------------------------------
 
     def _show_result(self, result: TurnResult) -> None:
         bubble = self.last_reply
-        receipt = result.receipt if isinstance(result.receipt, dict) else {}
+        receipt = result.receipt  # typed: the Outcome / EditOutcome ... the receipt was written from
         if bubble is not None:
             bubble.set_text(result.reply)
             bubble.result = result
-            event = receipt.get("event") if result.outcome == "created" else None
-            if isinstance(event, dict) and event.get("uid"):
-                bubble.set_receipt(str(event["uid"]), parse_when(event.get("start")), undoable=bool(result.changes))
-            elif result.outcome in ("updated", "deleted") and isinstance(receipt.get("before"), dict):
+            event = receipt.event if result.outcome == "created" and isinstance(receipt, Outcome) else None
+            if event is not None and event.uid:
+                bubble.set_receipt(event.uid, event.start, undoable=bool(result.changes))
+            elif result.outcome in ("updated", "deleted") and isinstance(receipt, EditOutcome) and receipt.at is not None:
                 # An edit's receipt: Show in calendar goes to where it is now; Undo puts it back.
-                after = receipt.get("after") if isinstance(receipt.get("after"), dict) else receipt["before"]
-                bubble.set_receipt(str(receipt["before"].get("uid", "")), parse_when(after.get("start")),
-                                   undoable=bool(result.changes), edit=True)
+                bubble.set_receipt(receipt.uid or "", receipt.at, undoable=bool(result.changes), edit=True)
         if result.changes:
             self.ctx.ops.record_agent_change(result.changes)
         if result.guard:
             self.guard_banner.show_guard(result.guard, result.outcome)
-        self._track_pending(result, receipt)
-        if result.outcome == "conflict" and receipt:
-            self._ask_when_free(lambda: self._ask_conflict(receipt))
-        elif result.outcome == "past_time" and receipt.get("start"):
-            self._ask_when_free(lambda: self._ask_past_time(receipt))
+        self._track_pending(result)
+        if result.outcome == "conflict" and isinstance(receipt, Outcome):
+            conflict = receipt
+            self._ask_when_free(lambda: self._ask_conflict(conflict))
+        elif result.outcome == "past_time" and isinstance(receipt, Outcome) and receipt.start is not None:
+            past = receipt
+            self._ask_when_free(lambda: self._ask_past_time(past))
 
     def _ask_when_free(self, ask: Callable[[], None]) -> None:
         """Ask now, or after the user closes the modal window they are working in."""
@@ -377,23 +371,34 @@ class ChatPane(QWidget):
         if bubble is not None:
             bubble.set_status(self.tr("I'll ask about this when the open window is closed."))
 
-    def _track_pending(self, result: TurnResult, receipt: dict[str, Any]) -> None:
+    def _track_pending(self, result: TurnResult) -> None:
+        receipt = result.receipt
         if result.outcome in EDIT_PENDING:
-            options = receipt.get("options") or ([receipt["before"]] if receipt.get("before") else [])
-            title = str((options[0] if options else {}).get("title") or receipt.get("title") or "")
-            self._show_edit(title, result.outcome, str(receipt.get("op") or "update"), options, result.lang)
+            edit = receipt if isinstance(receipt, EditOutcome) else EditOutcome(result.outcome)
+            options = edit.options or ([edit.before] if edit.before else [])
+            title = str((options[0] if options else {}).get("title") or edit.title or "")
+            self._show_edit(title, result.outcome, edit.op or "update", options, result.lang, edit.expires_at)
             return
         if result.outcome in EDIT_DONE or (self.candidate_bar.status in EDIT_PENDING and self._edit_gone()):
             self._clear_pending()
             return
         if result.outcome in ACTIVE:
-            self._show_pending(str(receipt.get("title") or ""), result.outcome, result.candidates, result.lang)
+            outcome = receipt if isinstance(receipt, Outcome) else Outcome(result.outcome)
+            self._show_pending(outcome.title, result.outcome, result.candidates, result.lang, outcome.expires_at)
         elif result.outcome in ("created", "cancelled", "none"):
             self._clear_pending()
 
-    def _show_pending(self, title: str, status: str, candidates: list[str], lang: str, ttl: timedelta | None = None) -> None:
+    def _show_pending(self, title: str, status: str, candidates: list[str], lang: str, expires_at: datetime | None) -> None:
         self.candidate_bar.show_pending(title, status, candidates, lang, self.ctx.time_context().today)
-        ttl = ttl or timedelta(minutes=int(self.ctx.settings.get("command_ttl_minutes")))
+        self._expire_pending_at(expires_at)
+
+    def _expire_pending_at(self, expires_at: datetime | None) -> None:
+        """The chip goes when its stub expires (the stub's own ``expires_at``); a result with
+        no stub behind it keeps the chip for one command lifetime."""
+        if expires_at is not None:
+            ttl = expires_at - self.ctx.time_context().now
+        else:
+            ttl = timedelta(minutes=int(self.ctx.settings.get("command_ttl_minutes")))
         self._pending_timer.start(max(1000, int(ttl.total_seconds() * 1000)))
 
     def _edit_gone(self) -> bool:
@@ -404,10 +409,9 @@ class ChatPane(QWidget):
             return True
 
     def _show_edit(self, title: str, status: str, op: str, options: list[dict[str, Any]], lang: str,
-                   ttl: timedelta | None = None) -> None:
+                   expires_at: datetime | None) -> None:
         self.candidate_bar.show_edit(title, status, op, options, lang, self.ctx.time_context().today)
-        ttl = ttl or timedelta(minutes=int(self.ctx.settings.get("command_ttl_minutes")))
-        self._pending_timer.start(max(1000, int(ttl.total_seconds() * 1000)))
+        self._expire_pending_at(expires_at)
 
     def _clear_pending(self) -> None:
         self._pending_timer.stop()
@@ -417,8 +421,8 @@ class ChatPane(QWidget):
     def _pending_expired(self) -> None:
         self.candidate_bar.clear()  # the agent expired the stub by now; its buttons would say "none"
 
-    def _ask_conflict(self, receipt: dict[str, Any]) -> None:
-        dialog = ConflictDialog(receipt, self.ctx.tz, self)
+    def _ask_conflict(self, outcome: Outcome) -> None:
+        dialog = ConflictDialog(outcome, self.ctx.tz, self)
         dialog.chosen.connect(self._conflict_chosen)
         self.conflict_dialog = dialog
         dialog.open()
@@ -435,8 +439,8 @@ class ChatPane(QWidget):
         else:
             self.input.setFocus()
 
-    def _ask_past_time(self, receipt: dict[str, Any]) -> None:
-        dialog = PastTimeDialog(receipt, self.ctx.tz, self)
+    def _ask_past_time(self, outcome: Outcome) -> None:
+        dialog = PastTimeDialog(outcome, self.ctx.tz, self)
         dialog.chosen.connect(self._past_time_chosen)
         self.past_time_dialog = dialog
         dialog.open()
@@ -544,14 +548,14 @@ class ChatPane(QWidget):
             title = str((options[0] if options else {}).get("title", ""))
             status = {"choose": "edit_choice", "confirm": "edit_confirm"}.get(edit.status, edit.status)
             self._show_edit(title, status, str(edit.slots.get("op") or "update"), options,
-                            language_of(title, self.ctx.settings.get("language")))
+                            language_of(title, self.ctx.settings.get("language")), edit.expires_at)
             return
         if stub is None:
             return
         lang = language_of(stub.title, self.ctx.settings.get("language"))
         today = tctx.now.date().isoformat()
         days = [day for day in stub.candidates if day >= today]
-        self._show_pending(stub.title, stub.status, days, lang, stub.expires_at - tctx.now)
+        self._show_pending(stub.title, stub.status, days, lang, stub.expires_at)
 
     def _maybe_session_break(self) -> None:
         last = self.view.last_time

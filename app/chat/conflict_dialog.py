@@ -12,13 +12,13 @@ event stays, the input gets focus), never a silent create or cancel.
 
 from __future__ import annotations
 
-from typing import Any
 from zoneinfo import ZoneInfo
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QListWidget, QPushButton, QVBoxLayout, QWidget
 
-from app.chat.spans import receipt_today, span_text
+from agent.services.commands import Outcome
+from app.chat.spans import span_text
 
 CHANGE, CREATE, CANCEL = "change", "create", "cancel"
 
@@ -26,14 +26,15 @@ CHANGE, CREATE, CANCEL = "change", "create", "cancel"
 class ConflictDialog(QDialog):
     chosen = Signal(str)  # change | create | cancel
 
-    def __init__(self, receipt: dict[str, Any], tz: ZoneInfo, parent: QWidget | None = None) -> None:
+    def __init__(self, outcome: Outcome, tz: ZoneInfo, parent: QWidget | None = None) -> None:
+        """``outcome``: the ``conflict`` round the turn returned (``TurnResult.receipt``)."""
         super().__init__(parent)
         self.choice = CHANGE
         self.setWindowTitle(self.tr("Time conflict"))
         self.setMinimumWidth(420)
-        title = str(receipt.get("title") or "")
-        today = receipt_today(receipt)  # dates outside this year show their year
-        when = span_text(receipt.get("start"), receipt.get("end"), tz, today)
+        title = outcome.title
+        today = outcome.today  # dates outside this year show their year
+        when = span_text(outcome.start, outcome.end, tz, today)
 
         heading = QLabel(self.tr("“{0}” ({1}) overlaps:").format(title, when), self)
         heading.setWordWrap(True)
@@ -45,9 +46,9 @@ class ConflictDialog(QDialog):
         self.conflicts.setObjectName("conflict_list")
         self.conflicts.setSelectionMode(QListWidget.SelectionMode.NoSelection)
         self.conflicts.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-        for item in receipt.get("conflicts") or []:
-            calendar = item.get("calendar") or ""
-            line = f"{item.get('title', '')}  ·  {span_text(item.get('start'), item.get('end'), tz, today)}"
+        for item in outcome.conflicts:
+            calendar = item.calendar or ""
+            line = f"{item.title}  ·  {span_text(item.start, item.end, tz, today)}"
             if calendar:
                 line += f"  ·  {calendar}"
             self.conflicts.addItem(line)

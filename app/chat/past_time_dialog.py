@@ -8,13 +8,13 @@ the event pending, so the chip's × or a clearer time can still settle it.
 
 from __future__ import annotations
 
-from typing import Any
 from zoneinfo import ZoneInfo
 
 from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from app.chat.spans import receipt_today, span_text
+from agent.services.commands import Outcome
+from app.chat.spans import span_text
 
 ADD, DROP, LATER = "add", "drop", "later"
 
@@ -22,13 +22,14 @@ ADD, DROP, LATER = "add", "drop", "later"
 class PastTimeDialog(QDialog):
     chosen = Signal(str)  # add | drop | later
 
-    def __init__(self, receipt: dict[str, Any], tz: ZoneInfo, parent: QWidget | None = None) -> None:
+    def __init__(self, outcome: Outcome, tz: ZoneInfo, parent: QWidget | None = None) -> None:
+        """``outcome``: the ``past_time`` round the turn returned (``TurnResult.receipt``)."""
         super().__init__(parent)
         self.choice = LATER
         self.setWindowTitle(self.tr("Time already passed"))
         self.setMinimumWidth(380)
-        title = str(receipt.get("title") or "")
-        when = span_text(receipt.get("start"), receipt.get("end"), tz, receipt_today(receipt))
+        title = outcome.title
+        when = span_text(outcome.start, outcome.end, tz, outcome.today)
         self.message = message = QLabel(
             self.tr("The time for “{0}” ({1}) has already passed, so nothing was written.\n"
                     "Add it to the calendar anyway?").format(title, when),

@@ -122,7 +122,7 @@ def test_receipt_link_navigates_and_undo_removes_the_event(make_pane, qtbot, app
     with qtbot.waitSignal(pane.navigate, timeout=1000) as nav:
         bubble.link.linkActivated.emit(f"event:{bubble.uid}")
     uid, start = nav.args
-    assert uid == result.receipt["event"]["uid"] and start == datetime(2026, 12, 1, 15, 0, tzinfo=SHANGHAI)
+    assert uid == result.receipt.event.uid and start == datetime(2026, 12, 1, 15, 0, tzinfo=SHANGHAI)
     qtbot.mouseClick(bubble.undo_button, Qt.MouseButton.LeftButton)
     assert event_titles(app_ctx.store) == []
     assert not bubble.undo_button.isEnabled() and bubble.undo_button.text() == "Undone"

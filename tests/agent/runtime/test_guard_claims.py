@@ -27,7 +27,7 @@ from agent.runtime.turn import Assistant
 from agent.services.archive import ArchiveService
 from agent.services.calendars import CalendarService
 from agent.services.commands import WriteFacts
-from agent.services.queries import QueryService
+from agent.services.queries import QueryService, RangeResult
 from agent.store.components import build_event
 from agent.store.db import Store
 from agent.store.events import ChangeSet, EventRepo
@@ -177,7 +177,7 @@ def test_state_claim_is_replaced_by_the_real_answer_for_tomorrow(store: Store, p
     result = _bot(store, profile_id, "明天你有空").turn("明天我有空吗", CTX)
     assert result.guard == UNVERIFIED_QUERY and result.outcome == ANSWERED and result.tools == []
     assert result.reply.startswith("12月1日（周二）共有 1 项安排") and "评审" in result.reply and "你有空" not in result.reply
-    assert isinstance(result.receipt, dict) and [e["title"] for e in result.receipt["events"]] == ["评审"]
+    assert isinstance(result.receipt, RangeResult) and [e.title for e in result.receipt.events] == ["评审"]
     archived = ArchiveService(store, profile_id).recent()
     assert archived[-1].content == result.reply  # only the answer is kept, never the claim
     row = store.conn.execute("SELECT outcome, guard, data FROM observations ORDER BY id DESC LIMIT 1").fetchone()

@@ -3,14 +3,16 @@ year, both years across a year boundary; and implausible years refused by the re
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date, datetime
 
 import pytest
 
 from agent.runtime import receipts as R
-from agent.services.commands import CommandService
+from agent.services.commands import CommandService, Outcome
 from agent.services.queries import QueryService, RangeResult
 from agent.store.db import Store
+from agent.store.occurrence import Occurrence
 from agent.timesym.context import TimeContext
 from agent.timesym.resolve import SymbolError, resolve
 from tests.support.clock import NOW, SHANGHAI
@@ -93,29 +95,34 @@ def test_implausible_year_is_never_written(store: Store, profile_id: int, ctx: T
 def test_dialog_spans_show_the_year_outside_this_year() -> None:
     pytest.importorskip("PySide6")
     from app.chat.candidate_bar import day_button_label
-    from app.chat.spans import receipt_today, span_text
+    from app.chat.spans import span_text
 
-    today = receipt_today({"today": "2026-11-30"})
-    assert today == TODAY and receipt_today({}) is None and receipt_today({"today": "x"}) is None
-    assert span_text("2026-12-01T09:00:00+08:00", "2026-12-01T10:00:00+08:00", SHANGHAI, today) == "Tue 12/1 09:00–10:00"
-    assert span_text("2027-01-04T09:00:00+08:00", "2027-01-04T10:00:00+08:00", SHANGHAI, today) == "Mon 2027/1/4 09:00–10:00"
-    assert span_text("2026-12-31", "2027-01-03", SHANGHAI, today) == "Thu 2026/12/31 – Sat 2027/1/2 · all day"
-    assert span_text("2027-03-01", "2027-03-02", SHANGHAI, today) == "Mon 2027/3/1 · all day"
+    today = Outcome("conflict", today=TODAY).today  # the dialogs read the result's own today (no ISO text)
+    assert today == TODAY and Outcome("conflict").today is None
+    assert span_text(sh(2026, 12, 1, 9), sh(2026, 12, 1, 10), SHANGHAI, today) == "Tue 12/1 09:00–10:00"
+    assert span_text(sh(2027, 1, 4, 9), sh(2027, 1, 4, 10), SHANGHAI, today) == "Mon 2027/1/4 09:00–10:00"
+    assert span_text(date(2026, 12, 31), date(2027, 1, 3), SHANGHAI, today) == "Thu 2026/12/31 – Sat 2027/1/2 · all day"
+    assert span_text(date(2027, 3, 1), date(2027, 3, 2), SHANGHAI, today) == "Mon 2027/3/1 · all day"
     assert day_button_label(date(2027, 1, 2), "zh", TODAY) == "周六 2027/1/2"
     assert day_button_label(date(2026, 12, 5), "zh", TODAY) == "周六 12/5"
+
+
+def _occurrence(title: str, start: datetime, end: datetime, calendar: str) -> Occurrence:
+    return Occurrence(1, 1, "u1", None, title, start, end, False, False, "Asia/Shanghai", calendar, 1, "", "", "",
+                      "OPAQUE", "CONFIRMED", False, "user")
 
 
 def test_conflict_and_past_time_dialogs_show_the_year(qtbot) -> None:  # type: ignore[no-untyped-def]
     from app.chat.conflict_dialog import ConflictDialog
     from app.chat.past_time_dialog import PastTimeDialog
 
-    receipt = {
-        "title": "年会", "start": "2027-01-08T18:00:00+08:00", "end": "2027-01-08T19:00:00+08:00", "today": "2026-11-30",
-        "conflicts": [{"title": "聚餐", "start": "2027-01-08T17:30:00+08:00", "end": "2027-01-08T19:30:00+08:00", "calendar": "日程"}],
-    }
+    receipt = Outcome(
+        "conflict", title="年会", start=sh(2027, 1, 8, 18), end=sh(2027, 1, 8, 19), today=TODAY,
+        conflicts=[_occurrence("聚餐", sh(2027, 1, 8, 17, 30), sh(2027, 1, 8, 19, 30), "日程")],
+    )
     conflict = ConflictDialog(receipt, SHANGHAI)
     qtbot.addWidget(conflict)
     assert "Fri 2027/1/8 17:30–19:30" in conflict.conflict_lines()[0]
-    past = PastTimeDialog({**receipt, "start": "2025-11-30T08:00:00+08:00", "end": "2025-11-30T09:00:00+08:00"}, SHANGHAI)
+    past = PastTimeDialog(replace(receipt, status="past_time", start=sh(2025, 11, 30, 8), end=sh(2025, 11, 30, 9)), SHANGHAI)
     qtbot.addWidget(past)
     assert "2025/11/30 08:00–09:00" in past.message.text()

@@ -92,7 +92,7 @@ def test_ambiguous_target_then_ten_oclock_one_with_no_model(db: Any) -> None:
     add(store, profile, "项目周会", sh(2026, 12, 1, 10), sh(2026, 12, 1, 11))
     add(store, profile, "评审会", sh(2026, 12, 1, 15), sh(2026, 12, 1, 16))
     first = turn(store, profile, "取消明天的会", [call("delete_schedule", targetTitle="会", targetDate="D+1")])
-    assert first.outcome == "edit_choice" and len(first.receipt["options"]) == 2
+    assert first.outcome == "edit_choice" and len(first.receipt.options) == 2
     second = turn(store, profile, "10点那个", [])
     assert second.outcome == "deleted" and second.model_calls == 0
     titles = {occ.title for occ in QueryService(store, profile, CTX).between(sh(2026, 12, 1), sh(2026, 12, 2))}
@@ -168,7 +168,7 @@ def test_a_question_with_a_delete_call_asks_first(db: Any) -> None:
     store, profile = db
     add(store, profile, "项目周会", sh(2026, 12, 1, 10), sh(2026, 12, 1, 11))
     result = turn(store, profile, "明天的周会是几点？", [call("delete_schedule", targetTitle="周会", targetDate="D+1")])
-    assert result.outcome == "edit_confirm" and "not_from_user:action" in result.receipt["reasons"]
+    assert result.outcome == "edit_confirm" and "not_from_user:action" in result.receipt.reasons
     assert instances(store, profile, "项目周会") == [sh(2026, 12, 1, 10)]
 
 

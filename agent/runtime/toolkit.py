@@ -1,0 +1,269 @@
+"""What a tool is: one ``Tool`` object, a ``Registry`` of them, and one request's ``Toolset``.
+
+A tool used to be four tables keyed by its name (the spec, the handler, the receipt branch,
+the UI's status label). Now everything about a tool is one object (in the spirit of Simon
+Willison's ``llm.Tool``): its name, its argument model (the JSON schema is derived from it),
+whether it ends the turn, the handler, the receipt writer and the status label in both
+languages. The tools themselves are defined in ``agent/runtime/tools.py``; adding one touches
+that file and its test (``docs/adding-a-tool.md``).
+
+A model's call is parsed once (``ParsedCall``): the JSON text as the model sent it, the dict
+read from it (or why it could not be read), and nothing is parsed again downstream.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import date, time
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ValidationError
+
+from agent.runtime.fence import as_data
+
+if TYPE_CHECKING:
+    from agent.runtime.grounding import Grounding
+    from agent.services.archive import ArchiveService
+    from agent.services.chat_edits import ChatEditService
+    from agent.services.commands import CommandService
+    from agent.services.memory import MemoryService
+    from agent.services.queries import QueryService
+    from agent.store.db import Store
+    from agent.timesym.context import TimeContext
+
+
+@dataclass
+class ToolResult:
+    """What a tool did. ``retry`` results go back to the model; others end the turn
+    (terminal tools) or feed the next model call (intermediate tools)."""
+
+    name: str
+    ok: bool
+    payload: dict[str, Any]
+    retry: bool = False
+    terminal: bool = False
+    value: Any = None  # the service object (Outcome, RangeResult ...) the receipt is written from
+
+    def for_model(self) -> str:
+        """The result as the model reads it: fenced as data (it may quote stored text)."""
+        return as_data(self.name, json.dumps(self.payload, ensure_ascii=False, default=str))
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """What the user reads after a terminal tool: written by code from the real result.
+
+    ``outcome`` names the result (``created``, ``query`` ...); ``read`` says the reply
+    states what was read from the calendar (the exit guard lets such a reply stand);
+    ``meta`` is archived with the reply (the council invitation a later "yes" accepts)."""
+
+    text: str
+    outcome: str
+    value: Any = None
+    read: bool = False
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class ToolDeps:
+    """The services of one request, bound to one profile before the model is called: no
+    argument a model sends can choose the profile, because no tool has such a parameter."""
+
+    store: Store
+    profile_id: int
+    ctx: TimeContext
+    commands: CommandService
+    memory: MemoryService
+    archive: ArchiveService
+    queries: QueryService
+    edits: ChatEditService
+    grounding: Grounding | None = None
+    found: list[str] = field(default_factory=list)  # what search tools returned this turn (it grounds too)
+
+    def check(self, title: str, day: date | None, start: time | None) -> list[str]:
+        """The grounding latch's reasons to ask before writing this create (none: go on)."""
+        if self.grounding is None:
+            return []
+        from agent.runtime.grounding import check_create
+
+        return check_create(title, day, self.grounding.with_found(self.found), self.ctx, start).reasons
+
+
+Handler = Callable[[ToolDeps, Any], ToolResult]
+ReceiptWriter = Callable[[ToolResult, str, date], Receipt]  # (result, language, today)
+
+
+@dataclass(frozen=True)
+class Tool:
+    """One tool, whole. ``handler(deps, args)`` gets the validated ``args`` model; a
+    terminal tool's ``receipt(result, lang, today)`` writes what the user reads."""
+
+    name: str
+    args: type[BaseModel]
+    description: str
+    terminal: bool
+    handler: Handler
+    status_en: str
+    status_zh: str
+    receipt: ReceiptWriter | None = None
+
+    def status(self, lang: str) -> str:
+        """What the UI shows while the tool runs, in ``lang`` (zh / en)."""
+        return self.status_zh if lang == "zh" else self.status_en
+
+    def parameters(self) -> dict[str, Any]:
+        return clean_schema(self.args.model_json_schema())
+
+
+WORKING = {"en": "Working…", "zh": "处理中…"}  # the status of a tool no registry knows
+
+
+class Registry:
+    """The tools a turn offers, in the order the model reads them."""
+
+    def __init__(self, tools: Iterable[Tool]) -> None:
+        self.tools: tuple[Tool, ...] = tuple(tools)
+        self._by_name = {tool.name: tool for tool in self.tools}
+        if len(self._by_name) != len(self.tools):
+            raise ValueError("two tools share a name")
+        for tool in self.tools:
+            if tool.terminal and tool.receipt is None:
+                raise ValueError(f"terminal tool {tool.name} has no receipt writer")
+        self.names: tuple[str, ...] = tuple(self._by_name)
+        self.terminal: frozenset[str] = frozenset(tool.name for tool in self.tools if tool.terminal)
+        self._schemas: dict[tuple[str, ...], str] = {}
+
+    def plus(self, *tools: Tool) -> Registry:
+        """These tools and ``tools`` after them (a test or a plug-in adds one this way)."""
+        return Registry(self.tools + tools)
+
+    def get(self, name: str) -> Tool | None:
+        return self._by_name.get(name)
+
+    def status(self, name: str, lang: str) -> str:
+        tool = self.get(name)
+        return tool.status(lang) if tool is not None else WORKING["zh" if lang == "zh" else "en"]
+
+    def schemas(self, calendar_names: list[str]) -> list[dict[str, Any]]:
+        """OpenAI-style tool list. Only ``calendarName``'s enum varies, and only per user.
+
+        Built once per calendar list (pydantic schema generation is the slow part of a turn)
+        and handed out as a fresh copy, so a caller can never alter the cached prefix."""
+        key = tuple(calendar_names)
+        text = self._schemas.get(key)
+        if text is None:
+            tools = []
+            for tool in self.tools:
+                parameters = tool.parameters()
+                if "calendarName" in parameters["properties"] and calendar_names:
+                    parameters["properties"]["calendarName"]["enum"] = list(calendar_names)
+                tools.append({"type": "function", "function": {"name": tool.name, "description": tool.description,
+                                                               "parameters": parameters}})
+            text = json.dumps(tools, ensure_ascii=False)
+            if len(self._schemas) >= 32:
+                self._schemas.clear()
+            self._schemas[key] = text
+        result: list[dict[str, Any]] = json.loads(text)
+        return result
+
+
+def clean_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """Pydantic's schema, minus titles and the ``anyOf [.., null]`` of optional fields:
+    an optional argument is simply not required, which small grammars handle better."""
+    properties: dict[str, Any] = {}
+    for name, prop in schema.get("properties", {}).items():
+        prop = dict(prop)
+        prop.pop("title", None)
+        prop.pop("default", None)
+        if "anyOf" in prop:
+            options = [option for option in prop.pop("anyOf") if option.get("type") != "null"]
+            if len(options) == 1:
+                prop = {**options[0], **prop}
+        # What the model reads: type, enum, a few words. The pattern rides along privately for
+        # the llama grammar (backends strip ``x-`` keys before the model sees the schema);
+        # bounds are left to validation, whose message the model reads on a retry.
+        if "pattern" in prop:
+            prop["x-pattern"] = prop.pop("pattern")
+        for bound in ("minLength", "maxLength", "minimum", "maximum"):
+            prop.pop(bound, None)
+        properties[name] = prop
+    result: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
+    if schema.get("required"):
+        result["required"] = list(schema["required"])
+    return result
+
+
+def validation_message(exc: ValidationError) -> str:
+    parts = []
+    for error in exc.errors():
+        where = ".".join(str(item) for item in error.get("loc", ())) or "arguments"
+        if error.get("type") == "extra_forbidden":
+            parts.append(f"unknown argument '{where}' (not part of this tool)")
+        else:
+            parts.append(f"{where}: {error.get('msg')}")
+    return "; ".join(parts)
+
+
+@dataclass
+class ParsedCall:
+    """One tool call of the model, its arguments parsed once.
+
+    ``text`` is the JSON the turn logs and reports (the model's, or the model's with the
+    clarification parser's slots applied); ``data`` is the object read from it, or None with
+    ``error`` saying why it is not one (the model reads that on a retry)."""
+
+    id: str
+    name: str
+    text: str
+    data: dict[str, Any] | None
+    error: str | None = None
+
+    @classmethod
+    def parse(cls, call_id: str, name: str, arguments: str | dict[str, Any]) -> ParsedCall:
+        if isinstance(arguments, dict):
+            return cls(call_id, name, json.dumps(arguments, ensure_ascii=False), dict(arguments))
+        try:
+            raw = json.loads(arguments)
+            if raw is None:
+                raw = {}
+            if not isinstance(raw, dict):
+                raise ValueError("arguments must be a JSON object")
+        except ValueError as exc:
+            return cls(call_id, name, arguments, None, f"arguments are not valid JSON: {exc}")
+        return cls(call_id, name, arguments, raw)
+
+    def patched(self, values: dict[str, str]) -> ParsedCall:
+        """These slots win over the model's (a clarification the parser read); a call whose
+        arguments are empty or unreadable is left as it is."""
+        if not self.data:
+            return self
+        data = self.data | values
+        return ParsedCall(self.id, self.name, json.dumps(data, ensure_ascii=False), data)
+
+
+@dataclass
+class Toolset:
+    """The tools of one request, bound to one profile's services."""
+
+    registry: Registry
+    deps: ToolDeps
+    calendar_names: list[str]
+    schemas: list[dict[str, Any]] = field(default_factory=list)
+
+    def call(self, call: ParsedCall) -> ToolResult:
+        name = call.name
+        tool = self.registry.get(name)
+        if tool is None:
+            available = ", ".join(self.registry.names)
+            return ToolResult(name, False, {"error": f"unknown tool '{name}'; available: {available}"}, retry=True)
+        if call.data is None:
+            return ToolResult(name, False, {"error": call.error or "arguments are not valid JSON"}, retry=True)
+        try:
+            args = tool.args.model_validate(call.data)
+        except ValidationError as exc:
+            return ToolResult(name, False, {"error": validation_message(exc)}, retry=True)
+        result = tool.handler(self.deps, args)
+        result.terminal = tool.terminal and not result.retry
+        return result
