@@ -27,9 +27,6 @@ if TYPE_CHECKING:  # the store and the time context load only for commands that 
 
 EXIT_USAGE = 2
 
-# How a command module adds one subcommand: ``sub(parent, name, help, handler)`` (built in main).
-AddCommand = Callable[..., argparse.ArgumentParser]
-
 
 class CliError(UserFacingError):
     """A bad option or argument; printed as one line, exit 2."""

@@ -19,7 +19,6 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from agent.errors import UserFacingError
 
 LAYERS = ("offline", "live")
-LIVE_GROUPS = ("create", "query", "clarify", "conflict", "categorize", "memory", "archive", "council", "chat", "safety", "english")
 NEVER_RETRY_GROUPS = frozenset({"safety", "edit_safety"})
 
 CASE_KEYS = {"id", "group", "now", "tz", "fixtures", "turns", "expect", "smoke", "note", "drift", "incomplete", "observed"}

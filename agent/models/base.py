@@ -159,10 +159,6 @@ def forced_tool_name(tool_choice: ToolChoice) -> str | None:
     return tool_choice
 
 
-def tool_names(tools: list[dict[str, Any]]) -> list[str]:
-    return [str(tool["function"]["name"]) for tool in tools]
-
-
 def message_text(content: Any) -> str:
     """Flatten OpenAI content (a string, None, or a list of parts) to text for local prompts."""
     if content is None:

@@ -26,7 +26,6 @@ SPEC_FORMS = (
 )
 # Only these are offered in the app's model picker; the others exist for tests and evals.
 USER_FACING_KINDS = frozenset({"openai", "llama"})
-USER_FACING = False  # kept for callers that ask about the bundled model specifically
 
 _OPENAI_RE = re.compile(r"^(?P<model>.+?)@(?P<url>https?://\S+)$")
 

@@ -206,8 +206,3 @@ def split_call(text: str) -> tuple[str, str, bool] | None:
         return name, rest.rstrip(), False
     tail = rest[end:].strip()
     return name, rest[:end], tail.startswith("}")
-
-
-def is_complete_call(text: str) -> bool:
-    parsed = split_call(text)
-    return parsed is not None and parsed[2]
