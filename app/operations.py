@@ -23,8 +23,9 @@ from agent.errors import UserFacingError
 from agent.services.calendars import CalendarService
 from agent.services.editing import EditService, EventDraft, Scope
 from agent.store import journal
+from agent.store.changes import ChangeSet
 from agent.store.db import Store
-from agent.store.events import ChangeSet, Occurrence
+from agent.store.occurrence import Occurrence
 
 
 @dataclass

@@ -32,7 +32,7 @@ from agent.services.reminders import (
     snooze,
     snoozed_until,
 )
-from agent.store.events import Occurrence
+from agent.store.occurrence import Occurrence
 from app.context import AppContext
 from app.notifications import DesktopNotifications
 

@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 
 from agent.errors import ValidationError
 from agent.services.editing import EventDraft
-from agent.store.events import Occurrence
+from agent.store.occurrence import Occurrence
 from app.calendar.holidays import prefers_chinese
 from app.calendar.occurrence_edit import EditorResult, EventWrites
 from app.calendar.recurrence import LUNAR_MARK, WEEKDAYS, RecurrenceSpec, build_rule, last_instance_day, parse_rule

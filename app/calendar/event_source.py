@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 
 from agent.services.calendars import Calendar
 from agent.services.queries import QueryService
-from agent.store.events import Occurrence
+from agent.store.occurrence import Occurrence
 from app.context import AppContext
 
 MAX_RANGES = 6

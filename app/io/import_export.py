@@ -19,8 +19,8 @@ from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal, Slot
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressDialog, QWidget
 
 from agent.errors import UserFacingError
+from agent.store.changes import ChangeSet
 from agent.store.db import Store
-from agent.store.events import ChangeSet
 from app.context import AppContext
 from app.io.export_options import ExportOptionsDialog
 from app.io.import_target import ask_calendar

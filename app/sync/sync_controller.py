@@ -20,8 +20,8 @@ from typing import Any, TypeVar
 
 from PySide6.QtCore import QObject, QThreadPool, QTimer, Signal, Slot
 
+from agent.store.changes import ChangeSet
 from agent.store.db import Store
-from agent.store.events import ChangeSet
 from agent.sync.accounts import AccountService, set_sync_interval_minutes, sync_interval_minutes
 from agent.sync.conflicts import Conflict
 from agent.sync.engine import SyncEngine, SyncReport
