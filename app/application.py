@@ -6,10 +6,19 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from agent import __version__
+
+if TYPE_CHECKING:  # imported where used at run time: start-up loads Qt and the store late
+    from PySide6.QtCore import QObject
+    from PySide6.QtWidgets import QMessageBox, QWidget
+
+    from agent.runtime.session import ChatSession
+    from agent.store.db import DamagedStoreError, Store
+    from app.context import AppContext
 
 FINISH_STARTUP_BY_MS = 2000  # chat, sync and reminders are built by then even without a paint
 IMPORTED_AT = time.perf_counter()  # start-up reports fall back to this where /proc is missing
@@ -29,7 +38,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     return args
 
 
-def build_context(store, profile_id: int, tz: str | None, now: datetime | None):  # type: ignore[no-untyped-def]
+def build_context(store: Store, profile_id: int, tz: str | None, now: datetime | None) -> AppContext:
     from agent.services.settings import SettingsService
     from app.context import AppContext
     from app.operations import Operations
@@ -37,7 +46,7 @@ def build_context(store, profile_id: int, tz: str | None, now: datetime | None):
     settings = SettingsService(store, profile_id)
     clock = (lambda: now) if now is not None else None
 
-    def make_session():  # type: ignore[no-untyped-def]
+    def make_session() -> ChatSession:
         """The chat runtime loads when the chat pane first needs it, not before the first paint."""
         from agent.runtime.session import ChatSession
         from app.model_loader import configured_model
@@ -68,7 +77,8 @@ def run(argv: Sequence[str]) -> int:
     from app import i18n
     from app.main_window import MainWindow
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
     app.setApplicationName("Richeng")
     app.setApplicationDisplayName("日程 Richeng")
     app.setApplicationVersion(__version__)
@@ -79,9 +89,10 @@ def run(argv: Sequence[str]) -> int:
         try:
             store = Store(args.db or default_db_path())
         except DamagedStoreError as exc:
-            store = restore_after_damage(exc, lambda text: _ask_restore(QMessageBox, text))
-            if store is None:
+            restored = restore_after_damage(exc, lambda text: _ask_restore(QMessageBox, text))
+            if restored is None:
                 return 2
+            store = restored
         profile_id = ensure_profile(store, calendar_name=i18n.default_calendar_name(args.lang))  # a new profile only
     except UserFacingError as exc:
         QMessageBox.critical(None, "Richeng", str(exc))
@@ -112,7 +123,7 @@ def run(argv: Sequence[str]) -> int:
     return int(code)
 
 
-def _tear_down(window) -> None:  # type: ignore[no-untyped-def]
+def _tear_down(window: QWidget) -> None:
     """Close and delete the window now: a timer of a window left alive (a view's prefetch,
     reminders, the chat's warm-up) would otherwise fire later against a closed store."""
     from PySide6.QtCore import QCoreApplication, QEvent
@@ -125,7 +136,7 @@ def _tear_down(window) -> None:  # type: ignore[no-untyped-def]
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
 
 
-def restore_after_damage(error, ask):  # type: ignore[no-untyped-def]
+def restore_after_damage(error: DamagedStoreError, ask: Callable[[str], bool]) -> Store | None:
     """The file is damaged: offer its newest backup (bilingual: no catalogue is loaded yet,
     the language setting lives in the damaged file). ``ask(text)`` says yes or no; on yes
     the damaged file is renamed aside and the backup copied in its place. Returns the
@@ -147,7 +158,7 @@ def restore_after_damage(error, ask):  # type: ignore[no-untyped-def]
     return Store(error.path)
 
 
-def _ask_restore(message_box, text: str) -> bool:  # type: ignore[no-untyped-def]
+def _ask_restore(message_box: type[QMessageBox], text: str) -> bool:
     box = message_box(message_box.Icon.Warning, "日程 Richeng", text)
     restore_button = box.addButton("恢复 Restore", message_box.ButtonRole.AcceptRole)
     box.addButton("退出 Quit", message_box.ButtonRole.RejectRole)
@@ -170,7 +181,7 @@ def process_age_ms() -> float:
         return (time.perf_counter() - IMPORTED_AT) * 1000
 
 
-def _window_timer(window, ms: int, action) -> None:  # type: ignore[no-untyped-def]
+def _window_timer(window: QObject, ms: int, action: Callable[[], object]) -> None:
     """A one-shot timer owned by ``window``: deleted with it, so it can never fire into the
     next event loop against a window (and store) that are gone. ``QTimer.singleShot`` with a
     plain callable has no owner and outlives the window."""
@@ -183,7 +194,7 @@ def _window_timer(window, ms: int, action) -> None:  # type: ignore[no-untyped-d
     timer.start(ms)
 
 
-def _after_first_paint(window, then) -> None:  # type: ignore[no-untyped-def]
+def _after_first_paint(window: QWidget, then: Callable[[], object]) -> None:
     """Call ``then`` once the first paint of ``window`` has been flushed (children included),
     and in any case after two seconds: a window that starts minimized paints only when
     restored, and reminders must not wait for that (``then`` runs once, see finish_startup)."""
@@ -201,7 +212,7 @@ def _after_first_paint(window, then) -> None:  # type: ignore[no-untyped-def]
     window.installEventFilter(FirstPaint(window))
 
 
-def _report_first_paint(window) -> None:  # type: ignore[no-untyped-def]
+def _report_first_paint(window: QWidget) -> None:
     """``--report-startup``: after the first paint of ``window`` has been flushed, print
     ``first-paint-ms <n>`` and quit."""
     from PySide6.QtCore import QEvent, QObject, QTimer

@@ -15,13 +15,22 @@ is kept in our catalogue.)
 from __future__ import annotations
 
 import json
+from datetime import date
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+from PySide6.QtCore import QCoreApplication, QDate, QLibraryInfo, QLocale, QTranslator
 
 from app.paths import resource_path
 
 _INSTALLED: list[QTranslator] = []
+
+
+def format_day(locale: QLocale, day: date, pattern: str) -> str:
+    """``day`` in ``locale``'s words for a date-only ``pattern`` (month and day names, CJK units).
+
+    Through ``QDate``: the text is the one a midnight ``datetime`` gave, and it is the type
+    PySide6 declares for ``QLocale.toString``."""
+    return locale.toString(QDate(day.year, day.month, day.day), pattern)
 
 
 class JsonTranslator(QTranslator):

@@ -133,18 +133,21 @@ class ShortcutsDialog(QDialog):
     def rows(self) -> list[tuple[str, str]]:
         """(action, keys) of every visible row (headings have no keys), for tests."""
         out = []
-        for index in range(self.tree.topLevelItemCount()):
-            item = self.tree.topLevelItem(index)
+        for item in self._top_items():
             if item.text(1) and not item.isHidden():
                 out.append((item.text(0).strip(), item.text(1)))
         return out
+
+    def _top_items(self) -> list[QTreeWidgetItem]:
+        """The tree's rows in order (Qt types ``topLevelItem`` as optional; each index below the count has one)."""
+        rows = (self.tree.topLevelItem(index) for index in range(self.tree.topLevelItemCount()))
+        return [item for item in rows if item is not None]
 
     def _apply_filter(self, text: str) -> None:
         needle = text.strip().lower()
         heading: QTreeWidgetItem | None = None
         any_shown = False
-        for index in range(self.tree.topLevelItemCount()):
-            item = self.tree.topLevelItem(index)
+        for item in self._top_items():
             if not item.text(1):
                 if heading is not None:
                     heading.setHidden(not any_shown)

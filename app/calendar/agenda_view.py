@@ -8,7 +8,7 @@ always there as the reader's landmark. Up/Down walk the events; Left/Right move 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from datetime import date, datetime, time, timedelta
+from datetime import date, timedelta
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QContextMenuEvent, QFont, QFontMetrics, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPalette
@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QFrame, QScrollArea, QVBoxLayout, QWidget
 from app.calendar.event_item import HOLIDAY_COLOR, WORKDAY_COLOR, blend, muted
 from app.calendar.event_source import ViewEvent
 from app.calendar.view_base import CalendarView
+from app.i18n import format_day
 
 AGENDA_DAYS = 28
 DAY_ROW = 30
@@ -86,7 +87,7 @@ class AgendaCanvas(QWidget):
         is_today = day == view.now.date()
         painter.setFont(bold)
         painter.setPen(palette.color(QPalette.ColorRole.Highlight) if is_today else palette.color(QPalette.ColorRole.WindowText))
-        label = view.qlocale.toString(datetime.combine(day, time(0)), view.qlocale.dateFormat(view.qlocale.FormatType.LongFormat))
+        label = format_day(view.qlocale, day, view.qlocale.dateFormat(view.qlocale.FormatType.LongFormat))
         if is_today:
             label = self.tr("Today") + " · " + label
         painter.drawText(rect.adjusted(12, 0, 0, 0), Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, label)
@@ -166,15 +167,15 @@ class AgendaView(CalendarView):
         super().__init__(parent)
         self.rows: list[AgendaRow] = []
         self.canvas = AgendaCanvas(self)
-        self.scroll = QScrollArea(self)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setWidget(self.canvas)
-        self.scroll.setFocusProxy(self)
+        self.scroll_area = QScrollArea(self)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setWidget(self.canvas)
+        self.scroll_area.setFocusProxy(self)
         self.canvas.setFocusProxy(self)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.scroll)
+        layout.addWidget(self.scroll_area)
 
     def date_range(self) -> tuple[date, date]:
         return self.anchor, self.anchor + timedelta(days=AGENDA_DAYS)
@@ -230,7 +231,7 @@ class AgendaView(CalendarView):
     def selection_moved(self) -> None:
         for row in self.rows:
             if row.event is not None and row.event.key == self.selected_key:
-                self.scroll.ensureVisible(0, row.top + row.height // 2, 0, row.height)
+                self.scroll_area.ensureVisible(0, row.top + row.height // 2, 0, row.height)
                 return
 
     def arrow_days(self, key: Qt.Key) -> int | None:

@@ -17,6 +17,7 @@ from PySide6.QtCore import QLocale, QPoint, QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QHideEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QApplication, QDialog, QHBoxLayout, QMenu, QStackedWidget, QVBoxLayout, QWidget
 
+from agent.services.editing import Scope
 from agent.services.search import SearchService
 from agent.timesym.lunar import lunar_label
 from app.calendar import scope_prompt
@@ -33,6 +34,7 @@ from app.calendar.sidebar import Sidebar
 from app.calendar.view_base import CalendarView
 from app.calendar.week_view import WeekView
 from app.context import AppContext
+from app.i18n import format_day
 from app.toast import Toast
 
 _LUNAR_CACHE: dict[date, str] = {}
@@ -314,15 +316,13 @@ class CalendarArea(QWidget):
         last = end - timedelta(days=1)
         if short and first.year == last.year == self.ctx.now().year and self.view_name in ("week", "day", "agenda"):
             if self.view_name == "day":
-                return loc.toString(datetime.combine(first, time(0)), "M月d日 ddd" if self.chinese else "ddd, MMM d")
+                return format_day(loc, first, "M月d日 ddd" if self.chinese else "ddd, MMM d")
             if self.chinese:
-                return loc.toString(datetime.combine(first, time(0)), "M月d日") + " – " + loc.toString(
-                    datetime.combine(last, time(0)), "M月d日")
-            return loc.toString(datetime.combine(first, time(0)), "MMM d") + " – " + loc.toString(
-                datetime.combine(last, time(0)), "MMM d" if first.month != last.month else "d")
+                return format_day(loc, first, "M月d日") + " – " + format_day(loc, last, "M月d日")
+            return format_day(loc, first, "MMM d") + " – " + format_day(loc, last, "MMM d" if first.month != last.month else "d")
 
         def fmt(day: date, pattern: str) -> str:
-            return loc.toString(datetime.combine(day, time(0)), pattern)
+            return format_day(loc, day, pattern)
 
         if self.view_name == "month":
             return fmt(self.anchor, "yyyy年M月" if self.chinese else "MMMM yyyy")
@@ -359,7 +359,7 @@ class CalendarArea(QWidget):
         if code != QDialog.DialogCode.Accepted:
             return False
         result = dialog.editor_result()
-        scope = "all"
+        scope: Scope = "all"
         if occ is not None and occ.recurrence_id is not None:
             asked = scope_prompt.ask_scope(self, "edit", occ.title)
             if asked is None:
@@ -376,7 +376,7 @@ class CalendarArea(QWidget):
     @Slot(object, object, object)
     def _move_requested(self, event: ViewEvent, start: datetime, end: datetime) -> bool:
         occ = event.occ
-        scope = "all"
+        scope: Scope = "all"
         if occ.recurrence_id is not None:
             asked = scope_prompt.ask_scope(self, "move", occ.title)
             if asked is None:
@@ -391,7 +391,7 @@ class CalendarArea(QWidget):
     @Slot(object)
     def _delete_requested(self, event: ViewEvent) -> bool:
         occ = event.occ
-        scope = "all"
+        scope: Scope = "all"
         if occ.recurrence_id is not None:
             asked = scope_prompt.ask_scope(self, "delete", occ.title)
             if asked is None:

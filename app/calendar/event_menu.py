@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QMenu, QWidget
 from agent.services.calendars import Calendar
 from agent.services.editing import EventDraft
 from app.calendar.event_source import ViewEvent
+from app.i18n import format_day
 
 if TYPE_CHECKING:
     import icalendar
@@ -52,8 +53,8 @@ def duplicate_draft(event: ViewEvent, component: icalendar.Event | None) -> Even
     """A new single event equal to this occurrence, in its own zone and calendar."""
     occ = event.occ
     start, end = occ.start, occ.end
-    if isinstance(start, datetime) and start.tzinfo is not None and occ.tzid:
-        start, end = start.astimezone(ZoneInfo(occ.tzid)), end.astimezone(ZoneInfo(occ.tzid))  # type: ignore[union-attr]
+    if isinstance(start, datetime) and isinstance(end, datetime) and start.tzinfo is not None and occ.tzid:
+        start, end = start.astimezone(ZoneInfo(occ.tzid)), end.astimezone(ZoneInfo(occ.tzid))
     return EventDraft(occ.title, start, end, occ.calendar_id, description=occ.description, location=occ.location,
                       transp=occ.transp, alarm_minutes=reminder_minutes(component))
 
@@ -64,7 +65,7 @@ def event_text(event: ViewEvent, locale: QLocale, chinese: bool) -> str:
     day_format = "yyyy年M月d日 dddd" if chinese else "dddd, MMMM d, yyyy"
 
     def day_text(day: date) -> str:
-        return locale.toString(datetime.combine(day, datetime.min.time()), day_format)
+        return format_day(locale, day, day_format)
 
     def clock(value: datetime) -> str:
         return locale.toString(QTime(value.hour, value.minute), "HH:mm")

@@ -11,7 +11,7 @@ how 2,000 events in a month paint in a few milliseconds.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from datetime import date, datetime, timedelta
+from datetime import date, timedelta
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QContextMenuEvent, QFont, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen, QResizeEvent
@@ -31,6 +31,7 @@ from app.calendar.event_source import ViewEvent
 from app.calendar.holidays import DayMark
 from app.calendar.layout import bar_span, clamp, pack_rows
 from app.calendar.view_base import CalendarView, week_first_day
+from app.i18n import format_day
 
 WEEKS = 6
 HEAD = 24
@@ -273,7 +274,7 @@ class MonthView(CalendarView):
         palette = style.palette
         small = style.font
         mark = self.marks.get(day)
-        number = str(day.day) if day.day != 1 else self.qlocale.toString(datetime(day.year, day.month, 1), "MMM d")
+        number = str(day.day) if day.day != 1 else format_day(self.qlocale, day, "MMM d")
         font = self._bold_font if is_today else self.font()
         label = self.texts.get(number, font)
         size = label.size()

@@ -8,6 +8,7 @@ path in one place.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date, datetime, timedelta
 
 from PySide6.QtCore import QLocale, QPoint, Qt, Signal
@@ -82,7 +83,7 @@ class CalendarView(QWidget):
         """Recompute what to draw after data or size changed (never inside paintEvent)."""
         self.repaint_all()
 
-    def visible_items(self) -> list:  # type: ignore[type-arg]
+    def visible_items(self) -> Sequence[object]:
         """What the view will draw, for tests and accessibility: no pixels needed."""
         raise NotImplementedError
 
