@@ -73,13 +73,6 @@ class ItemStore:
                 (self.mapping_id, uid, href, etag, local, remote, int(ignored), utc_now_iso()),
             )
 
-    def set_etag(self, uid: str, etag: str | None, remote: str | None) -> None:
-        with self.store.transaction() as conn:
-            conn.execute(
-                "UPDATE sync_items SET etag = ?, remote_hash = ? WHERE mapping_id = ? AND uid = ?",
-                (etag, remote, self.mapping_id, uid),
-            )
-
     def drop(self, uid: str) -> None:
         with self.store.transaction() as conn:
             conn.execute("DELETE FROM sync_items WHERE mapping_id = ? AND uid = ?", (self.mapping_id, uid))
