@@ -21,6 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from agent.models.base import ChatModel
+from agent.runtime.toolkit import Registry
 from agent.runtime.turn import Assistant, TurnEvent, TurnResult
 from agent.store.db import Store
 from agent.timesym.context import TimeContext
@@ -102,8 +103,9 @@ class ChatSession:
         *,
         tz: str | None = None,
         clock: Callable[[], datetime] | None = None,
+        tools: Registry | None = None,
     ) -> None:
-        self.assistant = Assistant(store, profile_id, model, tz=tz, clock=clock)
+        self.assistant = Assistant(store, profile_id, model, tz=tz, clock=clock, tools=tools)
         self._turn_lock = threading.Lock()
         self._stop = threading.Event()
         self._warm_wanted = False
@@ -112,6 +114,11 @@ class ChatSession:
     @property
     def model(self) -> ChatModel | None:
         return self.assistant.model
+
+    @property
+    def tools(self) -> Registry:
+        """The tools this session's turns offer (the app's status labels come from them)."""
+        return self.assistant.tools
 
     def set_model(self, model: ChatModel | None) -> None:
         with self._turn_lock:

@@ -33,7 +33,6 @@ from PySide6.QtWidgets import (
 from agent.errors import UserFacingError
 from agent.runtime.receipts import language_of
 from agent.runtime.session import ChatSession
-from agent.runtime.tools import TOOLS
 from agent.runtime.turn import TurnEvent, TurnResult
 from agent.services.archive import ArchiveService
 from agent.services.chat_edits import ChatEditService, EditOutcome
@@ -331,11 +330,12 @@ class ChatPane(QWidget):
         self.candidate_bar.setEnabled(not busy)
 
     def _tool_status(self, name: str) -> str:
-        """The running tool's label, from its ``Tool`` object, in the interface's language
-        (the setting, else the system's: what ``app.application`` installs)."""
+        """The running tool's label, from its ``Tool`` object in the session's registry, in
+        the interface's language (the setting, else the system's: what ``app.application``
+        installs)."""
         setting = self.ctx.settings.get("language")
         lang = str(setting) if setting in ("zh", "en") else ("zh" if system_language() == "zh_CN" else "en")
-        return TOOLS.status(name, lang)
+        return self.ctx.session.tools.status(name, lang)
 
     # ---- results ----------------------------------------------------------------------------
 
