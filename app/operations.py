@@ -5,6 +5,13 @@ pushes the resulting ``ChangeSet`` on the undo stack and emits ``changed``. The 
 agent's writes arrive as change sets too (``record_agent_change``), so Ctrl+Z undoes an
 event the assistant created exactly like one the user dragged.
 
+It is the app's only undo: Ctrl+Z/Ctrl+Shift+Z, a chat receipt's Undo, the calendar's
+toast and the sidebar's "Deleted … — Undo" banner all take back an entry of this one stack.
+An import is one entry (``record_import``), however many files and events it wrote; deleting
+a calendar is one entry too (``delete_calendar``): the calendar row is not an event, so the
+entry carries the ``CalendarSnapshot`` and undo restores the calendar with its events (redo
+deletes it again). docs/app-calendar.md, "Undo", has the decision.
+
 The stack is this window's; the history itself is the store's undo journal
 (``agent/store/journal.py``): each stack entry names the journal rows of its change set, and
 undo/redo revert those rows, so what Ctrl+Z took back shows as undone in ``richeng undo
@@ -14,18 +21,22 @@ since elsewhere (the CLI, a sync) is refused with a message instead of half-rest
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from typing import TypeVar
 
 from PySide6.QtCore import QObject, Signal
 
 from agent.errors import UserFacingError
-from agent.services.calendars import CalendarService
+from agent.services.calendars import Calendar, CalendarService, CalendarSnapshot
 from agent.services.editing import EditService, EventDraft, Scope
 from agent.store import journal
 from agent.store.changes import ChangeSet
 from agent.store.db import Store
 from agent.store.occurrence import Occurrence
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -35,6 +46,7 @@ class UndoEntry:
     journal_ids: list[int] = field(default_factory=list)  # the journal rows to revert, newest first
     undoes: list[int] = field(default_factory=list)  # redo entries: the rows a redo puts back in force
     title: str = ""  # the event's title, so the menu can say "Undo Delete “周会”"
+    calendar: CalendarSnapshot | None = None  # a deleted calendar: undo restores it, redo deletes it again
 
 
 class Operations(QObject):
@@ -85,6 +97,7 @@ class Operations(QObject):
             "delete": self.tr("Delete “{0}”"),
             "complete": self.tr("Complete “{0}”"),
             "calendar": self.tr("Move “{0}” to another calendar"),
+            "delete_calendar": self.tr("Delete calendar “{0}”"),
         }
         if entry.label in kinds and entry.title:
             return kinds[entry.label].format(entry.title)
@@ -101,6 +114,11 @@ class Operations(QObject):
         if not source:
             return None
         entry = source.pop()
+        if entry.calendar is not None:
+            done = self._calendar_step(entry, undo=source is self._undo)
+            if done is None and source is self._undo:
+                source.append(entry)  # a calendar of that name exists again: rename it, then undo again
+            return done[1] if done is not None else None
         if entry.journal_ids:
             reverted = self._revert(entry.journal_ids)
             if reverted is None:
@@ -112,10 +130,11 @@ class Operations(QObject):
             back = entry.undoes if source is self._redo else []
             target.append(UndoEntry(entry.label, inverse, inverse_ids if source is self._undo else back, undoes))
         else:
-            inverse = self._guarded(lambda: self.edits.undo(entry.changes))
-            if inverse is None:
+            undone = self._guarded(lambda: self.edits.undo(entry.changes))
+            if undone is None:
                 source.append(entry)
                 return None
+            inverse = undone
             target.append(UndoEntry(entry.label, inverse))
         target[-1].title = entry.title
         if source is self._undo:
@@ -129,6 +148,10 @@ class Operations(QObject):
         ids: list[int] = []
         label, title = "undo", ""
         for index in range(len(self._undo) - 1, -1, -1):
+            snapshot = self._undo[index].calendar
+            if self._undo[index].changes is changes and snapshot is not None:
+                restored = self.undo_calendar_delete(snapshot)
+                return restored[1] if restored is not None else None
             if self._undo[index].changes is changes:
                 ids = self._undo[index].journal_ids
                 label, title = self._undo[index].label, self._undo[index].title
@@ -151,12 +174,51 @@ class Operations(QObject):
             self.undo_state_changed.emit(bool(self._undo), True)
         return inverse
 
+    def undo_calendar_delete(self, snapshot: CalendarSnapshot) -> tuple[Calendar, ChangeSet] | None:
+        """Undo one calendar deletion (the sidebar banner's Undo), wherever it sits on the stack."""
+        for index in range(len(self._undo) - 1, -1, -1):
+            entry = self._undo[index]
+            if entry.calendar is snapshot:
+                del self._undo[index]
+                done = self._calendar_step(entry, undo=True)
+                if done is None:
+                    self._undo.insert(index, entry)  # refused (a name clash): the step stays where it was
+                    return None
+                return (done[0] or snapshot.calendar), done[1]
+        return None  # undone already (Ctrl+Z) or never recorded
+
+    def _calendar_step(self, entry: UndoEntry, undo: bool) -> tuple[Calendar | None, ChangeSet] | None:
+        """Undo (restore the calendar and its events) or redo (delete it again) a calendar
+        deletion; files the opposite entry and announces it. None when refused (``failed`` says why)."""
+        snapshot = entry.calendar
+        if snapshot is None:
+            return None
+        calendar: Calendar | None = None
+        if undo:
+            restored = self._guarded(lambda: self.calendars.restore_snapshot(snapshot))
+            if restored is None:
+                return None
+            calendar, changes = restored
+            self._redo.append(UndoEntry(entry.label, changes, title=entry.title, calendar=snapshot))
+        else:
+            again = self._guarded(lambda: self.calendars.delete_with_snapshot(snapshot.calendar.name))
+            if again is None:
+                return None
+            changes = again.events
+            self._undo.append(UndoEntry(entry.label, changes, title=entry.title, calendar=again))
+        if undo:
+            self.reverted.emit(entry.changes)
+        self.calendars_changed.emit()
+        self.changed.emit(changes)
+        self.undo_state_changed.emit(bool(self._undo), bool(self._redo))
+        return calendar, changes
+
     def _journal_ids(self, changes: ChangeSet) -> list[int]:
         """The journal rows that recorded ``changes`` (none found: the old in-memory undo)."""
         owned = {i for entry in (*self._undo, *self._redo) for i in (*entry.journal_ids, *entry.undoes)}
         try:
             return journal.matching(self.store, self.profile_id, changes, exclude=owned)
-        except Exception:  # noqa: BLE001 - the journal only adds to undo; never lose the step over it
+        except Exception:  # the journal only adds to undo; never lose the step over it
             return []
 
     def _revert(self, ids: list[int]) -> tuple[ChangeSet, list[int]] | None:
@@ -190,7 +252,7 @@ class Operations(QObject):
             return None
         return result
 
-    def _guarded(self, action):  # type: ignore[no-untyped-def]
+    def _guarded(self, action: Callable[[], T]) -> T | None:
         try:
             return action()
         except UserFacingError as exc:
@@ -241,7 +303,22 @@ class Operations(QObject):
 
     # ---- calendars -----------------------------------------------------------------------
 
-    def calendar_action(self, action):  # type: ignore[no-untyped-def]
+    def delete_calendar(self, name: str) -> CalendarSnapshot | None:
+        """Delete a calendar and its events: one step on the undo stack, like any edit.
+
+        Its events go by cascade, outside the journal, so the entry keeps the snapshot
+        (the calendar row and the events' before-images) that undo restores from."""
+        snapshot = self._guarded(lambda: self.calendars.delete_with_snapshot(name))
+        self.calendars_changed.emit()
+        if snapshot is None:
+            return None
+        self._undo.append(UndoEntry("delete_calendar", snapshot.events, title=name, calendar=snapshot))
+        self._redo.clear()
+        self.changed.emit(snapshot.events)
+        self.undo_state_changed.emit(True, False)
+        return snapshot
+
+    def calendar_action(self, action: Callable[[], T]) -> T | None:
         result = self._guarded(action)
         self.calendars_changed.emit()
         self.changed.emit(ChangeSet())

@@ -3,10 +3,11 @@ recolour, make default, delete).
 
 Every change goes through ``ops.calendar_action``, which announces ``calendars_changed``
 and ``changed`` so the views reload. Deleting a calendar deletes its events; it asks
-first, snapshots the calendar and its events (``CalendarService.delete_with_snapshot``)
-and offers Undo in a banner here, because the event undo stack cannot restore a
-calendar row. Dialog-free variants of each action (explicit arguments) serve tests and
-keyboard users alike.
+first, then ``ops.delete_calendar`` puts it on the app's one undo stack as one step (the
+entry keeps the calendar and its events' snapshot), so Ctrl+Z brings it back like any edit;
+the banner here offers the same step's Undo, and hides once that step is undone either way.
+Dialog-free variants of each action (explicit arguments) serve tests and keyboard users
+alike.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import date
 
-from PySide6.QtCore import QDate, QEvent, QPoint, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QDate, QEvent, QMargins, QPoint, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
     QCalendarWidget,
@@ -91,6 +92,7 @@ class Sidebar(QWidget):
         layout.addWidget(self.list, 1)
         layout.addWidget(self.banner)
         ctx.ops.calendars_changed.connect(self.refresh)
+        ctx.ops.reverted.connect(self._reverted)
         self.refresh()
         self._fit_timer = QTimer(self)
         self._fit_timer.setSingleShot(True)
@@ -105,12 +107,13 @@ class Sidebar(QWidget):
         month below its own minimum; with a larger theme font (the GTK dark theme) its
         Sunday column was cut off. The width now follows the calendar's minimum size
         hint, re-measured whenever the font or style changes."""
-        margins = self.layout().contentsMargins()
+        layout = self.layout()
+        margins = layout.contentsMargins() if layout is not None else QMargins()
         need = self.mini_month.minimumSizeHint().width() + margins.left() + margins.right()
         self.setMinimumWidth(max(200, need))
         self.setMaximumWidth(max(240, need))
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt)
+    def changeEvent(self, event: QEvent) -> None:  # a Qt override keeps Qt's name
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange, QEvent.Type.PaletteChange):
             # The mini month re-measures on the same event; read it after that (a timer the
             # sidebar owns: it dies with it, a bare singleShot could fire on a deleted one).
@@ -213,8 +216,7 @@ class Sidebar(QWidget):
     def delete_calendar(self, name: str) -> CalendarSnapshot | None:
         if not self.confirm(self.tr("Delete the calendar “{0}” and all its events?").format(name)):
             return None
-        service = self.ctx.ops.calendars
-        snapshot = self.ctx.ops.calendar_action(lambda: service.delete_with_snapshot(name))
+        snapshot = self.ctx.ops.delete_calendar(name)
         if snapshot is None:
             return None
         self.snapshot = snapshot
@@ -225,13 +227,24 @@ class Sidebar(QWidget):
 
     @Slot()
     def undo_delete(self) -> Calendar | None:
-        snapshot, self.snapshot = self.snapshot, None
-        self.banner.hide()
+        """The banner's Undo: the same stack entry Ctrl+Z would take back."""
+        snapshot = self.snapshot
         if snapshot is None:
+            self.banner.hide()
             return None
-        service = self.ctx.ops.calendars
-        restored = self.ctx.ops.calendar_action(lambda: service.restore_snapshot(snapshot))
+        restored = self.ctx.ops.undo_calendar_delete(snapshot)
+        if restored is None and self.snapshot is snapshot:
+            self.snapshot = None  # nothing left to undo for this banner
+            self.banner.hide()
         return restored[0] if restored else None
+
+    @Slot(object)
+    def _reverted(self, changes: object) -> None:
+        """A step was undone (this banner, Ctrl+Z or Edit ▸ Undo): if it was the deletion
+        this banner offers, the banner goes."""
+        if self.snapshot is not None and changes is self.snapshot.events:
+            self.snapshot = None
+            self.banner.hide()
 
     def _confirm(self, text: str) -> bool:
         answer = QMessageBox.question(self, self.tr("Delete calendar"), text + "\n" + self.tr("You can undo this right after."),
