@@ -200,7 +200,7 @@ class MainWindow(QMainWindow):
             dialog.chosen.connect(lambda keep, cid=conflict.id: keep and self.sync.resolve(cid, keep))
             dialog.exec()
 
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt)
+    def closeEvent(self, event: QCloseEvent) -> None:  # a Qt override keeps Qt's name
         if self.started:
             self.sync.shutdown()
         super().closeEvent(event)
@@ -231,11 +231,11 @@ class MainWindow(QMainWindow):
 
     # ---- drag and drop of .ics files ------------------------------------------------------
 
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 (Qt)
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # a Qt override keeps Qt's name
         if any(url.toLocalFile().lower().endswith(".ics") for url in event.mimeData().urls()):
             event.acceptProposedAction()
 
-    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 (Qt)
+    def dropEvent(self, event: QDropEvent) -> None:  # a Qt override keeps Qt's name
         paths = [url.toLocalFile() for url in event.mimeData().urls() if url.toLocalFile().lower().endswith(".ics")]
         if paths:
             event.acceptProposedAction()

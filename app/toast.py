@@ -63,7 +63,7 @@ class Toast(QFrame):
         self.resize(width, self.sizeHint().height())
         self.move((host.width() - width) // 2, host.height() - self.height() - 16)
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt)
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # a Qt override keeps Qt's name
         if watched is self.parentWidget() and event.type() == QEvent.Type.Resize and self.isVisible():
             self._place()
         return False
