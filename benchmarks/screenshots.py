@@ -20,7 +20,7 @@ import tempfile
 from collections.abc import Callable
 from datetime import date, datetime, time, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -32,12 +32,14 @@ from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
 from agent.models.script_backend import ScriptedModel  # noqa: E402
 from agent.services.calendars import CalendarService  # noqa: E402
+from agent.services.commands import Outcome  # noqa: E402
 from agent.services.editing import EditService, EventDraft  # noqa: E402
 from agent.store.db import Store  # noqa: E402
 from agent.store.profiles import ensure_profile  # noqa: E402
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 NOW = datetime(2026, 11, 30, 10, 0, tzinfo=SHANGHAI)  # a Monday
+W = TypeVar("W", bound=QWidget)
 MONDAY = date(2026, 11, 30)
 
 
@@ -87,7 +89,11 @@ def wait_until(condition: Callable[[], bool], timeout_ms: int = 10_000) -> None:
     loop = QEventLoop()
     poll = QTimer()
     poll.setInterval(10)
-    poll.timeout.connect(lambda: condition() and loop.quit())
+    def check() -> None:
+        if condition():
+            loop.quit()
+
+    poll.timeout.connect(check)
     QTimer.singleShot(timeout_ms, loop.quit)
     poll.start()
     if not condition():
@@ -135,7 +141,7 @@ class Scene:
         self.ctx.settings.set("language", language)
         self.widgets: list[QWidget] = []
 
-    def keep(self, widget: QWidget) -> QWidget:
+    def keep(self, widget: W) -> W:
         self.widgets.append(widget)
         return widget
 
@@ -221,7 +227,7 @@ def chinese_scenes(shots: Shots, folder: Path) -> None:
     shots.save(pane, "chat_guard_banner_zh")
 
     # Past-time dialog, the editor, settings.
-    receipt = {"title": "晨会", "start": at(MONDAY, 8).isoformat(), "end": at(MONDAY, 9).isoformat()}
+    receipt = Outcome("past_time", title="晨会", start=at(MONDAY, 8), end=at(MONDAY, 9))
     past = scene.keep(PastTimeDialog(receipt, ctx.tz))
     past.show()
     shots.save(past, "past_time_dialog_zh")
@@ -297,7 +303,8 @@ def main() -> int:
             print(message, file=sys.stderr)
 
     qInstallMessageHandler(quiet)
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    existing = QApplication.instance()
+    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
     app.setStyle("Fusion")
     shots = Shots(args.out.resolve())
     print("Chinese interface:")
