@@ -1,0 +1,71 @@
+"""What the chat pane reads from a turn: typed results, the tool's own status label, the
+pending chip's expiry from its stub, and one span formatter for receipts and dialogs
+(the stub side: tests/agent/services/test_commands_reads.py)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from agent.models.script_backend import ScriptedModel
+from agent.runtime import receipts as R
+from agent.runtime.toolkit import Receipt, Tool, ToolDeps, ToolResult
+from agent.runtime.tools import TOOLS
+from agent.runtime.turn import TurnResult
+from agent.services.commands import Outcome
+from tests.support.clock import NOW, SHANGHAI
+
+
+class _NoArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+def _ping(deps: ToolDeps, args: _NoArgs) -> ToolResult:
+    return ToolResult("ping", True, {}, value="pong")
+
+
+PING = Tool("ping", _NoArgs, "Ping.", True, _ping, "Pinging…", "正在连通…",
+            lambda result, lang, today: Receipt("pong", "pong", "pong"))
+
+
+def test_a_tool_call_shows_the_tools_own_label_in_the_interface_language(make_pane, qtbot, app_ctx) -> None:
+    app_ctx.session.assistant.tools = TOOLS.plus(PING)
+    pane = make_pane(ScriptedModel([{"tool_calls": [{"name": "ping", "arguments": {}}]}]))
+    labels: list[str] = []
+    on_event = pane.progress.on_event
+    pane.progress.on_event = lambda event, label="": (labels.append(label), on_event(event, label))[1]
+    app_ctx.settings.override("language", "zh")
+    with qtbot.waitSignal(pane.turn_finished, timeout=5000) as done:
+        pane.send_message("ping")
+    assert done.args[0].reply == "pong" and "正在连通…" in labels
+    app_ctx.settings.override("language", "en")
+    assert pane._tool_status("ping") == "Pinging…" and pane._tool_status("query_schedule_range") == "Reading your calendar…"
+    assert pane._tool_status("no_such_tool") == "Working…"
+
+
+def test_the_pending_chip_ends_when_its_stub_expires(make_pane, app_ctx) -> None:
+    pane = make_pane(None)
+    stub_expiry = NOW + timedelta(minutes=7)  # not the setting's lifetime: the stub's own
+    outcome = Outcome("needs_date", title="体检", candidates=[date(2026, 12, 5)], expires_at=stub_expiry)
+    result = TurnResult(reply="哪一天？", outcome="needs_date", candidates=["2026-12-05"], receipt=outcome)
+    pane._show_result(result)
+    remaining = pane._pending_timer.remainingTime()
+    assert pane._pending_timer.isActive() and 6.5 * 60_000 <= remaining <= 7.5 * 60_000
+
+
+def _shown(start: Any, end: Any) -> tuple[str, str]:
+    from app.chat.spans import span_text
+
+    return R.span_label(start, end, "en", NOW.date()), span_text(start, end, SHANGHAI, NOW.date())
+
+
+def test_receipts_and_dialogs_share_one_span_formatter() -> None:
+    # The same rules in two vocabularies: one day or two, times or all day, the year when it differs.
+    sh = SHANGHAI
+    assert _shown(datetime(2026, 12, 1, 23, tzinfo=sh), datetime(2026, 12, 2, tzinfo=sh)) == (
+        "Tue 1 Dec 23:00–00:00", "Tue 12/1 23:00–00:00")
+    assert _shown(datetime(2026, 12, 31, 22, tzinfo=sh), datetime(2027, 1, 1, 2, tzinfo=sh)) == (
+        "Thu 31 Dec 2026 22:00–Fri 1 Jan 2027 02:00", "Thu 2026/12/31 22:00 – Fri 2027/1/1 02:00")
+    assert _shown(date(2026, 12, 5), date(2026, 12, 7)) == ("Sat 5 Dec–Sun 6 Dec all day", "Sat 12/5 – Sun 12/6 · all day")
