@@ -44,11 +44,6 @@ class EditorResult:
     recurrence_changed: bool = True
 
 
-def merge_changes(first: ChangeSet, second: ChangeSet) -> ChangeSet:
-    """``first.merge(second)`` (agent/store/changes.py), under the name this module had."""
-    return first.merge(second)
-
-
 def _lunar(result: EditorResult) -> RecurrenceDates | None:
     """农历 yearly: the RDATEs the lunar calendar gives from the saved start."""
     if not result.lunar:

@@ -18,7 +18,6 @@ from agent.store.events import EventRepo  # noqa: E402
 from app.calendar import scope_prompt  # noqa: E402
 from app.calendar.event_dialog import EventDialog  # noqa: E402
 from app.calendar.month_view import MonthItem  # noqa: E402
-from app.calendar.occurrence_edit import merge_changes  # noqa: E402
 from app.calendar.recurrence import RecurrenceSpec, build_rule, lunar_yearly_dates, parse_rule  # noqa: E402
 from app.calendar.week_view import GridItem  # noqa: E402
 from tests.support.app_fixtures import at, seed, titles  # noqa: E402
@@ -284,11 +283,11 @@ def test_merge_changes_keeps_first_before_image_and_drops_created_then_deleted()
     first = ChangeSet(created=[change("new", ics=None)], updated=[change("a", ics="a0")])
     second = ChangeSet(updated=[change("a", ics="a1"), change("new", ics="n1"), change("b", ics="b0")],
                        deleted=[change("gone", ics="g0")])
-    merged = merge_changes(first, second)
+    merged = first.merge(second)  # ChangeSet.merge (agent/store/changes.py)
     assert [c.uid for c in merged.created] == ["new"]
     assert [(c.uid, c.before_ics) for c in merged.updated] == [("a", "a0"), ("b", "b0")]
     assert [c.uid for c in merged.deleted] == ["gone"]
-    assert not merge_changes(ChangeSet(created=[change("x", ics=None)]), ChangeSet(deleted=[change("x")]))
+    assert not ChangeSet(created=[change("x", ics=None)]).merge(ChangeSet(deleted=[change("x")]))
 
 
 def test_recurrence_presets_round_trip() -> None:
