@@ -101,7 +101,7 @@ class WeekHeader(QWidget):
         self.rows = 0
         self.drag: _BarDrag | None = None
 
-    def sizeHint(self) -> QSize:  # noqa: N802 (Qt)
+    def sizeHint(self) -> QSize:
         return QSize(600, self._height())
 
     def _height(self) -> int:
@@ -162,7 +162,7 @@ class WeekHeader(QWidget):
 
     # ---- painting ------------------------------------------------------------------------
 
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt)
+    def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         palette = self.palette()
         state = self.state
@@ -275,7 +275,7 @@ class WeekHeader(QWidget):
 
     # ---- mouse ---------------------------------------------------------------------------
 
-    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt)
+    def mousePressEvent(self, event: QMouseEvent) -> None:
         if event.button() != Qt.MouseButton.LeftButton:
             return super().mousePressEvent(event)
         self.setFocus(Qt.FocusReason.MouseFocusReason)  # the view, when it made itself the focus proxy
@@ -294,7 +294,7 @@ class WeekHeader(QWidget):
         self.select_requested.emit(item.event.key)
         self.drag = _BarDrag(item.event, pos, index, item.first, item.end, item.first)
 
-    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt)
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
         drag = self.drag
         if drag is None:
             return
@@ -311,7 +311,7 @@ class WeekHeader(QWidget):
             drag.first, drag.end = first, first + width
         self.update()
 
-    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt)
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         drag, self.drag = self.drag, None
         if drag is None or event.button() != Qt.MouseButton.LeftButton:
             return
@@ -326,14 +326,14 @@ class WeekHeader(QWidget):
         if shift:
             self.move_requested.emit(drag.event, drag.event.start + shift, drag.event.end + shift)
 
-    def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 (Qt)
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
         if event.reason() == QContextMenuEvent.Reason.Keyboard:
             return
         self.drag = None
         item = self.bar_at(QPointF(event.pos()))
         self.context_requested.emit(item.event if item is not None else None, event.globalPos())
 
-    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt)
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
         self.drag = None
         pos = event.position()
         if pos.y() < LABEL_HEIGHT:

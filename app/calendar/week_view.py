@@ -69,7 +69,7 @@ class TimeGrid(QWidget):
         self.setMinimumHeight(24 * HOUR_HEIGHT + 1)
         self.drag: _Drag | None = None
 
-    def sizeHint(self) -> QSize:  # noqa: N802 (Qt)
+    def sizeHint(self) -> QSize:
         return QSize(600, 24 * HOUR_HEIGHT + 1)
 
     # ---- geometry ------------------------------------------------------------------------
@@ -104,7 +104,7 @@ class TimeGrid(QWidget):
 
     # ---- painting ------------------------------------------------------------------------
 
-    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt)
+    def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
         palette = self.palette()
         painter.fillRect(self.rect(), palette.color(QPalette.ColorRole.Base))
@@ -199,7 +199,7 @@ class TimeGrid(QWidget):
 
     # ---- mouse ---------------------------------------------------------------------------
 
-    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt)
+    def mousePressEvent(self, event: QMouseEvent) -> None:
         if event.button() != Qt.MouseButton.LeftButton:
             return super().mousePressEvent(event)
         self.view.setFocus(Qt.FocusReason.MouseFocusReason)
@@ -221,7 +221,7 @@ class TimeGrid(QWidget):
             kind = "resize-start"
         self.drag = _Drag(kind, item.event, pos, at, item.event.start, item.event.end)
 
-    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt)
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
         pos = event.position()
         drag = self.drag
         if drag is None:
@@ -257,7 +257,7 @@ class TimeGrid(QWidget):
                 drag.start, drag.end = min(_snap_datetime(at), original.end - step), original.end
         self.update()
 
-    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt)
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         drag, self.drag = self.drag, None
         if drag is None or event.button() != Qt.MouseButton.LeftButton:
             return
@@ -269,14 +269,14 @@ class TimeGrid(QWidget):
         elif drag.event is not None and (drag.start, drag.end) != (drag.event.start, drag.event.end):
             self.view.move_requested.emit(drag.event, drag.start, drag.end)
 
-    def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802 (Qt)
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
         if event.reason() == QContextMenuEvent.Reason.Keyboard:
             return
         self.drag = None
         item = self.item_at(QPointF(event.pos()))
         self.view.open_context_menu(item.event if item is not None else None, event.globalPos())
 
-    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt)
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
         self.drag = None
         pos = event.position()
         item = self.item_at(pos)
@@ -340,7 +340,7 @@ class WeekView(CalendarView):
         # Up/Down scroll the time grid by an hour in a day/week view; Left/Right move days.
         return {Qt.Key.Key_Left: -1, Qt.Key.Key_Right: 1}.get(key)
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt)
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         key = Qt.Key(event.key())
         if key in (Qt.Key.Key_Up, Qt.Key.Key_Down):
             bar = self.scroll_area.verticalScrollBar()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +27,7 @@ def in_thread(work: Callable[[], Any]) -> Any:
     def run() -> None:
         try:
             box["value"] = work()
-        except BaseException as exc:  # noqa: BLE001 (handed back to the test)
+        except BaseException as exc:  # handed back to the test
             box["error"] = exc
 
     thread = threading.Thread(target=run)
@@ -40,10 +40,10 @@ def in_thread(work: Callable[[], Any]) -> Any:
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Store:
+def store(tmp_path: Path) -> Iterator[Store]:
     s = Store(tmp_path / "richeng.sqlite3", backups=False)
     ensure_profile(s)
-    yield s  # type: ignore[misc]
+    yield s
     s.close()
 
 
@@ -112,7 +112,7 @@ def test_reader_thread_racing_a_writer_never_sees_half_a_transaction(store: Stor
                 with store.transaction() as conn:
                     insert(conn, f"{index} a")
                     insert(conn, f"{index} b")
-        except BaseException as exc:  # noqa: BLE001
+        except BaseException as exc:  # handed back to the test
             errors.append(exc)
         finally:
             done.set()
@@ -126,7 +126,7 @@ def test_reader_thread_racing_a_writer_never_sees_half_a_transaction(store: Stor
                 counts.append(total)
                 assert total == 2 * latest
             counts.append(count(store))
-        except BaseException as exc:  # noqa: BLE001
+        except BaseException as exc:  # handed back to the test
             errors.append(exc)
 
     threads = [threading.Thread(target=reader), threading.Thread(target=writer)]
@@ -148,7 +148,7 @@ def test_writers_on_several_threads_lose_nothing(store: Store) -> None:
             for index in range(per_thread):
                 with store.transaction() as conn:
                     insert(conn, f"w{tag}-{index}")
-        except BaseException as exc:  # noqa: BLE001
+        except BaseException as exc:  # handed back to the test
             errors.append(exc)
 
     threads = [threading.Thread(target=writer, args=(tag,)) for tag in range(threads_n)]
