@@ -61,6 +61,8 @@ def one_turn(turn: dict[str, object], text: str) -> tuple[float, int]:
         loop = QEventLoop()
         pane.turn_finished.connect(lambda *_: loop.quit())
         worker = pane.prepare_send(text)
+        if worker is None:
+            raise RuntimeError("the chat pane did not take the message (busy or empty)")
         last[0] = time.perf_counter()
         timer.start()
         pane.run_worker(worker)

@@ -98,6 +98,12 @@ def ttft_ms(result: dict[str, object]) -> float:
     return float(timeline["first_token"]) - float(timeline["model_request_sent"])
 
 
+def seconds(value: object) -> float:
+    """A figure read back from a run's JSON (a number)."""
+    assert isinstance(value, (int, float)), value
+    return float(value)
+
+
 def cache_files(cache: Path) -> str:
     files = sorted((cache / "richeng" / "prefix-state").glob("*.state"))
     return ", ".join(f"{f.name} {f.stat().st_size / 1e6:.1f} MB" for f in files) or "none"
@@ -115,8 +121,8 @@ def bench(mode: str, message: str) -> float:
         saved = cache_files(cache)
         second = runner(db, cache, message)
     a, b = ttft_ms(first), ttft_ms(second)
-    print(f"[{mode}] process 1: time to first token {a / 1000:8.2f} s   (process {float(first['process_s']):.1f} s)")
-    print(f"[{mode}] process 2: time to first token {b / 1000:8.2f} s   (process {float(second['process_s']):.1f} s)")
+    print(f"[{mode}] process 1: time to first token {a / 1000:8.2f} s   (process {seconds(first['process_s']):.1f} s)")
+    print(f"[{mode}] process 2: time to first token {b / 1000:8.2f} s   (process {seconds(second['process_s']):.1f} s)")
     print(f"[{mode}] saved state: {saved}")
     print(f"[{mode}] second / first = {b / a:.1%}  (target <= 15%)")
     return b / a

@@ -27,7 +27,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
 def median_ms(work: Callable[[], object], runs: int) -> float:
@@ -48,11 +47,10 @@ def main() -> None:
     scratch = Path(tempfile.mkdtemp(prefix="richeng-bench-open-"))
     os.environ["XDG_DATA_HOME"] = str(scratch / "data")
 
-    import bench_events_list
-
     from agent.store import backups
     from agent.store.db import Store, inspect_file
     from agent.store.recover import recover
+    from benchmarks import bench_events_list
 
     cached = Path(__file__).resolve().parents[1] / "bench-out" / f"events-{args.events}-{args.recurring}.sqlite3"
     if not cached.exists():

@@ -67,7 +67,7 @@ def edits(count: int, with_journal: bool) -> float:
     tz = ZoneInfo("Asia/Shanghai")
     saved = events_module.journal.collect
     if not with_journal:
-        events_module.journal.collect = lambda *a, **k: None  # type: ignore[assignment]
+        events_module.journal.collect = lambda *a, **k: None
     try:
         with tempfile.TemporaryDirectory() as folder:
             store = Store(Path(folder) / "bench.sqlite3", backups=False)
@@ -82,7 +82,7 @@ def edits(count: int, with_journal: bool) -> float:
             took = (time.process_time() - start) / (2 * count)
             store.close()
     finally:
-        events_module.journal.collect = saved  # type: ignore[assignment]
+        events_module.journal.collect = saved
     return took
 
 
@@ -92,7 +92,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     data = generate(args.events)
-    journal._flush = timed_flush  # type: ignore[assignment]
+    journal._flush = timed_flush
     runs = [once(data) for _ in range(args.runs)]
 
     def med(key: str) -> float:
@@ -102,7 +102,7 @@ def main() -> int:
           f"{med('hook') * 1000:.0f} ms CPU ({100 * med('hook') / med('cpu'):.1f}% of the import's CPU)")
     print(f"journal row {med('size') / 1e6:.2f} MB of JSON; undo of the whole import {med('undo_wall'):.2f} s wall, "
           f"{med('undo_cpu'):.2f} s CPU (medians of {args.runs})")
-    journal._flush = _flush  # type: ignore[assignment]
+    journal._flush = _flush
     plain = statistics.median(edits(200, False) for _ in range(args.runs))
     kept = statistics.median(edits(200, True) for _ in range(args.runs))
     print(f"one edit through EditService (create or replace): {plain * 1000:.2f} ms CPU without the journal, "

@@ -196,7 +196,7 @@ def _call(title: str, date: str, time: str | None) -> dict[str, object]:
 
 
 def past_cases() -> list[dict[str, object]]:
-    cases = []
+    cases: list[dict[str, object]] = []
     for index, (text, title, date, time, now) in enumerate(PAST, 1):
         cases.append({
             "id": f"grounding.past.{index:03d}", "group": "grounding_past", "now": now, "tz": "Asia/Shanghai",
@@ -208,7 +208,7 @@ def past_cases() -> list[dict[str, object]]:
 
 
 def real_cases() -> list[dict[str, object]]:
-    cases = []
+    cases: list[dict[str, object]] = []
     for index, (text, title, date, time, start, now) in enumerate(REAL, 1):
         cases.append({
             "id": f"grounding.real.{index:03d}", "group": "grounding_real", "now": now, "tz": "Asia/Shanghai",

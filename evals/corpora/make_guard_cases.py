@@ -17,8 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import guard_corpus as C
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from evals.corpora import guard_corpus as C
 
 OUT = Path(__file__).resolve().parents[1] / "cases" / "offline"
 NOW = "2026-11-30T10:00:00+08:00"  # a Monday morning
@@ -129,7 +129,7 @@ def harmless_cases() -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for kind, lang, rows in HARMLESS:
         for n, (user, reply) in enumerate(rows, 1):
-            expect = {"guard": None, "outcome": "chat", "reply_contains": [reply.strip()], "store": {"added": []}}
+            expect: dict[str, Any] = {"guard": None, "outcome": "chat", "reply_contains": [reply.strip()], "store": {"added": []}}
             out.append(case(f"guard_harmless.{kind}-{lang}-{n:03d}", "guard_harmless", user, reply, expect))
     for n, (user, reply) in enumerate(C.HOLDOUT_HARMLESS + C.HOLDOUT2_HARMLESS + C.HOLDOUT3_HARMLESS, 1):
         expect = {"guard": None, "outcome": "chat", "reply_contains": [reply.strip()], "store": {"added": []}}
