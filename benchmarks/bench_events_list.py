@@ -29,6 +29,7 @@ import shutil
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from datetime import date, datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -153,12 +154,12 @@ def rtree_month(store: Store, profile: int, start: datetime, end: datetime) -> i
     return found
 
 
-def timed(run: object, runs: int) -> tuple[float, float]:
+def timed(run: Callable[[], object], runs: int) -> tuple[float, float]:
     """Median wall and CPU milliseconds of ``runs`` calls."""
     walls, cpus = [], []
     for _ in range(runs):
         wall, cpu = time.perf_counter(), time.process_time()
-        run()  # type: ignore[operator]
+        run()
         cpus.append((time.process_time() - cpu) * 1000)
         walls.append((time.perf_counter() - wall) * 1000)
     return statistics.median(walls), statistics.median(cpus)

@@ -212,7 +212,8 @@ def run_case(
         before_events = events_snapshot(world.store, world.profile_id, world.zone)
         before_memories = memories_snapshot(world.store, world.profile_id)
         scripted = ScriptedModel(turn.script, name=f"script:{case.id}#{index + 1}") if turn.script is not None else None
-        recorder = Recorder(scripted or model, max_tokens) if (scripted or model) is not None else None  # type: ignore[arg-type]
+        chosen = scripted or model
+        recorder = Recorder(chosen, max_tokens) if chosen is not None else None
         runner.set_model(recorder)
         text = turn.user if turn.user is not None else f"[{turn.action['kind'] if turn.action else ''}]"
         record = TurnRecord(index=index + 1, user=text, at=world.clock.now.isoformat())

@@ -279,6 +279,7 @@ class _ThreadConnection(sqlite3.Connection):
         self._check()
         return super().executescript(*args, **kwargs)
 
+    # typeshed declares cursor() generic in its factory's type; every cursor here is a plain one
     def cursor(self, *args: Any, **kwargs: Any) -> sqlite3.Cursor:  # type: ignore[override]
         self._check()
         return super().cursor(*args, **kwargs)

@@ -329,7 +329,7 @@ def bound(query: Any, budget: int, resume: list[tuple[str, int] | None] | None =
             walks = [Dates(rules[0]._rdate)]  # recurring-ical-events' RDATE set
             for index, rule in enumerate(rules[1:]):
                 point = resume[index] if resume and index < len(resume) else None
-                walks.append(Walk(rule, shared, tuple(point) if point else None))  # type: ignore[arg-type]
+                walks.append(Walk(rule, shared, (point[0], point[1]) if point else None))  # a JSON list or a tuple
             recurrence.rrules = walks
         if not found:
             found = walks
