@@ -60,7 +60,8 @@ def _changes(outcome: EditOutcome, lang: str) -> list[str]:
     lines: list[str] = []
     changed = outcome.changed
     if "title" in changed and outcome.before is not None:
-        lines.append(f"标题：{outcome.before['title']} → {changed['title']}" if zh else f"Title: {outcome.before['title']} → {changed['title']}")
+        was, now = outcome.before["title"], changed["title"]
+        lines.append(f"标题：{was} → {now}" if zh else f"Title: {was} → {now}")
     if "calendar" in changed:
         lines.append(f"日历：{changed['calendar']}" if zh else f"Calendar: {changed['calendar']}")
     if "location" in changed:
@@ -106,10 +107,14 @@ def edit_receipt(outcome: EditOutcome, lang: str) -> str:
         return _no_match(outcome, lang)
     if outcome.status == "choose":
         lines = [f"{i}. {_line(option, lang, today)}" for i, option in enumerate(outcome.options, 1)]
-        more = (f"\n（还有 {outcome.more} 个没列出，请说得更具体些）" if zh else f"\n({outcome.more} more not listed; say which more precisely)") if outcome.more else ""
+        more = ""
+        if outcome.more:
+            more = (f"\n（还有 {outcome.more} 个没列出，请说得更具体些）" if zh
+                    else f"\n({outcome.more} more not listed; say which more precisely)")
         verb = ("删除" if outcome.op == "delete" else "修改") if zh else ("delete" if outcome.op == "delete" else "change")
         if zh:
-            return (f"有 {len(outcome.options) + outcome.more} 个日程符合，还没有改动。要{verb}哪一个？\n" + "\n".join(lines) + more
+            count = len(outcome.options) + outcome.more
+            return (f"有 {count} 个日程符合，还没有改动。要{verb}哪一个？\n" + "\n".join(lines) + more
                     + "\n回复“第二个”或“10点那个”，或点下面的按钮。")
         return (f"{len(outcome.options) + outcome.more} events match, so nothing changed yet. Which one should I {verb}?\n"
                 + "\n".join(lines) + more + "\nReply “the second” or “the 3pm one”, or use the buttons below.")
@@ -178,12 +183,16 @@ def _question(outcome: EditOutcome, lang: str) -> str:
         target = f"“{title}”的{scope}" if zh else f"“{title}” — {scope}"
         scope = ""
     if outcome.op == "delete":
-        action = f"删除{'' if series else ' '}{target}" + (f"（{scope}）" if scope else "") if zh else f"delete {target}" + (f" ({scope})" if scope else "")
+        if zh:
+            action = f"删除{'' if series else ' '}{target}" + (f"（{scope}）" if scope else "")
+        else:
+            action = f"delete {target}" + (f" ({scope})" if scope else "")
     else:
         moved = after and (after.get("start") != before.get("start") or after.get("end") != before.get("end"))
         extra = "，".join(_changes(outcome, lang)) if zh else "; ".join(_changes(outcome, lang))
         if zh:
-            action = f"修改{'' if series else ' '}{target}" + (f" → {_when(after, lang, today)}" if moved else "") + (f"（{scope}）" if scope else "")
+            action = (f"修改{'' if series else ' '}{target}" + (f" → {_when(after, lang, today)}" if moved else "")
+                      + (f"（{scope}）" if scope else ""))
         else:
             action = f"change {target}" + (f" → {_when(after, lang, today)}" if moved else "") + (f" ({scope})" if scope else "")
         if extra:

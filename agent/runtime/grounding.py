@@ -211,7 +211,8 @@ CHANGE_WORDS = (
     "remind", "set", "put", "postpone", "delay", "bring", "make it", "switch", "update", "call it", "finished", "complete",
 )
 DELETE_WORDS = (
-    "删", "取消", "去掉", "不去", "不要", "不用", "不参加", "不开", "撤", "清", "移除", "划掉", "拿掉", "算了", "不办", "不做", "不约",
+    "删", "取消", "去掉", "不去", "不要", "不用", "不参加", "不开", "撤", "清", "移除", "划掉", "拿掉", "算了",
+    "不办", "不做", "不约",
     "cancel", "delet", "remov", "drop", "clear", "call off", "scrap", "skip", "not going", "won't", "get rid",
 )
 

@@ -66,7 +66,7 @@ class TurnFacts:
         changes = write_facts.changes
         # A chat edit names what it committed: deleting one instance of a series writes an
         # EXDATE (a row *updated*), and is still a delete.
-        kinds = getattr(write_facts, "kinds", set())
+        kinds: set[str] = getattr(write_facts, "kinds", set())
         return cls(
             created=bool(write_facts.event_ids) or (bool(changes.created) and not kinds),
             updated=bool(changes.updated) or "updated" in kinds,

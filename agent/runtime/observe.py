@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from agent.store.db import Store
@@ -77,7 +77,7 @@ def record(
         cur = conn.execute(
             "INSERT INTO observations(profile_id, created_at, user_text, intent, outcome, guard, model, model_calls, data)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (profile_id, at.astimezone(timezone.utc).isoformat(), user_text, intent, outcome, guard, model, model_calls,
+            (profile_id, at.astimezone(UTC).isoformat(), user_text, intent, outcome, guard, model, model_calls,
              json.dumps(data, ensure_ascii=False, default=str)),
         )
     return int(cur.lastrowid or 0)

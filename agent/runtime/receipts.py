@@ -146,7 +146,8 @@ def outcome_receipt(outcome: Outcome, lang: str) -> str:
             text += (
                 f"\n没有找到日历“{outcome.requested_calendar}”，已放入默认日历“{outcome.calendar}”。"
                 if zh
-                else f"\nThere is no calendar named “{outcome.requested_calendar}”, so it went into the default calendar “{outcome.calendar}”."
+                else f"\nThere is no calendar named “{outcome.requested_calendar}”, so it went into the default calendar "
+                     f"“{outcome.calendar}”."
             )
         return text
     if outcome.status == "needs_date":
@@ -311,7 +312,8 @@ def unconfirmed_receipt(outcome: Outcome, lang: str) -> str:
         if kind == "past_tense":
             why.append(f"听起来这件事已经发生了（“{word}”）" if zh else f"it sounds like this already happened (“{word}”)")
         elif kind == "date_contradicts":
-            why.append(f"你说的是“{word}”，和要写入的日期对不上" if zh else f"you said “{word}”, which is not the day it would go on")
+            why.append(f"你说的是“{word}”，和要写入的日期对不上" if zh
+                       else f"you said “{word}”, which is not the day it would go on")
         elif kind == "title_not_from_user":
             why.append("这个标题不是你这句话里的说法" if zh else "that title is not in your own words")
     when = ""

@@ -29,14 +29,8 @@ from agent.timesym.context import TimeContext
 log = logging.getLogger(__name__)
 
 
-def prefix_request(store: Store, profile_id: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The messages before the conversation and the tool schemas every turn of this profile sends."""
-    from agent.services.calendars import CalendarService
-
-    return _prefix_for(CalendarService(store, profile_id).names())
-
-
 def _prefix_for(calendar_names: list[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The messages before the conversation and the tool schemas every turn sends."""
     from agent.runtime.prompt import build_messages
     from agent.runtime.tools import tool_schemas
 

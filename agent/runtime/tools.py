@@ -68,7 +68,9 @@ class _TargetArgs(_Args):
     The date fields carry no pattern: code resolves them and a bad symbol goes back to the
     model as a retry with the reason."""
 
-    targetTitle: str | None = Field(default=None, max_length=200, description="user's words for the event; omit if the day has one")
+    targetTitle: str | None = Field(
+        default=None, max_length=200, description="user's words for the event; omit if the day has one"
+    )
     targetDate: str | None = Field(default=None, max_length=40, description=DATE)
     targetTime: str | None = Field(default=None, pattern=TIME_PATTERN, description="HH:MM")
     scope: Scope | None = Field(default=None, description="for a repeating event; default this")
@@ -300,7 +302,6 @@ TOOLS = Registry((
 ))  # fmt: skip
 TOOL_NAMES = TOOLS.names
 TERMINAL = TOOLS.terminal
-SPECS = TOOLS.tools  # the name older tests read the tool list by
 
 
 def tool_schemas(calendar_names: list[str]) -> list[dict[str, Any]]:

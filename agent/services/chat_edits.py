@@ -23,19 +23,19 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import icalendar
 
 from agent.errors import StoreError, UserFacingError
-from agent.services.wording import confirmation_answer
 from agent.services.calendars import CalendarService
 from agent.services.commands import WriteFacts, clean_title
 from agent.services.editing import EditService
 from agent.services.queries import QueryService
 from agent.services.settings import SettingsService
 from agent.services.targets import MAX_OPTIONS, Search, as_option, find_targets, fold, pick_choice, refind
+from agent.services.wording import confirmation_answer
 from agent.store import journal
 from agent.store.events import ChangeSet, Occurrence
 from agent.timesym.context import TimeContext, local_datetime
@@ -43,7 +43,9 @@ from agent.timesym.resolve import SymbolError, resolve, resolve_time
 
 PENDING = ("choose", "confirm", "edit_conflict")
 #: Short answers to "要删除整个系列吗？" beyond the grounding latch's yes/no words.
-EDIT_CONFIRM_WORDS = ("删吧", "删", "删除", "删掉", "改吧", "改", "照改", "直接改", "挪吧", "就这样", "move it", "delete it", "go ahead")
+EDIT_CONFIRM_WORDS = (
+    "删吧", "删", "删除", "删掉", "改吧", "改", "照改", "直接改", "挪吧", "就这样", "move it", "delete it", "go ahead",
+)
 
 
 @dataclass
@@ -194,7 +196,8 @@ class ChatEditService:
         if args.get("calendarName"):
             choice = self.calendars.choose(str(args["calendarName"]))
             if choice.fell_back:
-                raise UserFacingError(f"there is no calendar named '{args['calendarName']}'; calendars: {', '.join(self.calendars.names())}")
+                raise UserFacingError(f"there is no calendar named '{args['calendarName']}'; calendars: "
+                                      f"{', '.join(self.calendars.names())}")
             plan["calendar"] = choice.calendar.name
             plan["calendar_id"] = choice.calendar.id
         for key, name in (("location", "location"), ("notes", "notes")):
@@ -236,7 +239,7 @@ class ChatEditService:
     # ---- answers (0 model calls) ---------------------------------------------------------
 
     def active(self) -> EditStub | None:
-        now = self.ctx.now.astimezone(timezone.utc).isoformat()
+        now = self.ctx.now.astimezone(UTC).isoformat()
         row = self.store.conn.execute(
             "SELECT id, status, slots, expires_at FROM commands WHERE profile_id = ? AND kind = 'edit'"
             f" AND status IN ({', '.join('?' for _ in PENDING)}) AND expires_at > ? ORDER BY id DESC LIMIT 1",
@@ -269,7 +272,8 @@ class ChatEditService:
         if occ is None:
             return EditOutcome("no_match", op=slots["op"], title=options[index]["title"], today=self.ctx.today,
                                message="that event changed meanwhile")
-        return self._decide(slots["op"], slots.get("plan") or {}, occ, slots.get("scope") or "this", list(slots.get("reasons") or []))
+        reasons = list(slots.get("reasons") or [])
+        return self._decide(slots["op"], slots.get("plan") or {}, occ, slots.get("scope") or "this", reasons)
 
     def confirm(self, stub: EditStub) -> EditOutcome:
         slots = stub.slots
@@ -288,7 +292,8 @@ class ChatEditService:
             return EditOutcome("none", today=self.ctx.today)
         self._end(stub.id, "cancelled")
         first = (stub.slots.get("target") or (stub.slots.get("options") or [{}])[0]) or {}
-        return EditOutcome("cancelled", op=str(stub.slots.get("op", "update")), title=str(first.get("title", "")), today=self.ctx.today)
+        op = str(stub.slots.get("op", "update"))
+        return EditOutcome("cancelled", op=op, title=str(first.get("title", "")), today=self.ctx.today)
 
     # ---- deciding and writing ------------------------------------------------------------
 
@@ -324,7 +329,8 @@ class ChatEditService:
                 asks.append("series_move")
         after = self._after(plan, occ, start, end)
         base.at = start if start is not None else occ.start
-        changed: dict[str, Any] = {key: plan[key] for key in ("title", "calendar", "location", "notes", "reminder", "completed") if key in plan}
+        fields = ("title", "calendar", "location", "notes", "reminder", "completed")
+        changed: dict[str, Any] = {key: plan[key] for key in fields if key in plan}
         base.changed = changed
         slots = {"op": op, "scope": scope, "plan": plan, "target": as_option(occ)}
         if asks:
@@ -409,7 +415,7 @@ class ChatEditService:
 
     def _save(self, status: str, title: str, slots: dict[str, Any]) -> tuple[int, datetime]:
         """The pending question's row: its id and when it expires."""
-        now = self.ctx.now.astimezone(timezone.utc)
+        now = self.ctx.now.astimezone(UTC)
         ttl = timedelta(minutes=int(self.settings.get("command_ttl_minutes")))
         with self.store.transaction() as conn:
             cur = conn.execute(
@@ -424,7 +430,7 @@ class ChatEditService:
         with self.store.transaction() as conn:
             conn.execute(
                 "UPDATE commands SET status = ?, updated_at = ? WHERE id = ? AND profile_id = ?",
-                (status, self.ctx.now.astimezone(timezone.utc).isoformat(), command_id, self.profile_id),
+                (status, self.ctx.now.astimezone(UTC).isoformat(), command_id, self.profile_id),
             )
 
     def supersede(self) -> None:
@@ -435,7 +441,8 @@ class ChatEditService:
         """A new edit request replaces any pending one: one question at a time."""
         with self.store.transaction() as conn:
             conn.execute(
-                f"UPDATE commands SET status = ? WHERE profile_id = ? AND kind = 'edit' AND status IN ({', '.join('?' for _ in PENDING)})",
+                f"UPDATE commands SET status = ? WHERE profile_id = ? AND kind = 'edit' AND status IN "
+                f"({', '.join('?' for _ in PENDING)})",
                 (status, self.profile_id, *PENDING),
             )
 

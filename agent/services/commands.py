@@ -12,7 +12,7 @@ import json
 import sqlite3
 import unicodedata
 from dataclasses import dataclass, field
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, Protocol
 
 from agent.errors import StoreError
@@ -202,7 +202,7 @@ class CommandService:
     # ---- stubs --------------------------------------------------------------------------
 
     def expire_stale(self) -> None:
-        now = self.ctx.now.astimezone(timezone.utc).isoformat()
+        now = self.ctx.now.astimezone(UTC).isoformat()
         with self.store.transaction() as conn:
             conn.execute(
                 "UPDATE commands SET status = 'expired', updated_at = ? WHERE profile_id = ?"
@@ -214,7 +214,7 @@ class CommandService:
         """The one pending command, if it has not expired by this service's clock. Only
         reads: marking stale commands expired is ``expire_stale``, which the write paths
         below (and the start of a turn) call."""
-        now = self.ctx.now.astimezone(timezone.utc).isoformat()
+        now = self.ctx.now.astimezone(UTC).isoformat()
         row = self.store.conn.execute(
             f"SELECT * FROM commands WHERE profile_id = ? AND status IN ({', '.join('?' for _ in ACTIVE)})"
             " AND expires_at > ? ORDER BY id DESC LIMIT 1",
@@ -240,11 +240,11 @@ class CommandService:
         with self.store.transaction() as conn:
             conn.execute(
                 "UPDATE commands SET status = ?, event_id = COALESCE(?, event_id), updated_at = ? WHERE id = ?",
-                (status, event_id, self.ctx.now.astimezone(timezone.utc).isoformat(), command_id),
+                (status, event_id, self.ctx.now.astimezone(UTC).isoformat(), command_id),
             )
 
     def _save_stub(self, stub_id: int | None, title: str, slots: dict[str, Any], outcome: Outcome) -> int:
-        now = self.ctx.now.astimezone(timezone.utc)
+        now = self.ctx.now.astimezone(UTC)
         ttl = timedelta(minutes=int(self.settings.get("command_ttl_minutes")))
         values = (
             title,
@@ -563,7 +563,7 @@ class CommandService:
 
     def _stamp(self) -> str:
         """``created_at`` of an event this service writes: its clock, like ``_duplicate``."""
-        return self.ctx.now.astimezone(timezone.utc).isoformat(timespec="microseconds")
+        return self.ctx.now.astimezone(UTC).isoformat(timespec="microseconds")
 
     def _in_past(self, start: datetime | date) -> bool:
         if isinstance(start, datetime):
@@ -577,7 +577,7 @@ class CommandService:
         end_ts = wall_seconds(end) if floating else int(end.timestamp())  # type: ignore[union-attr]
         # The service's clock, as for the stamp ``_write`` puts on the event: one clock, so
         # the window never depends on the machine's real time (tests fix ``ctx.now``).
-        since = (self.ctx.now.astimezone(timezone.utc) - IDEMPOTENCY_WINDOW).isoformat(timespec="microseconds")
+        since = (self.ctx.now.astimezone(UTC) - IDEMPOTENCY_WINDOW).isoformat(timespec="microseconds")
         row = self.store.conn.execute(
             "SELECT id FROM events WHERE profile_id = ? AND title = ? AND start_ts = ? AND end_ts = ?"
             " AND floating = ? AND calendar_id = ? AND created_at >= ? AND recurrence_id = ''",

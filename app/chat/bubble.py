@@ -113,7 +113,8 @@ class MessageBubble(QFrame):
         A word-wrapped QLabel in a row with a stretch otherwise settles on a narrow "nice
         ratio" width; giving it the natural width of its longest line fixes that.
         """
-        margins = self.layout().contentsMargins() if self.layout() else None
+        layout = self.layout()
+        margins = layout.contentsMargins() if layout is not None else None
         inner = self._max_width - ((margins.left() + margins.right()) if margins else 20)
         metrics = self.body.fontMetrics()
         natural = max((metrics.horizontalAdvance(line) for line in self._text.split("\n")), default=0) + 4
@@ -140,7 +141,8 @@ class MessageBubble(QFrame):
     def set_receipt(self, uid: str, start: datetime | date, undoable: bool, edit: bool = False) -> None:
         """``edit``: the receipt of a change to an existing event, whose Undo puts it back."""
         self.uid, self.start = uid, start
-        self.undo_button.setToolTip(self.tr("Put the event back as it was") if edit else self.tr("Remove the event the assistant created"))
+        tip = self.tr("Put the event back as it was") if edit else self.tr("Remove the event the assistant created")
+        self.undo_button.setToolTip(tip)
         self.link.setText(f'<a href="event:{uid}">{self.tr("Show in calendar")}</a>')
         self.link.show()
         self.undo_button.setVisible(undoable)

@@ -89,6 +89,6 @@ class ConflictDialog(QDialog):
             self.reject()
 
     @Slot(int)
-    def done(self, result: int) -> None:  # noqa: D401 (Qt override)
+    def done(self, result: int) -> None:
         super().done(result)
         self.chosen.emit(self.choice)

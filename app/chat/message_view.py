@@ -15,6 +15,7 @@ from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
 from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from agent.services.archive import Message
@@ -57,8 +58,9 @@ class MessageView(QScrollArea):
     def clear(self) -> None:
         while self._layout.count() > 1:
             item = self._layout.takeAt(0)
-            if item.widget() is not None:
-                item.widget().deleteLater()
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
         self._bubbles.clear()
         self.dividers.clear()
         self.last_time = None
@@ -130,7 +132,7 @@ class MessageView(QScrollArea):
     def _bubble_width(self) -> int:
         return max(160, int(self.viewport().width() * BUBBLE_WIDTH))
 
-    def resizeEvent(self, event) -> None:  # type: ignore[no-untyped-def]  # noqa: N802 (Qt)
+    def resizeEvent(self, event: QResizeEvent) -> None:  # Qt's name
         super().resizeEvent(event)
         width = self._bubble_width()
         for bubble in self._bubbles:

@@ -147,7 +147,7 @@ def test_a_turn_during_the_warm_up_waits_for_it_instead_of_reading_twice() -> No
 def test_the_app_session_warms_the_real_prefix_and_the_next_start_reuses_it(tmp_path: Path) -> None:
     """The app's path: a LazyModel, ``ChatSession.warm_up()`` at start, then a real turn.
 
-    Guards that what the session pre-reads is what a turn really sends (``prefix_request``
+    Guards that what the session pre-reads is what a turn really sends (``_prefix_for``
     against the runtime's request): otherwise the restarted session would read it again.
     """
     from agent.runtime.session import ChatSession

@@ -16,7 +16,7 @@ from agent.runtime.guard import (
     claims_write,
     honest_reply,
 )
-from agent.runtime.tools import SPECS, TERMINAL, TOOL_NAMES, tool_schemas
+from agent.runtime.tools import TERMINAL, TOOL_NAMES, TOOLS, tool_schemas
 
 EXPECTED_TOOLS = {
     "prepare_or_create_schedule": True,
@@ -33,7 +33,7 @@ EXPECTED_TOOLS = {
 
 
 def test_tool_names_and_terminality_are_fixed() -> None:
-    assert {spec.name: spec.terminal for spec in SPECS} == EXPECTED_TOOLS
+    assert {spec.name: spec.terminal for spec in TOOLS.tools} == EXPECTED_TOOLS
     assert {name for name, terminal in EXPECTED_TOOLS.items() if terminal} == TERMINAL
 
 
