@@ -48,6 +48,32 @@ EDIT_CONFIRM_WORDS = (
 )
 
 
+@dataclass(frozen=True)
+class EditOption:
+    """One event a pending edit offers, typed for the app's buttons (the stored choice is
+    JSON in the ``commands`` row: it is read here, once, not in the interface)."""
+
+    title: str
+    start: datetime | date | None
+    all_day: bool
+    calendar: str
+
+    @classmethod
+    def of(cls, option: dict[str, Any]) -> EditOption:
+        text = str(option.get("start") or "")
+        start: datetime | date | None
+        try:
+            start = date.fromisoformat(text) if len(text) == 10 else datetime.fromisoformat(text)
+        except ValueError:
+            start = None  # the button still names the event
+        return cls(str(option.get("title", "")), start, bool(option.get("all_day")), str(option.get("calendar") or ""))
+
+
+def offered(options: list[dict[str, Any]], target: dict[str, Any] | None) -> list[EditOption]:
+    """The events a pending edit offers: its choices, or the one target it asks about."""
+    return [EditOption.of(option) for option in (options or ([target] if target else []))]
+
+
 @dataclass
 class EditOutcome:
     """One edit round; the receipt is written from this (``edit_receipts.py``)."""
@@ -71,6 +97,10 @@ class EditOutcome:
     expires_at: datetime | None = None  # when the pending question this round left expires (its row's)
     uid: str | None = None  # the target event, once found
     at: datetime | date | None = None  # where the target is now (moved or not): the app's "Show in calendar"
+
+    def offered(self) -> list[EditOption]:
+        """What the app's bar shows for this outcome's question (choices, or the target)."""
+        return offered(self.options, self.before)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -99,6 +129,10 @@ class EditStub:
     status: str
     slots: dict[str, Any]
     expires_at: datetime | None = None
+
+    def offered(self) -> list[EditOption]:
+        """What the app's bar shows for this pending question (choices, or the target)."""
+        return offered(list(self.slots.get("options") or []), self.slots.get("target"))
 
 
 @dataclass
@@ -501,4 +535,4 @@ def _put(component: icalendar.Event, name: str, value: Any) -> None:
         component.add(name, value)
 
 
-__all__ = ["ChatEditService", "EditOutcome", "EditStub", "PENDING", "edit_answer"]
+__all__ = ["ChatEditService", "EditOption", "EditOutcome", "EditStub", "PENDING", "edit_answer"]

@@ -66,6 +66,10 @@ class Stub:
     expires_at: datetime
     event_id: int | None
 
+    def days(self) -> list[date]:
+        """The candidate days it offers, as dates (stored as ISO text; bad entries dropped)."""
+        return _days(self.candidates)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,

@@ -13,11 +13,14 @@ not the interface's, because they answer a question asked in that language ("周
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import date
-from typing import Any
+from datetime import date, datetime
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
+
+if TYPE_CHECKING:
+    from agent.services.chat_edits import EditOption
 
 ZH_WEEKDAYS = "一二三四五六日"
 EN_WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
@@ -31,19 +34,18 @@ def day_button_label(day: date, lang: str, today: date | None = None) -> str:
     return f"{weekday} {day.month}/{day.day}"
 
 
-def option_label(option: dict[str, Any], lang: str, today: date | None = None) -> str:
+def option_label(option: EditOption, lang: str, today: date | None = None) -> str:
     """周二 12/1 10:00 项目周会（工作） for a choice button; all-day events show the day only."""
-    start = str(option.get("start", ""))
-    try:
-        day = date.fromisoformat(start[:10])
-    except ValueError:
-        return str(option.get("title", ""))
+    start = option.start
+    if start is None:
+        return option.title
+    day = start.date() if isinstance(start, datetime) else start
     when = day_button_label(day, lang, today)
-    if len(start) > 10 and not option.get("all_day"):
-        when += f" {start[11:16]}"
-    calendar = option.get("calendar")
+    if isinstance(start, datetime) and not option.all_day:
+        when += f" {start:%H:%M}"
+    calendar = option.calendar
     tail = (f"（{calendar}）" if lang == "zh" else f" ({calendar})") if calendar else ""
-    return f"{when} {option.get('title', '')}{tail}"
+    return f"{when} {option.title}{tail}"
 
 
 class CandidateBar(QWidget):
@@ -139,7 +141,7 @@ class CandidateBar(QWidget):
         }.get(status, self.tr("pending"))
 
     def show_pending(
-        self, title: str, status: str, candidates: Sequence[str], lang: str, today: date | None = None
+        self, title: str, status: str, candidates: Sequence[date], lang: str, today: date | None = None
     ) -> None:
         """Show the chip for the pending command, and day buttons when it needs a day."""
         self.title, self.status = title, status
@@ -152,7 +154,7 @@ class CandidateBar(QWidget):
         self.show()
 
     def show_edit(
-        self, title: str, status: str, op: str, options: Sequence[dict[str, Any]], lang: str, today: date | None = None
+        self, title: str, status: str, op: str, options: Sequence[EditOption], lang: str, today: date | None = None
     ) -> None:
         """A pending edit: one button per matching event (a choice), or yes / keep it."""
         self.title, self.status = title, status
@@ -180,15 +182,14 @@ class CandidateBar(QWidget):
         self.confirm_button.setVisible(visible)
         self.decline_button.setVisible(visible)
 
-    def _set_days(self, candidates: Sequence[str], lang: str, today: date | None = None) -> None:
+    def _set_days(self, candidates: Sequence[date], lang: str, today: date | None = None) -> None:
         for button in self.buttons:
             self._days.removeWidget(button)
             button.deleteLater()
         self.buttons = []
-        for index, iso in enumerate(candidates):
-            label = day_button_label(date.fromisoformat(iso), lang, today)
-            button = QPushButton(label, self)
-            button.setProperty("iso", iso)
+        for index, day in enumerate(candidates):
+            button = QPushButton(day_button_label(day, lang, today), self)
+            button.setProperty("iso", day.isoformat())  # what ``date_picked`` reports
             button.setCursor(Qt.CursorShape.PointingHandCursor)
             button.clicked.connect(self._picked)
             self._days.insertWidget(1 + index, button)
@@ -205,7 +206,7 @@ class CandidateBar(QWidget):
         self.edit_yes_button.setVisible(status is not None)
         self.edit_no_button.setVisible(status is not None)
 
-    def _set_options(self, options: Sequence[dict[str, Any]], lang: str, today: date | None = None) -> None:
+    def _set_options(self, options: Sequence[EditOption], lang: str, today: date | None = None) -> None:
         for button in self.options:
             self._choices.removeWidget(button)
             button.deleteLater()

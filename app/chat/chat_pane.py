@@ -15,7 +15,7 @@ the pane is idle again, so a dialog the result opens (conflict, past time) can a
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QThreadPool, QTimer, Signal, Slot
@@ -35,7 +35,7 @@ from agent.runtime.receipts import language_of
 from agent.runtime.session import ChatSession
 from agent.runtime.turn import TurnEvent, TurnResult
 from agent.services.archive import ArchiveService
-from agent.services.chat_edits import ChatEditService, EditOutcome
+from agent.services.chat_edits import ChatEditService, EditOption, EditOutcome
 from agent.services.commands import ACTIVE, CommandService, Outcome, WriteFacts
 from agent.timesym.context import TimeContext
 from app.chat.bubble import MessageBubble
@@ -375,8 +375,8 @@ class ChatPane(QWidget):
         receipt = result.receipt
         if result.outcome in EDIT_PENDING:
             edit = receipt if isinstance(receipt, EditOutcome) else EditOutcome(result.outcome)
-            options = edit.options or ([edit.before] if edit.before else [])
-            title = str((options[0] if options else {}).get("title") or edit.title or "")
+            options = edit.offered()
+            title = (options[0].title if options else "") or edit.title
             self._show_edit(title, result.outcome, edit.op or "update", options, result.lang, edit.expires_at)
             return
         if result.outcome in EDIT_DONE or (self.candidate_bar.status in EDIT_PENDING and self._edit_gone()):
@@ -384,11 +384,11 @@ class ChatPane(QWidget):
             return
         if result.outcome in ACTIVE:
             outcome = receipt if isinstance(receipt, Outcome) else Outcome(result.outcome)
-            self._show_pending(outcome.title, result.outcome, result.candidates, result.lang, outcome.expires_at)
+            self._show_pending(outcome.title, result.outcome, outcome.candidates, result.lang, outcome.expires_at)
         elif result.outcome in ("created", "cancelled", "none"):
             self._clear_pending()
 
-    def _show_pending(self, title: str, status: str, candidates: list[str], lang: str, expires_at: datetime | None) -> None:
+    def _show_pending(self, title: str, status: str, candidates: list[date], lang: str, expires_at: datetime | None) -> None:
         self.candidate_bar.show_pending(title, status, candidates, lang, self.ctx.time_context().today)
         self._expire_pending_at(expires_at)
 
@@ -408,7 +408,7 @@ class ChatPane(QWidget):
         except UserFacingError:
             return True
 
-    def _show_edit(self, title: str, status: str, op: str, options: list[dict[str, Any]], lang: str,
+    def _show_edit(self, title: str, status: str, op: str, options: list[EditOption], lang: str,
                    expires_at: datetime | None) -> None:
         self.candidate_bar.show_edit(title, status, op, options, lang, self.ctx.time_context().today)
         self._expire_pending_at(expires_at)
@@ -544,8 +544,8 @@ class ChatPane(QWidget):
             return
         edit = ChatEditService(self.ctx.store, self.ctx.profile_id, tctx, WriteFacts()).active()
         if edit is not None and (stub is None or edit.id > stub.id):
-            options = edit.slots.get("options") or ([edit.slots["target"]] if edit.slots.get("target") else [])
-            title = str((options[0] if options else {}).get("title", ""))
+            options = edit.offered()
+            title = options[0].title if options else ""
             status = {"choose": "edit_choice", "confirm": "edit_confirm"}.get(edit.status, edit.status)
             self._show_edit(title, status, str(edit.slots.get("op") or "update"), options,
                             language_of(title, self.ctx.settings.get("language")), edit.expires_at)
@@ -553,8 +553,8 @@ class ChatPane(QWidget):
         if stub is None:
             return
         lang = language_of(stub.title, self.ctx.settings.get("language"))
-        today = tctx.now.date().isoformat()
-        days = [day for day in stub.candidates if day >= today]
+        today = tctx.now.date()
+        days = [day for day in stub.days() if day >= today]
         self._show_pending(stub.title, stub.status, days, lang, stub.expires_at)
 
     def _maybe_session_break(self) -> None:

@@ -69,3 +69,20 @@ def test_receipts_and_dialogs_share_one_span_formatter() -> None:
     assert _shown(datetime(2026, 12, 31, 22, tzinfo=sh), datetime(2027, 1, 1, 2, tzinfo=sh)) == (
         "Thu 31 Dec 2026 22:00–Fri 1 Jan 2027 02:00", "Thu 2026/12/31 22:00 – Fri 2027/1/1 02:00")
     assert _shown(date(2026, 12, 5), date(2026, 12, 7)) == ("Sat 5 Dec–Sun 6 Dec all day", "Sat 12/5 – Sun 12/6 · all day")
+
+
+def test_a_pending_choice_comes_back_typed_after_a_restart(make_pane, qtbot, app_ctx) -> None:
+    from tests.support.chat_fixtures import add_event, call
+
+    for title, hour in (("项目周会", 10), ("评审会", 15)):
+        add_event(app_ctx.store, app_ctx.profile_id, title, datetime(2026, 12, 1, hour, tzinfo=SHANGHAI),
+                  datetime(2026, 12, 1, hour + 1, tzinfo=SHANGHAI))
+    first = make_pane(ScriptedModel([call("update_schedule", targetTitle="会", targetDate="D+1", newDate="D+2")]))
+    with qtbot.waitSignal(first.turn_finished, timeout=5000) as done:
+        first.send_message("把明天的会挪到后天")
+    live = [b.text() for b in first.candidate_bar.options]
+    assert done.args[0].outcome == "edit_choice"
+    assert live == ["1. 周二 12/1 10:00 项目周会（日程）", "2. 周二 12/1 15:00 评审会（日程）"]
+    again = make_pane(None)  # the app restarted: the chip and its buttons come from the stored question
+    assert [b.text() for b in again.candidate_bar.options] == live and again.candidate_bar.status == "edit_choice"
+    assert again._pending_timer.isActive() and again._pending_timer.remainingTime() > 25 * 60_000
