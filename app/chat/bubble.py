@@ -8,10 +8,13 @@ a chat history holds at most a few hundred of them, which widgets handle fine.
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
+
+if TYPE_CHECKING:
+    from agent.runtime.turn import TurnResult
 
 ROLES = ("user", "assistant", "action", "error")
 
@@ -37,7 +40,7 @@ class MessageBubble(QFrame):
         if role not in ROLES:
             raise ValueError(f"unknown bubble role {role!r}")
         self.role = role
-        self.result: Any = None  # the TurnResult a live receipt came from (its ChangeSet undoes it)
+        self.result: TurnResult | None = None  # the turn a live receipt came from (its ChangeSet undoes it)
         self.uid: str | None = None
         self.start: datetime | date | None = None
         self._text = text
