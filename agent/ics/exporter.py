@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import functools
 import re
+import sqlite3
 from collections.abc import Iterable
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import icalendar
@@ -61,7 +62,7 @@ def export_calendar(
         uids = None if start is None and end is None else _uids_in_range(store, profile_id, ids, start, end, tz)
         rows = _rows(store, profile_id, ids, uids)
     mark_calendar = calendar_name is None or not calendar_name.strip()
-    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
     events: list[str] = []
     tzids: set[str] = set()
     first: int | None = None
@@ -93,7 +94,7 @@ def _uids_in_range(
 ) -> set[str]:
     """UIDs with an instance overlapping the range; a missing bound is open."""
     zone = tz or _zone_of(start) or _zone_of(end) or ZoneInfo("UTC")
-    low = _aware(start, zone) if start is not None else datetime(1, 1, 2, tzinfo=timezone.utc)
+    low = _aware(start, zone) if start is not None else datetime(1, 1, 2, tzinfo=UTC)
     if end is not None:
         high = _aware(end, zone)
         repo = EventRepo(store, profile_id)
@@ -122,7 +123,7 @@ def _aware(value: datetime, zone: ZoneInfo) -> datetime:
     return datetime(value.year, value.month, value.day, tzinfo=zone)
 
 
-def _rows(store: Store, profile_id: int, calendar_ids: list[int], uids: set[str] | None) -> list[object]:
+def _rows(store: Store, profile_id: int, calendar_ids: list[int], uids: set[str] | None) -> list[sqlite3.Row]:
     """Rows ordered by UID then RECURRENCE-ID: masters first, stable across stores."""
     if not calendar_ids:
         return []
@@ -133,7 +134,7 @@ def _rows(store: Store, profile_id: int, calendar_ids: list[int], uids: set[str]
     )
     if uids is None:
         return store.conn.execute(query + " ORDER BY uid, recurrence_id", [profile_id, *calendar_ids]).fetchall()
-    rows: list[object] = []
+    rows: list[sqlite3.Row] = []
     ordered = sorted(uids)
     for at in range(0, len(ordered), _CHUNK):
         chunk = ordered[at : at + _CHUNK]
@@ -143,7 +144,7 @@ def _rows(store: Store, profile_id: int, calendar_ids: list[int], uids: set[str]
                 [profile_id, *calendar_ids, *chunk],
             ).fetchall()
         )
-    rows.sort(key=lambda row: (row["uid"], row["recurrence_id"]))  # type: ignore[index]
+    rows.sort(key=lambda row: (row["uid"], row["recurrence_id"]))
     return rows
 
 
@@ -187,6 +188,6 @@ def _vtimezone(tzid: str, first: date, last: date) -> str | None:
         return None
     try:
         component = icalendar.Timezone.from_tzid(tzid, first_date=max(first, date(1900, 1, 2)), last_date=last)
-    except Exception:  # noqa: BLE001 - a zone icalendar cannot describe is left to the reader's zoneinfo
+    except Exception:
         return None
     return _NEWLINES.sub("\r\n", component.to_ical().decode())

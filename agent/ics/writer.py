@@ -71,9 +71,8 @@ class Writer:
                 calendar = self.calendars.default()
             else:
                 wanted = name.strip().casefold()
-                calendar = next((c for c in self.calendars.list() if c.name.casefold() == wanted), None)
-                if calendar is None:
-                    calendar = self.calendars.add(name.strip())
+                found = next((c for c in self.calendars.list() if c.name.casefold() == wanted), None)
+                calendar = found if found is not None else self.calendars.add(name.strip())
             self.calendar_ids[name] = calendar.id
             if calendar.name not in self.report.calendars:
                 self.report.calendars.append(calendar.name)
@@ -219,7 +218,7 @@ class Writer:
         built when it was checked; otherwise the store builds it from its rows.
         """
         written: dict[tuple[str, str], tuple[int, Prepared]] = {}
-        for new_id, (_, item) in zip(new_ids, inserts):
+        for new_id, (_, item) in zip(new_ids, inserts, strict=True):
             written[(item.fields.uid, item.fields.recurrence_id)] = (new_id, item)
         for _, item, old in updates:
             written[(item.fields.uid, item.fields.recurrence_id)] = (old.id, item)
@@ -259,7 +258,9 @@ class Writer:
             for event_id, item in mine:
                 if item.fields.status != "CANCELLED" and not self._excluded(item):
                     fields = item.fields
-                    singles.append((self.profile_id, event_id, event_id, int(fields.floating), fields.start_ts, fields.end_ts, None))
+                    singles.append(
+                        (self.profile_id, event_id, event_id, int(fields.floating), fields.start_ts, fields.end_ts, None)
+                    )
                 if event_id in updated_ids:
                     reset.append(event_id)
             for row in kept.get(uid, []):

@@ -15,10 +15,10 @@ so the app only picks the method and keeps the result as one undo step.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal
 
 from agent.lazy import lazy_module
@@ -213,7 +213,7 @@ class EditService:
 
     def move(self, occ: Occurrence, start: datetime | date, end: datetime | date, scope: Scope = "all") -> ChangeSet:
         """Drag/resize an occurrence to [start, end)."""
-        if end <= start:  # type: ignore[operator]
+        if end <= start:
             raise ValidationError("an event must end after it starts")
         if occ.recurrence_id is None:
             row = self._row(occ.uid, "")
@@ -249,7 +249,7 @@ class EditService:
         scopes (the chat's ``update_schedule`` uses this, so a scope means what it means in
         the UI). ``edit`` changes the component's other properties; for ``all`` it runs on
         the master, which moves by the same amount as the instance."""
-        if start is not None and end is not None and end <= start:  # type: ignore[operator]
+        if start is not None and end is not None and end <= start:
             raise ValidationError("an event must end after it starts")
 
         def apply(component: icalendar.Event, new_start: Any, new_end: Any) -> None:
@@ -355,7 +355,7 @@ class EditService:
         new = copy.deepcopy(old)
         new["UID"] = icalendar.vText(new_uid())
         length = _length(old)
-        _set_times(new, occ.start, occ.start + length)  # type: ignore[operator]
+        _set_times(new, occ.start, occ.start + length)
         new.pop("EXDATE", None)
         new.pop("RDATE", None)
         rule = new.get("RRULE")
@@ -373,8 +373,12 @@ class EditService:
 
 
 def _rule_text(component: icalendar.Event) -> str | None:
+    """The RRULE as written (its exact UNTIL, COUNT, WKST …); None when there is none."""
     rule = component.get("RRULE")
-    return rule.to_ical().decode() if rule is not None else None
+    if rule is None:
+        return None
+    text = rule.to_ical()
+    return text.decode() if isinstance(text, bytes) else str(text)
 
 
 def _moved_with(master: icalendar.Event, occ: Occurrence, draft: EventDraft) -> EventDraft:
@@ -410,8 +414,8 @@ def _bump(component: icalendar.Event) -> icalendar.Event:
     """SEQUENCE and LAST-MODIFIED move forward on every local change (sync relies on them)."""
     sequence = int(component.get("SEQUENCE") or 0) + 1
     _set(component, "SEQUENCE", sequence)
-    _set(component, "LAST-MODIFIED", datetime.now(timezone.utc))
-    _set(component, "DTSTAMP", datetime.now(timezone.utc))
+    _set(component, "LAST-MODIFIED", datetime.now(UTC))
+    _set(component, "DTSTAMP", datetime.now(UTC))
     return component
 
 
@@ -437,7 +441,7 @@ def _instances_before(master: icalendar.Event, original: datetime | date) -> int
     start = master.decoded("DTSTART")
     as_dt = start if isinstance(start, datetime) else datetime(start.year, start.month, start.day)
     limit = original if isinstance(original, datetime) else datetime(original.year, original.month, original.day)
-    rule = rrulestr(master["RRULE"].to_ical().decode(), dtstart=as_dt)
+    rule = rrulestr(_rule_text(master) or "", dtstart=as_dt)
     made = 0
     for instance in rule:  # stop at the instance: a COUNT=10000000 rule must not be walked whole
         if instance >= limit:
@@ -452,7 +456,7 @@ def _original_start(recurrence_id: str, master: icalendar.Event) -> datetime | d
     if len(recurrence_id) == 8:
         return datetime.strptime(recurrence_id, "%Y%m%d").date()
     if recurrence_id.endswith("Z"):
-        value = datetime.strptime(recurrence_id, "%Y%m%dT%H%M%SZ").replace(tzinfo=timezone.utc)
+        value = datetime.strptime(recurrence_id, "%Y%m%dT%H%M%SZ").replace(tzinfo=UTC)
         return value.astimezone(start.tzinfo) if isinstance(start, datetime) and start.tzinfo else value
     return datetime.strptime(recurrence_id, "%Y%m%dT%H%M%S")
 
@@ -474,10 +478,10 @@ def _end_series_before(component: icalendar.Event, original: datetime | date) ->
     if rule is None:
         return
     rule.pop("COUNT", None)
+    until: datetime | date
     if isinstance(original, datetime):
-        until: datetime | date = original - timedelta(seconds=1)
-        if until.tzinfo is not None:
-            until = until.astimezone(timezone.utc)
+        moment = original - timedelta(seconds=1)
+        until = moment.astimezone(UTC) if moment.tzinfo is not None else moment
     else:
         until = original - timedelta(days=1)
     rule["UNTIL"] = [until]

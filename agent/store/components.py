@@ -11,7 +11,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
@@ -30,10 +30,7 @@ EPOCH = datetime(1970, 1, 1)
 
 def wall_seconds(value: datetime | date) -> int:
     """Wall-clock seconds: a naive local date-time read as if it were UTC."""
-    if isinstance(value, datetime):
-        naive = value.replace(tzinfo=None)
-    else:
-        naive = datetime(value.year, value.month, value.day)
+    naive = value.replace(tzinfo=None) if isinstance(value, datetime) else datetime(value.year, value.month, value.day)
     return int((naive - EPOCH).total_seconds())
 
 
@@ -70,7 +67,7 @@ def recurrence_key(value: date | datetime | None) -> str:
     # f-strings rather than strftime: this runs once per expanded instance.
     if isinstance(value, datetime):
         if value.tzinfo is not None:
-            value = value.astimezone(timezone.utc)
+            value = value.astimezone(UTC)
             suffix = "Z"
         else:
             suffix = ""
@@ -281,7 +278,7 @@ def build_event(
         raise ValidationError("an event needs a title")
     event = icalendar.Event()
     event.add("UID", uid or new_uid())
-    event.add("DTSTAMP", stamp or datetime.now(timezone.utc))
+    event.add("DTSTAMP", stamp or datetime.now(UTC))
     event.add("SUMMARY", title.strip())
     event.add("DTSTART", start)
     event.add("DTEND", end)

@@ -16,7 +16,7 @@ import time
 from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING, Any, NamedTuple
 from zoneinfo import ZoneInfo
 
@@ -30,6 +30,8 @@ else:  # on first use: a range query needs neither (start-up, issue 14)
     recurring_ical_events = lazy_module("recurring_ical_events", __name__)
 
 from agent.errors import NotFoundError, ValidationError
+from agent.store import journal
+from agent.store.changes import Change, ChangeSet
 from agent.store.components import (
     EPOCH,
     EventFields,
@@ -41,8 +43,6 @@ from agent.store.components import (
     span_columns,
     wall_seconds,
 )
-from agent.store import journal
-from agent.store.changes import Change, ChangeSet
 from agent.store.db import Store, utc_now_iso
 from agent.store.event_sql import ChangedRow, EventSql, NewRow, OccurrenceRow
 from agent.store.occurrence import Occurrence
@@ -119,7 +119,7 @@ class _Run:
         if self.floating:
             wall = from_wall_seconds(ts)
             return wall.replace(tzinfo=self.tzinfo) if self.tzinfo is not None else wall
-        instant = datetime.fromtimestamp(ts, timezone.utc)
+        instant = datetime.fromtimestamp(ts, UTC)
         return instant if self.tzinfo is not None else instant.replace(tzinfo=None)
 
     def seconds(self, value: datetime) -> int:
@@ -282,7 +282,7 @@ class EventRepo:
         new_ids = self.sql.save_many(self.profile_id, origin, inserts, updates, now)
         changes.created = [
             Change(fields.uid, fields.recurrence_id, new_id, None, None, None)
-            for new_id, (_, _, _, fields) in zip(new_ids, inserts)
+            for new_id, (_, _, _, fields) in zip(new_ids, inserts, strict=True)
         ]
         journal.collect(self.store, self.profile_id, changes, origin)
         return changes
@@ -435,12 +435,12 @@ class EventRepo:
         for series in query.series:
             tzinfo = tzinfo or getattr(series.recurrence, "tzinfo", None)
             for adapter in series.modifications:
-                component = adapter._component  # noqa: SLF001 - the override's own VEVENT
+                component = adapter._component
                 if component.get("RECURRENCE-ID") is None:
                     continue
-                row = overrides.get(recurrence_key(component.decoded("RECURRENCE-ID")))
-                if row is not None:
-                    by_adapter[id(adapter)] = row
+                found = overrides.get(recurrence_key(component.decoded("RECURRENCE-ID")))
+                if found is not None:
+                    by_adapter[id(adapter)] = found
         return _Run(
             master=master,
             query=query,
@@ -551,13 +551,13 @@ class EventRepo:
         if run.floating:
             span = (from_wall_seconds(low), from_wall_seconds(high))
         else:
-            span = (datetime.fromtimestamp(low, timezone.utc), datetime.fromtimestamp(high, timezone.utc))
+            span = (datetime.fromtimestamp(low, UTC), datetime.fromtimestamp(high, UTC))
         out: list[tuple[int, int, int, int, int, int, str | None]] = []
         master_id = run.master["id"]
         for series in run.query.series:
             try:
                 for occurrence in series.between(*span):
-                    adapter = occurrence._adapter  # noqa: SLF001
+                    adapter = occurrence._adapter
                     row = run.by_adapter.get(id(adapter))
                     if row is not None and occurrence.start is adapter.start:
                         if not low <= row["start_ts"] < high or row["status"] == "CANCELLED":
@@ -657,7 +657,6 @@ class EventRepo:
         """
         self.ensure_expanded(int(end.timestamp()))
         conn = self.store.conn
-        results: list[Occurrence] = []
         windows = (
             (0, int(start.timestamp()), int(end.timestamp())),
             (1, wall_seconds(start.astimezone(tz)), wall_seconds(end.astimezone(tz))),
@@ -717,12 +716,12 @@ def _occurrences(
     fromtimestamp = datetime.fromtimestamp
     for (o_start, o_end, rid, series_id, event_id, uid, title, all_day, tzid, location,
          description, transp, status, completed, origin, calendar_id) in rows:
+        start: datetime | date
+        end: datetime | date
         if floating:
-            start: datetime | date = EPOCH + timedelta(seconds=o_start)
-            end: datetime | date = EPOCH + timedelta(seconds=o_end)
-            key = int(start.replace(tzinfo=tz).timestamp())  # type: ignore[union-attr]
-            if all_day:
-                start, end = start.date(), end.date()  # type: ignore[union-attr]
+            wall_start, wall_end = EPOCH + timedelta(seconds=o_start), EPOCH + timedelta(seconds=o_end)
+            key = int(wall_start.replace(tzinfo=tz).timestamp())
+            start, end = (wall_start.date(), wall_end.date()) if all_day else (wall_start, wall_end)
         else:
             start, end, key = fromtimestamp(o_start, tz), fromtimestamp(o_end, tz), o_start
         name, color = calendars.get(calendar_id, ("", "#888888"))

@@ -29,7 +29,7 @@ import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
@@ -214,7 +214,7 @@ def _flush(store: Store, conn: sqlite3.Connection) -> None:
     items = list(table.items())
     table.clear()
     for profile_id, pending in items:
-        if pending.origin is _OFF:  # type: ignore[comparison-overlap]
+        if pending.origin is _OFF:
             continue
         rows, titles = _net(conn, profile_id, pending.sets)
         if not rows and not pending.reverts:
@@ -329,7 +329,7 @@ def _label(counts: dict[str, int], titles: list[str]) -> str:
 
 def _stamp(store: Store) -> str:
     """The service clock (``store.clock``: ``--now`` in the CLI, a fixed one in tests), UTC."""
-    return store.clock().astimezone(timezone.utc).isoformat(timespec="seconds")
+    return store.clock().astimezone(UTC).isoformat(timespec="seconds")
 
 
 def _check_origin(name: str) -> None:
@@ -547,7 +547,7 @@ def _uids_with_rows(conn: sqlite3.Connection, profile_id: int, uids: set[str]) -
 def _described(row: Any, action: str) -> dict[str, Any]:
     """A touched row as the CLI prints it; times from its indexed columns, not a parse."""
     start, end = _moment(row, row["start_ts"]), _moment(row, row["end_ts"])
-    if row["all_day"] and isinstance(end, date) and end > start:  # type: ignore[operator]
+    if row["all_day"] and isinstance(end, date) and end > start:
         end = end - timedelta(days=1)  # the last day, as people say it
     return {
         "action": action, "uid": row["uid"], "recurrence_id": row["recurrence_id"] or None, "title": row["title"],
@@ -561,13 +561,13 @@ def _moment(row: Any, ts: int) -> datetime | date:
         value = datetime(1970, 1, 1) + timedelta(seconds=ts)
         return value.date() if row["all_day"] else value
     try:
-        tz: Any = ZoneInfo(row["tzid"]) if row["tzid"] else timezone.utc
+        tz: Any = ZoneInfo(row["tzid"]) if row["tzid"] else UTC
     except (ValueError, KeyError):
-        tz = timezone.utc
+        tz = UTC
     return datetime.fromtimestamp(ts, tz)
 
 
 __all__ = [
-    "Entry", "JournalError", "Reverted", "collect", "find", "get", "inverse_of", "is_undone", "last_recorded", "matching", "origin",
-    "recent", "revert", "set_default_origin", "undo_last", "undoable",
+    "Entry", "JournalError", "Reverted", "collect", "find", "get", "inverse_of", "is_undone", "last_recorded", "matching",
+    "origin", "recent", "revert", "set_default_origin", "undo_last", "undoable",
 ]  # fmt: skip

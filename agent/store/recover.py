@@ -59,7 +59,7 @@ def _rows(conn: sqlite3.Connection, table: str, columns: list[str], problems: di
         top = None
 
     def seek_from(first: int) -> tuple[Any, ...] | None:
-        return conn.execute(query.replace("rowid > ?", "rowid >= ?"), (first,)).fetchone()  # type: ignore[no-any-return]
+        return conn.execute(query.replace("rowid > ?", "rowid >= ?"), (first,)).fetchone()
 
     scan = query.replace(" LIMIT 1", "")
     last = -(2**63)
@@ -104,7 +104,7 @@ def _past_bad_page(seek_from: Any, failed: int, top: int | None) -> tuple[Any, .
             good = middle
         except sqlite3.DatabaseError:
             failed = middle
-    return seek(good)  # type: ignore[no-any-return]
+    return seek(good)
 
 
 def _columns(conn: sqlite3.Connection, table: str) -> list[str]:

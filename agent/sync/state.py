@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from agent.store.db import Store, utc_now_iso
 from agent.store.components import EventFields
+from agent.store.db import Store, utc_now_iso
 from agent.store.events import ChangeSet, EventRepo
 from agent.sync.resources import LocalRow, ServerResource, local_hash
 
@@ -143,9 +143,9 @@ class LocalCalendar:
                     changes.extend(self.repo.delete(resource.uid, row["recurrence_id"] or None))
             # A part the quick reader took (agent/ics/quick.py) has no component; its columns
             # come with it, so it is saved without being parsed.
-            read = resource.fields or [None] * len(resource.rows)
+            read: list[EventFields | None] = list(resource.fields) or [None] * len(resource.rows)
             plain: list[tuple[str, EventFields]] = []  # a run of them, saved in one go, in order
-            for row, component, fields in zip(resource.rows, resource.components, read):
+            for row, component, fields in zip(resource.rows, resource.components, read, strict=False):
                 if component is None and fields is not None and not fields.alarms and not fields.rrule:
                     plain.append((row.ics, fields))
                     continue
@@ -158,7 +158,7 @@ class LocalCalendar:
             # docs/ics.md) without parsing its stored text again: 100k RDATEs cost seconds.
             parsed = {
                 row.recurrence_id: component
-                for row, component in zip(resource.rows, resource.components)
+                for row, component in zip(resource.rows, resource.components, strict=False)
                 if component is not None
             }
             self.repo.materialize(resource.uid, components=parsed)
