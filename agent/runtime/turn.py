@@ -30,7 +30,7 @@ from agent.runtime.state_answer import answer_state_claim
 from agent.runtime.toolkit import ParsedCall, Receipt, Registry, ToolResult, Toolset
 from agent.runtime.tools import TOOLS
 from agent.runtime.toolset import build_toolset
-from agent.services.archive import ArchiveService
+from agent.services.archive import ArchiveService, Message
 from agent.services.calendars import CalendarService
 from agent.services.chat_edits import ChatEditService, EditOutcome, EditStub
 from agent.services.commands import CommandService, Outcome, Stub
@@ -204,12 +204,20 @@ class Assistant:
         ctx = ctx or self.context()
         req = self._open(ctx)
         history, older = req.archive.segment(int(self.settings.get("session_gap_minutes")))
+        names, messages = self._messages(req, ctx, history, older, text)
+        return {"messages": messages, "tools": reading_view(self.tools.schemas(names))}
+
+    def _messages(
+        self, req: _Request, ctx: TimeContext, history: list[Message], older: int, text: str
+    ) -> tuple[list[str], list[dict[str, Any]]]:
+        """The calendar names and the messages of a turn's model request: the history, then
+        the context block (clock, calendars, what is pending) with the user's text."""
         calendars = CalendarService(self.store, self.profile_id)
         names = calendars.names()
         context = context_block(ctx, names, calendars.default().name, req.stub, older)
         if req.pending is not None:
             context += "\nPending change (the user may answer it): " + as_data("pending_change", _pending_summary(req.pending))
-        return {"messages": build_messages(history, context, text), "tools": reading_view(self.tools.schemas(names))}
+        return names, build_messages(history, context, text)
 
     # ---- the turn ---------------------------------------------------------------------
 
@@ -247,18 +255,13 @@ class Assistant:
             result = self._finish(state, reply, "model_unavailable", None, req.commands, req.memory)
             yield TurnEvent("done", reply, payload=result)
             return result
-        calendars = CalendarService(self.store, self.profile_id)
-        names = calendars.names()
+        names, messages = self._messages(req, ctx, history, older, text)
         stub, pending = req.stub, req.pending
         # The pending choice grounds too: "都不是，是后天那个" may name an event it listed.
         pending_words = " ".join(str(o.get("title", "")) for o in _pending_options(pending)) if pending is not None else ""
         grounding = Grounding(text, " ".join(part for part in (stub.title if stub is not None else "", pending_words) if part))
         toolset = build_toolset(self.store, self.profile_id, ctx, req.commands, req.memory, archive, names, grounding,
                                 req.edits, self.tools)
-        context = context_block(ctx, names, calendars.default().name, stub, older)
-        if pending is not None:
-            context += "\nPending change (the user may answer it): " + as_data("pending_change", _pending_summary(pending))
-        messages = build_messages(history, context, text)
         state.timeline.mark("context_build")
 
         reply, outcome_name, value = yield from self._model_loop(state, toolset, messages, req.patch, stop)
