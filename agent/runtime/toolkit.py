@@ -249,8 +249,7 @@ class Toolset:
 
     registry: Registry
     deps: ToolDeps
-    calendar_names: list[str]
-    schemas: list[dict[str, Any]] = field(default_factory=list)
+    schemas: list[dict[str, Any]] = field(default_factory=list)  # what the model is offered
 
     def call(self, call: ParsedCall) -> ToolResult:
         name = call.name

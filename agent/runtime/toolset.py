@@ -47,4 +47,4 @@ def build_toolset(
         edits=edits or ChatEditService(store, profile_id, ctx, commands.facts),
         grounding=grounding,
     )
-    return Toolset(registry=registry, deps=deps, calendar_names=calendar_names, schemas=registry.schemas(calendar_names))
+    return Toolset(registry=registry, deps=deps, schemas=registry.schemas(calendar_names))
