@@ -173,10 +173,6 @@ class _Round:
         )
 
 
-#: Create slots beyond the day and time, kept on the stub through every round.
-EXTRA_SLOTS = ("repeat", "repeat_until", "repeat_count", "reminder", "location", "notes")
-
-
 def clean_title(title: str | None) -> str:
     """Titles keep what the user wrote, minus control characters and runaway length."""
     if not title:

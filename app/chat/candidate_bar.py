@@ -175,9 +175,6 @@ class CandidateBar(QWidget):
         self.chip.hide()
         self.hide()
 
-    def has_pending(self) -> bool:
-        return bool(self.title)
-
     def _set_confirm(self, visible: bool) -> None:
         self.confirm_button.setVisible(visible)
         self.decline_button.setVisible(visible)
