@@ -8,7 +8,7 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from tests.support.app_fixtures import area, cal_ctx, cal_store, profile  # noqa: E402
-from tests.support.chat_fixtures import app_ctx, app_store, make_pane  # noqa: E402
+from tests.support.app_fixtures import area, cal_ctx, cal_store, profile
+from tests.support.chat_fixtures import app_ctx, app_store, make_pane
 
 __all__ = ["app_ctx", "app_store", "area", "cal_ctx", "cal_store", "make_pane", "profile"]

@@ -8,20 +8,20 @@ from datetime import date, datetime, timedelta
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QPoint, Qt  # noqa: E402
-from PySide6.QtWidgets import QDialog  # noqa: E402
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QDialog
 
-from agent.services.editing import EditService, EventDraft  # noqa: E402
-from agent.services.queries import QueryService  # noqa: E402
-from agent.store.components import parse_component  # noqa: E402
-from agent.store.events import EventRepo  # noqa: E402
-from app.calendar import scope_prompt  # noqa: E402
-from app.calendar.event_dialog import EventDialog  # noqa: E402
-from app.calendar.month_view import MonthItem  # noqa: E402
-from app.calendar.recurrence import RecurrenceSpec, build_rule, lunar_yearly_dates, parse_rule  # noqa: E402
-from app.calendar.week_view import GridItem  # noqa: E402
-from tests.support.app_fixtures import at, seed, titles  # noqa: E402
-from tests.support.clock import MONDAY, SHANGHAI  # noqa: E402
+from agent.services.editing import EditService, EventDraft
+from agent.services.queries import QueryService
+from agent.store.components import parse_component
+from agent.store.events import EventRepo
+from app.calendar import scope_prompt
+from app.calendar.event_dialog import EventDialog
+from app.calendar.month_view import MonthItem
+from app.calendar.recurrence import RecurrenceSpec, build_rule, lunar_yearly_dates, parse_rule
+from app.calendar.week_view import GridItem
+from tests.support.app_fixtures import at, seed, titles
+from tests.support.clock import MONDAY, SHANGHAI
 
 
 def stored(ctx, first: date = MONDAY, days: int = 7) -> list[tuple[str, datetime | date, datetime | date]]:  # type: ignore[no-untyped-def]

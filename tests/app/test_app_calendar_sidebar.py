@@ -7,13 +7,13 @@ from datetime import date, datetime, timedelta
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import Qt  # noqa: E402
+from PySide6.QtCore import Qt
 
-from agent.services.search import SearchService  # noqa: E402
-from agent.store.profiles import ensure_profile  # noqa: E402
-from app.calendar.week_view import GridItem  # noqa: E402
-from tests.support.app_fixtures import at, seed, titles  # noqa: E402
-from tests.support.clock import MONDAY, NOW, SHANGHAI  # noqa: E402
+from agent.services.search import SearchService
+from agent.store.profiles import ensure_profile
+from app.calendar.week_view import GridItem
+from tests.support.app_fixtures import at, seed, titles
+from tests.support.clock import MONDAY, NOW, SHANGHAI
 
 
 def sidebar_rows(area) -> list[tuple[str, bool, bool]]:  # type: ignore[no-untyped-def]

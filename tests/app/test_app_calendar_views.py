@@ -8,13 +8,13 @@ from datetime import date, datetime, timedelta
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from agent.services.editing import EditService, EventDraft  # noqa: E402
-from app.calendar.agenda_view import AgendaRow  # noqa: E402
-from app.calendar.month_view import MonthCell, MonthItem  # noqa: E402
-from app.calendar.week_header import BarItem, HeaderDay  # noqa: E402
-from app.calendar.week_view import GridItem  # noqa: E402
-from tests.support.app_fixtures import at, seed  # noqa: E402
-from tests.support.clock import MONDAY  # noqa: E402
+from agent.services.editing import EditService, EventDraft
+from app.calendar.agenda_view import AgendaRow
+from app.calendar.month_view import MonthCell, MonthItem
+from app.calendar.week_header import BarItem, HeaderDay
+from app.calendar.week_view import GridItem
+from tests.support.app_fixtures import at, seed
+from tests.support.clock import MONDAY
 
 
 def grid_titles(view) -> list[str]:  # type: ignore[no-untyped-def]

@@ -24,7 +24,7 @@ def _quit_receivers(app: Any) -> int:
     return int(app.receivers(SIGNAL("aboutToQuit()")))
 
 
-def test_a_deleted_pane_leaves_no_receiver_on_about_to_quit(app_ctx: Any, qapp: Any) -> None:  # noqa: F811
+def test_a_deleted_pane_leaves_no_receiver_on_about_to_quit(app_ctx: Any, qapp: Any) -> None:
     from app.chat.chat_pane import ChatPane
 
     _flush_deletes()  # panes of earlier tests still waiting for their deleteLater
@@ -37,7 +37,7 @@ def test_a_deleted_pane_leaves_no_receiver_on_about_to_quit(app_ctx: Any, qapp: 
     assert _quit_receivers(qapp) == before
 
 
-def test_quit_stops_the_turn_and_cancels_the_warm_up(app_ctx: Any, qapp: Any, monkeypatch: Any) -> None:  # noqa: F811
+def test_quit_stops_the_turn_and_cancels_the_warm_up(app_ctx: Any, qapp: Any, monkeypatch: Any) -> None:
     from app.chat.chat_pane import ChatPane
 
     pane = ChatPane(app_ctx)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 from datetime import datetime, timedelta
+from itertools import pairwise
 
 from PySide6.QtCore import QTimer
 
@@ -70,7 +71,7 @@ def test_turn_streams_tokens_through_the_worker_without_stalling(make_pane, qtbo
     assert result.outcome == "chat" and result.reply == REPLY
     # Token by token: the bubble grew through every prefix before the turn ended.
     assert len(set(seen)) == tokens and seen[0] and REPLY.startswith(seen[0]) and seen[-1] == REPLY
-    assert all(later.startswith(earlier) for earlier, later in zip(seen, seen[1:]))
+    assert all(later.startswith(earlier) for earlier, later in pairwise(seen))
     assert pane.last_reply.text() == REPLY
     # The model ran off the UI thread, and the UI thread answered while it was mid-turn.
     assert model.model_thread is not None and model.model_thread != threading.get_ident()

@@ -22,7 +22,7 @@ from tests.support.app_fixtures import at, seed, titles
 from tests.support.clock import MONDAY
 
 
-def _pick(area: Any, name: str | None, seen: list[Any] | None = None) -> None:  # noqa: F811
+def _pick(area: Any, name: str | None, seen: list[Any] | None = None) -> None:
     """Make the next menu choose the action called ``name`` (``move:<calendar>`` for a move)."""
     def choose(menu: Any, _pos: QPoint) -> Any:
         if seen is not None:
@@ -46,12 +46,12 @@ def _grid_point(view: Any, item: Any) -> QPoint:
     return view.grid.item_rect(item).center().toPoint()
 
 
-def _week_item(area: Any, title: str) -> Any:  # noqa: F811
+def _week_item(area: Any, title: str) -> Any:
     view = area.current_view()
     return next(item for item in view.grid_items if item.event.occ.title == title)
 
 
-def test_right_click_in_the_week_grid_selects_the_event_and_offers_the_menu(area, cal_store, profile, qtbot) -> None:  # noqa: F811
+def test_right_click_in_the_week_grid_selects_the_event_and_offers_the_menu(area, cal_store, profile, qtbot) -> None:
     seed(cal_store, profile, "周会", at(MONDAY, 15), at(MONDAY, 16))
     area.ctx.ops.changed.emit(None)
     seen: list[Any] = []
@@ -69,7 +69,7 @@ def test_right_click_in_the_week_grid_selects_the_event_and_offers_the_menu(area
     assert seen == [] and titles(cal_store) == ["周会"]
 
 
-def test_duplicate_makes_a_second_event_at_the_same_time_and_undo_takes_it_back(area, cal_store, profile) -> None:  # noqa: F811
+def test_duplicate_makes_a_second_event_at_the_same_time_and_undo_takes_it_back(area, cal_store, profile) -> None:
     seed(cal_store, profile, "周会", at(MONDAY, 15), at(MONDAY, 16), location="A 会议室", alarm_minutes=(10,))
     area.ctx.ops.changed.emit(None)
     _pick(area, "duplicate")
@@ -85,7 +85,7 @@ def test_duplicate_makes_a_second_event_at_the_same_time_and_undo_takes_it_back(
     assert titles(cal_store) == ["周会"]
 
 
-def test_move_to_calendar_moves_the_event_in_one_undo_step(area, cal_store, profile) -> None:  # noqa: F811
+def test_move_to_calendar_moves_the_event_in_one_undo_step(area, cal_store, profile) -> None:
     seed(cal_store, profile, "周会", at(MONDAY, 15), at(MONDAY, 16))
     work = CalendarService(cal_store, profile).add("Work")
     area.ctx.ops.calendars_changed.emit()
@@ -101,7 +101,7 @@ def test_move_to_calendar_moves_the_event_in_one_undo_step(area, cal_store, prof
     assert calendar_id != work.id
 
 
-def test_delete_from_the_menu_shows_the_undo_toast(area, cal_store, profile, qtbot) -> None:  # noqa: F811
+def test_delete_from_the_menu_shows_the_undo_toast(area, cal_store, profile, qtbot) -> None:
     seed(cal_store, profile, "周会", at(MONDAY, 15), at(MONDAY, 16))
     area.ctx.ops.changed.emit(None)
     _pick(area, "delete")
@@ -113,7 +113,7 @@ def test_delete_from_the_menu_shows_the_undo_toast(area, cal_store, profile, qtb
     assert titles(cal_store) == ["周会"]
 
 
-def test_edit_opens_the_editor_for_that_event(area, cal_store, profile) -> None:  # noqa: F811
+def test_edit_opens_the_editor_for_that_event(area, cal_store, profile) -> None:
     seed(cal_store, profile, "周会", at(MONDAY, 15), at(MONDAY, 16))
     area.ctx.ops.changed.emit(None)
     opened: list[Any] = []
@@ -133,7 +133,7 @@ def test_edit_opens_the_editor_for_that_event(area, cal_store, profile) -> None:
     assert titles(cal_store) == ["周会"]
 
 
-def test_copy_as_text_puts_title_time_with_year_and_place_on_the_clipboard(area, cal_store, profile) -> None:  # noqa: F811
+def test_copy_as_text_puts_title_time_with_year_and_place_on_the_clipboard(area, cal_store, profile) -> None:
     seed(cal_store, profile, "周会", at(MONDAY, 15), at(MONDAY, 16, 30), location="A 会议室")
     area.ctx.ops.changed.emit(None)
     _pick(area, "copy")
@@ -145,7 +145,7 @@ def test_copy_as_text_puts_title_time_with_year_and_place_on_the_clipboard(area,
 
 
 @pytest.mark.parametrize("view_name", ["week-all-day", "month", "agenda"])
-def test_the_menu_opens_from_every_view(area, cal_store, profile, view_name: str) -> None:  # noqa: F811
+def test_the_menu_opens_from_every_view(area, cal_store, profile, view_name: str) -> None:
     if view_name == "week-all-day":
         seed(cal_store, profile, "年假", MONDAY + timedelta(days=1), MONDAY + timedelta(days=2))
     else:
@@ -168,7 +168,7 @@ def test_the_menu_opens_from_every_view(area, cal_store, profile, view_name: str
     assert [menu.view_event.occ.title for menu in seen] == ["年假"]
 
 
-def test_the_menu_key_opens_the_selected_events_menu(area, cal_store, profile, qtbot) -> None:  # noqa: F811
+def test_the_menu_key_opens_the_selected_events_menu(area, cal_store, profile, qtbot) -> None:
     seed(cal_store, profile, "周会", at(MONDAY, 15), at(MONDAY, 16))
     area.ctx.ops.changed.emit(None)
     seen: list[Any] = []
@@ -181,7 +181,7 @@ def test_the_menu_key_opens_the_selected_events_menu(area, cal_store, profile, q
     assert [menu.view_event.occ.title for menu in seen] == ["周会", "周会"]
 
 
-def test_all_day_copy_text_names_the_days(area, cal_store, profile) -> None:  # noqa: F811
+def test_all_day_copy_text_names_the_days(area, cal_store, profile) -> None:
     seed(cal_store, profile, "年假", date(2026, 12, 1), date(2026, 12, 3))
     area.ctx.ops.changed.emit(None)
     view = area.current_view()
@@ -196,7 +196,7 @@ def test_all_day_copy_text_names_the_days(area, cal_store, profile) -> None:  # 
         app.removeTranslator(translator)
 
 
-def test_the_delete_toast_goes_when_the_delete_is_undone_another_way(area, cal_store, profile) -> None:  # noqa: F811
+def test_the_delete_toast_goes_when_the_delete_is_undone_another_way(area, cal_store, profile) -> None:
     """Ctrl+Z after a delete: the toast's Undo would now fail ("already undone"), so it goes."""
     seed(cal_store, profile, "周会", at(MONDAY, 15), at(MONDAY, 16))
     area.ctx.ops.changed.emit(None)

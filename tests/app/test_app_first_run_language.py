@@ -14,13 +14,13 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import pytest  # noqa: E402
-from PySide6.QtWidgets import QApplication, QDialogButtonBox, QMessageBox  # noqa: E402
+import pytest
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QMessageBox
 
-from agent.services.calendars import CalendarService  # noqa: E402
-from agent.store.db import Store  # noqa: E402
-from agent.store.profiles import ensure_profile  # noqa: E402
-from app import i18n  # noqa: E402
+from agent.services.calendars import CalendarService
+from agent.store.db import Store
+from agent.store.profiles import ensure_profile
+from app import i18n
 
 
 @pytest.fixture

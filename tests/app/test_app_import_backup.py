@@ -33,7 +33,7 @@ def _drain(generator: Any) -> Any:
             return done.value
 
 
-def test_a_large_app_import_is_backed_up_first(app_ctx: Any, tmp_path: Path) -> None:  # noqa: F811
+def test_a_large_app_import_is_backed_up_first(app_ctx: Any, tmp_path: Path) -> None:
     store = app_ctx.store
     store.backups = True  # temp-folder stores skip automatic backups unless asked
     add_event(store, app_ctx.profile_id, "已有的会", NOW + timedelta(days=1), NOW + timedelta(days=1, hours=1))

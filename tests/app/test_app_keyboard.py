@@ -20,7 +20,7 @@ from tests.support.clock import MONDAY
 
 
 @pytest.fixture
-def window(app_ctx: Any, qtbot: Any) -> Iterator[Any]:  # noqa: F811 (fixture)
+def window(app_ctx: Any, qtbot: Any) -> Iterator[Any]:
     from app.main_window import MainWindow
 
     app_ctx.session.set_model(None)  # no model: the chat input is disabled

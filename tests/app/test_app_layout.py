@@ -21,7 +21,7 @@ from tests.support.chat_fixtures import save_shot
 from tests.support.clock import MONDAY
 
 
-def _window(app_ctx: Any, qtbot: Any, language: str) -> Any:  # noqa: F811
+def _window(app_ctx: Any, qtbot: Any, language: str) -> Any:
     from app.main_window import MainWindow
 
     app_ctx.settings.set("language", language)
@@ -43,7 +43,7 @@ def _close(win: Any, qtbot: Any) -> None:
 
 
 @pytest.fixture(params=["en", "zh"])
-def window(request: Any, app_ctx: Any, qtbot: Any) -> Iterator[Any]:  # noqa: F811
+def window(request: Any, app_ctx: Any, qtbot: Any) -> Iterator[Any]:
     win = _window(app_ctx, qtbot, request.param)
     yield win
     _close(win, qtbot)
@@ -147,7 +147,7 @@ def _dark(palette: QPalette) -> QPalette:
 
 
 @pytest.mark.parametrize("points", [9.0, 11.0, 13.0])
-def test_the_mini_months_sunday_column_is_whole_under_a_dark_theme(app_ctx: Any, qtbot: Any, points: float) -> None:  # noqa: F811
+def test_the_mini_months_sunday_column_is_whole_under_a_dark_theme(app_ctx: Any, qtbot: Any, points: float) -> None:
     app = QApplication.instance()
     saved_font, saved_palette = app.font(), app.palette()
     font = QFont(saved_font)
@@ -239,7 +239,7 @@ def test_a_narrow_bar_shows_the_title_without_the_year_before_it_elides(window: 
     assert title.toolTip() == full
 
 
-def test_the_sidebar_refits_when_the_theme_font_grows_while_running(app_ctx: Any, qtbot: Any) -> None:  # noqa: F811
+def test_the_sidebar_refits_when_the_theme_font_grows_while_running(app_ctx: Any, qtbot: Any) -> None:
     app = QApplication.instance()
     saved_font = app.font()
     win = _window(app_ctx, qtbot, "en")

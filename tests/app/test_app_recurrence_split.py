@@ -13,13 +13,13 @@ from datetime import date, datetime, timedelta
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from agent.services.queries import QueryService  # noqa: E402
-from agent.store.components import parse_component  # noqa: E402
-from app.calendar import scope_prompt  # noqa: E402
-from app.calendar.event_dialog import EventDialog  # noqa: E402
-from app.calendar.week_view import GridItem  # noqa: E402
-from tests.support.app_fixtures import at, seed  # noqa: E402
-from tests.support.clock import MONDAY, SHANGHAI  # noqa: E402
+from agent.services.queries import QueryService
+from agent.store.components import parse_component
+from app.calendar import scope_prompt
+from app.calendar.event_dialog import EventDialog
+from app.calendar.week_view import GridItem
+from tests.support.app_fixtures import at, seed
+from tests.support.clock import MONDAY, SHANGHAI
 
 
 def day_starts(ctx, first: date, days: int = 1) -> list[tuple[str, datetime]]:  # type: ignore[no-untyped-def]

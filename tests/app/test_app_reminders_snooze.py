@@ -13,18 +13,18 @@ from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import pytest  # noqa: E402
-from PySide6.QtCore import QObject, Qt, Signal  # noqa: E402
-from PySide6.QtWidgets import QPushButton, QSystemTrayIcon  # noqa: E402
+import pytest
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import QPushButton, QSystemTrayIcon
 
-from agent.services.calendars import CalendarService  # noqa: E402
-from agent.services.editing import EditService, EventDraft  # noqa: E402
-from agent.services.reminders import snoozed_until  # noqa: E402
-from agent.store.db import Store  # noqa: E402
-from agent.store.profiles import ensure_profile  # noqa: E402
-from app.notifications import DesktopNotifications  # noqa: E402
-from app.reminders import MAX_SLEEP, UNTIL_START, ReminderScheduler  # noqa: E402
-from tests.support.clock import SHANGHAI  # noqa: E402
+from agent.services.calendars import CalendarService
+from agent.services.editing import EditService, EventDraft
+from agent.services.reminders import snoozed_until
+from agent.store.db import Store
+from agent.store.profiles import ensure_profile
+from app.notifications import DesktopNotifications
+from app.reminders import MAX_SLEEP, UNTIL_START, ReminderScheduler
+from tests.support.clock import SHANGHAI
 
 SHOTS = Path("/tmp/shots")
 START = datetime(2026, 12, 2, 14, 0, tzinfo=SHANGHAI)

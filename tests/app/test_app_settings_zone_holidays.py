@@ -12,12 +12,12 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import pytest  # noqa: E402
-from PySide6.QtCore import Qt  # noqa: E402
+import pytest
+from PySide6.QtCore import Qt
 
-from app.settings import holiday_choice  # noqa: E402
-from app.settings.general_page import GeneralPage  # noqa: E402
-from app.settings.zone_picker import ZonePicker, zone_names  # noqa: E402
+from app.settings import holiday_choice
+from app.settings.general_page import GeneralPage
+from app.settings.zone_picker import ZonePicker, zone_names
 from tests.support.clock import NOW
 
 SHOTS = Path("/tmp/shots")

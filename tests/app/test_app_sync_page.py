@@ -16,19 +16,19 @@ from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import pytest  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+import pytest
+from PySide6.QtWidgets import QApplication
 
-from agent.services.calendars import CalendarService  # noqa: E402
-from agent.store.db import Store  # noqa: E402
-from agent.store.profiles import ensure_profile  # noqa: E402
-from agent.sync.accounts import AccountService, sync_interval_minutes  # noqa: E402
-from agent.sync.secrets import MemorySecrets, keyring_user  # noqa: E402
-from app.settings.settings_dialog import SettingsDialog  # noqa: E402
-from app.settings.sync_page import NEW_CALENDAR, SyncPage  # noqa: E402
-from app.sync.sync_controller import SyncController  # noqa: E402
-from tests.support.caldav_server import CalDavServer, Device, free_port, running_radicale  # noqa: E402
-from tests.support.clock import SHANGHAI  # noqa: E402
+from agent.services.calendars import CalendarService
+from agent.store.db import Store
+from agent.store.profiles import ensure_profile
+from agent.sync.accounts import AccountService, sync_interval_minutes
+from agent.sync.secrets import MemorySecrets, keyring_user
+from app.settings.settings_dialog import SettingsDialog
+from app.settings.sync_page import NEW_CALENDAR, SyncPage
+from app.sync.sync_controller import SyncController
+from tests.support.caldav_server import CalDavServer, Device, free_port, running_radicale
+from tests.support.clock import SHANGHAI
 
 WAIT_MS = 30_000
 SHOTS = Path("/tmp/shots")

@@ -20,24 +20,24 @@ from zoneinfo import ZoneInfo
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import icalendar  # noqa: E402
-import pytest  # noqa: E402
-from dateutil.rrule import rrulestr  # noqa: E402
+import icalendar
+import pytest
+from dateutil.rrule import rrulestr
 
-from agent.errors import ValidationError  # noqa: E402
-from agent.ics.exporter import export_calendar  # noqa: E402
-from agent.ics.importer import ImportReport, import_bytes  # noqa: E402
-from agent.services.calendars import CalendarService  # noqa: E402
-from agent.services.queries import QueryService  # noqa: E402
-from agent.store import events as events_module  # noqa: E402
-from agent.store import recurrence  # noqa: E402
-from agent.store.components import build_event  # noqa: E402
-from agent.store.db import Store  # noqa: E402
-from agent.store.events import MAX_INSTANCES_PER_CHUNK, MAX_SERIES_INSTANCES, EventRepo  # noqa: E402
-from agent.store.profiles import ensure_profile  # noqa: E402
-from agent.sync.resources import parse_resource  # noqa: E402
-from agent.sync.state import LocalCalendar  # noqa: E402
-from agent.timesym.context import TimeContext  # noqa: E402
+from agent.errors import ValidationError
+from agent.ics.exporter import export_calendar
+from agent.ics.importer import ImportReport, import_bytes
+from agent.services.calendars import CalendarService
+from agent.services.queries import QueryService
+from agent.store import events as events_module
+from agent.store import recurrence
+from agent.store.components import build_event
+from agent.store.db import Store
+from agent.store.events import MAX_INSTANCES_PER_CHUNK, MAX_SERIES_INSTANCES, EventRepo
+from agent.store.profiles import ensure_profile
+from agent.sync.resources import parse_resource
+from agent.sync.state import LocalCalendar
+from agent.timesym.context import TimeContext
 from tests.support import recurrence_bombs as bombs
 
 UTC = ZoneInfo("UTC")

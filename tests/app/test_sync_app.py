@@ -13,13 +13,13 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import pytest  # noqa: E402
+import pytest
 
-from agent.sync.accounts import sync_interval_minutes  # noqa: E402
-from app.sync.sync_conflict_dialog import SyncConflictDialog  # noqa: E402
-from app.sync.sync_controller import SyncController  # noqa: E402
-from tests.support.caldav_server import CalDavServer, Device, running_radicale  # noqa: E402
-from tests.support.clock import SHANGHAI  # noqa: E402
+from agent.sync.accounts import sync_interval_minutes
+from app.sync.sync_conflict_dialog import SyncConflictDialog
+from app.sync.sync_controller import SyncController
+from tests.support.caldav_server import CalDavServer, Device, running_radicale
+from tests.support.clock import SHANGHAI
 
 WAIT_MS = 30_000
 

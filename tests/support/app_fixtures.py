@@ -15,12 +15,12 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import pytest  # noqa: E402
+import pytest
 
-from agent.services.editing import EditService, EventDraft  # noqa: E402
-from agent.store.db import Store  # noqa: E402
-from agent.store.profiles import ensure_profile  # noqa: E402
-from tests.support.clock import NOW, SHANGHAI  # noqa: E402
+from agent.services.editing import EditService, EventDraft
+from agent.store.db import Store
+from agent.store.profiles import ensure_profile
+from tests.support.clock import NOW, SHANGHAI
 
 
 def at(day: date, hour: int, minute: int = 0) -> datetime:

@@ -16,16 +16,16 @@ from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import pytest  # noqa: E402
+import pytest
 
-from agent.models.base import ModelEvent  # noqa: E402
-from agent.models.script_backend import ScriptedModel  # noqa: E402
-from agent.services.calendars import CalendarService  # noqa: E402
-from agent.store.components import build_event  # noqa: E402
-from agent.store.db import Store  # noqa: E402
-from agent.store.events import EventRepo  # noqa: E402
-from agent.store.profiles import ensure_profile  # noqa: E402
-from tests.support.clock import NOW  # noqa: E402
+from agent.models.base import ModelEvent
+from agent.models.script_backend import ScriptedModel
+from agent.services.calendars import CalendarService
+from agent.store.components import build_event
+from agent.store.db import Store
+from agent.store.events import EventRepo
+from agent.store.profiles import ensure_profile
+from tests.support.clock import NOW
 
 SHOTS = Path(os.environ.get("RICHENG_SHOTS_DIR", "/tmp/richeng-shots"))
 

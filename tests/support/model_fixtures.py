@@ -122,7 +122,7 @@ def llama_server(model: Path, *, extra: list[str] | None = None, timeout_s: floa
         "--n_ctx", "2048", "--n_threads", str(THREADS), "--verbose", "False", *(extra or []),
     ]  # fmt: skip
     # stderr goes to a file, not a pipe: uvicorn logs every request, and a full pipe blocks it.
-    log_file = tempfile.TemporaryFile(mode="w+")
+    log_file = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115 (closed in the finally below, after the server)
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log_file, text=True)
     base_url = f"http://127.0.0.1:{port}/v1"
     try:

@@ -9,6 +9,7 @@ store clock); nothing reads the real time for a decision.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterator
 from datetime import datetime, timedelta
@@ -400,10 +401,8 @@ def _downgrade_to(path: Path, version: int) -> None:
     ).fetchall()
     for kind, name in extra:
         if name not in keep:
-            try:
+            with contextlib.suppress(sqlite3.OperationalError):  # a virtual table's shadow goes with its owner
                 plain.execute(f'DROP {kind.upper()} IF EXISTS "{name}"')
-            except sqlite3.OperationalError:
-                pass  # a shadow table of a virtual table goes with its owner
     plain.execute("DELETE FROM schema_migrations WHERE version > ?", (version,))
     plain.commit()
     plain.close()

@@ -6,7 +6,7 @@ Kept in a test module (not conftest) so each ICS test file states what it uses.
 from __future__ import annotations
 
 from collections import Counter
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -65,8 +65,8 @@ def span_of(store: Store, profile_id: int) -> tuple[datetime, datetime] | None:
     ).fetchone()
     if row[0] is None:
         return None
-    low = datetime.fromtimestamp(max(row[0], 86400 * 2), timezone.utc) - timedelta(days=1)
-    high = max(low + timedelta(days=730), datetime.fromtimestamp(min(row[1], 4102444800), timezone.utc))
+    low = datetime.fromtimestamp(max(row[0], 86400 * 2), UTC) - timedelta(days=1)
+    high = max(low + timedelta(days=730), datetime.fromtimestamp(min(row[1], 4102444800), UTC))
     return low, min(high, low + timedelta(days=3650))
 
 

@@ -34,7 +34,7 @@ def _worker(path: str, profile: int, mode: str, index: int, barrier: Any, result
     Any failure aborts the barrier, so the other processes stop at once instead of waiting."""
     try:
         store = Store(path)
-    except Exception as exc:  # noqa: BLE001 - reported to the parent, which fails the test
+    except Exception as exc:
         barrier.abort()
         results.put(("error", index, repr(exc), False))
         return
@@ -49,7 +49,7 @@ def _worker(path: str, profile: int, mode: str, index: int, barrier: Any, result
             else:
                 out = svc.prepare_or_create(f"会 {round_no}-{index}", day, time=f"10:{index * 10:02d}")
             results.put((round_no, index, out.status, out.message))
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         barrier.abort()
         results.put(("error", index, repr(exc), False))
     finally:

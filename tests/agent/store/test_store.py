@@ -338,5 +338,5 @@ def test_event_repo_refuses_another_profiles_calendar(store: Store) -> None:
     b = ensure_profile(store, "b")
     foreign = CalendarService(store, b).add("b-private").id
     start = datetime(2026, 12, 1, 9, tzinfo=UTC)
-    with pytest.raises(Exception), store.transaction():
+    with pytest.raises(NotFoundError), store.transaction():
         EventRepo(store, a).save(build_event("x", start, start + timedelta(hours=1)), foreign, "user")
