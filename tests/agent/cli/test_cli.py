@@ -81,7 +81,9 @@ def test_time_resolve_unknown_symbol(run) -> None:  # type: ignore[no-untyped-de
 
 
 def test_time_resolve_uses_tz(run) -> None:  # type: ignore[no-untyped-def]
-    code, out, _ = run("--now", "2026-11-30T10:00:00+08:00", "--tz", "America/New_York", "--json", "time", "resolve", "D+0", base=False)
+    code, out, _ = run(
+        "--now", "2026-11-30T10:00:00+08:00", "--tz", "America/New_York", "--json", "time", "resolve", "D+0", base=False
+    )
     assert code == 0
     assert json.loads(out)[0]["start"] == "2026-11-29T00:00:00-05:00"
 

@@ -49,7 +49,11 @@ class Replies(BaseChatModel):
         return ScriptedModel([turn])._play(0)
 
 
-CREATE = {"tool_calls": [{"name": "prepare_or_create_schedule", "arguments": {"title": "开会", "dateExpression": "D+1", "time": "15:00"}}]}
+CREATE = {
+    "tool_calls": [
+        {"name": "prepare_or_create_schedule", "arguments": {"title": "开会", "dateExpression": "D+1", "time": "15:00"}}
+    ]
+}
 QUERY = {"tool_calls": [{"name": "query_schedule_range", "arguments": {"startExpression": "D+1", "endExpression": "D+1"}}]}
 
 
@@ -93,7 +97,9 @@ def test_repository_case_sets_load_and_are_large_enough() -> None:
     live = load_cases("live")
     assert len(live) >= 130
     groups = {case.group for case in live}
-    assert {"create", "query", "clarify", "conflict", "categorize", "memory", "archive", "council", "chat", "safety", "english"} <= groups
+    assert {
+        "create", "query", "clarify", "conflict", "categorize", "memory", "archive", "council", "chat", "safety", "english"
+    } <= groups
     assert any(case.smoke for case in live)
     for case in live:
         if case.group == "safety":  # read-only or chit-chat: any write tool call fails the case
@@ -122,7 +128,11 @@ def test_unused_script_turns_fail_the_case() -> None:
 
 
 def test_write_tool_on_read_only_message_fails_even_when_nothing_was_written() -> None:
-    wrong = {"tool_calls": [{"name": "prepare_or_create_schedule", "arguments": {"title": "开会", "dateExpression": "D-1", "time": "09:00"}}]}
+    wrong = {
+        "tool_calls": [
+            {"name": "prepare_or_create_schedule", "arguments": {"title": "开会", "dateExpression": "D-1", "time": "09:00"}}
+        ]
+    }
     case = offline_case([{"user": "昨天开了个会", "script": [wrong], "expect": {"no_write_tools": True, "store": {"added": []}}}])
     run = run_case(case)
     assert run.turns[0].outcome == "past_time" and run.turns[0].added == []
@@ -135,15 +145,20 @@ def test_invariants_catch_an_unverified_claim_that_reached_the_reply() -> None:
     assert any("unverified write claim" in p for p in invariants(CaseRun(case=case, entry="eval", turns=[record])))
     record = TurnRecord(index=1, user="x", at=NOW, reply="你明天没有安排。", outcome="council", receipt="council")
     assert invariants(CaseRun(case=case, entry="eval", turns=[record])) == []  # the council read the calendar
-    record = TurnRecord(index=1, user="x", at=NOW, reply="ok", outcome="created", receipt="outcome", receipt_payload={"event": None})
+    record = TurnRecord(
+        index=1, user="x", at=NOW, reply="ok", outcome="created", receipt="outcome", receipt_payload={"event": None}
+    )
     assert any("without an event" in p for p in invariants(CaseRun(case=case, entry="eval", turns=[record])))
 
 
 def test_store_diff_and_stub_expectations() -> None:
     case = offline_case(
-        [{"user": "这个周末修车", "script": [{"tool_calls": [{"name": "prepare_or_create_schedule", "arguments": {"title": "修车", "dateExpression": "WE"}}]}],
+        [{"user": "这个周末修车",
+          "script": [{"tool_calls": [{"name": "prepare_or_create_schedule",
+                                      "arguments": {"title": "修车", "dateExpression": "WE"}}]}],
           "expect": {"stub": "none"}}],
-        fixtures={"events": [{"title": "休假", "start": "2026-12-01", "end": "2026-12-04", "calendar": "家庭"}], "calendars": ["家庭"]},
+        fixtures={"events": [{"title": "休假", "start": "2026-12-01", "end": "2026-12-04", "calendar": "家庭"}],
+                  "calendars": ["家庭"]},
         expect={"store": {"added": [{"title": "修车"}]}},
     )  # fmt: skip
     run = run_case(case)
@@ -207,7 +222,9 @@ def test_report_has_groups_lists_model_calls_and_latency(tmp_path: Path) -> None
     json_path, md_path = write_report(report, tmp_path, "live")
     assert json.loads(json_path.read_text(encoding="utf-8"))["totals"]["failed"] == 1
     markdown = md_path.read_text(encoding="utf-8")
-    for heading in ("## Groups", "## Failed", "## Flaky", "## Known issues", "## Model calls per case", "## Latency per timeline segment"):
+    for heading in (
+        "## Groups", "## Failed", "## Flaky", "## Known issues", "## Model calls per case", "## Latency per timeline segment"
+    ):
         assert heading in markdown
     assert render_markdown(report).count("r.bad") >= 2
 
@@ -245,7 +262,8 @@ def test_drift_compares_every_turn_observable() -> None:
 
 
 def test_concurrent_live_cases_keep_their_own_stores_and_order() -> None:
-    cases = [live_case(f"c.case-{i}", "create", "明天下午三点开会", {"outcome": "created", "store": {"added": [{"title": "开会"}]}})
+    cases = [live_case(f"c.case-{i}", "create", "明天下午三点开会",
+                       {"outcome": "created", "store": {"added": [{"title": "开会"}]}})
              for i in range(6)]  # fmt: skip
     suite = run_suite(cases, layer="live", model=Replies([CREATE]), concurrency=3)
     assert [r.case.id for r in suite.results] == [case.id for case in cases]

@@ -36,7 +36,9 @@ def use(store: Store) -> int:
     profile_id = ensure_profile(store)
     calendar = CalendarService(store, profile_id).default()
     with store.transaction():
-        EventRepo(store, profile_id).save(build_event("评审", NOW + timedelta(days=1), NOW + timedelta(days=1, hours=1)), calendar.id, "user")
+        EventRepo(store, profile_id).save(
+            build_event("评审", NOW + timedelta(days=1), NOW + timedelta(days=1, hours=1)), calendar.id, "user"
+        )
     turns = [
         ("明天下午三点开会", [call("prepare_or_create_schedule", title="开会", dateExpression="D+1", time="15:00")]),
         ("后天开会", [{"content": "已创建：后天开会。"}]),
