@@ -391,7 +391,11 @@ def test_status_transp_categories_url_duration_and_alarms() -> None:
 
 def test_unreadable_reminder_is_dropped_with_a_warning_not_the_event() -> None:
     store, profile = fresh()
-    data = ics(event("w", "DTSTART:20250601T010000Z", "SUMMARY:W", "BEGIN:VALARM\nACTION:DISPLAY\nTRIGGER;RELATED=ENDE:-PT15M\nEND:VALARM"))
+    data = ics(
+        event(
+            "w", "DTSTART:20250601T010000Z", "SUMMARY:W", "BEGIN:VALARM\nACTION:DISPLAY\nTRIGGER;RELATED=ENDE:-PT15M\nEND:VALARM"
+        )
+    )
     report = import_bytes(store, profile, data)
     assert report.imported == 1 and len(report.warnings) == 1 and "reminder" in report.warnings[0].message
 
@@ -426,8 +430,14 @@ def test_report_json_has_exactly_the_agreed_keys() -> None:
 
 def test_dense_series_is_expanded_in_chunks_without_losing_instances() -> None:
     store, profile = fresh()
-    import_bytes(store, profile, ics(event("dense", "DTSTART:20250601T000000Z", "DURATION:PT1M", "RRULE:FREQ=MINUTELY;COUNT=12000", "SUMMARY:Tick")))
-    first = store.conn.execute("SELECT COUNT(*), MAX(expanded_until) FROM occurrences, events WHERE events.uid = 'dense'").fetchone()
+    import_bytes(
+        store,
+        profile,
+        ics(event("dense", "DTSTART:20250601T000000Z", "DURATION:PT1M", "RRULE:FREQ=MINUTELY;COUNT=12000", "SUMMARY:Tick")),
+    )
+    first = store.conn.execute(
+        "SELECT COUNT(*), MAX(expanded_until) FROM occurrences, events WHERE events.uid = 'dense'"
+    ).fetchone()
     assert 0 < first[0] <= 5000 and first[1] is not None  # one chunk so far; the rest on demand
     utc = ZoneInfo("UTC")
     found = occ(store, profile, datetime(2025, 6, 1, tzinfo=utc), datetime(2025, 6, 10, tzinfo=utc), utc)

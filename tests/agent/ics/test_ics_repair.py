@@ -48,19 +48,37 @@ def test_end_before_start_is_swapped_like_recurring_ical_events() -> None:
     data = ics(event("s", "SUMMARY:S", "DTSTART;TZID=Europe/Berlin:20190304T083000", "DTEND;TZID=Europe/Berlin:20190304T080000"))
     report = import_bytes(store, profile, data)
     assert report.imported == 1 and report.errors == []
-    assert spans(store, profile, BERLIN)["S"] == (datetime(2019, 3, 4, 8, 0, tzinfo=BERLIN), datetime(2019, 3, 4, 8, 30, tzinfo=BERLIN))
+    assert spans(store, profile, BERLIN)["S"] == (
+        datetime(2019, 3, 4, 8, 0, tzinfo=BERLIN),
+        datetime(2019, 3, 4, 8, 30, tzinfo=BERLIN),
+    )
     assert any("swapped" in note for note in notes(report))
     # the stored text is valid now; the file's own text is kept in source
     row = store.conn.execute("SELECT ics, source FROM events").fetchone()
-    assert "DTSTART;TZID=Europe/Berlin:20190304T080000" in row["ics"] and "DTSTART;TZID=Europe/Berlin:20190304T083000" in row["source"]
+    assert (
+        "DTSTART;TZID=Europe/Berlin:20190304T080000" in row["ics"]
+        and "DTSTART;TZID=Europe/Berlin:20190304T083000" in row["source"]
+    )
 
 
 def test_end_before_start_of_a_series_keeps_its_anchor() -> None:
     store, profile = fresh()
-    data = ics(event("r", "SUMMARY:R", "DTSTART:20250101T090000Z", "DTEND:20250101T080000Z", "RRULE:FREQ=DAILY;COUNT=3", "EXDATE:20250102T090000Z"))
+    data = ics(
+        event(
+            "r",
+            "SUMMARY:R",
+            "DTSTART:20250101T090000Z",
+            "DTEND:20250101T080000Z",
+            "RRULE:FREQ=DAILY;COUNT=3",
+            "EXDATE:20250102T090000Z",
+        )
+    )
     report = import_bytes(store, profile, data)
     assert report.errors == []
-    found = sorted(o.start for o in EventRepo(store, profile).occurrences(datetime(2025, 1, 1, tzinfo=UTC), datetime(2025, 2, 1, tzinfo=UTC), UTC))
+    found = sorted(
+        o.start
+        for o in EventRepo(store, profile).occurrences(datetime(2025, 1, 1, tzinfo=UTC), datetime(2025, 2, 1, tzinfo=UTC), UTC)
+    )
     # DTSTART stays where it was, so the EXDATE still removes the second day
     assert found == [datetime(2025, 1, 1, 9, tzinfo=UTC), datetime(2025, 1, 3, 9, tzinfo=UTC)]
     assert any("anchored" in note for note in notes(report))
@@ -103,7 +121,9 @@ def test_date_start_with_datetime_end_stays_all_day_through_the_end_day() -> Non
 
 def test_all_day_event_ending_the_day_it_starts_is_one_day() -> None:
     store, profile = fresh()
-    report = import_bytes(store, profile, ics(event("z", "SUMMARY:Z", "DTSTART;VALUE=DATE:20250101", "DTEND;VALUE=DATE:20250101")))
+    report = import_bytes(
+        store, profile, ics(event("z", "SUMMARY:Z", "DTSTART;VALUE=DATE:20250101", "DTEND;VALUE=DATE:20250101"))
+    )
     assert spans(store, profile)["Z"] == (date(2025, 1, 1), date(2025, 1, 2))
     assert any("one day long" in note for note in notes(report))
 
@@ -163,7 +183,9 @@ def test_uidless_events_that_differ_only_in_description_are_both_kept() -> None:
 
 def test_two_uid_lines_keep_the_first_and_name_it() -> None:
     store, profile = fresh()
-    report = import_bytes(store, profile, ics("BEGIN:VEVENT\nUID:first\nUID:second\nDTSTART:20250101T090000Z\nSUMMARY:Two\nEND:VEVENT"))
+    report = import_bytes(
+        store, profile, ics("BEGIN:VEVENT\nUID:first\nUID:second\nDTSTART:20250101T090000Z\nSUMMARY:Two\nEND:VEVENT")
+    )
     assert report.imported == 1
     assert store.conn.execute("SELECT uid FROM events").fetchone()[0] == "first"
     assert any("first" in note and "second" in note for note in notes(report))
@@ -242,7 +264,10 @@ def test_non_utf8_files_are_read_and_the_report_names_the_encoding(encoding: str
 
 
 def test_declared_charset_is_used() -> None:
-    text = "BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:k\nDTSTART:20250101T090000Z\nSUMMARY;CHARSET=KOI8-R:Встреча\nEND:VEVENT\nEND:VCALENDAR\n"
+    text = (
+        "BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:k\nDTSTART:20250101T090000Z\n"
+        "SUMMARY;CHARSET=KOI8-R:Встреча\nEND:VEVENT\nEND:VCALENDAR\n"
+    )
     store, profile = fresh()
     report = import_bytes(store, profile, text.encode("koi8-r"))
     assert report.encoding == "koi8-r" and store.conn.execute("SELECT title FROM events").fetchone()[0] == "Встреча"
@@ -289,5 +314,8 @@ def test_google_until_as_a_date_on_a_timed_series_is_read_like_recurring_ical_ev
                header="PRODID:-//Google Inc//Google Calendar 70.9054//EN")
     report = import_bytes(store, profile, data)
     assert report.errors == [] and report.imported == 1
-    days = sorted(o.start.day for o in EventRepo(store, profile).occurrences(datetime(2025, 1, 1, tzinfo=UTC), datetime(2025, 2, 1, tzinfo=UTC), UTC))  # type: ignore[union-attr]
+    days = sorted(
+        o.start.day  # type: ignore[union-attr]
+        for o in EventRepo(store, profile).occurrences(datetime(2025, 1, 1, tzinfo=UTC), datetime(2025, 2, 1, tzinfo=UTC), UTC)
+    )
     assert days == [1, 2, 3, 4]
