@@ -53,8 +53,12 @@ def test_grammar_shapes() -> None:
     assert "root ::= call" in both.splitlines()
     assert 'call ::= "<tool_call>" "\\n"? ( t0-call | t1-call )' in both.splitlines()
     # each alternative pairs a tool's name with its own argument rule
-    assert any(line.startswith("t0-call ::=") and '"\\"shift_event\\""' in line and "t0-args" in line for line in both.splitlines())
-    assert any(line.startswith("t1-call ::=") and '"\\"set_reminder\\""' in line and "t1-args" in line for line in both.splitlines())
+    assert any(
+        line.startswith("t0-call ::=") and '"\\"shift_event\\""' in line and "t0-args" in line for line in both.splitlines()
+    )
+    assert any(
+        line.startswith("t1-call ::=") and '"\\"set_reminder\\""' in line and "t1-args" in line for line in both.splitlines()
+    )
     assert 't0-args-when ::= "\\"" ("D" [+-]' in both  # the pattern became grammar, not free text
     assert "\\x00-\\x1F" in both  # no raw control characters inside JSON strings
     one = build_grammar(TOOLS, only="set_reminder")
@@ -64,7 +68,13 @@ def test_grammar_shapes() -> None:
 
 
 def test_unconvertible_schema_falls_back_to_any_object() -> None:
-    tool = {"type": "function", "function": {"name": "odd", "parameters": {"type": "object", "properties": {"x": {"type": "string", "pattern": "abc"}}}}}
+    tool = {
+        "type": "function",
+        "function": {
+            "name": "odd",
+            "parameters": {"type": "object", "properties": {"x": {"type": "string", "pattern": "abc"}}},
+        },
+    }
     grammar = build_grammar([tool])  # unanchored pattern: converter refuses
     assert "object ::=" in grammar
 
