@@ -73,9 +73,19 @@ def test_issue_claims_are_found_with_their_kind(text: str, kind: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["我可以帮你创建日程、查询安排…", "没有安排的周末最适合休息了", "那次会议已经安排得很好了，辛苦了！", "要我帮你加到日历吗？",
-     "What time should I put it in for?", "我还没有把它加到日历", "你已经把会议取消了，那下午就可以休息一下了。",
-     "I haven't added anything yet.", "有空的时候多出去走走。", "听起来你这周很忙，注意身体。", "If you're free tomorrow, call me."],
+    [
+        "我可以帮你创建日程、查询安排…",
+        "没有安排的周末最适合休息了",
+        "那次会议已经安排得很好了，辛苦了！",
+        "要我帮你加到日历吗？",
+        "What time should I put it in for?",
+        "我还没有把它加到日历",
+        "你已经把会议取消了，那下午就可以休息一下了。",
+        "I haven't added anything yet.",
+        "有空的时候多出去走走。",
+        "听起来你这周很忙，注意身体。",
+        "If you're free tomorrow, call me.",
+    ],
 )
 def test_offers_questions_negations_capabilities_and_empathy_are_not_claims(text: str) -> None:
     assert find_claims(text) == []

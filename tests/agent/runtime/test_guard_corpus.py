@@ -59,9 +59,19 @@ def test_corpora_are_big_enough_and_cover_every_kind_and_both_languages() -> Non
         assert zh >= len(group) // 3 and len(group) - zh >= len(group) // 4
     for family in ("offer", "negation", "capability", "smalltalk"):
         assert sum(1 for c in harmless if f".{family}-" in c.id) >= 20, family
-    for example in ("好的，已经帮你把和张三的会议加到日历里了。", "记住了，你的咖啡不加糖。", "Tomorrow is completely free.", "明天你有空"):
+    for example in (
+        "好的，已经帮你把和张三的会议加到日历里了。",
+        "记住了，你的咖啡不加糖。",
+        "Tomorrow is completely free.",
+        "明天你有空",
+    ):
         assert any(_reply_of(c) == example for c in claim_cases), example
-    for example in ("要我帮你加到日历吗？", "我还没有把它加到日历。", "没有安排的周末最适合休息了", "What time should I put it in for?"):
+    for example in (
+        "要我帮你加到日历吗？",
+        "我还没有把它加到日历。",
+        "没有安排的周末最适合休息了",
+        "What time should I put it in for?",
+    ):
         assert any(_reply_of(c) == example for c in harmless), example
 
 

@@ -73,7 +73,18 @@ def test_rejected_reply_receipt_says_nothing_was_written(store: Store, profile_i
     assert "12月12日（周六）还是12月13日（周日）" in text
 
 
-@pytest.mark.parametrize("symbol", ["1500-01-01", "1899-12-31", "2099-06-01", "2099-06", "2036-12-01", "D+9999", "1500-01-01T10:00"])
+@pytest.mark.parametrize(
+    "symbol",
+    [
+        "1500-01-01",
+        "1899-12-31",
+        "2099-06-01",
+        "2099-06",
+        "2036-12-01",
+        "D+9999",
+        "1500-01-01T10:00",
+    ],
+)
 def test_implausible_years_are_invalid_symbols(symbol: str, ctx: TimeContext) -> None:
     with pytest.raises(SymbolError, match="outside the dates Richeng accepts"):
         resolve(symbol, ctx)

@@ -66,8 +66,15 @@ def test_schemas_are_byte_identical_for_the_same_calendars() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["已创建日程：明天下午三点开会", "好的，我已经帮你安排好了", "已为你添加到日历", "记下了！", "I've scheduled the meeting for tomorrow.",
-     "Done! Added to your calendar.", "The event has been created."],
+    [
+        "已创建日程：明天下午三点开会",
+        "好的，我已经帮你安排好了",
+        "已为你添加到日历",
+        "记下了！",
+        "I've scheduled the meeting for tomorrow.",
+        "Done! Added to your calendar.",
+        "The event has been created.",
+    ],
 )
 def test_create_claims_are_detected(text: str) -> None:
     assert claims_write(text)
@@ -83,7 +90,13 @@ def test_ordinary_replies_are_not_create_claims(text: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["你明天没有安排。", "本周共有3个安排：", "You have no events tomorrow.", "Your calendar is empty on Friday.", "There are 2 meetings."],
+    [
+        "你明天没有安排。",
+        "本周共有3个安排：",
+        "You have no events tomorrow.",
+        "Your calendar is empty on Friday.",
+        "There are 2 meetings.",
+    ],
 )
 def test_calendar_state_claims_are_detected(text: str) -> None:
     assert claims_calendar_state(text)

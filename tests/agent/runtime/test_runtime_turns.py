@@ -50,7 +50,9 @@ CTX = ctx_at(NOW)
 
 
 def test_create_story_writes_once_with_one_model_call(store: Store, profile_id: int) -> None:
-    bot, model = assistant(store, profile_id, [call("prepare_or_create_schedule", title="和张三开会", dateExpression="D+1", time="15:00")])
+    bot, model = assistant(
+        store, profile_id, [call("prepare_or_create_schedule", title="和张三开会", dateExpression="D+1", time="15:00")]
+    )
     result = bot.turn("明天下午三点和张三开会", CTX)
     assert result.outcome == "created" and result.model_calls == 1 and model.calls == 1
     assert result.tools == ["prepare_or_create_schedule"] and result.intent == "create"
@@ -60,7 +62,9 @@ def test_create_story_writes_once_with_one_model_call(store: Store, profile_id: 
 
 
 def test_query_story_only_reads(store: Store, profile_id: int) -> None:
-    add_event(store, profile_id, "评审", datetime(2026, 12, 1, 14, 0, tzinfo=SHANGHAI), datetime(2026, 12, 1, 15, 0, tzinfo=SHANGHAI))
+    add_event(
+        store, profile_id, "评审", datetime(2026, 12, 1, 14, 0, tzinfo=SHANGHAI), datetime(2026, 12, 1, 15, 0, tzinfo=SHANGHAI)
+    )
     bot, _ = assistant(store, profile_id, [call("query_schedule_range", startExpression="D+1", endExpression="D+1")])
     result = bot.turn("明天下午有什么安排", CTX)
     assert result.outcome == "query" and result.intent == "query_range" and result.model_calls == 1
@@ -155,7 +159,9 @@ def test_conflict_then_create_anyway(store: Store, profile_id: int) -> None:
 def test_allow_conflict_on_first_create_is_ignored(store: Store, profile_id: int) -> None:
     vacation(store, profile_id)
     bot, _ = assistant(
-        store, profile_id, [call("prepare_or_create_schedule", title="开会", dateExpression="D+1", time="09:00", allowConflict=True)]
+        store,
+        profile_id,
+        [call("prepare_or_create_schedule", title="开会", dateExpression="D+1", time="09:00", allowConflict=True)],
     )
     assert bot.turn("明天九点开会", CTX).outcome == "conflict"
     assert event_count(store) == 1
@@ -163,7 +169,9 @@ def test_allow_conflict_on_first_create_is_ignored(store: Store, profile_id: int
 
 def test_ui_create_anyway_action_needs_conflict_status(store: Store, profile_id: int) -> None:
     vacation(store, profile_id)
-    bot, model = assistant(store, profile_id, [call("prepare_or_create_schedule", title="开会", dateExpression="D+1", time="09:00")])
+    bot, model = assistant(
+        store, profile_id, [call("prepare_or_create_schedule", title="开会", dateExpression="D+1", time="09:00")]
+    )
     bot.turn("明天九点开会", CTX)
     result = bot.action("create_anyway", CTX)
     assert result.outcome == "created" and result.model_calls == 0 and model.calls == 1
@@ -268,7 +276,9 @@ def test_no_model_configured(store: Store, profile_id: int) -> None:
 def test_unknown_calendar_falls_back_with_a_note(store: Store, profile_id: int) -> None:
     CalendarService(store, profile_id).add("工作")
     bot, model = assistant(
-        store, profile_id, [call("prepare_or_create_schedule", title="健身", dateExpression="D+1", time="19:00", calendarName="运动")]
+        store,
+        profile_id,
+        [call("prepare_or_create_schedule", title="健身", dateExpression="D+1", time="19:00", calendarName="运动")],
     )
     result = bot.turn("明晚七点健身", CTX)
     assert result.outcome == "created" and "运动" in result.reply and "默认日历" in result.reply
@@ -279,7 +289,9 @@ def test_unknown_calendar_falls_back_with_a_note(store: Store, profile_id: int) 
 
 def test_cancel_stub(store: Store, profile_id: int) -> None:
     bot, _ = assistant(
-        store, profile_id, [call("prepare_or_create_schedule", title="修车", dateExpression="WE"), call("cancel_schedule_command")]
+        store,
+        profile_id,
+        [call("prepare_or_create_schedule", title="修车", dateExpression="WE"), call("cancel_schedule_command")],
     )
     bot.turn("周末修车", CTX)
     result = bot.turn("算了，不建了", CTX)
