@@ -164,7 +164,10 @@ def test_month_with_2000_events_paints_and_views_switch(area, cal_store, profile
         switches.append(clock.perf_counter() - started)
         assert area.current_view() is not None
     # Paint and switch budgets are benchmark figures (benchmarks/bench_app.py), never asserted here.
-    print(f"\nmonth paint {min(paints) * 1000:.1f} ms, first switch {first_switch * 1000:.1f} ms, switches {[round(s * 1000, 1) for s in switches]} ms")
+    print(
+        f"\nmonth paint {min(paints) * 1000:.1f} ms, first switch {first_switch * 1000:.1f} ms, "
+        f"switches {[round(s * 1000, 1) for s in switches]} ms"
+    )
 
 
 def test_every_calendar_string_has_a_chinese_translation(qtbot) -> None:  # type: ignore[no-untyped-def]

@@ -27,8 +27,20 @@ def click(pane, qtbot, button):
 
 
 def two_meetings(app_ctx) -> None:
-    add_event(app_ctx.store, app_ctx.profile_id, "项目周会", datetime(2026, 12, 1, 10, tzinfo=SHANGHAI), datetime(2026, 12, 1, 11, tzinfo=SHANGHAI))
-    add_event(app_ctx.store, app_ctx.profile_id, "评审会", datetime(2026, 12, 1, 15, tzinfo=SHANGHAI), datetime(2026, 12, 1, 16, tzinfo=SHANGHAI))
+    add_event(
+        app_ctx.store,
+        app_ctx.profile_id,
+        "项目周会",
+        datetime(2026, 12, 1, 10, tzinfo=SHANGHAI),
+        datetime(2026, 12, 1, 11, tzinfo=SHANGHAI),
+    )
+    add_event(
+        app_ctx.store,
+        app_ctx.profile_id,
+        "评审会",
+        datetime(2026, 12, 1, 15, tzinfo=SHANGHAI),
+        datetime(2026, 12, 1, 16, tzinfo=SHANGHAI),
+    )
 
 
 def starts(app_ctx, title: str) -> list[object]:
@@ -65,7 +77,12 @@ def test_delete_series_asks_with_buttons_and_keep_it_changes_nothing(make_pane, 
     from agent.store.events import EventRepo
 
     cal = CalendarService(app_ctx.store, app_ctx.profile_id).default()
-    gym = build_event("健身", datetime(2026, 12, 4, 19, tzinfo=SHANGHAI), datetime(2026, 12, 4, 20, tzinfo=SHANGHAI), rrule="FREQ=WEEKLY;BYDAY=FR")
+    gym = build_event(
+        "健身",
+        datetime(2026, 12, 4, 19, tzinfo=SHANGHAI),
+        datetime(2026, 12, 4, 20, tzinfo=SHANGHAI),
+        rrule="FREQ=WEEKLY;BYDAY=FR",
+    )
     with app_ctx.store.transaction():
         EventRepo(app_ctx.store, app_ctx.profile_id).save(gym, cal.id, "user")
     model = ScriptedModel([call("delete_schedule", targetTitle="健身", scope="all")] * 2)

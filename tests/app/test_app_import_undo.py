@@ -71,7 +71,9 @@ def run_import(qtbot, app_ctx, monkeypatch, path: Path, answer) -> list[Any]:  #
     return asked
 
 
-def test_import_asks_for_a_calendar_and_ctrl_z_undoes_the_import_not_an_older_edit(app_ctx, qtbot, monkeypatch, google_file) -> None:  # type: ignore[no-untyped-def]
+def test_import_asks_for_a_calendar_and_ctrl_z_undoes_the_import_not_an_older_edit(  # type: ignore[no-untyped-def]
+    app_ctx, qtbot, monkeypatch, google_file
+) -> None:
     ops = app_ctx.ops
     ops.create(EventDraft("Earlier edit", NOW, NOW.replace(hour=11), ops.calendars.default().id))
     asked = run_import(qtbot, app_ctx, monkeypatch, google_file, lambda ctx, paths: "Google Work")

@@ -54,7 +54,9 @@ def save_with(area, fill, scope: str, monkeypatch, event) -> EventDialog:  # typ
     return seen[0]
 
 
-def test_all_occurrences_after_a_following_split_keeps_the_split_day_single(area, cal_ctx, cal_store, profile, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_all_occurrences_after_a_following_split_keeps_the_split_day_single(  # type: ignore[no-untyped-def]
+    area, cal_ctx, cal_store, profile, monkeypatch
+) -> None:
     seed(cal_store, profile, "周会", at(MONDAY, 9), at(MONDAY, 10), rrule="FREQ=WEEKLY;BYDAY=MO")
     area.refresh()
     dec7, dec14 = date(2026, 12, 7), date(2026, 12, 14)

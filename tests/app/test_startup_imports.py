@@ -174,7 +174,11 @@ def test_a_corrupt_or_foreign_cache_is_ignored_and_replaced(fresh_holiday_cache,
     marks = holidays._year_marks("CN", None, 2026)
     assert marks and json.loads(path.read_text(encoding="utf-8"))["identity"] == holidays.data_identity()
     # Marks cached from other holiday data (an older package) are never shown.
-    stale = {"format": holidays.CACHE_FORMAT, "identity": "other data", "years": {"CN||2027": {"2027-03-03": ["假", True, False]}}}
+    stale = {
+        "format": holidays.CACHE_FORMAT,
+        "identity": "other data",
+        "years": {"CN||2027": {"2027-03-03": ["假", True, False]}},
+    }
     path.write_text(json.dumps(stale), encoding="utf-8")
     holidays._year_marks.cache_clear()
     holidays._disk = None

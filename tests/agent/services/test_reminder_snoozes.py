@@ -27,7 +27,9 @@ def _setup(path: Path) -> tuple[Store, int]:
     start = datetime(2026, 12, 2, 14, 0, tzinfo=SHANGHAI)
     EditService(store, profile).create(EventDraft("牙医复诊", start, start + timedelta(hours=1), calendar, alarm_minutes=(15,)))
     weekly = datetime(2026, 12, 3, 9, 0, tzinfo=SHANGHAI)
-    EditService(store, profile).create(EventDraft("周会", weekly, weekly + timedelta(hours=1), calendar, rrule="FREQ=WEEKLY", alarm_minutes=(5,)))
+    EditService(store, profile).create(
+        EventDraft("周会", weekly, weekly + timedelta(hours=1), calendar, rrule="FREQ=WEEKLY", alarm_minutes=(5,))
+    )
     return store, profile
 
 

@@ -43,11 +43,15 @@ def test_created_then_edited_event_keep_one_zone_name(file_store: Store) -> None
     calendar = CalendarService(file_store, profile_id).default().id
     edits = EditService(file_store, profile_id)
     system = ZoneInfo("Etc/UTC")  # what a new event got from a UTC system's zone
-    created = edits.create(EventDraft("Standup", datetime(2026, 12, 1, 9, tzinfo=system), datetime(2026, 12, 1, 10, tzinfo=system), calendar))
+    created = edits.create(
+        EventDraft("Standup", datetime(2026, 12, 1, 9, tzinfo=system), datetime(2026, 12, 1, 10, tzinfo=system), calendar)
+    )
     uid = created.created[0].uid
     (tzid,) = file_store.conn.execute("SELECT tzid FROM events WHERE uid = ?", (uid,)).fetchone()
     assert tzid == "UTC"
     editor = ZoneInfo("UTC")  # what the editor's zone list hands back
-    edits.replace(uid, EventDraft("Standup!", datetime(2026, 12, 1, 9, tzinfo=editor), datetime(2026, 12, 1, 10, tzinfo=editor), calendar))
+    edits.replace(
+        uid, EventDraft("Standup!", datetime(2026, 12, 1, 9, tzinfo=editor), datetime(2026, 12, 1, 10, tzinfo=editor), calendar)
+    )
     (again,) = file_store.conn.execute("SELECT tzid FROM events WHERE uid = ?", (uid,)).fetchone()
     assert again == tzid == "UTC"

@@ -291,7 +291,10 @@ def test_tasks_on_the_server_are_left_alone_and_clashing_uids_are_reported(
 ) -> None:
     a, b = devices
     client = server.client()
-    todo = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:test\r\nBEGIN:VTODO\r\nUID:task-1\r\nSUMMARY:Buy milk\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+    todo = (
+        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:test\r\n"
+        "BEGIN:VTODO\r\nUID:task-1\r\nSUMMARY:Buy milk\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+    )
     client.put(a.mapping.remote_url + "task-1.ics", todo, {"Content-Type": "text/calendar"})  # type: ignore[attr-defined]
     report = a.sync()
     assert (report.pulled, report.errors) == (0, [])

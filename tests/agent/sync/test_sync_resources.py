@@ -75,7 +75,9 @@ def test_server_zones_are_normalised_like_an_import() -> None:
 
 def test_a_resource_with_one_broken_event_is_refused_whole() -> None:
     body = build_resource([_row()]).decode()
-    broken = body.replace("END:VCALENDAR", "BEGIN:VEVENT\r\nUID:u-1@x\r\nRECURRENCE-ID:notadate\r\nDTSTART:nope\r\nEND:VEVENT\r\nEND:VCALENDAR")
+    broken = body.replace(
+        "END:VCALENDAR", "BEGIN:VEVENT\r\nUID:u-1@x\r\nRECURRENCE-ID:notadate\r\nDTSTART:nope\r\nEND:VEVENT\r\nEND:VCALENDAR"
+    )
     parsed = parse_resource(broken)
     assert parsed.problem and not parsed.rows
     todo = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTODO\r\nUID:t\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
