@@ -12,7 +12,7 @@ import pytest
 
 from agent.services.calendars import CalendarService
 from agent.services.queries import QueryService
-from agent.store import events as events_module
+from agent.store import expansion as expansion_module
 from agent.store.components import build_event
 from agent.store.db import Store
 from agent.store.events import EventRepo, Occurrence
@@ -285,7 +285,7 @@ def test_infinite_series_horizon_extends(repo: EventRepo, cal: int) -> None:
 
 
 def test_big_chunk_limit_is_resumed(repo: EventRepo, cal: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(events_module, "MAX_INSTANCES_PER_CHUNK", 50)
+    monkeypatch.setattr(expansion_module, "MAX_INSTANCES_PER_CHUNK", 50)
     save(repo, cal, build_event("打卡", datetime(2026, 12, 1, 8), datetime(2026, 12, 1, 8, 5), rrule="FREQ=DAILY"))
     found = repo.occurrences(sh(2027, 6, 1), sh(2027, 6, 8), SHANGHAI)
     assert [o.start for o in found] == [datetime(2027, 6, d, 8) for d in range(1, 8)]
