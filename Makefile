@@ -18,6 +18,8 @@ run: $(STAMP)
 	$(BIN)/richeng
 
 test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/lint-imports
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
 
