@@ -2,7 +2,7 @@
 
 Views never write; they call an ``Operations`` method, which runs the ``agent`` service,
 pushes the resulting ``ChangeSet`` on the undo stack and emits ``changed``. The chat
-agent's writes arrive as change sets too (``record_agent_change``), so Ctrl+Z undoes an
+agent's writes arrive as change sets too (``record_assistant_change``), so Ctrl+Z undoes an
 event the assistant created exactly like one the user dragged.
 
 It is the app's only undo: Ctrl+Z/Ctrl+Shift+Z, a chat receipt's Undo, the calendar's
@@ -261,9 +261,14 @@ class Operations(QObject):
 
     # ---- events --------------------------------------------------------------------------
 
-    def record_agent_change(self, changes: ChangeSet) -> None:
+    def record_assistant_change(self, changes: ChangeSet) -> None:
         """The assistant already committed these; make them undoable and refresh views."""
         self._push("assistant", changes)
+
+    def record_edit(self, changes: ChangeSet, title: str, *, created: bool = False) -> None:
+        """A composite edit the user made (one occurrence, this-and-following, a lunar series),
+        already committed in one transaction by ``EditService``: one undo step named for it."""
+        self._push("create" if created else "edit", changes, title)
 
     def create(self, draft: EventDraft) -> ChangeSet | None:
         changes = self._guarded(lambda: self.edits.create(draft))

@@ -37,6 +37,7 @@ from agent.services.settings import SettingsService
 from agent.services.targets import MAX_OPTIONS, Search, as_option, find_targets, fold, pick_choice, refind
 from agent.services.wording import confirmation_answer
 from agent.store import journal
+from agent.store.components import set_alarms
 from agent.store.events import ChangeSet, Occurrence
 from agent.timesym.context import TimeContext, local_datetime
 from agent.timesym.resolve import SymbolError, resolve, resolve_time
@@ -519,12 +520,7 @@ def _editor(plan: dict[str, Any]) -> Any:
         if "completed" in plan:
             _put(component, "X-RICHENG-COMPLETED", "TRUE" if plan["completed"] else None)
         if "reminder" in plan:
-            component.subcomponents = [sub for sub in component.subcomponents if sub.name != "VALARM"]
-            alarm = icalendar.Alarm()
-            alarm.add("ACTION", "DISPLAY")
-            alarm.add("DESCRIPTION", str(component.get("SUMMARY", "")))
-            alarm.add("TRIGGER", timedelta(minutes=-int(plan["reminder"])))
-            component.add_component(alarm)
+            set_alarms(component, [int(plan["reminder"])], str(component.get("SUMMARY", "")))
 
     return edit
 

@@ -7,7 +7,7 @@ series), and 农历 yearly series (an RDATE list, which ``EventDraft`` does not 
 Those are ``EditService`` methods (agent/services/editing.py: ``edit_one``,
 ``edit_following``, ``create_with_dates``, ``replace_with_dates``), each one transaction
 with one merged change set; this module only picks the method, supplies the lunar dates
-(``app.calendar.recurrence``) and hands the result to ``ops.record_agent_change`` — the
+(``app.calendar.recurrence``) and hands the result to ``ops.record_edit`` — the
 Operations hook for change sets committed elsewhere — so each is still one Ctrl+Z and
 every view still refreshes from ``ops.changed``. No SQL and no store access here.
 """
@@ -85,25 +85,26 @@ class EventWrites:
         if original is None:
             if dates is None:
                 return ops.create(draft)
-            return self._composite(lambda: edits.create_with_dates(draft, dates))
+            return self._composite(lambda: edits.create_with_dates(draft, dates), draft.title, created=True)
         if original.recurrence_id is not None and scope == "this":
-            return self._composite(lambda: edits.edit_one(original, draft))
+            return self._composite(lambda: edits.edit_one(original, draft), draft.title)
         if original.recurrence_id is not None and scope == "following":
             keep = not result.recurrence_changed
-            return self._composite(lambda: edits.edit_following(original, draft, keep_rule=keep, dates=dates))
+            return self._composite(lambda: edits.edit_following(original, draft, keep_rule=keep, dates=dates), draft.title)
         draft = edits.series_draft(original, draft, keep_rule=not result.recurrence_changed and not result.lunar)
         if dates is None and not edits.has_dates(original.uid):
             return ops.replace(original.uid, draft)
-        return self._composite(lambda: edits.replace_with_dates(original.uid, draft, dates))
+        return self._composite(lambda: edits.replace_with_dates(original.uid, draft, dates), draft.title)
 
-    def _composite(self, action: Callable[[], ChangeSet]) -> ChangeSet | None:
-        """Run one of ``EditService``'s composite saves (one transaction) as one undo step."""
+    def _composite(self, action: Callable[[], ChangeSet], title: str, *, created: bool = False) -> ChangeSet | None:
+        """Run one of ``EditService``'s composite saves (one transaction) as one undo step,
+        named for the user's edit ("Edit “周会”"), not as the assistant's."""
         try:
             changes = action()
         except UserFacingError as exc:
             self.ctx.ops.failed.emit(str(exc))
             return None
-        self.ctx.ops.record_agent_change(changes)
+        self.ctx.ops.record_edit(changes, title, created=created)
         return changes
 
     # ---- drag and delete -----------------------------------------------------------------

@@ -352,7 +352,7 @@ class ChatPane(QWidget):
                 # An edit's receipt: Show in calendar goes to where it is now; Undo puts it back.
                 bubble.set_receipt(receipt.uid or "", receipt.at, undoable=bool(result.changes), edit=True)
         if result.changes:
-            self.ctx.ops.record_agent_change(result.changes)
+            self.ctx.ops.record_assistant_change(result.changes)
         if result.guard:
             self.guard_banner.show_guard(result.guard, result.outcome)
         self._track_pending(result)

@@ -197,6 +197,7 @@ def test_recurring_scope_prompt_this_following_all_and_cancel(area, cal_ctx, cal
     area.exec_dialog = accept_with(lambda dialog: dialog.title.setText("Standup (remote)"))
     area.open_editor(instance(0), None, None)
     assert [title for title, _, _ in stored(cal_ctx)][:2] == ["Standup (remote)", "Standup"]
+    assert cal_ctx.ops.undo_text() == "Edit “Standup (remote)”", "the user's edit, not the assistant's"
     # Every step was one undo entry: four undos bring the original series back.
     for _ in range(4):
         cal_ctx.ops.undo()
@@ -213,6 +214,7 @@ def test_edit_this_and_following_in_the_editor_splits_the_series(area, cal_ctx, 
     area.open_editor(wednesday, None, None)
     assert [(title, start.day) for title, start, _ in stored(cal_ctx)] == [
         ("Standup", 30), ("Standup", 1), ("Standup v2", 2), ("Standup v2", 3), ("Standup v2", 4)]
+    assert cal_ctx.ops.undo_text() == "Edit “Standup v2”"
     cal_ctx.ops.undo()
     assert {title for title, _, _ in stored(cal_ctx)} == {"Standup"} and len(stored(cal_ctx)) == 5
 
@@ -245,7 +247,7 @@ def test_lunar_yearly_series_is_an_rdate_list_and_one_undo(area, cal_ctx, cal_st
 def test_assistant_writes_arrive_through_ops_and_are_undoable(area, cal_ctx, cal_store, profile) -> None:  # type: ignore[no-untyped-def]
     agent = EditService(cal_store, profile, origin="agent")
     changes = agent.create(EventDraft("AI booked: 牙医", at(MONDAY, 16), at(MONDAY, 17), cal_ctx.ops.calendars.default().id))
-    cal_ctx.ops.record_agent_change(changes)
+    cal_ctx.ops.record_assistant_change(changes)
     view = area.current_view()
     assert [item.event.occ.title for item in view.visible_items() if isinstance(item, GridItem)] == ["AI booked: 牙医"]
     cal_ctx.ops.undo()
