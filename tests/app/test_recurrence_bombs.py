@@ -94,6 +94,15 @@ def assert_bounded(store: Store) -> None:
         assert count <= MAX_SERIES_INSTANCES, uid
 
 
+def _names(*names: str) -> list[object]:
+    """The bombs by name; the two 100,000-instance files (about 40 s of the suite together)
+    are ``slow``: `make test` runs them, `make check` does not."""
+    return [pytest.param(n, marks=pytest.mark.slow) if n.endswith("100k") else n for n in names]
+
+
+ALL = _names(*bombs.BOMBS)
+
+
 # ---- the rules that are refused ----------------------------------------------------------
 
 
@@ -145,7 +154,7 @@ def test_the_editor_and_agent_path_refuses_a_bomb_rule(store: Store, profile_id:
 # ---- every bomb through every path -------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", list(bombs.BOMBS))
+@pytest.mark.parametrize("name", ALL)
 def test_import_refuses_or_caps_each_bomb(tmp_path, name: str) -> None:  # type: ignore[no-untyped-def]
     _, refused, kept = bombs.BOMBS[name]
     store, profile_id, report = imported(name, tmp_path)
@@ -170,7 +179,7 @@ def test_import_refuses_or_caps_each_bomb(tmp_path, name: str) -> None:  # type:
     store.close()
 
 
-@pytest.mark.parametrize("name", list(bombs.BOMBS))
+@pytest.mark.parametrize("name", ALL)
 def test_a_year_of_events_list_stays_bounded_and_materialises_nothing_more(tmp_path, name: str) -> None:  # type: ignore[no-untyped-def]
     store, profile_id, _ = imported(name, tmp_path)
     before = store.conn.execute("SELECT COUNT(*) FROM occurrences").fetchone()[0]
@@ -184,7 +193,7 @@ def test_a_year_of_events_list_stays_bounded_and_materialises_nothing_more(tmp_p
     store.close()
 
 
-@pytest.mark.parametrize("name", list(bombs.BOMBS))
+@pytest.mark.parametrize("name", ALL)
 def test_export_keeps_the_rule_and_a_reimport_is_bounded_again(tmp_path, name: str) -> None:  # type: ignore[no-untyped-def]
     store, profile_id, _ = imported(name, tmp_path)
     whole = export_calendar(store, profile_id)
@@ -205,7 +214,7 @@ def test_export_keeps_the_rule_and_a_reimport_is_bounded_again(tmp_path, name: s
     other.close()
 
 
-@pytest.mark.parametrize("name", ["rdates100k", "overrides100k", *SMALL])
+@pytest.mark.parametrize("name", _names("rdates100k", "overrides100k", *SMALL))
 def test_a_sync_pull_of_each_bomb_is_refused_or_bounded(tmp_path, name: str) -> None:  # type: ignore[no-untyped-def]
     """The sync layer directly: the resource as a server would send it, parsed and applied."""
     _, refused, kept = bombs.BOMBS[name]
@@ -284,7 +293,7 @@ def test_sync_run_against_a_real_server_pulls_the_small_bombs_bounded(radicale, 
         device.close()
 
 
-@pytest.mark.parametrize("name", ["minutely", "overrides100k", "bysetpos"])
+@pytest.mark.parametrize("name", _names("minutely", "overrides100k", "bysetpos"))
 def test_month_view_paints_a_bomb_month_with_bounded_items(qtbot, area, cal_store, profile, tmp_path, name: str) -> None:  # type: ignore[no-untyped-def]
     source, _, _ = imported(name, tmp_path)
     source.conn.backup(cal_store.conn)  # the imported store, into the app's own file
