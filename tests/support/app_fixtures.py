@@ -9,9 +9,7 @@ would have saved.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from datetime import date, datetime, time
-from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -42,10 +40,9 @@ def titles(store: Store) -> list[str]:
 
 
 @pytest.fixture
-def cal_store(tmp_path: Path) -> Iterator[Store]:
-    store = Store(tmp_path / "richeng.sqlite3")
-    yield store
-    store.close()
+def cal_store(file_store: Store) -> Store:
+    """The calendar area's store: the suite's one real temp file (``file_store``)."""
+    return file_store
 
 
 @pytest.fixture

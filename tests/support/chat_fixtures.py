@@ -69,10 +69,9 @@ def save_shot(widget: Any, name: str) -> Path | None:
 
 
 @pytest.fixture
-def app_store(tmp_path: Path) -> Iterator[Store]:
-    store = Store(tmp_path / "richeng.sqlite3")
-    yield store
-    store.close()
+def app_store(file_store: Store) -> Store:
+    """The chat pane's store: the suite's one real temp file (``file_store``)."""
+    return file_store
 
 
 @pytest.fixture
