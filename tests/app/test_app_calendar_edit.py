@@ -20,7 +20,7 @@ from app.calendar.event_dialog import EventDialog
 from app.calendar.month_view import MonthItem
 from app.calendar.recurrence import RecurrenceSpec, build_rule, lunar_yearly_dates, parse_rule
 from app.calendar.week_view import GridItem
-from tests.support.app_fixtures import at, seed, titles
+from tests.support.app_fixtures import accept_with, at, seed, titles
 from tests.support.clock import MONDAY, SHANGHAI
 
 
@@ -49,20 +49,6 @@ def drag(qtbot, widget, start: QPoint, end: QPoint) -> None:  # type: ignore[no-
     qtbot.mouseMove(widget, middle)
     qtbot.mouseMove(widget, end)
     qtbot.mouseRelease(widget, Qt.MouseButton.LeftButton, pos=end)
-
-
-def accept_with(fill):  # type: ignore[no-untyped-def]
-    """An ``exec_dialog`` stand-in: fill the real dialog's fields, then press Save."""
-    seen: list[EventDialog] = []
-
-    def run(dialog: EventDialog) -> int:
-        seen.append(dialog)
-        fill(dialog)
-        dialog.accept()
-        return dialog.result()
-
-    run.seen = seen  # type: ignore[attr-defined]
-    return run
 
 
 def test_drag_on_empty_time_opens_the_editor_prefilled_and_saves(area, cal_ctx, qtbot) -> None:  # type: ignore[no-untyped-def]

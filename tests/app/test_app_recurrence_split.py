@@ -18,7 +18,7 @@ from agent.store.components import parse_component
 from app.calendar import scope_prompt
 from app.calendar.event_dialog import EventDialog
 from app.calendar.week_view import GridItem
-from tests.support.app_fixtures import at, seed
+from tests.support.app_fixtures import accept_with, at, seed
 from tests.support.clock import MONDAY, SHANGHAI
 
 
@@ -40,18 +40,10 @@ def occurrence(area, day: date):  # type: ignore[no-untyped-def]
 
 
 def save_with(area, fill, scope: str, monkeypatch, event) -> EventDialog:  # type: ignore[no-untyped-def]
-    seen: list[EventDialog] = []
-
-    def run(dialog: EventDialog) -> int:
-        seen.append(dialog)
-        fill(dialog)
-        dialog.accept()
-        return dialog.result()
-
     monkeypatch.setattr(scope_prompt, "ask_scope", lambda parent, action, title: scope)
-    area.exec_dialog = run
+    area.exec_dialog = run = accept_with(fill)
     area.open_editor(event, None, None)
-    return seen[0]
+    return run.seen[0]
 
 
 def test_all_occurrences_after_a_following_split_keeps_the_split_day_single(  # type: ignore[no-untyped-def]

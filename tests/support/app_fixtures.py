@@ -39,6 +39,22 @@ def titles(store: Store) -> list[str]:
     return sorted(row[0] for row in store.conn.execute("SELECT title FROM events"))
 
 
+def accept_with(fill):  # type: ignore[no-untyped-def]
+    """An ``exec_dialog`` stand-in: fill the real dialog's fields, then press Save."""
+    from app.calendar.event_dialog import EventDialog
+
+    seen: list[EventDialog] = []
+
+    def run(dialog: EventDialog) -> int:
+        seen.append(dialog)
+        fill(dialog)
+        dialog.accept()
+        return dialog.result()
+
+    run.seen = seen  # type: ignore[attr-defined]
+    return run
+
+
 @pytest.fixture
 def cal_store(file_store: Store) -> Store:
     """The calendar area's store: the suite's one real temp file (``file_store``)."""
