@@ -183,6 +183,15 @@ class EventSql:
 
     # ---- recovery (agent/store/recover.py: a fresh file being mended) ---------------------
 
+    @staticmethod
+    def salvage_insert(table: str, columns: Sequence[str]) -> str:
+        """The statement recovery copies an event table's rows with, verbatim, from a damaged
+        file into the fresh one (the columns both schemas have; values are not re-derived,
+        since the salvaged ``ics`` text is what the rows are rebuilt from)."""
+        if table not in EVENT_TABLES:
+            raise ValueError(f"{table} is not an event table")
+        return f'INSERT INTO "{table}" ({", ".join(columns)}) VALUES ({", ".join("?" for _ in columns)})'
+
     def clear_all_occurrences(self) -> None:
         """Every instance of every profile: they are all rebuilt."""
         self.conn.execute("DELETE FROM occurrences")

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from agent.errors import StoreError
-from agent.store.event_sql import EventSql
+from agent.store.event_sql import EVENT_TABLES, EventSql
 
 # Parents before children, so foreign keys hold as rows arrive. The full-text tables and
 # schema_migrations are not copied; occurrences are copied last and checked (see below).
@@ -217,7 +217,10 @@ def _copy_table(damaged: sqlite3.Connection, conn: sqlite3.Connection, table: st
         if present or table in ("profiles", "calendars", "events"):
             report.notes.append(f"table {table}: unreadable or missing")
         return
-    insert = f'INSERT INTO "{table}" ({", ".join(columns)}) VALUES ({", ".join("?" for _ in columns)})'
+    if table in EVENT_TABLES:  # the event tables' SQL lives in EventSql, recovery's copy too
+        insert = EventSql.salvage_insert(table, columns)
+    else:
+        insert = f'INSERT INTO "{table}" ({", ".join(columns)}) VALUES ({", ".join("?" for _ in columns)})'
     copied = rejected = 0
 
     def flush(batch: list[tuple[Any, ...]]) -> None:

@@ -171,3 +171,11 @@ def test_no_module_but_event_sql_writes_the_event_tables() -> None:
             if relative not in (OWNER, DDL):
                 found += _writes(path)
     assert not found, "event-table SQL outside agent/store/event_sql.py (add a method there):\n" + "\n".join(found)
+
+
+def test_recovery_takes_its_event_table_statement_from_the_class() -> None:
+    from agent.store.event_sql import EventSql
+
+    assert EventSql.salvage_insert("events", ["id", "uid"]) == 'INSERT INTO "events" (id, uid) VALUES (?, ?)'
+    with pytest.raises(ValueError):
+        EventSql.salvage_insert("memories", ["id"])  # not an event table: recovery's own
