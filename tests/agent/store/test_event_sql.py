@@ -13,11 +13,13 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from agent.ics.importer import import_bytes
 from agent.services.calendars import CalendarService
 from agent.store.components import parse_component
 from agent.store.db import Store
-from agent.store.event_sql import EVENT_TABLES
+from agent.store.event_sql import EVENT_TABLES, EventSql
 from agent.store.events import EventRepo
 from agent.store.profiles import ensure_profile
 
@@ -174,8 +176,6 @@ def test_no_module_but_event_sql_writes_the_event_tables() -> None:
 
 
 def test_recovery_takes_its_event_table_statement_from_the_class() -> None:
-    from agent.store.event_sql import EventSql
-
     assert EventSql.salvage_insert("events", ["id", "uid"]) == 'INSERT INTO "events" (id, uid) VALUES (?, ?)'
     with pytest.raises(ValueError):
         EventSql.salvage_insert("memories", ["id"])  # not an event table: recovery's own
