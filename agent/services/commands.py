@@ -10,13 +10,26 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import unicodedata
-from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Any, Protocol
+from typing import Any
 
 from agent.errors import StoreError
 from agent.services.calendars import CalendarChoice, CalendarService
+from agent.services.command_types import (
+    ACTIVE,
+    IDEMPOTENCY_WINDOW,
+    MAX_DURATION_MINUTES,
+    MAX_TITLE,
+    GroundingCheck,
+    Outcome,
+    Round,
+    Stub,
+    WriteFacts,
+    clean_title,
+    same_title,
+    stub_days,
+    stub_from_row,
+)
 from agent.services.queries import QueryService
 from agent.services.repeat import Series, build_series
 from agent.services.settings import SettingsService
@@ -27,162 +40,9 @@ from agent.store.events import ChangeSet, EventRepo, Occurrence
 from agent.timesym.context import TimeContext, day_start, local_datetime
 from agent.timesym.resolve import SymbolError, resolve, resolve_time
 
-ACTIVE = ("needs_date", "conflict", "past_time", "invalid", "unconfirmed")
-IDEMPOTENCY_WINDOW = timedelta(minutes=10)
-MAX_DURATION_MINUTES = 7 * 24 * 60
-MAX_TITLE = 200
-
-
-class GroundingCheck(Protocol):
-    """Reasons to ask the user before writing ``title`` on ``day`` at ``start`` (empty: go on).
-
-    The agent passes one (``agent/runtime/grounding.py``) so a create the user's words do not
-    support becomes an ``unconfirmed`` stub instead of an event; the editor and the CLI pass
-    none, because a person typed those slots themselves."""
-
-    def __call__(self, title: str, day: date | None, start: time | None) -> list[str]: ...
-
-
-@dataclass
-class WriteFacts:
-    """What this service really committed. Read by the exit guard after a turn."""
-
-    changes: ChangeSet = field(default_factory=ChangeSet)
-    event_ids: list[int] = field(default_factory=list)
-    kinds: set[str] = field(default_factory=set)  # "updated" / "deleted": what a chat edit committed
-
-    @property
-    def event_written(self) -> bool:
-        return bool(self.event_ids)
-
-
-@dataclass(frozen=True)
-class Stub:
-    id: int
-    title: str
-    slots: dict[str, Any]
-    status: str
-    candidates: list[str]
-    expires_at: datetime
-    event_id: int | None
-
-    def days(self) -> list[date]:
-        """The candidate days it offers, as dates (stored as ISO text; bad entries dropped)."""
-        return _days(self.candidates)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "title": self.title,
-            "slots": self.slots,
-            "status": self.status,
-            "candidates": self.candidates,
-            "expires_at": self.expires_at.isoformat(),
-        }
-
-
-@dataclass
-class Outcome:
-    """The result of one create round; the receipt is written from this, never by a model."""
-
-    status: str  # created | needs_date | conflict | past_time | invalid | unconfirmed | cancelled | none
-    title: str = ""
-    command_id: int | None = None
-    event: Occurrence | None = None
-    candidates: list[date] = field(default_factory=list)
-    conflicts: list[Occurrence] = field(default_factory=list)
-    message: str | None = None
-    calendar: str | None = None
-    requested_calendar: str | None = None
-    calendar_fell_back: bool = False
-    deduplicated: bool = False
-    start: datetime | date | None = None
-    end: datetime | date | None = None
-    reasons: list[str] = field(default_factory=list)  # why an ``unconfirmed`` write asks first
-    rejected: list[date] = field(default_factory=list)  # days a reply named that the stub did not offer
-    today: date | None = None  # the service's today: receipts show a year only when it differs
-    series: dict[str, Any] | None = None  # a repeating create: what code built (``repeat.py``)
-    extras: dict[str, Any] = field(default_factory=dict)  # reminder minutes, location, notes
-    expires_at: datetime | None = None  # when the pending command this round left expires (its stub's)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "status": self.status,
-            "title": self.title,
-            "command_id": self.command_id,
-            "event": self.event.to_json() if self.event else None,
-            "candidates": [day.isoformat() for day in self.candidates],
-            "conflicts": [occ.to_json() for occ in self.conflicts],
-            "message": self.message,
-            "calendar": self.calendar,
-            "requested_calendar": self.requested_calendar,
-            "calendar_fell_back": self.calendar_fell_back,
-            "deduplicated": self.deduplicated,
-            "start": self.start.isoformat() if self.start else None,
-            "end": self.end.isoformat() if self.end else None,
-            "rejected": [day.isoformat() for day in self.rejected],
-            "today": self.today.isoformat() if self.today else None,
-            "series": self.series,
-            "extras": self.extras,
-        }
-
-
-@dataclass
-class _Round:
-    """What every outcome of one create round carries (title, calendar, today, and once
-    resolved the span and the extras), so each ``Outcome`` is built with typed fields."""
-
-    title: str
-    today: date
-    calendar: str | None = None
-    requested_calendar: str | None = None
-    calendar_fell_back: bool = False
-    start: datetime | date | None = None
-    end: datetime | date | None = None
-    series: dict[str, Any] | None = None
-    extras: dict[str, Any] = field(default_factory=dict)
-
-    def outcome(
-        self,
-        status: str,
-        *,
-        message: str | None = None,
-        candidates: list[date] | None = None,
-        conflicts: list[Occurrence] | None = None,
-        reasons: list[str] | None = None,
-        event: Occurrence | None = None,
-        deduplicated: bool = False,
-    ) -> Outcome:
-        return Outcome(
-            status,
-            title=self.title,
-            event=event,
-            candidates=list(candidates or []),
-            conflicts=list(conflicts or []),
-            message=message,
-            calendar=self.calendar,
-            requested_calendar=self.requested_calendar,
-            calendar_fell_back=self.calendar_fell_back,
-            deduplicated=deduplicated,
-            start=self.start,
-            end=self.end,
-            reasons=list(reasons or []),
-            today=self.today,
-            series=self.series,
-            extras=dict(self.extras),
-        )
-
-
-def clean_title(title: str | None) -> str:
-    """Titles keep what the user wrote, minus control characters and runaway length."""
-    if not title:
-        return ""
-    kept = "".join(" " if ch.isspace() else ch for ch in title if ch.isspace() or unicodedata.category(ch)[0] != "C")
-    return " ".join(kept.split())[:MAX_TITLE]
-
-
-def _same_title(a: str, b: str) -> bool:
-    return clean_title(a).casefold() == clean_title(b).casefold()
+# The values and helpers live in ``command_types.py``; these names stay importable from here.
+__all__ = ["ACTIVE", "IDEMPOTENCY_WINDOW", "MAX_DURATION_MINUTES", "MAX_TITLE", "CommandService", "GroundingCheck",
+           "Outcome", "Stub", "WriteFacts", "clean_title"]
 
 
 class CommandService:
@@ -193,7 +53,7 @@ class CommandService:
         self.origin = origin
         self.facts = WriteFacts()
         self._staged: list[ChangeSet] = []  # written in the open transaction, not yet facts
-        self._failed_base: _Round | None = None
+        self._failed_base: Round | None = None
         self.calendars = CalendarService(store, profile_id)
         self.queries = QueryService(store, profile_id, ctx)
         self.settings = SettingsService(store, profile_id)
@@ -220,13 +80,13 @@ class CommandService:
             " AND expires_at > ? ORDER BY id DESC LIMIT 1",
             (self.profile_id, *ACTIVE, now),
         ).fetchone()
-        return _stub(row) if row else None
+        return stub_from_row(row) if row else None
 
     def stub(self, command_id: int) -> Stub | None:
         row = self.store.conn.execute(
             "SELECT * FROM commands WHERE profile_id = ? AND id = ?", (self.profile_id, command_id)
         ).fetchone()
-        return _stub(row) if row else None
+        return stub_from_row(row) if row else None
 
     def cancel_active(self) -> Outcome:
         self.expire_stale()
@@ -310,10 +170,10 @@ class CommandService:
         }
         self.expire_stale()
         stub = self.active_stub()
-        if stub is not None and (not title or _same_title(title, stub.title)):
+        if stub is not None and (not title or same_title(title, stub.title)):
             slots = dict(stub.slots)
             if stub.status in CHOOSING:  # "W7" for a next-weekend stub is its Sunday
-                given["date"] = map_loose(_days(stub.candidates), date_expression)
+                given["date"] = map_loose(stub_days(stub.candidates), date_expression)
             for key, value in given.items():
                 if value is not None:
                     slots[key] = value
@@ -350,7 +210,7 @@ class CommandService:
             slots["time"] = time
         if date is not None:
             # A reply may only choose among the days the stub offered (stub_rules.py).
-            offered = _days(stub.candidates) or self._month_days(stub)
+            offered = stub_days(stub.candidates) or self._month_days(stub)
             fit = fit_reply(stub.status, offered, date, self.ctx)
             if fit.ask:
                 return self._ask_again(stub, slots, fit, offered)
@@ -431,7 +291,7 @@ class CommandService:
 
     def _unsaved(self, stub_id: int | None, title: str, slots: dict[str, Any], exc: Exception) -> Outcome:
         """The round's transaction rolled back: nothing of it stands. Say so, keep the stub."""
-        base = self._failed_base or _Round(title, self.ctx.today)
+        base = self._failed_base or Round(title, self.ctx.today)
         outcome = base.outcome("invalid", message=f"the event could not be saved: {exc}")
         try:
             outcome.command_id = self._save_stub(stub_id, title, slots, outcome)
@@ -470,13 +330,13 @@ class CommandService:
         check: GroundingCheck | None = None,
     ) -> Outcome:
         choice = self.calendars.choose(slots.get("calendar"))
-        base = _Round(title, self.ctx.today, choice.calendar.name, choice.requested, choice.fell_back)
+        base = Round(title, self.ctx.today, choice.calendar.name, choice.requested, choice.fell_back)
         if not title:
             return base.outcome("invalid", message="title is required: a short name for the event")
         try:
             day, day_candidates, start_time = self._date(slots.get("date"))
             if day is None and not day_candidates and slots.get("days"):
-                day_candidates = _days(slots["days"])  # the days a re-ask offered
+                day_candidates = stub_days(slots["days"])  # the days a re-ask offered
             if slots.get("time") is not None:
                 start_time = resolve_time(str(slots["time"]))
             end_time = resolve_time(str(slots["end_time"])) if slots.get("end_time") is not None else None
@@ -600,7 +460,7 @@ class CommandService:
         start: datetime | date,
         end: datetime | date,
         choice: CalendarChoice,
-        base: _Round,
+        base: Round,
         stub_id: int | None = None,
         series: Series | None = None,
     ) -> Outcome:
@@ -629,29 +489,3 @@ class CommandService:
         event_id = changes.created[0].event_id if changes.created else None
         event = self._occurrence(int(event_id), start, end) if event_id else None
         return base.outcome("created", event=event)
-
-
-def _days(values: list[str] | list[date]) -> list[date]:
-    """A stub's stored ISO days as dates (bad entries are dropped, never raised)."""
-    days: list[date] = []
-    for value in values:
-        if isinstance(value, date):
-            days.append(value)
-            continue
-        try:
-            days.append(date.fromisoformat(str(value)))
-        except ValueError:
-            continue
-    return days
-
-
-def _stub(row: sqlite3.Row) -> Stub:
-    return Stub(
-        id=int(row["id"]),
-        title=row["title"],
-        slots=json.loads(row["slots"]),
-        status=row["status"],
-        candidates=json.loads(row["candidates"]),
-        expires_at=datetime.fromisoformat(row["expires_at"]),
-        event_id=row["event_id"],
-    )
