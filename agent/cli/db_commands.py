@@ -34,7 +34,7 @@ def _now(args: argparse.Namespace) -> datetime:
 
 
 def db_check(args: argparse.Namespace) -> int:
-    from agent.store.db import inspect_file, refusal
+    from agent.store.file_check import inspect_file, refusal
 
     path = db_path(getattr(args, "db", None))
     check = inspect_file(path)
@@ -83,7 +83,7 @@ def db_restore(args: argparse.Namespace) -> int:
 
 
 def db_recover(args: argparse.Namespace) -> int:
-    from agent.store.db import db_hint
+    from agent.store.file_check import db_hint
     from agent.store.recover import recover
 
     source = db_path(getattr(args, "db", None))

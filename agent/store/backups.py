@@ -53,7 +53,7 @@ def backup_dir_for(db: Path) -> Path:
     never share, and so never rotate away, each other's copies."""
     import platformdirs
 
-    from agent.store.db import default_db_path
+    from agent.store.file_check import default_db_path
 
     base = Path(platformdirs.user_data_dir("richeng", appauthor=False)) / "backups"
     absolute = db.expanduser().resolve()
@@ -70,7 +70,7 @@ def wanted_for(db: Path) -> bool:
     anyway, ``=0`` off everywhere."""
     import tempfile
 
-    from agent.store.db import default_db_path
+    from agent.store.file_check import default_db_path
 
     forced = os.environ.get("RICHENG_BACKUPS")
     if forced in ("0", "1"):
@@ -216,7 +216,7 @@ class Restored:
 def check_restorable(source: Path) -> int:
     """Refuse a file that is not a healthy Richeng store this version can open; returns its
     event count."""
-    from agent.store.db import connect_read_only, inspect_file, refusal
+    from agent.store.file_check import connect_read_only, inspect_file, refusal
 
     if not source.is_file():
         raise StoreError(f"cannot restore {source}: no such file")
@@ -236,7 +236,7 @@ def check_restorable(source: Path) -> int:
 def restore(source: Path, target: Path, now: datetime) -> Restored:
     """Put a copy of ``source`` in place of ``target``; the current file (with its ``-wal``)
     is renamed aside first, never deleted. Close the app before restoring."""
-    from agent.store.db import connect_read_only
+    from agent.store.file_check import connect_read_only
 
     source, target = source.expanduser(), target.expanduser()
     if source.resolve() == target.resolve():

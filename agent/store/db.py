@@ -1,12 +1,10 @@
 """The SQLite file: opening it safely, migrating it, one connection per thread, one
 transaction per logical write.
 
-A file we cannot understand is never modified. Before any pragma that writes (WAL switches
-header bytes 18, 19, 27 and 95), ``inspect_file`` reads it through a read-only connection:
-the header, ``schema_migrations``, and ``PRAGMA quick_check``. A damaged file, a foreign
-SQLite file, a newer schema or something that is not a database at all is refused exactly as
-it was found, with a message that says what to do. A zero-length file is treated as missing
-and becomes a new store.
+A file we cannot understand is never modified: ``Store`` opens nothing before
+``agent.store.file_check.inspect_file`` has read it without writing a byte, and refuses
+what that check does not accept (``refusal``). The names of ``file_check`` are re-exported
+here for the callers that import them from this module.
 
 Threading rule (docs/architecture.md): every thread that touches a file store uses its own
 connection, which ``Store.conn`` opens on first use in that thread; WAL lets readers run
@@ -20,47 +18,49 @@ time.
 from __future__ import annotations
 
 import json
-import os
-import shlex
 import sqlite3
 import tempfile
 import threading
 import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
-from agent.errors import NewerSchemaError, StoreError
+from agent.errors import StoreError
+from agent.store.file_check import (
+    BUSY_TIMEOUT_MS,
+    SCHEMA_VERSION,
+    SQLITE_MAGIC,
+    DamagedStoreError,
+    FileCheck,
+    _has_schema,
+    _header_problem,
+    _read_version,
+    _writable,
+    connect_read_only,
+    db_hint,
+    default_db_path,
+    inspect_file,
+    read_only_uri,
+    read_version,
+    refusal,
+)
 from agent.store.migrations import MIGRATIONS
 
-SCHEMA_VERSION = len(MIGRATIONS)
-BUSY_TIMEOUT_MS = 5000
-SQLITE_MAGIC = b"SQLite format 3\x00"
+__all__ = [  # what this module holds, and what it re-exports from file_check for older importers
+    "BUSY_TIMEOUT_MS", "MIGRATIONS", "SCHEMA_VERSION", "SQLITE_MAGIC", "Clock", "DamagedStoreError", "FileCheck",
+    "ReadOnlyStoreError", "Store", "_has_schema", "_header_problem", "_read_version", "_split_sql", "_writable",
+    "connect_read_only", "db_hint", "default_db_path", "inspect_file", "local_now", "read_only_uri", "read_version",
+    "refusal", "utc_now_iso",
+]
 
 Clock = Callable[[], datetime]
 
 
-class DamagedStoreError(StoreError):
-    """The file is an SQLite database that SQLite itself reports as damaged."""
-
-    def __init__(self, message: str, path: Path) -> None:
-        super().__init__(message)
-        self.path = path
-
-
 class ReadOnlyStoreError(StoreError):
     """The file cannot be written (permissions, read-only media) and the command writes."""
-
-
-def default_db_path() -> Path:
-    """The per-user data file; ``--db`` overrides it."""
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("richeng", appauthor=False)) / "richeng.sqlite3"
 
 
 def utc_now_iso() -> str:
@@ -71,157 +71,6 @@ def utc_now_iso() -> str:
 def local_now() -> datetime:
     """The default clock for backup decisions; tests inject their own."""
     return datetime.now().astimezone()
-
-
-# ---- understanding a file before touching it ---------------------------------------------
-
-
-@dataclass(frozen=True)
-class FileCheck:
-    """What ``inspect_file`` found. ``state``: new | ok | not_sqlite | damaged | foreign | newer."""
-
-    path: Path
-    state: str
-    version: int = 0
-    detail: str = ""
-
-
-def read_only_uri(path: Path) -> str:
-    """A URI that cannot write. Without a ``-wal``/``-journal`` beside the file no other
-    process has it open for writing, so ``immutable=1`` also keeps SQLite from creating
-    ``-wal``/``-shm`` files next to a file we may be about to refuse."""
-    uri = "file:" + quote(str(path.resolve())) + "?mode=ro"
-    if not Path(f"{path}-wal").exists() and not Path(f"{path}-journal").exists():
-        uri += "&immutable=1"
-    return uri
-
-
-def connect_read_only(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(read_only_uri(path), uri=True, isolation_level=None, check_same_thread=False)
-    conn.row_factory = sqlite3.Row
-    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")  # another process mid-commit
-    return conn
-
-
-def _header_problem(head: bytes) -> str | None:
-    if len(head) < 100 or not head.startswith(SQLITE_MAGIC):
-        return "no SQLite header"
-    page_size = int.from_bytes(head[16:18], "big")
-    page_size = 65536 if page_size == 1 else page_size
-    if page_size < 512 or page_size & (page_size - 1) or head[18] not in (1, 2) or head[19] not in (1, 2):
-        return "the SQLite header is damaged"
-    return None
-
-
-def inspect_file(path: Path, *, integrity: bool = True) -> FileCheck:
-    """Read ``path`` without writing a byte: header, schema version, ``PRAGMA quick_check``.
-
-    ``quick_check`` reads every page once (about 0.1 s for 100k events, 75 MB); the store
-    skips it when the file is exactly as it last left it (see ``_Verified``).
-    """
-    try:
-        size = path.stat().st_size
-    except FileNotFoundError:
-        return FileCheck(path, "new")
-    except OSError as exc:
-        raise StoreError(f"cannot open {path}: {exc.strerror}") from None
-    if size == 0:
-        return FileCheck(path, "new")
-    try:
-        with open(path, "rb") as handle:
-            head = handle.read(100)
-    except OSError as exc:
-        raise StoreError(f"cannot read {path}: {exc.strerror}") from None
-    problem = _header_problem(head)
-    if problem == "no SQLite header":
-        return FileCheck(path, "not_sqlite", detail=problem)
-    if problem:
-        return FileCheck(path, "damaged", detail=problem)
-    try:
-        conn = connect_read_only(path)
-    except sqlite3.Error as exc:
-        raise StoreError(f"cannot open {path}: {exc}") from None
-    try:
-        version = read_version(conn)
-        if version == 0 and _has_schema(conn):
-            return FileCheck(path, "foreign")
-        if version > SCHEMA_VERSION:
-            return FileCheck(path, "newer", version)
-        if integrity:
-            rows = [row[0] for row in conn.execute("PRAGMA quick_check(3)").fetchall()]
-            if rows != ["ok"]:
-                detail = "; ".join(str(row).replace("*** in database main ***", "").strip() for row in rows)
-                return FileCheck(path, "damaged", version, f"SQLite's integrity check: {detail}")
-        return FileCheck(path, "ok", version)
-    except sqlite3.OperationalError as exc:  # cannot open, locked, I/O: not a verdict on the file
-        raise StoreError(f"cannot read {path}: {exc}; it was left untouched") from None
-    except sqlite3.DatabaseError as exc:  # corrupt, not a database
-        return FileCheck(path, "damaged", detail=str(exc))
-    finally:
-        conn.close()
-
-
-def read_version(conn: sqlite3.Connection) -> int:
-    row = conn.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
-    ).fetchone()
-    if row is None:
-        return 0
-    (version,) = conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations").fetchone()
-    return int(version)
-
-
-_read_version = read_version  # older name, kept for callers outside the store
-
-
-def _has_schema(conn: sqlite3.Connection) -> bool:
-    """Whether the file already holds tables, views or indexes (of some other program)."""
-    return conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone() is not None
-
-
-def db_hint(path: Path) -> str:
-    """``richeng`` or ``richeng --db PATH``: the command a message tells the user to run."""
-    try:
-        if path.resolve() == default_db_path().resolve():
-            return "richeng"
-    except OSError:
-        pass
-    return f"richeng --db {shlex.quote(str(path))}"
-
-
-def refusal(check: FileCheck) -> StoreError:
-    """The one-line error for a file we will not open, naming it and saying what to do."""
-    path = check.path
-    if check.state == "not_sqlite":
-        return StoreError(f"{path} is not a Richeng database (not an SQLite file at all); it was left untouched")
-    if check.state == "foreign":
-        return StoreError(f"{path} is an SQLite database of another program, not Richeng's; it was left untouched")
-    if check.state == "newer":
-        return NewerSchemaError(
-            f"{path} was written by a newer Richeng (schema {check.version}, this version "
-            f"knows {SCHEMA_VERSION}); update Richeng to open it. The file was left untouched."
-        )
-    from agent.store.backups import list_backups
-
-    hint = db_hint(path)
-    found = list_backups(path)
-    if found:
-        newest = found[0]
-        backup = (f"the newest backup is {newest.path} ({newest.created.astimezone():%Y-%m-%d %H:%M}); restore it with "
-                  f"`{hint} db restore {shlex.quote(str(newest.path))}`, or save")
-    else:
-        backup = "there is no backup of it; save"
-    return DamagedStoreError(
-        f"{path} is damaged ({check.detail}); it was left untouched. {backup[0].upper()}{backup[1:]} what "
-        f"SQLite can still read into a new file with `{hint} db recover`.",
-        path,
-    )
-
-
-def _writable(path: Path) -> bool:
-    """Whether the file and its folder (for ``-wal``/``-shm``) accept writes."""
-    target = path if path.exists() else path.parent
-    return os.access(target, os.W_OK) and os.access(path.parent, os.W_OK)
 
 
 class _Verified:
@@ -341,13 +190,13 @@ class Store:
             raise StoreError(f"cannot create the folder for {self.path}: {exc.strerror}") from None
         self.backup_dir = backup_dir or backup_mod.backup_dir_for(file)
         verified = _Verified(file, self.backup_dir)
-        check = inspect_file(file, integrity=False)
+        check = inspect_file(file, integrity=False, known=SCHEMA_VERSION)
         if check.state == "ok":
             due = backups and backup_mod.daily_due(self.backup_dir, self.clock())
             if due or not backups or not verified.matches():  # no stamps for scratch files either
-                check = inspect_file(file)
+                check = inspect_file(file, known=SCHEMA_VERSION)
         if check.state not in ("new", "ok"):
-            raise refusal(check)
+            raise refusal(check, known=SCHEMA_VERSION)
         if not _writable(file):
             if check.state == "new":
                 raise StoreError(f"cannot create {file}: its folder is read-only")
