@@ -12,9 +12,8 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Generator
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, TypeAlias
+from typing import Any
 
 from agent.errors import UserFacingError
 from agent.models.base import ChatModel, ModelEvent, ModelResponse, ModelUnavailable, reading_view
@@ -24,110 +23,27 @@ from agent.runtime.edit_receipts import edit_outcome_name, edit_receipt
 from agent.runtime.fence import as_data
 from agent.runtime.grounding import Grounding
 from agent.runtime.guard import ANSWERED, UNVERIFIED_QUERY, TurnFacts, check_reply
-from agent.runtime.observe import Timeline, infer_intent, record
+from agent.runtime.observe import infer_intent, record
 from agent.runtime.prompt import build_messages, context_block
 from agent.runtime.state_answer import answer_state_claim
 from agent.runtime.toolkit import ParsedCall, Receipt, Registry, ToolResult, Toolset
 from agent.runtime.tools import TOOLS
 from agent.runtime.toolset import build_toolset
+from agent.runtime.turn_types import ReceiptValue, TurnEvent, TurnRequest, TurnResult, TurnState
 from agent.services.archive import ArchiveService, Message
 from agent.services.calendars import CalendarService
 from agent.services.chat_edits import ChatEditService, EditOutcome, EditStub
 from agent.services.commands import CommandService, Outcome, Stub
-from agent.services.memory import Memory, MemoryService
-from agent.services.queries import FreeSlot, QueryService, RangeResult
+from agent.services.memory import MemoryService
+from agent.services.queries import QueryService
 from agent.services.settings import SettingsService
 from agent.services.wording import confirmation_answer
 from agent.store.db import Store
-from agent.store.events import ChangeSet
 from agent.timesym.clarify import SlotPatch, parse_slot_reply
 from agent.timesym.context import TimeContext
 
 MAX_MODEL_CALLS = 4  # hard cap on model requests (tool iterations) per turn
 MAX_RETRIES = 2  # invalid tool calls sent back to the model before the user is asked
-
-#: What a receipt was written from: a create round, an edit round, what a query or a
-#: free-time search read, a saved memory, a council invitation (topic, start, end).
-ReceiptValue: TypeAlias = Outcome | EditOutcome | RangeResult | list[FreeSlot] | Memory | dict[str, str] | None
-
-
-@dataclass(frozen=True)
-class TurnEvent:
-    kind: str  # token | progress | reset | tool_call | tool_result | done
-    text: str = ""
-    name: str = ""
-    payload: Any = None
-
-
-@dataclass
-class TurnResult:
-    reply: str
-    outcome: str
-    tools: list[str] = field(default_factory=list)
-    intent: str = "general.chat"
-    model_calls: int = 0
-    guard: str | None = None
-    command_id: int | None = None
-    candidates: list[str] = field(default_factory=list)
-    timeline: dict[str, float] = field(default_factory=dict)
-    lang: str = "zh"
-    receipt: ReceiptValue = None  # the real result the receipt was written from (typed)
-    event_ids: list[int] = field(default_factory=list)
-    tool_log: list[dict[str, Any]] = field(default_factory=list)
-    changes: ChangeSet = field(default_factory=ChangeSet)  # committed this turn; the app's undo uses it
-    message_id: int | None = None  # the archived assistant message (the app marks it "undone")
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "reply": self.reply,
-            "outcome": self.outcome,
-            "tools": self.tools,
-            "intent": self.intent,
-            "model_calls": self.model_calls,
-            "guard": self.guard,
-            "command_id": self.command_id,
-            "candidates": self.candidates,
-            "timeline": self.timeline,
-        }
-
-    def receipt_payload(self) -> Any:
-        """``receipt`` as JSON-ready data, for the CLI and the evals (the app reads ``receipt``)."""
-        return R.to_payload(self.receipt)
-
-
-@dataclass
-class _Turn:
-    """Mutable state of one turn while it runs."""
-
-    text: str
-    ctx: TimeContext
-    lang: str
-    timeline: Timeline = field(default_factory=Timeline)
-    tools: list[str] = field(default_factory=list)
-    tool_log: list[dict[str, Any]] = field(default_factory=list)
-    model_calls: int = 0
-    dispatched: bool = False
-    council: bool = False
-    from_model: bool = False
-    read: bool = False
-    retries: int = 0  # invalid tool calls sent back to the model so far
-    calls: list[ParsedCall] = field(default_factory=list)
-    meta: dict[str, Any] = field(default_factory=dict)
-    tokens: dict[str, int] = field(default_factory=lambda: {"prompt": 0, "completion": 0, "cached": 0})
-
-
-@dataclass
-class _Request:
-    """The services of one turn and what was pending when it began."""
-
-    commands: CommandService
-    memory: MemoryService
-    archive: ArchiveService
-    edits: ChatEditService
-    stub: Stub | None
-    pending: EditStub | None
-    patch: SlotPatch | None = None  # the slots the message fills for the pending command
-
 
 class Assistant:
     """The chat agent of one profile. Construct once; call ``stream_turn`` per message."""
@@ -171,7 +87,7 @@ class Assistant:
         commands, stub, edits, pending, archive = req.commands, req.stub, req.edits, req.pending, req.archive
         last_user = next((m.content for m in reversed(archive.recent(20)) if m.role == "user" and not m.meta.get("action")), "")
         lang = R.language_of(stub.title if stub and pending is None else last_user, self.settings.get("language"))
-        state = _Turn(text=f"[{kind}{' ' + date if date else ''}]", ctx=ctx, lang=lang, dispatched=True)
+        state = TurnState(text=f"[{kind}{' ' + date if date else ''}]", ctx=ctx, lang=lang, dispatched=True)
         if pending is not None and kind in ("pick_target", "confirm_edit", "cancel"):
             if kind == "cancel":
                 edit = edits.cancel(pending)
@@ -208,7 +124,7 @@ class Assistant:
         return {"messages": messages, "tools": reading_view(self.tools.schemas(names))}
 
     def _messages(
-        self, req: _Request, ctx: TimeContext, history: list[Message], older: int, text: str
+        self, req: TurnRequest, ctx: TimeContext, history: list[Message], older: int, text: str
     ) -> tuple[list[str], list[dict[str, Any]]]:
         """The calendar names and the messages of a turn's model request: the history, then
         the context block (clock, calendars, what is pending) with the user's text."""
@@ -229,7 +145,7 @@ class Assistant:
         with its tool calls (``_run_tools``); every way ends in ``_finish``."""
         ctx = ctx or self.context()
         stop = should_stop or (lambda: False)
-        state = _Turn(text=text, ctx=ctx, lang=R.language_of(text, self.settings.get("language")))
+        state = TurnState(text=text, ctx=ctx, lang=R.language_of(text, self.settings.get("language")))
         req = self._open(ctx)
         archive = req.archive
         history, older = archive.segment(int(self.settings.get("session_gap_minutes")))
@@ -273,13 +189,13 @@ class Assistant:
         yield TurnEvent("done", result.reply, payload=result)
         return result
 
-    def _open(self, ctx: TimeContext) -> _Request:
+    def _open(self, ctx: TimeContext) -> TurnRequest:
         """The services of one turn and what is pending (a stale command expires first)."""
         commands = CommandService(self.store, self.profile_id, ctx)
         commands.expire_stale()
         stub = commands.active_stub()
         edits = ChatEditService(self.store, self.profile_id, ctx, commands.facts)
-        return _Request(
+        return TurnRequest(
             commands=commands,
             memory=MemoryService(self.store, self.profile_id),
             archive=ArchiveService(self.store, self.profile_id, clock=ctx.now),
@@ -288,7 +204,7 @@ class Assistant:
             pending=_newer_edit(edits.active(), stub),
         )
 
-    def _dispatch(self, state: _Turn, req: _Request) -> TurnResult | None:
+    def _dispatch(self, state: TurnState, req: TurnRequest) -> TurnResult | None:
         """A reply code can read, with zero model calls: an answer to a pending edit ("第二个",
         "10点那个", 是 / 不用), a slot reply or a yes/no to a pending command. None: it goes on
         to the model (``req.patch`` then carries the slots the reply filled)."""
@@ -316,7 +232,7 @@ class Assistant:
 
     def _model_loop(
         self,
-        state: _Turn,
+        state: TurnState,
         toolset: Toolset,
         messages: list[dict[str, Any]],
         patch: SlotPatch | None,
@@ -367,7 +283,7 @@ class Assistant:
 
     def _run_tools(
         self,
-        state: _Turn,
+        state: TurnState,
         toolset: Toolset,
         response: ModelResponse,
         patch: SlotPatch | None,
@@ -394,7 +310,7 @@ class Assistant:
         return None
 
     def _council(
-        self, state: _Turn, offer: dict[str, Any], commands: CommandService, memory: MemoryService
+        self, state: TurnState, offer: dict[str, Any], commands: CommandService, memory: MemoryService
     ) -> Generator[TurnEvent, None, TurnResult]:
         state.council = True
         if self.model is None:
@@ -427,7 +343,7 @@ class Assistant:
         yield TurnEvent("done", result.reply, payload=result)
         return result
 
-    def _absorb(self, state: _Turn, response: ModelResponse) -> None:
+    def _absorb(self, state: TurnState, response: ModelResponse) -> None:
         timings = response.timings
         for name in ("first_token", "generation_end"):
             if name in timings:
@@ -436,7 +352,7 @@ class Assistant:
         state.tokens["completion"] += response.usage.completion_tokens
         state.tokens["cached"] += response.usage.cached_tokens
 
-    def _receipt(self, state: _Turn, registry: Registry, result: ToolResult) -> Receipt:
+    def _receipt(self, state: TurnState, registry: Registry, result: ToolResult) -> Receipt:
         """The terminal tool's receipt, from its own writer (``Tool.receipt``)."""
         tool = registry.get(result.name)
         if tool is None or tool.receipt is None:
@@ -446,7 +362,7 @@ class Assistant:
         state.meta.update(receipt.meta)
         return receipt
 
-    def _reply_time(self, state: _Turn) -> datetime:
+    def _reply_time(self, state: TurnState) -> datetime:
         """When the reply was written: the clock now, or the turn's start plus the time the
         turn took; never before the user's message (stamped with the turn's start)."""
         if self._clock is not None:
@@ -455,7 +371,7 @@ class Assistant:
 
     def _finish(
         self,
-        state: _Turn,
+        state: TurnState,
         reply: str,
         outcome: str,
         value: ReceiptValue,
