@@ -1,6 +1,6 @@
 """What the undo journal costs: its share of an import, its size, and undoing the import.
 
-The journal's work for an import is its before-commit hook (``journal._flush``: read the
+The journal's work for an import is its before-commit hook (``journal_record._flush``: read the
 touched rows, digest them, write one JSON row); that is timed by CPU inside the hook, next
 to the CPU of the whole import, because on a shared machine wall-clock A/B runs of a
 whole import differ by more than the journal costs. Medians of a few runs on a temp file
@@ -22,12 +22,12 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from agent.ics import importer
-from agent.store import journal
+from agent.store import journal, journal_record
 from agent.store.db import Store
 from agent.store.profiles import ensure_profile
 from benchmarks.bench_ics import generate
 
-_flush = journal._flush
+_flush = journal_record._flush
 spent: list[float] = []
 
 
@@ -92,7 +92,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     data = generate(args.events)
-    journal._flush = timed_flush
+    journal_record._flush = timed_flush
     runs = [once(data) for _ in range(args.runs)]
 
     def med(key: str) -> float:
@@ -102,7 +102,7 @@ def main() -> int:
           f"{med('hook') * 1000:.0f} ms CPU ({100 * med('hook') / med('cpu'):.1f}% of the import's CPU)")
     print(f"journal row {med('size') / 1e6:.2f} MB of JSON; undo of the whole import {med('undo_wall'):.2f} s wall, "
           f"{med('undo_cpu'):.2f} s CPU (medians of {args.runs})")
-    journal._flush = _flush
+    journal_record._flush = _flush
     plain = statistics.median(edits(200, False) for _ in range(args.runs))
     kept = statistics.median(edits(200, True) for _ in range(args.runs))
     print(f"one edit through EditService (create or replace): {plain * 1000:.2f} ms CPU without the journal, "

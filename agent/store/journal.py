@@ -13,6 +13,10 @@ A row holds, per touched event row (UID, RECURRENCE-ID), the state before the tr
 is what makes undo exact rather than hopeful: a change is only reverted while every row it
 touched is still as it left it; otherwise nothing changes and the message says why.
 
+Recording (``collect``, ``origin`` scopes, the before-commit hook) lives in
+``agent.store.journal_record``; this module reads and reverts, and re-exports what callers
+use from there, so ``journal.collect`` and ``journal.revert`` both keep working.
+
 Undo and redo (docs/architecture.md, "Undo journal"): reverting a ``change`` row records
 the inverse as a row of kind ``undo`` and marks the original undone; ``richeng undo``
 always takes the newest ``change`` row not yet undone (never an undo row, never a sync
@@ -22,18 +26,28 @@ is a redo: it records a ``redo`` row and marks the original not undone again.
 
 from __future__ import annotations
 
-import hashlib
 import json
-import threading
-import weakref
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
-from agent.errors import NotFoundError, StoreError, UserFacingError
+from agent.errors import NotFoundError, UserFacingError
+from agent.store.journal_record import (
+    _CHUNK,
+    RowChange,
+    _check_origin,
+    _current,
+    _digest,
+    _open,
+    _summary,
+    collect,
+    last_recorded,
+    origin,
+    set_default_origin,
+)
+from agent.store.journal_record import KEEP as KEEP
+from agent.store.journal_record import ORIGINS as ORIGINS
 
 if TYPE_CHECKING:
     import sqlite3
@@ -41,38 +55,11 @@ if TYPE_CHECKING:
     from agent.store.db import Store
     from agent.store.events import ChangeSet
 
-ORIGINS = ("chat", "cli", "import", "user", "sync")
-KEEP = 1000  # journal rows kept per profile; older ones are pruned on write
 LIST_DEFAULT = 20
-_KEY = "change_journal"
-_CHUNK = 500
-_OFF = object()  # an origin scope that journals nothing
 
 
 class JournalError(UserFacingError):
     """An undo that cannot be done exactly; nothing was changed."""
-
-
-@dataclass(frozen=True, slots=True)  # an import of 100k events makes 100k of them
-class RowChange:
-    """One event row's net change within a journal entry."""
-
-    op: str  # created | updated | deleted
-    uid: str
-    recurrence_id: str
-    before_ics: str | None
-    before_calendar_id: int | None
-    before_origin: str | None
-    before_source: str | None
-    after: str | None  # digest of the row after the change; None: the row is gone
-
-    def to_json(self) -> list[Any]:
-        return [self.op, self.uid, self.recurrence_id, self.before_ics, self.before_calendar_id,
-                self.before_origin, self.before_source, self.after]  # fmt: skip
-
-    @classmethod
-    def from_json(cls, item: list[Any]) -> RowChange:
-        return cls(*item)
 
 
 @dataclass(frozen=True)
@@ -111,232 +98,6 @@ class Reverted:
         return {"reverted": self.entry.to_json(), "events": self.events}
 
 
-@dataclass
-class _Pending:
-    """What one transaction has collected for one profile so far."""
-
-    sets: list[ChangeSet] = field(default_factory=list)
-    hints: set[str] = field(default_factory=set)
-    origin: str | None = None
-    label: str | None = None
-    kind: str = "change"
-    reverts: list[int] = field(default_factory=list)  # undo/redo: the rows taken back, newest first
-
-
-_local = threading.local()
-_defaults: weakref.WeakKeyDictionary[Store, str] = weakref.WeakKeyDictionary()
-
-
-def _pending(store: Store) -> dict[int, _Pending]:
-    table: weakref.WeakKeyDictionary[Store, dict[int, _Pending]] | None = getattr(_local, "pending", None)
-    if table is None:
-        table = _local.pending = weakref.WeakKeyDictionary()
-    return table.setdefault(store, {})
-
-
-def _scopes(store: Store) -> list[Any]:
-    table: weakref.WeakKeyDictionary[Store, list[Any]] | None = getattr(_local, "scopes", None)
-    if table is None:
-        table = _local.scopes = weakref.WeakKeyDictionary()
-    return table.setdefault(store, [])
-
-
-# ---- recording ---------------------------------------------------------------------------
-
-
-def set_default_origin(store: Store, origin: str) -> None:
-    """The origin of writes through ``store`` that name none (the CLI: ``cli``; default ``user``)."""
-    _check_origin(origin)
-    _defaults[store] = origin
-
-
-@contextmanager
-def origin(store: Store, name: str | None, label: str | None = None) -> Iterator[None]:
-    """Writes committed on this thread inside the block are journalled as ``name`` (``chat``
-    for an assistant turn, ``sync`` for a pull); ``label`` names the entry."""
-    if name is not None:
-        _check_origin(name)
-    scopes = _scopes(store)
-    scopes.append((name, label))
-    try:
-        yield
-    finally:
-        scopes.pop()
-
-
-def collect(
-    store: Store, profile_id: int, changes: ChangeSet, hint: str | None = None, *,
-    origin: str | None = None, label: str | None = None,
-) -> None:  # fmt: skip
-    """Add ``changes`` to the journal entry of the transaction now open on this thread.
-
-    ``hint`` is the event origin the writer used (``agent`` means the assistant wrote it);
-    ``origin``/``label`` name the entry outright (the importer does). Outside a transaction
-    the change has committed already, so it is journalled in one of its own."""
-    if not changes:
-        return
-    pending = _open(store, profile_id)
-    if pending is None:
-        with store.transaction():
-            collect(store, profile_id, changes, hint, origin=origin, label=label)
-        return
-    pending.sets.append(changes)
-    if hint:
-        pending.hints.add(hint)
-    if origin is not None and pending.origin is None:
-        _check_origin(origin)
-        pending.origin, pending.label = origin, label
-
-
-def _open(store: Store, profile_id: int) -> _Pending | None:
-    """This transaction's pending entry for the profile (None: no transaction is open)."""
-    try:
-        fresh = store.before_commit(_KEY, lambda conn: _flush(store, conn))
-    except StoreError:
-        return None
-    table = _pending(store)
-    if fresh:
-        table.clear()  # whatever was left there belonged to a transaction that rolled back
-    pending = table.get(profile_id)
-    if pending is None:
-        pending = table[profile_id] = _Pending()
-        scopes = _scopes(store)
-        if scopes:
-            name, scope_label = scopes[-1]
-            pending.origin = _OFF if name is None else name  # type: ignore[assignment]
-            pending.label = scope_label
-    return pending
-
-
-def _flush(store: Store, conn: sqlite3.Connection) -> None:
-    """The before-commit hook: one journal row per profile that changed in this transaction."""
-    table = _pending(store)
-    items = list(table.items())
-    table.clear()
-    for profile_id, pending in items:
-        if pending.origin is _OFF:
-            continue
-        rows, titles = _net(conn, profile_id, pending.sets)
-        if not rows and not pending.reverts:
-            continue
-        name = pending.origin or ("chat" if "agent" in pending.hints else _defaults.get(store, "user"))
-        counts = {op: sum(1 for row in rows if row.op == op) for op in ("created", "updated", "deleted")}
-        label = pending.label or _label(counts, titles)
-        body = json.dumps({"v": 1, "rows": [row.to_json() for row in rows]}, ensure_ascii=False)
-        cur = conn.execute(
-            "INSERT INTO change_journal(profile_id, created_at, origin, kind, reverts, label, created, updated,"
-            " deleted, changes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (profile_id, _stamp(store), name, pending.kind, pending.reverts[0] if pending.reverts else None,
-             label[:200], counts["created"], counts["updated"], counts["deleted"], body),
-        )  # fmt: skip
-        new_id = int(cur.lastrowid or 0)
-        _local.last = new_id
-        for taken in pending.reverts:
-            if pending.kind == "redo":  # the undo is taken back: what it undid stands again
-                conn.execute(
-                    "UPDATE change_journal SET undone = 0, undone_at = NULL, undone_by = NULL WHERE undone_by = ?",
-                    (taken,),
-                )
-            conn.execute(
-                "UPDATE change_journal SET undone = 1, undone_at = ?, undone_by = ? WHERE id = ?",
-                (_stamp(store), new_id, taken),
-            )
-        conn.execute(
-            "DELETE FROM change_journal WHERE profile_id = ? AND id <= ("
-            " SELECT id FROM change_journal WHERE profile_id = ? ORDER BY id DESC LIMIT 1 OFFSET ?)",
-            (profile_id, profile_id, KEEP),
-        )
-
-
-def _net(conn: sqlite3.Connection, profile_id: int, sets: list[ChangeSet]) -> tuple[list[RowChange], list[str]]:
-    """Per row, the state before the transaction and a digest of the state now; rows that
-    end as they began (created and deleted again, a rolled-back savepoint) drop out."""
-    first: dict[tuple[str, str], Any] = {}
-    for changes in sets:
-        for change in (*changes.created, *changes.updated, *changes.deleted):
-            first.setdefault((change.uid, change.recurrence_id), change)
-    now = _current(conn, profile_id, first, "e.uid, e.recurrence_id, e.calendar_id, e.ics, e.title",
-                   lambda found: (_digest(found["calendar_id"], found["ics"]), found["title"]))  # fmt: skip
-    rows: list[RowChange] = []
-    titles: list[str] = []
-    for key, change in first.items():
-        row = now.get(key)  # (digest, title)
-        after = row[0] if row is not None else None
-        if change.before_ics is None:
-            if row is None:
-                continue
-            op = "created"
-        elif row is None:
-            op = "deleted"
-        elif after == _digest(change.before_calendar_id, change.before_ics):
-            continue
-        else:
-            op = "updated"
-        rows.append(RowChange(op, key[0], key[1], change.before_ics, change.before_calendar_id,
-                              change.before_origin, getattr(change, "before_source", None), after))  # fmt: skip
-        if len(titles) < 4:
-            title = row[1] if row is not None else _summary(change.before_ics or "")
-            if title and title not in titles:
-                titles.append(title)
-    return rows, titles
-
-
-def _current(
-    conn: sqlite3.Connection, profile_id: int, keys: Any, columns: str = "e.*, c.name AS calendar_name",
-    keep: Callable[[Any], Any] | None = None,
-) -> dict[tuple[str, str], Any]:
-    """The event rows now stored for ``keys`` ((UID, RECURRENCE-ID) pairs), read in chunks
-    (``columns`` only, and only what ``keep`` makes of each: an import or sync pull of
-    100,000 events must not hold 100,000 rows with their texts)."""
-    wanted = set(keys)
-    uids = sorted({uid for uid, _ in wanted})
-    found: dict[tuple[str, str], Any] = {}
-    for start in range(0, len(uids), _CHUNK):
-        chunk = uids[start : start + _CHUNK]
-        for row in conn.execute(
-            f"SELECT {columns} FROM events e JOIN calendars c ON c.id = e.calendar_id"
-            f" WHERE e.profile_id = ? AND e.uid IN ({', '.join('?' for _ in chunk)})",
-            [profile_id, *chunk],
-        ):
-            key = (row["uid"], row["recurrence_id"])
-            if key in wanted:
-                found[key] = row if keep is None else keep(row)
-    return found
-
-
-def _digest(calendar_id: int | None, ics: str) -> str:
-    return hashlib.sha256(f"{calendar_id}\x00{ics}".encode()).hexdigest()[:32]
-
-
-def _summary(ics: str) -> str:
-    """SUMMARY of a stored VEVENT text without parsing it (labels only)."""
-    for line in ics.splitlines():
-        if line.upper().startswith("SUMMARY"):
-            return line.split(":", 1)[-1].replace("\\,", ",").replace("\\;", ";").strip()
-    return ""
-
-
-def _label(counts: dict[str, int], titles: list[str]) -> str:
-    total = sum(counts.values())
-    verb = "edit"
-    if counts["created"] == total:
-        verb = "create"
-    elif counts["deleted"] == total:
-        verb = "delete"
-    names = "、".join(titles[:3]) + (" …" if total > 3 and len(titles) > 3 else "")
-    return f"{verb} {names}".strip()
-
-
-def _stamp(store: Store) -> str:
-    """The service clock (``store.clock``: ``--now`` in the CLI, a fixed one in tests), UTC."""
-    return store.clock().astimezone(UTC).isoformat(timespec="seconds")
-
-
-def _check_origin(name: str) -> None:
-    if name not in ORIGINS:
-        raise ValueError(f"journal origin must be one of {ORIGINS}, not {name!r}")
-
-
 # ---- reading -----------------------------------------------------------------------------
 
 
@@ -367,12 +128,6 @@ def is_undone(store: Store, change_id: int) -> bool:
     that show "已撤销 / Undone" after a restart. An unknown or pruned id is not undone."""
     entry = get(store, change_id)
     return entry is not None and entry.undone
-
-
-def last_recorded() -> int | None:
-    """The id of the last journal row this thread wrote (right after a service call: its entry)."""
-    value = getattr(_local, "last", None)
-    return int(value) if value is not None else None
 
 
 def find(store: Store, profile_id: int, changes: ChangeSet, window: int = 20) -> int | None:
