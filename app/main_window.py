@@ -241,7 +241,7 @@ class MainWindow(QMainWindow):
             event.acceptProposedAction()
             # Ask after the drop has returned: a modal question inside a drop handler
             # would hold the drag source (the file manager) until it is answered.
-            QTimer.singleShot(0, lambda: self._import_paths(paths))
+            QTimer.singleShot(0, self, lambda: self._import_paths(paths))  # dies with the window
 
     def _import_paths(self, paths: list[str]) -> None:
         from app.io.import_export import import_with_choice

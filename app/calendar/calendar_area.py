@@ -134,7 +134,9 @@ class CalendarArea(QWidget):
         ctx.ops.changed.connect(self._store_changed)
         # calendar_action emits calendars_changed then changed: drop the cache on the
         # first, reload once on the second.
-        ctx.ops.calendars_changed.connect(self.source.invalidate)
+        # A slot of this widget, not the (plain Python) source's bound method: Qt drops a
+        # QObject's connections when it dies, not a plain callable's (see ChatPane's quit).
+        ctx.ops.calendars_changed.connect(self._calendars_changed)
         self.set_view("week")
 
     # ---- size ----------------------------------------------------------------------------
@@ -254,6 +256,9 @@ class CalendarArea(QWidget):
     # ---- loading -------------------------------------------------------------------------
 
     @Slot()
+    def _calendars_changed(self, *_: object) -> None:
+        self.source.invalidate()
+
     def _store_changed(self, *_: object) -> None:
         self.source.invalidate()
         self._reload()

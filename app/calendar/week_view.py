@@ -399,7 +399,9 @@ class WeekView(CalendarView):
 
     def scroll_to_minute(self, minute: int) -> None:
         bar = self.scroll_area.verticalScrollBar()
-        QTimer.singleShot(0, lambda: bar.setValue(int(self.grid.y_of(max(minute, 0)))))
+        # Owned by the scroll bar: a view closed before the next tick drops the call instead of
+        # raising "Internal C++ object already deleted" from a timer with no owner.
+        QTimer.singleShot(0, bar, lambda: bar.setValue(int(self.grid.y_of(max(minute, 0)))))
 
     def selection_moved(self) -> None:
         event = self.selected_event()
