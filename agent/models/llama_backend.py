@@ -127,6 +127,32 @@ def cancel_warm_ups(timeout_s: float = 5.0) -> None:
         job.wait(timeout_s)
 
 
+_LOG_CALLBACK: Any = None  # the ctypes callback must stay referenced while llama.cpp holds it
+
+
+def _route_llama_log() -> None:
+    """llama.cpp's own log goes to this module's logger (debug), not to the terminal.
+
+    llama-cpp-python's callback prints some lines to stderr even with ``verbose=False`` (every
+    ``richeng chat`` showed "llama_kv_cache_iswa: using full-size SWA cache (ref: ...)"). A
+    load that fails still raises, and its reason reaches the user as ``ModelUnavailable``."""
+    global _LOG_CALLBACK
+    if _LOG_CALLBACK is not None:
+        return
+    import ctypes
+
+    import llama_cpp
+
+    native = logging.getLogger("llama_cpp.native")
+
+    @llama_cpp.llama_log_callback
+    def forward(level: int, text: bytes, user_data: ctypes.c_void_p) -> None:
+        native.debug("%s", text.decode("utf-8", "replace").rstrip())
+
+    _LOG_CALLBACK = forward
+    llama_cpp.llama_log_set(forward, ctypes.c_void_p(0))
+
+
 def loaded_paths() -> list[str]:
     with _instances_lock:
         return list(_instances)
@@ -144,6 +170,7 @@ def _load(path: Path, n_ctx: int, n_threads: int, n_batch: int) -> _Loaded:
             from llama_cpp import Llama
         except ImportError:
             raise ModelUnavailable("local models need llama-cpp-python, which is not installed") from None
+        _route_llama_log()
         try:
             llama = Llama(
                 model_path=key, n_ctx=n_ctx, n_threads=n_threads, n_batch=n_batch, verbose=False

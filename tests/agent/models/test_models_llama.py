@@ -201,3 +201,17 @@ def test_the_grammar_of_the_runtime_tools_is_accepted_by_llama_cpp(bundled: Chat
     for tools in (tool_schemas(["Work", "家庭"]), [long_notes]):
         processor = LazyGrammarProcessor(bundled.llama, build_grammar(tools))
         processor.close()
+
+
+def test_loading_a_model_prints_nothing_of_llama_cpp_to_the_terminal(capfd: pytest.CaptureFixture[str]) -> None:
+    # Every `richeng chat` used to show "llama_kv_cache_iswa: using full-size SWA cache (ref: …)"
+    # on stderr, verbose=False or not. The native log now goes to the module's logger.
+    from llama_cpp import Llama
+
+    from agent.models import llama_backend
+
+    llama_backend._route_llama_log()
+    capfd.readouterr()
+    Llama(model_path=str(bundled_gguf_path()), n_ctx=512, n_threads=THREADS, verbose=False).close()
+    err = capfd.readouterr().err
+    assert "llama_" not in err and "SWA" not in err, err[:300]
