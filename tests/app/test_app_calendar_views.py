@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import time as clock
 from datetime import date, datetime, timedelta
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -147,27 +146,15 @@ def test_month_with_2000_events_paints_and_views_switch(area, cal_store, profile
             start = at(day, 7 + index % 12, (index * 7) % 60)
             edits.create(EventDraft(f"事件 Event {index}", start, start + timedelta(minutes=45), calendar))
     area.set_anchor(date(2026, 11, 15))
-    started = clock.perf_counter()
     area.set_view("month")
-    first_switch = clock.perf_counter() - started
     month = area.current_view()
     assert sum(1 for item in month.visible_items() if isinstance(item, MonthItem)) > 42
-    paints = []
     for _ in range(3):
-        started = clock.perf_counter()
         month.repaint()
-        paints.append(clock.perf_counter() - started)
-    switches = []
     for name in ("week", "month", "day", "month"):
-        started = clock.perf_counter()
         area.set_view(name)
-        switches.append(clock.perf_counter() - started)
         assert area.current_view() is not None
-    # Paint and switch budgets are benchmark figures (benchmarks/bench_app.py), never asserted here.
-    print(
-        f"\nmonth paint {min(paints) * 1000:.1f} ms, first switch {first_switch * 1000:.1f} ms, "
-        f"switches {[round(s * 1000, 1) for s in switches]} ms"
-    )
+    # How long paints and switches take is a benchmark figure (benchmarks/bench_app.py), not a test's.
 
 
 def test_every_calendar_string_has_a_chinese_translation(qtbot) -> None:  # type: ignore[no-untyped-def]
