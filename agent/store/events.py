@@ -80,11 +80,6 @@ class EventRepo:
             (self.profile_id, uid, recurrence_id),
         ).fetchone()
 
-    def row_by_id(self, event_id: int) -> sqlite3.Row | None:
-        return self.store.conn.execute(
-            "SELECT * FROM events WHERE profile_id = ? AND id = ?", (self.profile_id, event_id)
-        ).fetchone()
-
     def save(
         self,
         component: icalendar.Event | None,

@@ -159,7 +159,6 @@ class Expander:
             "SELECT * FROM events WHERE profile_id = ? AND id = ?", (self.profile_id, event_id)
         ).fetchone()
 
-
     def materialize(
         self,
         uid: str,

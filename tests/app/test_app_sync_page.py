@@ -27,8 +27,9 @@ from agent.sync.secrets import MemorySecrets, keyring_user
 from app.settings.settings_dialog import SettingsDialog
 from app.settings.sync_page import NEW_CALENDAR, SyncPage
 from app.sync.sync_controller import SyncController
-from tests.support.caldav_server import CalDavServer, Device, free_port, running_radicale
+from tests.support.caldav_server import CalDavServer, Device, running_radicale
 from tests.support.clock import SHANGHAI
+from tests.support.servers import free_port
 
 WAIT_MS = 30_000
 SHOTS = Path("/tmp/shots")

@@ -10,11 +10,9 @@ takes fresh calendars (``new_calendar``) so tests never see each other's events.
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,15 +20,11 @@ from dataclasses import dataclass, field
 from datetime import UTC
 from pathlib import Path
 
+from tests.support.servers import free_port, stop, wait_until_answering
+
 USER = "alice"
 PASSWORD = "correct horse"
 STARTUP_TIMEOUT_S = 30.0
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @dataclass
@@ -145,21 +139,11 @@ def running_radicale(max_resource_size: int = 250_000) -> Iterator[CalDavServer]
         )
         url = f"http://127.0.0.1:{port}/"
         try:
-            deadline = time.monotonic() + STARTUP_TIMEOUT_S
-            while not _answers(url):
-                if process.poll() is not None:
-                    raise RuntimeError(f"Radicale exited early: {(folder / 'radicale.log').read_text(errors='replace')}")
-                if time.monotonic() > deadline:
-                    raise RuntimeError("Radicale did not answer within 30 s")
-                time.sleep(0.05)
+            wait_until_answering(lambda: _answers(url), process, name="Radicale", timeout_s=STARTUP_TIMEOUT_S,
+                                 poll_s=0.05, log=lambda: (folder / "radicale.log").read_text(errors="replace"))
             yield CalDavServer(url, USER, PASSWORD, folder, process, max_resource_size)
         finally:
-            process.terminate()
-            try:
-                process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(timeout=10)
+            stop(process)
             log.close()
 
 

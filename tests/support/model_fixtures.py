@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import json
 import re
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+from tests.support.servers import free_port, stop, wait_until_answering
 
 SHIFT_EVENT: dict[str, Any] = {
     "type": "function",
@@ -98,12 +98,6 @@ def schema_errors(value: Any, schema: dict[str, Any], path: str = "$") -> list[s
     return errors
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 def _models_answer(base_url: str) -> bool:
     try:
         with urllib.request.urlopen(f"{base_url}/models", timeout=2) as response:
@@ -125,21 +119,14 @@ def llama_server(model: Path, *, extra: list[str] | None = None, timeout_s: floa
     log_file = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115 (closed in the finally below, after the server)
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log_file, text=True)
     base_url = f"http://127.0.0.1:{port}/v1"
+    def log() -> str:
+        log_file.seek(0)
+        return log_file.read()
+
     try:
-        deadline = time.monotonic() + timeout_s
-        while not _models_answer(base_url):
-            if process.poll() is not None:
-                log_file.seek(0)
-                raise RuntimeError(f"llama_cpp.server exited early:\n{log_file.read()[-2000:]}")
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"llama_cpp.server did not answer /v1/models within {timeout_s:.0f} s")
-            time.sleep(0.25)
+        wait_until_answering(lambda: _models_answer(base_url), process, name="llama_cpp.server /v1/models",
+                             timeout_s=timeout_s, poll_s=0.25, log=log)
         yield base_url
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=5)
+        stop(process)
         log_file.close()

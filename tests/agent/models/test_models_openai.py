@@ -19,7 +19,8 @@ import pytest
 
 from agent.models import ModelUnavailable, load_model
 from agent.models.bundled import bundled_gguf_path
-from tests.support.model_fixtures import SCHEMAS, SYSTEM, TOOLS, free_port, llama_server, schema_errors
+from tests.support.model_fixtures import SCHEMAS, SYSTEM, TOOLS, llama_server, schema_errors
+from tests.support.servers import free_port
 
 SECRET = "sk-test-0123456789abcdefSECRET"
 USER = [{"role": "user", "content": "hi"}]

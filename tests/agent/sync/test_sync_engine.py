@@ -17,8 +17,9 @@ from agent.store.components import build_event
 from agent.store.events import EventRepo
 from agent.sync.engine import SyncEngine
 from agent.sync.remote import Listing, RemoteCalendar
-from tests.support.caldav_server import CalDavServer, Device, free_port, running_radicale
+from tests.support.caldav_server import CalDavServer, Device, running_radicale
 from tests.support.clock import SHANGHAI
+from tests.support.servers import free_port
 
 
 @pytest.fixture(scope="module")
