@@ -9,6 +9,8 @@ from typing import Any
 from agent.models.base import ChatModel, ModelEvent, ModelResponse, ModelUnavailable, Progress
 from agent.services.settings import SettingsService
 
+Prefix = tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]] | None]
+
 WAIT_TICK_S = 0.25
 
 
@@ -48,22 +50,32 @@ class LazyModel:
             self.name = getattr(self._model, "name", self.name)
         return self._model
 
-    def warm(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> None:
+    def warm(
+        self,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]],
+        conversation: list[dict[str, Any]] | None = None,
+    ) -> None:
         """Load the model now (blocking the calling thread) and start its prefix warm-up."""
-        self.warm_with(lambda: (messages, tools))
+        self.warm_with(lambda: (messages, tools, conversation))
 
-    def warm_with(self, prefix: Callable[[], tuple[list[dict[str, Any]], list[dict[str, Any]]]]) -> None:
+    def warm_with(self, prefix: Callable[[], Prefix]) -> None:
         """``warm``, with the prefix built only once the load lock is held.
 
         The session's warm-up thread calls this first thing, so a turn sent right at start-up
         finds the lock taken and waits (with ``loading`` progress) until the prefix warm-up is
-        registered on the loaded model, instead of reading the prefix a second time itself."""
+        registered on the loaded model, instead of reading the prefix a second time itself.
+        ``prefix()`` gives the static messages, the tools and the resent conversation (or
+        None), as ``LlamaChatModel.warm`` takes them."""
         with self._lock:
             model = self._load_locked()
             warm = getattr(model, "warm", None)
             if callable(warm):
-                messages, tools = prefix()
-                warm(messages, tools)
+                messages, tools, conversation = prefix()
+                if conversation is not None:
+                    warm(messages, tools, conversation=conversation)
+                else:
+                    warm(messages, tools)
 
     def _loaded_with_progress(self) -> Generator[ModelEvent, None, ChatModel]:
         # The lock, not just ``_model``: the warm-up thread publishes the model before it has

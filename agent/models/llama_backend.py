@@ -74,8 +74,9 @@ class WarmJob:
         self.cancelled = threading.Event()
         self.done = 0
         self.total = 0
-        self.source = ""  # "memory" | "disk" | "evaluated" | "cancelled" | "failed"
+        self.source = ""  # "memory" | "disk" | "conversation" (saved at quit) | "evaluated" | "cancelled" | "failed"
         self.saved = False
+        self.conversation = 0  # prompt tokens in the cache once the resent history is read too
         self.thread: threading.Thread | None = None
 
     def wait(self, timeout: float | None = None) -> bool:
@@ -151,6 +152,44 @@ def _route_llama_log() -> None:
 
     _LOG_CALLBACK = forward
     llama_cpp.llama_log_set(forward, ctypes.c_void_p(0))
+
+
+def save_conversations() -> int:
+    """Save each loaded model's read-ahead conversation for the next start (the app quits;
+    call before ``cancel_warm_ups``). Returns how many were saved."""
+    with _instances_lock:
+        items = list(_instances.items())
+    return sum(_save_conversation(Path(path), loaded) for path, loaded in items)
+
+
+def _conversation_slot(model_path: Path, llama: Llama, resent: list[int]) -> tuple[dict[str, Any], Path]:
+    """Key and file of the saved conversation: a slot of its own beside the static prefix's
+    (saving one never evicts the other), one per model file and context settings."""
+    settings = {"n_ctx": llama.n_ctx(), "n_batch": llama.n_batch, "slot": "conversation"}
+    key = prefix_cache.cache_key(model_path, settings, resent)
+    return key, prefix_cache.cache_file(key)
+
+
+def _save_conversation(model_path: Path, loaded: _Loaded) -> bool:
+    """Only when the last warm-up read the whole resent conversation and no turn ran since
+    (the KV cache then holds exactly those tokens); a warm-up still running is left to be
+    cancelled, and a turn holding the model is not waited for past half a second."""
+    job = loaded.warm
+    if job is None or not job.finished.is_set() or not job.conversation:
+        return False
+    if not loaded.lock.acquire(timeout=0.5):
+        return False
+    try:
+        llama = loaded.llama
+        if llama.n_tokens != job.conversation:
+            return False
+        resent = llama.input_ids[: job.conversation].tolist()
+        key, path = _conversation_slot(model_path, llama, resent)
+        if prefix_cache.read(path, key, resent) is not None:
+            return True  # an earlier quit in the same conversation saved it
+        return prefix_cache.save(llama, key, path)
+    finally:
+        loaded.lock.release()
 
 
 def loaded_paths() -> list[str]:
@@ -274,12 +313,23 @@ class LlamaChatModel(BaseChatModel):
 
         return a[: Llama.longest_token_prefix(a, b)]
 
-    def warm(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], *, persist: bool = True) -> WarmJob:
+    def warm(
+        self,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]],
+        *,
+        persist: bool = True,
+        conversation: list[dict[str, Any]] | None = None,
+    ) -> WarmJob:
         """Start evaluating the static prefix in a background thread; returns at once.
 
         The state after the prefix comes from this process's KV cache when it already holds
         it, else from the disk cache when a sound file for exactly this model, context and
         prefix exists, else it is evaluated and (``persist``) saved for the next process.
+        ``conversation``: the leading messages the next turn will resend (the static ones
+        plus this session's history, from ``Assistant.warm_messages``); their tokens past the
+        prefix are read next, in the same job, and never saved (they change every turn), so
+        a restart inside a conversation does not make its first turn read the history again.
         A turn started meanwhile waits for the job, with progress, and can stop waiting.
         """
         loaded = self._current()
@@ -289,13 +339,22 @@ class LlamaChatModel(BaseChatModel):
             previous.cancelled.set()
         loaded.warm = job
         job.thread = threading.Thread(
-            target=self._run_warm, args=(loaded, job, messages, tools, persist), name="llama-warm", daemon=True
+            target=self._run_warm,
+            args=(loaded, job, messages, tools, persist, conversation),
+            name="llama-warm",
+            daemon=True,
         )
         job.thread.start()
         return job
 
     def _run_warm(
-        self, loaded: _Loaded, job: WarmJob, messages: list[dict[str, Any]], tools: list[dict[str, Any]], persist: bool
+        self,
+        loaded: _Loaded,
+        job: WarmJob,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]],
+        persist: bool,
+        conversation: list[dict[str, Any]] | None,
     ) -> None:
         try:
             with loaded.lock:
@@ -304,39 +363,80 @@ class LlamaChatModel(BaseChatModel):
                     return
                 llama = loaded.llama
                 tokens = self.prefix_tokens(messages, tools)
-                job.total = len(tokens)
+                resent = self.prefix_tokens(conversation, tools) if conversation and conversation != messages else []
+                if len(resent) <= len(tokens) or len(resent) + 1 >= llama.n_ctx():
+                    resent = []  # nothing past the prefix, or a history the turn must trim anyway
+                job.total = len(resent) or len(tokens)
                 if not tokens or len(tokens) + 1 >= llama.n_ctx():
                     job.source = "failed"
                     return
-                from llama_cpp import Llama
-
-                held = Llama.longest_token_prefix(llama._input_ids.tolist(), tokens)
-                key = prefix_cache.cache_key(self.path, {"n_ctx": llama.n_ctx(), "n_batch": llama.n_batch}, tokens)
-                path = prefix_cache.cache_file(key)
-                if held >= len(tokens):  # a turn got here first: keep it, but make sure the next process can start warm
-                    job.done, job.source = len(tokens), "memory"
-                    if persist and prefix_cache.read(path, key, tokens) is None:
-                        if llama.n_tokens > len(tokens):  # drop the turn's tail (it changes next turn anyway)
-                            llama._ctx.kv_cache_seq_rm(-1, len(tokens), -1)
-                            llama.n_tokens = len(tokens)
-                        job.saved = prefix_cache.save(llama, key, path)
+                if resent and persist and self._restore_conversation(llama, job, resent):
                     return
-                if persist and prefix_cache.restore(llama, key, tokens, path):
-                    job.done, job.source = len(tokens), "disk"
-                    return
-                for done in _evaluate(llama, tokens, len(tokens), min(held, llama.n_tokens)):
-                    job.done = done
-                    if job.cancelled.is_set():
-                        job.source = "cancelled"
-                        return
-                job.source = "evaluated"
-                if persist:
-                    job.saved = prefix_cache.save(llama, key, path)
+                if self._warm_prefix(llama, job, tokens, persist) and resent:
+                    self._warm_conversation(llama, job, resent)
         except Exception:  # a warm-up failure costs speed, never a turn: the turn evaluates
             log.exception("prefix warm-up failed")
             job.source = "failed"
         finally:
             job.finished.set()
+
+    def _warm_prefix(self, llama: Llama, job: WarmJob, tokens: list[int], persist: bool) -> bool:
+        """The static prefix into the KV cache (memory, disk or evaluated); False if cancelled."""
+        from llama_cpp import Llama
+
+        held = Llama.longest_token_prefix(llama._input_ids.tolist(), tokens)
+        key = prefix_cache.cache_key(self.path, {"n_ctx": llama.n_ctx(), "n_batch": llama.n_batch}, tokens)
+        path = prefix_cache.cache_file(key)
+        if held >= len(tokens):  # a turn got here first: keep it, but make sure the next process can start warm
+            job.done, job.source = len(tokens), "memory"
+            if persist and prefix_cache.read(path, key, tokens) is None:
+                if llama.n_tokens > len(tokens):  # drop the turn's tail (it changes next turn anyway)
+                    llama._ctx.kv_cache_seq_rm(-1, len(tokens), -1)
+                    llama.n_tokens = len(tokens)
+                job.saved = prefix_cache.save(llama, key, path)
+            return True
+        if persist and prefix_cache.restore(llama, key, tokens, path):
+            job.done, job.source = len(tokens), "disk"
+            return True
+        for done in _evaluate(llama, tokens, len(tokens), min(held, llama.n_tokens)):
+            job.done = done
+            if job.cancelled.is_set():
+                job.source = "cancelled"
+                return False
+        job.source = "evaluated"
+        if persist:
+            job.saved = prefix_cache.save(llama, key, path)
+        return True
+
+    def _restore_conversation(self, llama: Llama, job: WarmJob, resent: list[int]) -> bool:
+        """The state the last app run saved at quit (``save_conversation``), when this start
+        resends exactly the conversation it held (same session, nothing said since)."""
+        from llama_cpp import Llama
+
+        if Llama.longest_token_prefix(llama._input_ids.tolist(), resent) >= len(resent):
+            return False  # already in memory: the static path reports it as such
+        key, path = _conversation_slot(self.path, llama, resent)
+        if not prefix_cache.restore(llama, key, resent, path):
+            return False
+        job.done = job.conversation = len(resent)
+        job.source = "conversation"
+        return True
+
+    def save_conversation(self) -> bool:
+        """Save the read-ahead conversation for the next start; see ``save_conversations``."""
+        return _save_conversation(self.path, self._current())
+
+    def _warm_conversation(self, llama: Llama, job: WarmJob, resent: list[int]) -> None:
+        """The resent history after the prefix; a cancel keeps what was read (the source stays)."""
+        from llama_cpp import Llama
+
+        held = min(Llama.longest_token_prefix(llama._input_ids.tolist(), resent), llama.n_tokens)
+        job.done = held
+        for done in _evaluate(llama, resent, len(resent), held):
+            job.done = done
+            if job.cancelled.is_set():
+                return
+        job.conversation = len(resent)
 
     def stream(
         self,

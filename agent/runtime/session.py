@@ -10,6 +10,11 @@ schemas, thousands of tokens) before it can answer. The session hands that prefi
 model in a background thread as soon as the app or the CLI has a model, so the reading (or
 the load of the saved state, see ``agent.models.prefix_cache``) overlaps the person typing.
 Models without a ``warm`` method (hosted, scripted) are left alone.
+
+Read-ahead: the app's warm-up also hands over the history the next turn will resend
+(``Assistant.warm_messages``), at start and again after every turn, so a turn reads only its
+own message; at quit that read-ahead is saved (``save_conversations``) and the next start
+restores it when it resends the same conversation. docs/models.md has the figures.
 """
 
 from __future__ import annotations
@@ -29,13 +34,17 @@ from agent.timesym.context import TimeContext
 log = logging.getLogger(__name__)
 
 
-def _prefix_for(calendar_names: list[str]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The messages before the conversation and the tool schemas every turn sends."""
+Prefix = tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]] | None]
+
+
+def _prefix_for(calendar_names: list[str], conversation: list[dict[str, Any]] | None = None) -> Prefix:
+    """The messages before the conversation, the tool schemas every turn sends, and (the app)
+    those messages followed by the history the next turn resends."""
     from agent.runtime.prompt import build_messages
     from agent.runtime.tools import tool_schemas
 
     leading = build_messages([], "", "")[:-1]  # everything before the (last) user message
-    return leading, tool_schemas(calendar_names)
+    return leading, tool_schemas(calendar_names), conversation
 
 
 def warm_model(model: object, store: Store, profile_id: int) -> bool:
@@ -43,33 +52,40 @@ def warm_model(model: object, store: Store, profile_id: int) -> bool:
 
     Blocks while a lazily configured model loads; the prefix evaluation itself runs in the
     model's own background thread (a turn waits for it, with progress, and can stop). The
-    CLI calls this before its one turn; the app calls ``start_warm_up``.
+    CLI calls this before its one turn (the turn follows at once, so there is no history
+    worth reading ahead); the app calls ``start_warm_up``.
     """
     if not callable(getattr(model, "warm", None)):
         return False
     from agent.services.calendars import CalendarService
 
-    return _warm(model, CalendarService(store, profile_id).names())
+    return _warm(model, CalendarService(store, profile_id).names(), None)
 
 
-def _warm(model: object, calendar_names: list[str]) -> bool:
+def _warm(model: object, calendar_names: list[str], conversation: list[dict[str, Any]] | None) -> bool:
     warm_with = getattr(model, "warm_with", None)
     if callable(warm_with):  # a lazily loaded model: it builds the prefix once its load lock is held
-        warm_with(lambda: _prefix_for(calendar_names))
+        warm_with(lambda: _prefix_for(calendar_names, conversation))
         return True
     warm = getattr(model, "warm", None)
     if not callable(warm):
         return False
-    messages, tools = _prefix_for(calendar_names)
-    warm(messages, tools)
+    messages, tools, _ = _prefix_for(calendar_names)
+    if conversation is not None:
+        warm(messages, tools, conversation=conversation)
+    else:
+        warm(messages, tools)
     return True
 
 
-def start_warm_up(model: object, store: Store, profile_id: int) -> threading.Thread | None:
+def start_warm_up(
+    model: object, store: Store, profile_id: int, conversation: list[dict[str, Any]] | None = None
+) -> threading.Thread | None:
     """``warm_model`` on a daemon thread; a failure is logged (the first turn just reads more).
 
-    The calendar names (the one per-user part of the tool schemas) are read here, on the
-    caller's thread, so the warm-up thread never touches the store.
+    The calendar names (the one per-user part of the tool schemas) and ``conversation`` (the
+    resent history, ``Assistant.warm_messages``) are read on the caller's thread, so the
+    warm-up thread never touches the store.
     """
     if not callable(getattr(model, "warm", None)):
         return None
@@ -79,7 +95,7 @@ def start_warm_up(model: object, store: Store, profile_id: int) -> threading.Thr
 
     def run() -> None:
         try:
-            _warm(model, names)
+            _warm(model, names, conversation)
         except Exception as exc:  # a missing file, a bad spec: the turn will say so itself
             log.info("model warm-up skipped: %s", exc)
 
@@ -121,17 +137,24 @@ class ChatSession:
             self.warm_up()
 
     def cancel_warm_up(self) -> None:
-        """Stop a prefix warm-up still running (the app quits); never loads llama.cpp for it."""
+        """The app quits: keep a finished read-ahead of the conversation for the next start
+        (``save_conversations``), stop a warm-up still running; never loads llama.cpp for it."""
         import sys
 
         backend = sys.modules.get("agent.models.llama_backend")
         if backend is not None:
+            backend.save_conversations()
             backend.cancel_warm_ups()
 
     def warm_up(self) -> None:
         """Start loading the model and reading the static prefix now (app start, model change)."""
         self._warm_wanted = True
-        self.warm_thread = start_warm_up(self.assistant.model, self.assistant.store, self.assistant.profile_id)
+        assistant = self.assistant
+        inner = getattr(assistant.model, "loaded", None) or assistant.model  # a LazyModel's loaded model
+        if not callable(getattr(inner, "warm", None)):  # hosted, scripted: nothing to read ahead
+            self.warm_thread = None
+            return
+        self.warm_thread = start_warm_up(assistant.model, assistant.store, assistant.profile_id, assistant.warm_messages())
 
     def stop(self) -> None:
         """Ask the running turn to stop at its next check (between tokens and steps)."""
@@ -141,6 +164,8 @@ class ChatSession:
         with self._turn_lock:
             self._stop.clear()
             result = yield from self.assistant.stream_turn(text, ctx, should_stop=self._stop.is_set)
+            if self._warm_wanted:  # read this exchange ahead while the person reads the reply
+                self.warm_up()
             return result
 
     def send_all(self, text: str, ctx: TimeContext | None = None) -> tuple[list[TurnEvent], TurnResult]:

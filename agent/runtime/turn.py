@@ -123,6 +123,15 @@ class Assistant:
         names, messages = self._messages(req, ctx, history, older, text)
         return {"messages": messages, "tools": reading_view(self.tools.schemas(names))}
 
+    def warm_messages(self) -> list[dict[str, Any]]:
+        """The leading messages the next turn will resend: the system prompt and this
+        session's history (``archive.segment``, as ``stream_turn`` reads it), without the
+        final user message, which holds the clock and the person's text. A warm-up reads them
+        before that message arrives. Reads only."""
+        archive = ArchiveService(self.store, self.profile_id, clock=self.context().now)
+        history, _older = archive.segment(int(self.settings.get("session_gap_minutes")))
+        return build_messages(history, "", "")[:-1]
+
     def _messages(
         self, req: TurnRequest, ctx: TimeContext, history: list[Message], older: int, text: str
     ) -> tuple[list[str], list[dict[str, Any]]]:

@@ -9,6 +9,7 @@ with every tool, counted with the bundled GGUF's own tokenizer.
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -78,3 +79,19 @@ def test_prefix_with_every_tool_fits_the_budget(db_file: Path, capsys: pytest.Ca
     print(f"\nprefix {data['prefix_tokens']} tokens, whole request {data['total_tokens']}")
     assert 0 < data["prefix_tokens"] <= PREFIX_BUDGET
     assert data["total_tokens"] > data["prefix_tokens"]
+
+
+def test_the_warm_up_reads_ahead_exactly_the_history_a_turn_resends(store: Store) -> None:
+    """``Assistant.warm_messages`` (what the app's warm-up reads after a restart) is the turn's
+    request minus its last message, history included; drift here would make the restarted
+    app read the history twice."""
+    profile_id = ensure_profile(store)
+    Assistant(store, profile_id, ScriptedModel([{"content": "你好！"}])).turn("你好", ctx_at(NOW))
+    later = NOW.replace(minute=5)
+    ahead = Assistant(store, profile_id, None, clock=lambda: later).warm_messages()
+    recorder = Recorder(ScriptedModel([{"content": "好的"}]))
+    Assistant(store, profile_id, recorder).turn("明天有什么安排", ctx_at(later))  # type: ignore[arg-type]
+    sent = recorder.requests[0]["messages"]
+    assert ahead == sent[:-1] and [m["role"] for m in ahead] == ["system", "user", "assistant"]
+    gone = Assistant(store, profile_id, None, clock=lambda: NOW + timedelta(hours=3)).warm_messages()
+    assert [m["role"] for m in gone] == ["system"]  # past the session gap nothing is resent

@@ -144,49 +144,73 @@ def test_a_turn_during_the_warm_up_waits_for_it_instead_of_reading_twice() -> No
     assert response.usage.cached_tokens >= len(model.prefix_tokens(_system(SYSTEM_A), [])) - 1
 
 
-def test_the_app_session_warms_the_real_prefix_and_the_next_start_reuses_it(tmp_path: Path) -> None:
-    """The app's path: a LazyModel, ``ChatSession.warm_up()`` at start, then a real turn.
+def test_the_app_session_warms_the_real_prefix_and_the_next_start_reuses_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The app's path: a LazyModel, ``ChatSession.warm_up()`` at start, then a real turn,
+    the read-ahead of that exchange, the quit that saves it, and the start after.
 
-    Guards that what the session pre-reads is what a turn really sends (``_prefix_for``
-    against the runtime's request): otherwise the restarted session would read it again.
+    Guards that what the session pre-reads is what a turn really sends (``_prefix_for`` and
+    ``warm_messages`` against the runtime's request): otherwise the restarted session would
+    read it again.
     """
+    import json
+
     from agent.runtime.session import ChatSession
     from agent.store.db import Store
     from agent.store.profiles import ensure_profile
     from app.model_loader import LazyModel
     from tests.support.clock import NOW, ctx_at
 
-    def start() -> tuple[Store, ChatSession, LazyModel]:
+    jobs: list[llama_backend.WarmJob] = []
+    real_warm = LlamaChatModel.warm
+
+    def recording_warm(self: LlamaChatModel, *args: Any, **kwargs: Any) -> llama_backend.WarmJob:
+        jobs.append(real_warm(self, *args, **kwargs))
+        return jobs[-1]
+
+    monkeypatch.setattr(LlamaChatModel, "warm", recording_warm)
+
+    def start() -> tuple[Store, ChatSession]:
         clear_cache()
+        jobs.clear()
         store = Store(tmp_path / "calendar.sqlite3")
         model = LazyModel("bundled", n_ctx=2048, n_threads=THREADS)
-        session = ChatSession(store, ensure_profile(store), model)  # type: ignore[arg-type]
+        session = ChatSession(store, ensure_profile(store), model, clock=lambda: NOW)  # type: ignore[arg-type]
         session.warm_up()
-        return store, session, model
+        return store, session
 
-    store, session, model = start()
+    def cached_of_last_turn(store: Store) -> int:
+        observed = store.conn.execute("SELECT data FROM observations ORDER BY id DESC LIMIT 1").fetchone()
+        return int(json.loads(observed[0])["tokens"]["cached"])
+
+    store, session = start()
     assert session.warm_thread is not None
     session.warm_thread.join(600)
-    inner = model.loaded
-    assert isinstance(inner, LlamaChatModel)
-    job = inner._current().warm
-    assert job is not None and job.wait(600) and job.source == "evaluated" and job.saved
+    assert jobs[0].wait(600) and jobs[0].source == "evaluated" and jobs[0].saved and not jobs[0].conversation
     store.close()
 
-    store, session, model = start()  # the next app start
+    store, session = start()  # the next app start
     events, result = session.send_all("明天下午三点开会", ctx_at(NOW))
-    inner = model.loaded
-    assert isinstance(inner, LlamaChatModel)
-    job = inner._current().warm
-    assert job is not None and job.source == "disk"
+    first = jobs[0]
+    assert first.source == "disk"
     kinds = [e.kind for e in events]
     assert kinds[0] == "progress" and events[0].payload.phase == "loading"  # the pane can say so at once
     assert result.model_calls >= 1  # (a later call of the base model's turn may outgrow n_ctx=2048)
-    observed = store.conn.execute("SELECT data FROM observations ORDER BY id DESC LIMIT 1").fetchone()
+    assert cached_of_last_turn(store) >= first.total - 1  # every request of the turn started from the saved prefix
+    ahead = jobs[-1]  # after the turn: this exchange read ahead for the next one
+    assert len(jobs) == 2 and ahead.wait(600) and ahead.conversation > first.total
+    resent = ahead.conversation
+    session.cancel_warm_up()  # the app quits: the read-ahead is saved
     store.close()
-    assert observed is not None
-    tokens = __import__("json").loads(observed[0])["tokens"]
-    assert tokens["cached"] >= job.total - 1, tokens  # every request of the turn started from the saved prefix
+
+    store, session = start()  # the start after: the whole conversation comes from disk
+    assert session.warm_thread is not None
+    session.warm_thread.join(600)
+    assert jobs[0].wait(600) and jobs[0].source == "conversation" and jobs[0].conversation == jobs[0].done == resent
+    session.send_all("后天呢", ctx_at(NOW))
+    assert cached_of_last_turn(store) >= resent - 1
+    store.close()
 
 
 def test_a_turn_waiting_for_the_warm_up_reports_its_progress_and_can_stop() -> None:
@@ -232,3 +256,38 @@ def test_saving_prunes_state_files_of_models_that_are_gone(tmp_path: Path) -> No
     assert _state_files() == [prefix_cache.cache_file(prefix_cache.cache_key(
         model.path, {"n_ctx": model.llama.n_ctx(), "n_batch": model.llama.n_batch}, model.prefix_tokens(_system(SYSTEM_A), [])
     ))]
+
+
+def test_a_restart_inside_a_conversation_reads_its_history_ahead() -> None:
+    """The app passes the resent history as ``conversation``: after the prefix (here from
+    disk) the warm-up reads it too, so the first turn reads only its own message. The warm-up
+    itself saves only the static prefix; the conversation is saved at quit, in a slot of its
+    own, and used only by a start that resends exactly it."""
+    history = [
+        {"role": "user", "content": "What is on Tuesday?"},
+        {"role": "assistant", "content": "Tuesday 10:00 dentist."},
+    ]
+    model = _fresh()
+    assert model.warm(_system(SYSTEM_A), []).wait(600)
+    prefix_len = len(model.prefix_tokens(_system(SYSTEM_A), []))
+
+    model = _fresh()  # the next process, inside the same conversation
+    conversation = [*_system(SYSTEM_A), *history]
+    job = model.warm(_system(SYSTEM_A), [], conversation=conversation)
+    resent = len(model.prefix_tokens(conversation, []))
+    assert job.wait(600) and job.source == "disk" and not job.saved
+    assert resent > prefix_len and job.total == job.done == job.conversation == resent
+    assert model.save_conversation()  # what the app's quit does
+    response = model.complete([*conversation, {"role": "user", "content": "And Wednesday?"}], [], max_tokens=2)
+    assert response.usage.cached_tokens >= resent - 1
+    assert not model.save_conversation()  # a turn ran since: the cache no longer holds just the conversation
+
+    model = _fresh()  # the same conversation resent: it comes whole from its own file
+    job = model.warm(_system(SYSTEM_A), [], conversation=conversation)
+    assert job.wait(600) and job.source == "conversation" and job.done == resent
+
+    model = _fresh()  # another history: that file is ignored, the saved prefix still serves it
+    other = [*_system(SYSTEM_A), {"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello."}]
+    job = model.warm(_system(SYSTEM_A), [], conversation=other)
+    assert job.wait(600) and job.source == "disk" and job.conversation == len(model.prefix_tokens(other, []))
+    assert len(_state_files()) == 2  # the prefix's and the conversation's slot, nothing piling up
