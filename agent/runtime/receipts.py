@@ -182,10 +182,12 @@ def outcome_receipt(outcome: Outcome, lang: str) -> str:
         return f"好的，不建“{title}”了。" if zh else f"OK, I dropped “{title}”."
     if outcome.status == "none":
         return "现在没有待确认的日程。" if zh else "There is no pending event to cancel."
-    # invalid after the model's retries ran out
+    # invalid after the model's retries ran out (a model may not even have named the event)
     if zh:
-        return f"我没能理解“{title}”的时间，还没有写入日历。可以换个说法告诉我日期和时间吗？"
-    return f"I couldn't work out the time for “{title}”, so nothing was written. Could you say the date and time another way?"
+        what = f"“{title}”的时间" if title.strip() else "这个日程的时间"
+        return f"我没能理解{what}，还没有写入日历。可以换个说法告诉我日期和时间吗？"
+    what = f"the time for “{title}”" if title.strip() else "the time for this event"
+    return f"I couldn't work out {what}, so nothing was written. Could you say the date and time another way?"
 
 
 _REPEAT_ZH = {"DAILY": "每天", "WEEKDAYS": "每个工作日", "WEEKLY": "每周{w}", "BIWEEKLY": "每两周的{w}",

@@ -137,3 +137,12 @@ def test_conflict_and_past_time_dialogs_show_the_year(qtbot) -> None:  # type: i
     past = PastTimeDialog(replace(receipt, status="past_time", start=sh(2025, 11, 30, 8), end=sh(2025, 11, 30, 9)), SHANGHAI)
     qtbot.addWidget(past)
     assert "2025/11/30 08:00–09:00" in past.message.text()
+
+
+def test_an_unreadable_time_with_no_title_does_not_quote_an_empty_name() -> None:
+    """The bundled base model once left the title empty: the receipt read 'the time for “”'."""
+    from agent.services.command_types import Outcome
+
+    assert R.outcome_receipt(Outcome("invalid", title=""), "en").startswith("I couldn't work out the time for this event,")
+    assert R.outcome_receipt(Outcome("invalid", title="  "), "zh").startswith("我没能理解这个日程的时间，")
+    assert "“牙医”" in R.outcome_receipt(Outcome("invalid", title="牙医"), "zh")
