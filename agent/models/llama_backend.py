@@ -25,6 +25,7 @@ last token cached and evaluates only that one.
 
 from __future__ import annotations
 
+import atexit
 import logging
 import os
 import threading
@@ -112,6 +113,29 @@ def clear_cache() -> None:
             item.warm.cancelled.set()
         with item.lock:
             item.llama.close()
+
+
+def _close_at_exit() -> None:
+    """Close every loaded model before the interpreter tears its modules down.
+
+    A Llama freed during that teardown can find llama_cpp's C functions already unset and
+    printed ``TypeError: 'NoneType' object is not callable`` from ``Llama.__del__`` (after
+    every full test run). A model a turn or warm-up still holds is left alone: its thread
+    would be using it, and exit must not wait on a generation."""
+    with _instances_lock:
+        loaded = list(_instances.values())
+        _instances.clear()
+    for item in loaded:
+        if item.warm is not None:
+            item.warm.cancelled.set()
+        if item.lock.acquire(timeout=1.0):
+            try:
+                item.llama.close()
+            finally:
+                item.lock.release()
+
+
+atexit.register(_close_at_exit)
 
 
 def cancel_warm_ups(timeout_s: float = 5.0) -> None:

@@ -10,12 +10,14 @@ seen yet (a pending "which day?" it might accidentally answer), so we wait inste
 
 Results are handled once the worker has finished (the op keeps them until then): by then
 the pane is idle again, so a dialog the result opens (conflict, past time) can act at once.
+What a result leaves pending (the chip, its expiry, those dialogs) is ``PendingFlow``'s
+(``app/chat/pending_flow.py``); its answers come back here as ``act`` turns.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
-from datetime import date, datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QThreadPool, QTimer, Signal, Slot
@@ -30,31 +32,25 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from agent.errors import UserFacingError
-from agent.runtime.receipts import language_of
 from agent.runtime.session import ChatSession
 from agent.runtime.turn import TurnEvent, TurnResult
 from agent.services.archive import ArchiveService
-from agent.services.chat_edits import ChatEditService, EditOption, EditOutcome
-from agent.services.commands import ACTIVE, CommandService, Outcome, WriteFacts
+from agent.services.chat_edits import ChatEditService, EditOutcome
+from agent.services.commands import CommandService, Outcome, WriteFacts
 from agent.timesym.context import TimeContext
 from app.chat.bubble import MessageBubble
 from app.chat.candidate_bar import CandidateBar
-from app.chat.conflict_dialog import CANCEL as CONFLICT_CANCEL
-from app.chat.conflict_dialog import CREATE, ConflictDialog
+from app.chat.conflict_dialog import ConflictDialog
 from app.chat.guard_dialog import GuardBanner
 from app.chat.message_view import MessageView
-from app.chat.modal_wait import ModalWait
 from app.chat.no_model_panel import NoModelPanel
-from app.chat.past_time_dialog import ADD, DROP, PastTimeDialog
+from app.chat.past_time_dialog import PastTimeDialog
+from app.chat.pending_flow import PendingFlow
 from app.chat.progress import TurnProgress
 from app.context import AppContext
 from app.i18n import system_language
 from app.ops import BackgroundOp
 from app.worker import GeneratorWorker, describe
-
-EDIT_PENDING = ("edit_choice", "edit_confirm", "edit_conflict")  # a pending change: buttons in the bar
-EDIT_DONE = ("updated", "deleted", "edit_cancelled", "edit_no_match", "edit_invalid")
 
 
 def _honour_stop(
@@ -99,16 +95,9 @@ class ChatPane(QWidget):
         self.worker: GeneratorWorker[TurnEvent, TurnResult] | None = None
         self._op: BackgroundOp[TurnEvent, TurnResult] | None = None
         self.last_reply: MessageBubble | None = None
-        self.conflict_dialog: ConflictDialog | None = None
-        self.past_time_dialog: PastTimeDialog | None = None
         self._stop_requested = False
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(1)  # one turn at a time, in order
-        self._pending_timer = QTimer(self)
-        self._pending_timer.setSingleShot(True)
-        self._pending_timer.timeout.connect(self._pending_expired)
-        # A conflict / past-time question never opens over an unrelated modal editor.
-        self._modal_wait = ModalWait(self, lambda widget: widget in (self.conflict_dialog, self.past_time_dialog))
 
         title = QLabel(self.tr("Assistant"), self)
         font = title.font()
@@ -147,6 +136,9 @@ class ChatPane(QWidget):
         self.candidate_bar.target_picked.connect(lambda index, label: self.act("pick_target", date=str(index), label=label))
         self.candidate_bar.edit_confirm_requested.connect(lambda: self.act("confirm_edit"))
         self.progress = TurnProgress(self)  # phase, prompt tokens read, seconds (Stop: send_button)
+        # The chip's expiry and the conflict / past-time questions (which never open over an
+        # unrelated modal editor).
+        self.pending = PendingFlow(ctx, self, self.candidate_bar, self.act, lambda: self.input.setFocus())
 
         self.input = QLineEdit(self)
         self.input.setPlaceholderText(self.tr("Tell me what to schedule, or ask about your week…"))
@@ -171,7 +163,7 @@ class ChatPane(QWidget):
 
         self._set_busy(False)
         self._load_history()
-        self._restore_pending()
+        self.pending.restore()
         self.model_changed()
         app = QCoreApplication.instance()
         if app is not None:
@@ -198,6 +190,14 @@ class ChatPane(QWidget):
         self.send_button.setEnabled(has_model or self.is_busy())
         self.model_label.setText(_short_model_name(getattr(model, "name", "")) if has_model else self.tr("no model"))
 
+    @property
+    def conflict_dialog(self) -> ConflictDialog | None:
+        return self.pending.conflict_dialog
+
+    @property
+    def past_time_dialog(self) -> PastTimeDialog | None:
+        return self.pending.past_time_dialog
+
     def warmed_up(self) -> bool:
         """True once the start-up warm-up has run (tests wait for it before timing turns)."""
         return self._warm.done
@@ -217,7 +217,7 @@ class ChatPane(QWidget):
         if not text or self.is_busy():
             return None
         self.guard_banner.dismiss()
-        self._modal_wait.cancel()  # this message supersedes a question still waiting
+        self.pending.modal_wait.cancel()  # this message supersedes a question still waiting
         self._maybe_session_break()
         self.view.add_bubble("user", text, self.ctx.now())
         self._begin_reply(self.tr("Thinking…"))
@@ -230,7 +230,7 @@ class ChatPane(QWidget):
         """A button on the pending command: pick_date, create_anyway, add_anyway, confirm, cancel (no model)."""
         if self.is_busy():
             return None
-        self._modal_wait.cancel()
+        self.pending.modal_wait.cancel()
         self.view.add_bubble("action", label or self.view.action_text(kind, date), self.ctx.now())
         self._begin_reply("")
         worker = self._make_worker(_act_turn(self.ctx.session, kind, date, self.ctx.time_context()), f"act {kind}")
@@ -257,7 +257,8 @@ class ChatPane(QWidget):
     @Slot()
     def _on_about_to_quit(self) -> None:
         """Quitting waits neither for a model to finish talking nor for it to finish reading
-        its prompt prefix."""
+        its prompt prefix; a finished read-ahead of the conversation is saved for the next
+        start (``ChatSession.cancel_warm_up``)."""
         self.stop()
         cancel_warm_up = getattr(self.ctx.session, "cancel_warm_up", None)
         if callable(cancel_warm_up):
@@ -355,107 +356,7 @@ class ChatPane(QWidget):
             self.ctx.ops.record_assistant_change(result.changes)
         if result.guard:
             self.guard_banner.show_guard(result.guard, result.outcome)
-        self._track_pending(result)
-        if result.outcome == "conflict" and isinstance(receipt, Outcome):
-            conflict = receipt
-            self._ask_when_free(lambda: self._ask_conflict(conflict))
-        elif result.outcome == "past_time" and isinstance(receipt, Outcome) and receipt.start is not None:
-            past = receipt
-            self._ask_when_free(lambda: self._ask_past_time(past))
-
-    def _ask_when_free(self, ask: Callable[[], None]) -> None:
-        """Ask now, or after the user closes the modal window they are working in."""
-        bubble = self.last_reply
-        if self._modal_wait.run_or_wait(ask, lambda: bubble.set_status("") if bubble is not None else None):
-            return
-        if bubble is not None:
-            bubble.set_status(self.tr("I'll ask about this when the open window is closed."))
-
-    def _track_pending(self, result: TurnResult) -> None:
-        receipt = result.receipt
-        if result.outcome in EDIT_PENDING:
-            edit = receipt if isinstance(receipt, EditOutcome) else EditOutcome(result.outcome)
-            options = edit.offered()
-            title = (options[0].title if options else "") or edit.title
-            self._show_edit(title, result.outcome, edit.op or "update", options, result.lang, edit.expires_at)
-            return
-        if result.outcome in EDIT_DONE or (self.candidate_bar.status in EDIT_PENDING and self._edit_gone()):
-            self._clear_pending()
-            return
-        if result.outcome in ACTIVE:
-            outcome = receipt if isinstance(receipt, Outcome) else Outcome(result.outcome)
-            self._show_pending(outcome.title, result.outcome, outcome.candidates, result.lang, outcome.expires_at)
-        elif result.outcome in ("created", "cancelled", "none"):
-            self._clear_pending()
-
-    def _show_pending(self, title: str, status: str, candidates: list[date], lang: str, expires_at: datetime | None) -> None:
-        self.candidate_bar.show_pending(title, status, candidates, lang, self.ctx.time_context().today)
-        self._expire_pending_at(expires_at)
-
-    def _expire_pending_at(self, expires_at: datetime | None) -> None:
-        """The chip goes when its stub expires (the stub's own ``expires_at``); a result with
-        no stub behind it keeps the chip for one command lifetime."""
-        if expires_at is not None:
-            ttl = expires_at - self.ctx.time_context().now
-        else:
-            ttl = timedelta(minutes=int(self.ctx.settings.get("command_ttl_minutes")))
-        self._pending_timer.start(max(1000, int(ttl.total_seconds() * 1000)))
-
-    def _edit_gone(self) -> bool:
-        """The pending edit the bar shows was answered or dropped by the agent meanwhile."""
-        try:
-            return ChatEditService(self.ctx.store, self.ctx.profile_id, self.ctx.time_context(), WriteFacts()).active() is None
-        except UserFacingError:
-            return True
-
-    def _show_edit(self, title: str, status: str, op: str, options: list[EditOption], lang: str,
-                   expires_at: datetime | None) -> None:
-        self.candidate_bar.show_edit(title, status, op, options, lang, self.ctx.time_context().today)
-        self._expire_pending_at(expires_at)
-
-    def _clear_pending(self) -> None:
-        self._pending_timer.stop()
-        self.candidate_bar.clear()
-
-    @Slot()
-    def _pending_expired(self) -> None:
-        self.candidate_bar.clear()  # the agent expired the stub by now; its buttons would say "none"
-
-    def _ask_conflict(self, outcome: Outcome) -> None:
-        dialog = ConflictDialog(outcome, self.ctx.tz, self)
-        dialog.chosen.connect(self._conflict_chosen)
-        self.conflict_dialog = dialog
-        dialog.open()
-
-    @Slot(str)
-    def _conflict_chosen(self, choice: str) -> None:
-        dialog, self.conflict_dialog = self.conflict_dialog, None
-        if dialog is not None:
-            dialog.deleteLater()
-        if choice == CREATE:
-            self.act("create_anyway")
-        elif choice == CONFLICT_CANCEL:
-            self.act("cancel")
-        else:
-            self.input.setFocus()
-
-    def _ask_past_time(self, outcome: Outcome) -> None:
-        dialog = PastTimeDialog(outcome, self.ctx.tz, self)
-        dialog.chosen.connect(self._past_time_chosen)
-        self.past_time_dialog = dialog
-        dialog.open()
-
-    @Slot(str)
-    def _past_time_chosen(self, choice: str) -> None:
-        dialog, self.past_time_dialog = self.past_time_dialog, None
-        if dialog is not None:
-            dialog.deleteLater()
-        if choice == ADD:
-            self.act("add_anyway")
-        elif choice == DROP:
-            self.act("cancel")
-        else:
-            self.input.setFocus()
+        self.pending.follow(result, bubble)
 
     # ---- user actions -----------------------------------------------------------------------
 
@@ -510,7 +411,7 @@ class ChatPane(QWidget):
         CommandService(self.ctx.store, self.ctx.profile_id, tctx).cancel_active()
         ChatEditService(self.ctx.store, self.ctx.profile_id, tctx, WriteFacts()).supersede()
         ArchiveService(self.ctx.store, self.ctx.profile_id, clock=tctx.now).new_conversation()
-        self._clear_pending()
+        self.pending.clear()
         self.guard_banner.dismiss()
         self.view.add_divider(self.ctx.now())
         self.input.setFocus()
@@ -534,28 +435,6 @@ class ChatPane(QWidget):
         messages = archive.recent()
         gap = int(self.ctx.settings.get("session_gap_minutes"))
         self.view.load_history(messages, archive.segment_breaks(messages, gap))
-
-    def _restore_pending(self) -> None:
-        """A command left pending by the last run (and not yet expired) gets its chip back."""
-        tctx = self.ctx.time_context()
-        try:
-            stub = CommandService(self.ctx.store, self.ctx.profile_id, tctx).active_stub()
-        except UserFacingError:
-            return
-        edit = ChatEditService(self.ctx.store, self.ctx.profile_id, tctx, WriteFacts()).active()
-        if edit is not None and (stub is None or edit.id > stub.id):
-            options = edit.offered()
-            title = options[0].title if options else ""
-            status = {"choose": "edit_choice", "confirm": "edit_confirm"}.get(edit.status, edit.status)
-            self._show_edit(title, status, str(edit.slots.get("op") or "update"), options,
-                            language_of(title, self.ctx.settings.get("language")), edit.expires_at)
-            return
-        if stub is None:
-            return
-        lang = language_of(stub.title, self.ctx.settings.get("language"))
-        today = tctx.now.date()
-        days = [day for day in stub.days() if day >= today]
-        self._show_pending(stub.title, stub.status, days, lang, stub.expires_at)
 
     def _maybe_session_break(self) -> None:
         last = self.view.last_time

@@ -51,8 +51,8 @@ def test_the_pending_chip_ends_when_its_stub_expires(make_pane, app_ctx) -> None
     outcome = Outcome("needs_date", title="体检", candidates=[date(2026, 12, 5)], expires_at=stub_expiry)
     result = TurnResult(reply="哪一天？", outcome="needs_date", candidates=["2026-12-05"], receipt=outcome)
     pane._show_result(result)
-    remaining = pane._pending_timer.remainingTime()
-    assert pane._pending_timer.isActive() and 6.5 * 60_000 <= remaining <= 7.5 * 60_000
+    remaining = pane.pending.timer.remainingTime()
+    assert pane.pending.timer.isActive() and 6.5 * 60_000 <= remaining <= 7.5 * 60_000
 
 
 def _shown(start: Any, end: Any) -> tuple[str, str]:
@@ -85,4 +85,4 @@ def test_a_pending_choice_comes_back_typed_after_a_restart(make_pane, qtbot, app
     assert live == ["1. 周二 12/1 10:00 项目周会（日程）", "2. 周二 12/1 15:00 评审会（日程）"]
     again = make_pane(None)  # the app restarted: the chip and its buttons come from the stored question
     assert [b.text() for b in again.candidate_bar.options] == live and again.candidate_bar.status == "edit_choice"
-    assert again._pending_timer.isActive() and again._pending_timer.remainingTime() > 25 * 60_000
+    assert again.pending.timer.isActive() and again.pending.timer.remainingTime() > 25 * 60_000
