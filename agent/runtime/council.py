@@ -7,22 +7,16 @@ invitation is never detected from text, and the advisors get no tools, so they c
 
 from __future__ import annotations
 
-import re
 from collections.abc import Generator
 from datetime import datetime, timedelta
 from typing import Any
 
 from agent.models.base import ChatModel, ModelEvent, ModelResponse
 from agent.services.archive import Message
+from agent.services.wording import accepts_offer
 from agent.store.events import Occurrence
 
 WINDOW = timedelta(minutes=30)
-AFFIRMATIVE = re.compile(
-    r"^\s*(要|要的|好|好的|好啊|好呀|可以|行|嗯|嗯嗯|是|是的|开始|来吧|请|ok|okay|yes|yep|yeah|sure|please|go ahead|go)"
-    r"\s*[。.!！~～]*\s*$",
-    re.IGNORECASE,
-)
-
 ADVISORS = (
     ("效率顾问", "Focus advisor", "You care about focused work, realistic load and deadlines."),
     ("健康顾问", "Well-being advisor", "You care about rest, sleep, exercise and stress."),
@@ -43,7 +37,9 @@ def pending_offer(last: Message | None, now: datetime) -> dict[str, Any] | None:
 
 
 def is_affirmative(text: str) -> bool:
-    return bool(AFFIRMATIVE.match(text or ""))
+    """The short yes that accepts the invitation: the one reader of short answers
+    (``wording.accepts_offer``), so "好的" means the same here as after "add it?"."""
+    return accepts_offer(text)
 
 
 def _events_text(events: list[Occurrence]) -> str:

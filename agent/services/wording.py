@@ -51,14 +51,40 @@ DECLINE_WORDS = (
 _ANSWER_STRIP = re.compile(r"[\s。.!！~～,，]+")
 
 
+def _answer_key(text: str) -> str:
+    """A short answer as the word lists are compared: NFKC, casefolded, punctuation and
+    spaces squeezed to one space (so the lists' own "对，加上" is found too)."""
+    return _ANSWER_STRIP.sub(" ", fold(text)).strip()
+
+
+# An offer's invitation ("shall I ask the council?") is also accepted by these, which would
+# be odd answers to "add it to the calendar?" but are plain ways to say "go on".
+ACCEPT_WORDS = ("开始", "来吧", "请", "好呀", "please", "go ahead", "go")
+
+
+def accepts_offer(text: str) -> bool:
+    """A short yes to an offer the assistant recorded (the council): every short yes
+    ``confirmation_answer`` reads, plus the words that only make sense for an offer."""
+    if confirmation_answer(text) is True:
+        return True
+    if not isinstance(text, str) or len(text) > 20:
+        return False
+    return _answer_key(text) in _ACCEPT
+
+
 def confirmation_answer(text: str) -> bool | None:
     """True for a short yes, False for a short no, None for anything else (which goes to
     the model as usual). Only whole short replies count: "不用，改成明天" is not a "no"."""
     if not isinstance(text, str) or len(text) > 20:
         return None
-    folded = _ANSWER_STRIP.sub(" ", fold(text)).strip()
-    if folded in CONFIRM_WORDS:
+    key = _answer_key(text)
+    if key in _CONFIRM:
         return True
-    if folded in DECLINE_WORDS:
+    if key in _DECLINE:
         return False
     return None
+
+
+_CONFIRM = frozenset(_answer_key(word) for word in CONFIRM_WORDS)
+_DECLINE = frozenset(_answer_key(word) for word in DECLINE_WORDS)
+_ACCEPT = frozenset(_answer_key(word) for word in ACCEPT_WORDS)

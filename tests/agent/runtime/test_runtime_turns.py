@@ -357,3 +357,27 @@ def test_streaming_yields_tokens_before_done(store: Store, profile_id: int) -> N
     bot, _ = assistant(store, profile_id, [{"content": "今天天气不错，适合出去走走。"}])
     kinds = [event.kind for event in bot.stream_turn("聊聊天", CTX)]
     assert kinds.count("token") >= 2 and kinds[-1] == "done"
+
+
+def test_one_reader_of_short_answers_serves_the_council_offer_too() -> None:
+    """Every short yes the council's own pattern used to accept still accepts, the shared
+    yes/no reader's words accept as well, and a no or a longer sentence does not."""
+    from agent.runtime.council import is_affirmative
+    from agent.services.wording import CONFIRM_WORDS, confirmation_answer
+
+    old_pattern = ["要", "要的", "好", "好的", "好啊", "好呀", "可以", "行", "嗯", "嗯嗯", "是", "是的", "开始", "来吧",
+                   "请", "ok", "okay", "yes", "yep", "yeah", "sure", "please", "go ahead", "go"]
+    for word in [*old_pattern, *CONFIRM_WORDS, "好的！", "  OK. ", "Yes!", "ｏｋ"]:
+        assert is_affirmative(word), word
+    for text in ["不用", "不要了", "no", "好的，不过明天再说吧，我现在有点忙", "go home", ""]:
+        assert not is_affirmative(text), text
+    assert confirmation_answer("开始") is None  # an offer's word is not a yes to "add it?"
+
+
+def test_the_word_lists_own_comma_answers_are_read() -> None:
+    """"对，加上" sat in the yes list but the comma was squeezed out of the reply only, so it
+    never matched and went to the model."""
+    from agent.services.wording import confirmation_answer
+
+    assert confirmation_answer("对，加上") is True and confirmation_answer("是的, 加上!") is True
+    assert confirmation_answer("不用，改成明天") is None
