@@ -136,3 +136,40 @@ def test_a_turn_waits_while_the_warm_up_still_holds_a_model_it_has_published() -
     lazy._lock.release()
     rest = list(stream)
     assert rest[-1].kind == "done" and rest[-1].response is not None and rest[-1].response.content == REPLY
+
+
+def test_the_tool_phase_is_named_and_a_stop_there_ends_the_turn(make_pane, qtbot, app_ctx) -> None:
+    """A tool the turn is running (held open here) shows as "Calling a tool: <its status>";
+    Stop pressed then lets the tool finish its step and ends the turn before the next model
+    call."""
+    from pydantic import BaseModel, ConfigDict
+
+    from agent.models.script_backend import ScriptedModel
+    from agent.runtime.toolkit import Tool, ToolDeps, ToolResult
+    from agent.runtime.tools import TOOLS
+
+    running, release = threading.Event(), threading.Event()
+
+    class LookupArgs(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+
+    def lookup(deps: ToolDeps, args: LookupArgs) -> ToolResult:
+        running.set()
+        release.wait(10)
+        return ToolResult("slow_lookup", True, {"found": 0})
+
+    slow = Tool("slow_lookup", LookupArgs, "Look something up.", False, lookup, "Looking it up…", "正在查找…")
+    model = ScriptedModel([{"tool_calls": [{"name": "slow_lookup", "arguments": {}}]}, {"content": REPLY}])
+    app_ctx.session.assistant.tools = TOOLS.plus(slow)
+    pane = make_pane(model)
+    pane.send_message("查一下")
+    qtbot.waitUntil(lambda: running.is_set() and pane.progress.phase == "tool", timeout=5000)
+    assert pane.progress.label.text() == "Calling a tool: Looking it up…"
+    save_shot(pane, "progress_tool")
+    with qtbot.waitSignal(pane.turn_finished, timeout=5000) as blocker:
+        pane.send_button.click()
+        assert pane.progress.phase == "stopping"
+        save_shot(pane, "progress_stopping_tool")
+        release.set()
+    assert blocker.args[0].outcome == "stopped" and model.calls == 1  # no model call after the Stop
+    assert not pane.is_busy() and not pane.progress.isVisible()
