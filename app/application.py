@@ -45,6 +45,8 @@ def build_context(store: Store, profile_id: int, tz: str | None, now: datetime |
 
     settings = SettingsService(store, profile_id)
     clock = (lambda: now) if now is not None else None
+    if clock is not None:  # --now reaches the store too: its journal stamps and backup days
+        store.clock = clock
 
     def make_session() -> ChatSession:
         """The chat runtime loads when the chat pane first needs it, not before the first paint."""
@@ -58,6 +60,11 @@ def build_context(store: Store, profile_id: int, tz: str | None, now: datetime |
 
 def run(argv: Sequence[str]) -> int:
     args = parse_args(argv)
+    try:
+        now = datetime.fromisoformat(args.now) if args.now else None
+    except ValueError:
+        print(f"richeng: --now {args.now!r} is not an ISO 8601 time (e.g. 2026-12-01T09:00+08:00)", file=sys.stderr)
+        return 2
     if args.offscreen:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     from app.display import display_problem, missing_xcb_hint
@@ -97,7 +104,7 @@ def run(argv: Sequence[str]) -> int:
     except UserFacingError as exc:
         QMessageBox.critical(None, "Richeng", str(exc))
         return 2
-    ctx = build_context(store, profile_id, args.tz, datetime.fromisoformat(args.now) if args.now else None)
+    ctx = build_context(store, profile_id, args.tz, now)
     if args.lang:  # the whole window speaks --lang, calendar day names included (not stored)
         ctx.settings.override("language", "zh" if args.lang.startswith("zh") else "en")
     language = args.lang or {"zh": "zh_CN", "en": "en"}.get(str(ctx.settings.get("language")))

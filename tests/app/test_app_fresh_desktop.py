@@ -59,3 +59,22 @@ def test_help_lists_the_app_options_and_says_no_command_opens_the_app(tmp_path: 
         assert option in text, option
     assert "--lang" in text and "--offscreen" in text
     assert "no command" in text.lower() and "opens the" in text.lower()
+
+
+def test_a_bad_now_is_one_line_and_a_good_one_reaches_the_store(tmp_path: Path) -> None:
+    """``--now`` (demos, smoke tests): a malformed value used to end in a ValueError
+    traceback; a good one set the window's clock but not the store's, so the undo journal
+    and the daily backup went by the real clock."""
+    from datetime import datetime
+
+    from agent.store.db import Store
+    from agent.store.profiles import ensure_profile
+    from app.application import build_context
+
+    done = run_richeng("--offscreen", "--db", str(tmp_path / "r.sqlite3"), "--now", "next tuesday", env=bare_env(tmp_path))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "--now" in done.stderr and "Traceback" not in done.stderr
+    store = Store(tmp_path / "s.sqlite3")
+    fixed = datetime.fromisoformat("2031-05-06T07:08:09+08:00")
+    ctx = build_context(store, ensure_profile(store), "Asia/Shanghai", fixed)
+    assert ctx.now() == fixed and store.clock() == fixed
+    store.close()
