@@ -103,16 +103,23 @@ def default_threads() -> int:
     return max(1, min(8, (os.cpu_count() or 2) // 2))
 
 
-def clear_cache() -> None:
-    """Drop every loaded model (tests use it to measure a cold start; the app on model change)."""
+def clear_cache(wait_s: float | None = None) -> None:
+    """Drop every loaded model (tests use it to measure a cold start; the app on model change).
+
+    ``wait_s``: how long to wait for a turn or warm-up still holding a model; past it that
+    model is left to its thread. None waits as long as it takes."""
     with _instances_lock:
         loaded = list(_instances.values())
         _instances.clear()
     for item in loaded:
         if item.warm is not None:
             item.warm.cancelled.set()
-        with item.lock:
+        if not item.lock.acquire(timeout=-1 if wait_s is None else wait_s):
+            continue
+        try:
             item.llama.close()
+        finally:
+            item.lock.release()
 
 
 def _close_at_exit() -> None:
@@ -120,19 +127,8 @@ def _close_at_exit() -> None:
 
     A Llama freed during that teardown can find llama_cpp's C functions already unset and
     printed ``TypeError: 'NoneType' object is not callable`` from ``Llama.__del__`` (after
-    every full test run). A model a turn or warm-up still holds is left alone: its thread
-    would be using it, and exit must not wait on a generation."""
-    with _instances_lock:
-        loaded = list(_instances.values())
-        _instances.clear()
-    for item in loaded:
-        if item.warm is not None:
-            item.warm.cancelled.set()
-        if item.lock.acquire(timeout=1.0):
-            try:
-                item.llama.close()
-            finally:
-                item.lock.release()
+    every full test run). Exit waits at most a second for a model a turn still holds."""
+    clear_cache(wait_s=1.0)
 
 
 atexit.register(_close_at_exit)

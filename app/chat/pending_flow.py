@@ -160,37 +160,28 @@ class PendingFlow(QObject):
     # ---- the dialogs ------------------------------------------------------------------------
 
     def _ask_conflict(self, outcome: Outcome) -> None:
-        dialog = ConflictDialog(outcome, self.ctx.tz, self._pane)
-        dialog.chosen.connect(self._conflict_chosen)
-        self.conflict_dialog = dialog
-        dialog.open()
-
-    @Slot(str)
-    def _conflict_chosen(self, choice: str) -> None:
-        dialog, self.conflict_dialog = self.conflict_dialog, None
-        if dialog is not None:
-            dialog.deleteLater()
-        if choice == CREATE:
-            self._act("create_anyway")
-        elif choice == CONFLICT_CANCEL:
-            self._act("cancel")
-        else:
-            self._focus_input()
+        self.conflict_dialog = ConflictDialog(outcome, self.ctx.tz, self._pane)
+        self._open(self.conflict_dialog, {CREATE: "create_anyway", CONFLICT_CANCEL: "cancel"})
 
     def _ask_past_time(self, outcome: Outcome) -> None:
-        dialog = PastTimeDialog(outcome, self.ctx.tz, self._pane)
-        dialog.chosen.connect(self._past_time_chosen)
-        self.past_time_dialog = dialog
-        dialog.open()
+        self.past_time_dialog = PastTimeDialog(outcome, self.ctx.tz, self._pane)
+        self._open(self.past_time_dialog, {ADD: "add_anyway", DROP: "cancel"})
 
-    @Slot(str)
-    def _past_time_chosen(self, choice: str) -> None:
-        dialog, self.past_time_dialog = self.past_time_dialog, None
-        if dialog is not None:
+    def _open(self, dialog: ConflictDialog | PastTimeDialog, answers: dict[str, str]) -> None:
+        """Open ``dialog``; its choice becomes the ``act`` that ``answers`` names, and any
+        other choice (change the time) puts the cursor back in the input."""
+
+        def chosen(choice: str) -> None:
+            if self.conflict_dialog is dialog:
+                self.conflict_dialog = None
+            if self.past_time_dialog is dialog:
+                self.past_time_dialog = None
             dialog.deleteLater()
-        if choice == ADD:
-            self._act("add_anyway")
-        elif choice == DROP:
-            self._act("cancel")
-        else:
-            self._focus_input()
+            kind = answers.get(choice)
+            if kind is not None:
+                self._act(kind)
+            else:
+                self._focus_input()
+
+        dialog.chosen.connect(chosen)  # the dialog's own signal: the connection dies with it
+        dialog.open()
