@@ -64,6 +64,10 @@ def save_shot(widget: Any, name: str) -> Path | None:
         return None
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"
+    from PySide6.QtWidgets import QApplication
+
+    for _ in range(5):  # pending layout requests first (each pass may post the parent's), as before a real paint
+        QApplication.processEvents()
     widget.grab().save(str(path))
     return path
 
