@@ -17,9 +17,10 @@ and saves it, so the first turn after a restart costs what a second turn costs. 
 arrives while the warm-up runs waits for it, reporting progress, and can be stopped.
 
 Progress: llama-cpp-python has no per-token callback for prompt evaluation, so the part of
-the prompt not in the KV cache is evaluated here in chunks of ``PROMPT_CHUNK`` tokens with
-``Llama.eval``; after each chunk the stream yields a ``progress`` event (tokens done / total),
-which is also where a Stop takes effect. ``create_completion`` then finds everything but the
+the prompt not in the KV cache is evaluated in chunks of ``PROMPT_CHUNK`` tokens with
+``Llama.eval`` (``llama_warm.evaluate``, shared with the warm-up, which lives there too);
+after each chunk the stream yields a ``progress`` event (tokens done / total), which is
+also where a Stop takes effect. ``create_completion`` then finds everything but the
 last token cached and evaluates only that one.
 """
 
@@ -35,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from agent.models import prefix_cache
+from agent.models import llama_warm
 from agent.models.base import (
     BaseChatModel,
     ModelEvent,
@@ -49,6 +50,7 @@ from agent.models.base import (
     forced_tool_name,
 )
 from agent.models.lazy_grammar import LazyGrammarProcessor
+from agent.models.llama_warm import Loaded, WarmJob, evaluate
 from agent.models.tool_grammar import TOOL_MARKER, build_grammar, normalize_messages, split_call
 
 if TYPE_CHECKING:
@@ -58,42 +60,13 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DEFAULT_N_CTX = 8192  # the static prefix (system prompt + tool schemas) is ~5k tokens
-# Tokens per prompt-evaluation step: small enough that progress moves and a Stop lands within
-# seconds on a slow CPU, large enough that the per-call overhead stays negligible.
-PROMPT_CHUNK = 64
 WAIT_TICK_S = 0.25  # how often a turn waiting for the warm-up reports progress (and can stop)
 # Two user texts that differ in their first character: the tokens both renders share are
 # exactly the part of every request that comes before the conversation.
 _PROBES = ("1", "2")
 
 
-class WarmJob:
-    """The background evaluation (or disk load) of one static prefix; see ``warm``."""
-
-    def __init__(self) -> None:
-        self.finished = threading.Event()
-        self.cancelled = threading.Event()
-        self.done = 0
-        self.total = 0
-        self.source = ""  # "memory" | "disk" | "conversation" (saved at quit) | "evaluated" | "cancelled" | "failed"
-        self.saved = False
-        self.conversation = 0  # prompt tokens in the cache once the resent history is read too
-        self.thread: threading.Thread | None = None
-
-    def wait(self, timeout: float | None = None) -> bool:
-        return self.finished.wait(timeout)
-
-
-@dataclass
-class _Loaded:
-    llama: Llama
-    n_ctx: int
-    lock: threading.Lock
-    formatter: Any  # a llama_cpp ChatFormatter: (messages=...) -> ChatFormatterResponse
-    warm: WarmJob | None = None
-
-
-_instances: dict[str, _Loaded] = {}
+_instances: dict[str, Loaded] = {}
 _instances_lock = threading.Lock()
 
 
@@ -179,37 +152,7 @@ def save_conversations() -> int:
     call before ``cancel_warm_ups``). Returns how many were saved."""
     with _instances_lock:
         items = list(_instances.items())
-    return sum(_save_conversation(Path(path), loaded) for path, loaded in items)
-
-
-def _conversation_slot(model_path: Path, llama: Llama, resent: list[int]) -> tuple[dict[str, Any], Path]:
-    """Key and file of the saved conversation: a slot of its own beside the static prefix's
-    (saving one never evicts the other), one per model file and context settings."""
-    settings = {"n_ctx": llama.n_ctx(), "n_batch": llama.n_batch, "slot": "conversation"}
-    key = prefix_cache.cache_key(model_path, settings, resent)
-    return key, prefix_cache.cache_file(key)
-
-
-def _save_conversation(model_path: Path, loaded: _Loaded) -> bool:
-    """Only when the last warm-up read the whole resent conversation and no turn ran since
-    (the KV cache then holds exactly those tokens); a warm-up still running is left to be
-    cancelled, and a turn holding the model is not waited for past half a second."""
-    job = loaded.warm
-    if job is None or not job.finished.is_set() or not job.conversation:
-        return False
-    if not loaded.lock.acquire(timeout=0.5):
-        return False
-    try:
-        llama = loaded.llama
-        if llama.n_tokens != job.conversation:
-            return False
-        resent = llama.input_ids[: job.conversation].tolist()
-        key, path = _conversation_slot(model_path, llama, resent)
-        if prefix_cache.read(path, key, resent) is not None:
-            return True  # an earlier quit in the same conversation saved it
-        return prefix_cache.save(llama, key, path)
-    finally:
-        loaded.lock.release()
+    return sum(llama_warm.save_conversation(Path(path), loaded) for path, loaded in items)
 
 
 def loaded_paths() -> list[str]:
@@ -217,7 +160,7 @@ def loaded_paths() -> list[str]:
         return list(_instances)
 
 
-def _load(path: Path, n_ctx: int, n_threads: int, n_batch: int) -> _Loaded:
+def _load(path: Path, n_ctx: int, n_threads: int, n_batch: int) -> Loaded:
     key = str(path)
     with _instances_lock:
         existing = _instances.get(key)
@@ -241,7 +184,7 @@ def _load(path: Path, n_ctx: int, n_threads: int, n_batch: int) -> _Loaded:
                 existing.warm.cancelled.set()
             with existing.lock:
                 existing.llama.close()
-        loaded = _Loaded(llama=llama, n_ctx=n_ctx, lock=threading.Lock(), formatter=_formatter(llama))
+        loaded = Loaded(llama=llama, n_ctx=n_ctx, lock=threading.Lock(), formatter=_formatter(llama))
         _instances[key] = loaded
         return loaded
 
@@ -303,7 +246,7 @@ class LlamaChatModel(BaseChatModel):
     def llama(self) -> Llama:
         return self._current().llama
 
-    def _current(self) -> _Loaded:
+    def _current(self) -> Loaded:
         # After clear_cache() the old Llama is closed; touching it would crash, so reload.
         with _instances_lock:
             alive = _instances.get(str(self.path)) is self._loaded
@@ -359,104 +302,18 @@ class LlamaChatModel(BaseChatModel):
             previous.cancelled.set()
         loaded.warm = job
         job.thread = threading.Thread(
-            target=self._run_warm,
-            args=(loaded, job, messages, tools, persist, conversation),
+            target=llama_warm.run_warm,
+            args=(self.path, loaded, job, lambda leading: self.prefix_tokens(leading, tools), messages, conversation,
+                  persist),
             name="llama-warm",
             daemon=True,
         )
         job.thread.start()
         return job
 
-    def _run_warm(
-        self,
-        loaded: _Loaded,
-        job: WarmJob,
-        messages: list[dict[str, Any]],
-        tools: list[dict[str, Any]],
-        persist: bool,
-        conversation: list[dict[str, Any]] | None,
-    ) -> None:
-        try:
-            with loaded.lock:
-                if job.cancelled.is_set():
-                    job.source = "cancelled"
-                    return
-                llama = loaded.llama
-                tokens = self.prefix_tokens(messages, tools)
-                resent = self.prefix_tokens(conversation, tools) if conversation and conversation != messages else []
-                if len(resent) <= len(tokens) or len(resent) + 1 >= llama.n_ctx():
-                    resent = []  # nothing past the prefix, or a history the turn must trim anyway
-                job.total = len(resent) or len(tokens)
-                if not tokens or len(tokens) + 1 >= llama.n_ctx():
-                    job.source = "failed"
-                    return
-                if resent and persist and self._restore_conversation(llama, job, resent):
-                    return
-                if self._warm_prefix(llama, job, tokens, persist) and resent:
-                    self._warm_conversation(llama, job, resent)
-        except Exception:  # a warm-up failure costs speed, never a turn: the turn evaluates
-            log.exception("prefix warm-up failed")
-            job.source = "failed"
-        finally:
-            job.finished.set()
-
-    def _warm_prefix(self, llama: Llama, job: WarmJob, tokens: list[int], persist: bool) -> bool:
-        """The static prefix into the KV cache (memory, disk or evaluated); False if cancelled."""
-        from llama_cpp import Llama
-
-        held = Llama.longest_token_prefix(llama._input_ids.tolist(), tokens)
-        key = prefix_cache.cache_key(self.path, {"n_ctx": llama.n_ctx(), "n_batch": llama.n_batch}, tokens)
-        path = prefix_cache.cache_file(key)
-        if held >= len(tokens):  # a turn got here first: keep it, but make sure the next process can start warm
-            job.done, job.source = len(tokens), "memory"
-            if persist and prefix_cache.read(path, key, tokens) is None:
-                if llama.n_tokens > len(tokens):  # drop the turn's tail (it changes next turn anyway)
-                    llama._ctx.kv_cache_seq_rm(-1, len(tokens), -1)
-                    llama.n_tokens = len(tokens)
-                job.saved = prefix_cache.save(llama, key, path)
-            return True
-        if persist and prefix_cache.restore(llama, key, tokens, path):
-            job.done, job.source = len(tokens), "disk"
-            return True
-        for done in _evaluate(llama, tokens, len(tokens), min(held, llama.n_tokens)):
-            job.done = done
-            if job.cancelled.is_set():
-                job.source = "cancelled"
-                return False
-        job.source = "evaluated"
-        if persist:
-            job.saved = prefix_cache.save(llama, key, path)
-        return True
-
-    def _restore_conversation(self, llama: Llama, job: WarmJob, resent: list[int]) -> bool:
-        """The state the last app run saved at quit (``save_conversation``), when this start
-        resends exactly the conversation it held (same session, nothing said since)."""
-        from llama_cpp import Llama
-
-        if Llama.longest_token_prefix(llama._input_ids.tolist(), resent) >= len(resent):
-            return False  # already in memory: the static path reports it as such
-        key, path = _conversation_slot(self.path, llama, resent)
-        if not prefix_cache.restore(llama, key, resent, path):
-            return False
-        job.done = job.conversation = len(resent)
-        job.source = "conversation"
-        return True
-
     def save_conversation(self) -> bool:
         """Save the read-ahead conversation for the next start; see ``save_conversations``."""
-        return _save_conversation(self.path, self._current())
-
-    def _warm_conversation(self, llama: Llama, job: WarmJob, resent: list[int]) -> None:
-        """The resent history after the prefix; a cancel keeps what was read (the source stays)."""
-        from llama_cpp import Llama
-
-        held = min(Llama.longest_token_prefix(llama._input_ids.tolist(), resent), llama.n_tokens)
-        job.done = held
-        for done in _evaluate(llama, resent, len(resent), held):
-            job.done = done
-            if job.cancelled.is_set():
-                return
-        job.conversation = len(resent)
+        return llama_warm.save_conversation(self.path, self._current())
 
     def stream(
         self,
@@ -486,7 +343,7 @@ class LlamaChatModel(BaseChatModel):
             cached = max(0, min(Llama.longest_token_prefix(llama._input_ids.tolist(), tokens), len(tokens) - 1))
             yield ModelEvent(kind="progress", progress=Progress("reading", cached, len(tokens)))
             try:
-                for done in _evaluate(llama, tokens, len(tokens) - 1, cached):
+                for done in evaluate(llama, tokens, len(tokens) - 1, cached):
                     yield ModelEvent(kind="progress", progress=Progress("reading", done, len(tokens)))
             except Exception as exc:  # llama.cpp failures surface as assorted exceptions
                 raise ModelUnavailable(f"the local model failed while reading the prompt ({type(exc).__name__}: {exc})") from None
@@ -603,21 +460,6 @@ class _Run:
                 call = ToolCall(id=_call_id(), name=parsed[0], arguments=parsed[1])
                 yield ModelEvent(kind="tool_call", tool_call=call)
         return call
-
-
-def _evaluate(llama: Llama, tokens: list[int], upto: int, start: int) -> Iterator[int]:
-    """Evaluate ``tokens[start:upto]`` after the first ``start`` (already in the KV cache).
-
-    Yields the number of prompt tokens in the cache after each chunk, so callers can report
-    progress and stop between chunks; what was evaluated before a stop stays cached.
-    """
-    llama.n_tokens = min(llama.n_tokens, start)  # eval() drops the KV cache past n_tokens
-    done = llama.n_tokens
-    while done < upto:
-        step = tokens[done : min(upto, done + PROMPT_CHUNK)]
-        llama.eval(step)
-        done += len(step)
-        yield done
 
 
 def _call_id() -> str:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from agent.models import llama_backend, prefix_cache
+from agent.models import llama_backend, llama_warm, prefix_cache
 from agent.models.bundled import bundled_gguf_path
 from agent.models.llama_backend import LlamaChatModel, clear_cache
 from tests.support.model_fixtures import THREADS
@@ -112,7 +112,7 @@ def test_a_file_with_a_flipped_payload_byte_is_not_trusted() -> None:
 
 
 def test_prompt_reading_reports_progress_and_can_stop_between_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(llama_backend, "PROMPT_CHUNK", 8)
+    monkeypatch.setattr(llama_warm, "PROMPT_CHUNK", 8)
     model = _fresh()
     messages = [*_system(SYSTEM_A), {"role": "user", "content": "What is on Tuesday?"}]
     total = len(model.render_prompt(messages, [])[0])
@@ -198,6 +198,8 @@ def test_the_app_session_warms_the_real_prefix_and_the_next_start_reuses_it(
     assert kinds[0] == "progress" and events[0].payload.phase == "loading"  # the pane can say so at once
     assert result.model_calls >= 1  # (a later call of the base model's turn may outgrow n_ctx=2048)
     assert cached_of_last_turn(store) >= first.total - 1  # every request of the turn started from the saved prefix
+    assert session.warm_thread is not None
+    session.warm_thread.join(600)  # the read-ahead's thread registers its job on the model
     ahead = jobs[-1]  # after the turn: this exchange read ahead for the next one
     assert len(jobs) == 2 and ahead.wait(600) and ahead.conversation > first.total
     resent = ahead.conversation
