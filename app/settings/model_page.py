@@ -3,9 +3,10 @@
 What is saved is a *spec* string (``openai:MODEL@URL`` or ``llama:PATH``) plus, for a local
 file, its context size and thread count. An API key never enters the settings: it goes to
 the OS keyring through ``agent.models.keys.store_api_key``, per endpoint, so a DeepSeek key
-is never sent to DashScope. "Test connection" sends one tiny request on a worker thread and
-shows either OK or the ``ModelUnavailable`` reason word for word. Both it and the download of a
-recommended model run as ``app.ops.BackgroundOp``s on the global pool.
+is never sent to DashScope; "Forget saved key" removes it from the keyring again. "Test
+connection" sends one tiny request on a worker thread and shows either OK or the
+``ModelUnavailable`` reason word for word. Both it and the download of a recommended model
+run as ``app.ops.BackgroundOp``s on the global pool.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from agent.models.base import ModelUnavailable
-from agent.models.keys import keyring_key, normalize_base_url, store_api_key
+from agent.models.keys import delete_api_key, keyring_key, normalize_base_url, store_api_key
 from agent.models.registry import ModelSpecError, load_model, parse_spec
 from app.context import AppContext
 from app.ops import BackgroundOp
@@ -115,12 +116,20 @@ class ModelPage(QWidget):
         self.key_hint = QLabel(page)
         self.key_hint.setWordWrap(True)
         self.key_hint.setStyleSheet("color: palette(placeholder-text);")
+        self.forget_key = QPushButton(self.tr("Forget saved key"), page)
+        self.forget_key.setToolTip(self.tr("Remove this endpoint's key from the system keyring now"))
+        self.forget_key.clicked.connect(self._forget_key)
+        self.forget_key.hide()
+        key_row = QHBoxLayout()
+        key_row.setContentsMargins(0, 0, 0, 0)
+        key_row.addWidget(self.api_key, 1)
+        key_row.addWidget(self.forget_key)
         form = QFormLayout(page)
         form.setContentsMargins(0, 0, 0, 0)
         form.addRow(self.tr("Provider:"), self.preset)
         form.addRow(self.tr("Base URL:"), self.base_url)
         form.addRow(self.tr("Model:"), self.model_name)
-        form.addRow(self.tr("API key:"), self.api_key)
+        form.addRow(self.tr("API key:"), key_row)
         form.addRow("", self.key_hint)
         return page
 
@@ -389,13 +398,28 @@ class ModelPage(QWidget):
     @Slot()
     def _update_key_hint(self) -> None:
         url = self.base_url.text().strip()
-        if url and keyring_key(url):
+        saved = bool(url and keyring_key(url))
+        self.forget_key.setVisible(saved)
+        if saved:
             self.api_key.setPlaceholderText(self.tr("saved in the system keyring"))
             self.key_hint.setText(self.tr("A key for this endpoint is already saved; type a new one to replace it."))
         else:
             self.api_key.setPlaceholderText(self.tr("paste your API key"))
             self.key_hint.setText(self.tr("Kept in the system keyring, never in Richeng's files. "
                                           "Local servers such as Ollama need none."))
+
+    @Slot()
+    def _forget_key(self) -> None:
+        """Remove the endpoint's key from the keyring at once (not on Save): giving a laptop
+        away or leaving a provider should not need a keyring tool."""
+        url = self.base_url.text().strip()
+        removed = bool(url) and delete_api_key(url)
+        self._update_key_hint()
+        if removed:
+            self.key_hint.setText(self.tr("The saved key was removed from the system keyring."))
+        elif url and keyring_key(url):
+            self.key_hint.setText(self.tr("The system keyring did not remove the key; remove it with your "
+                                          "system's password manager."))
 
     @Slot()
     def _browse(self) -> None:

@@ -65,6 +65,7 @@ def fake_keyring(monkeypatch: pytest.MonkeyPatch) -> dict[tuple[str, str], str]:
     saved: dict[tuple[str, str], str] = {}
     monkeypatch.setattr(keyring, "set_password", lambda service, user, key: saved.__setitem__((service, user), key))
     monkeypatch.setattr(keyring, "get_password", lambda service, user: saved.get((service, user)))
+    monkeypatch.setattr(keyring, "delete_password", lambda service, user: saved.pop((service, user)))
     return saved
 
 
@@ -87,6 +88,7 @@ def test_settings_save_timezone_language_and_hosted_model_key_to_keyring(app_ctx
     model.preset.setCurrentIndex(model.preset.findText("DeepSeek"))
     model.api_key.setText("sk-secret-123456")
     dialog.show()
+    dialog.tabs.setCurrentWidget(model)
     save_shot(dialog, "settings_model_hosted")
     dialog.tabs.setCurrentIndex(0)
     save_shot(dialog, "settings_general")
@@ -110,6 +112,38 @@ def test_reopened_settings_show_the_saved_model_and_key_hint(app_ctx, qtbot, fak
     assert dialog.model.current_kind() == HOSTED and dialog.model.model_name.text() == "qwen-plus"
     assert dialog.model.preset.currentText() == "DashScope (Qwen)"
     assert "already saved" in dialog.model.key_hint.text()
+
+
+def test_a_saved_key_can_be_forgotten_from_the_settings(app_ctx, qtbot, fake_keyring, monkeypatch) -> None:
+    """The button shows only while the endpoint has a key in the keyring; it removes that
+    key at once, and a keyring that refuses is said so (the key stays listed as saved)."""
+    import keyring
+
+    url = "https://api.deepseek.com/v1"
+    app_ctx.settings.set("model", f"openai:deepseek-chat@{url}")
+    fake_keyring[("richeng", url)] = "sk-old"
+    fake_keyring[("richeng", "https://other.example/v1")] = "sk-other"
+    dialog = SettingsDialog(app_ctx, page="model")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    model = dialog.model
+    assert model.forget_key.isVisible() and "already saved" in model.key_hint.text()
+    save_shot(dialog, "settings_model_forget_key")
+    model.forget_key.click()
+    assert fake_keyring == {("richeng", "https://other.example/v1"): "sk-other"}  # keys are per endpoint
+    assert not model.forget_key.isVisible() and "removed" in model.key_hint.text()
+    assert model.api_key.placeholderText() == "paste your API key"
+
+    fake_keyring[("richeng", url)] = "sk-again"
+    model._update_key_hint()
+
+    def refuse(service: str, user: str) -> None:
+        raise RuntimeError("locked")
+
+    monkeypatch.setattr(keyring, "delete_password", refuse)
+    model.forget_key.click()
+    assert fake_keyring[("richeng", url)] == "sk-again" and model.forget_key.isVisible()
+    assert "did not remove" in model.key_hint.text()
 
 
 def test_local_gguf_spec_with_context_and_threads(app_ctx, dialog, tmp_path) -> None:
