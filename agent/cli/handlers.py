@@ -257,10 +257,22 @@ def chat(args: argparse.Namespace) -> int:
     from agent.runtime.session import warm_model
 
     warm_model(model, session.store, session.profile_id)  # a local model: saved prefix state, or read it now
+    from agent.cli.progress_line import ProgressLine
     from agent.store import journal
 
+    line = ProgressLine(sys.stderr) if sys.stderr.isatty() else None  # a terminal only: captured output stays as it was
     with journal.origin(session.store, "chat"):
-        result = assistant.turn(args.message, session.ctx)
+        turn = assistant.stream_turn(args.message, session.ctx)
+        try:
+            while True:
+                event = next(turn)
+                if line is not None:
+                    line.on_event(event)
+        except StopIteration as done:
+            result = done.value
+        finally:
+            if line is not None:
+                line.clear()
     emit(args, result.to_json(), lambda: result.reply)
     return 0
 

@@ -48,11 +48,12 @@ class Progress:
 
     ``loading``: the model file is being loaded. ``reading``: the prompt is being evaluated,
     ``done`` of ``total`` tokens (``total`` 0 when the backend cannot know, e.g. a hosted
-    server). Writing the reply and calling a tool are visible from the token and tool-call
-    events themselves, so they need no progress event.
+    server). ``writing``: a tool call is being written, ``done`` pieces so far; its text is
+    never shown, so without these a slow model writing a call looked stuck on "reading" and
+    a Stop waited for the whole call. A text reply is visible from its token events.
     """
 
-    phase: Literal["loading", "reading"]
+    phase: Literal["loading", "reading", "writing"]
     done: int = 0
     total: int = 0
 

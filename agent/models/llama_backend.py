@@ -448,9 +448,10 @@ class _Run:
     def call(self, text: list[str], grammar: str | None) -> Generator[ModelEvent, None, ToolCall | None]:
         """Decode under the tool grammar; the call is yielded as soon as its JSON closes."""
         call: ToolCall | None = None
-        for piece in self.pieces(grammar):
+        for written, piece in enumerate(self.pieces(grammar), start=1):
             text.append(piece)
             if call is None:
+                yield ModelEvent(kind="progress", progress=Progress("writing", written))  # a Stop lands here too
                 call = _complete_call("".join(text))
                 if call is not None:  # the grammar allows only end-of-turn after this
                     yield ModelEvent(kind="tool_call", tool_call=call)

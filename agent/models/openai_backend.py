@@ -141,6 +141,7 @@ class OpenAIChatModel(BaseChatModel):
         partial: dict[int, _PartialCall] = {}
         usage = Usage()
         finished = False
+        written = 0  # tool-call pieces received
         try:
             for chunk in chunks:
                 if getattr(chunk, "usage", None) is not None:
@@ -156,6 +157,8 @@ class OpenAIChatModel(BaseChatModel):
                         yield ModelEvent(kind="token", text=delta.content)
                     for piece in delta.tool_calls or []:
                         watch.first_output()
+                        written += 1
+                        yield ModelEvent(kind="progress", progress=Progress("writing", written))  # a Stop lands here too
                         call = partial.setdefault(piece.index or 0, _PartialCall())
                         if piece.id:
                             call.id = piece.id

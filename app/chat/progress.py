@@ -78,6 +78,9 @@ class TurnProgress(QWidget):
             progress = event.payload
             if progress.phase == "loading":
                 self._set("loading")
+            elif progress.phase == "writing":  # a tool call being written (its text is not shown)
+                if self.phase != "writing":
+                    self._set("writing")
             else:
                 self._set("reading", int(progress.done), int(progress.total))
         elif event.kind == "token" and self.phase != "writing":

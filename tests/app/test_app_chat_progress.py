@@ -114,6 +114,8 @@ def test_a_tool_call_is_named_and_writing_follows_the_first_token(qapp) -> None:
     assert strip.label.text() == "Calling a tool: Reading your calendar…"
     strip.on_event(TurnEvent("tool_result", name="query_schedule_range"))
     assert strip.phase == "waiting"
+    strip.on_event(TurnEvent("progress", payload=Progress("writing", 3)))  # a tool call being written
+    assert strip.phase == "writing" and strip.label.text() == "Writing the reply…"
     strip.on_event(TurnEvent("token", "好"))
     assert strip.label.text() == "Writing the reply…" and strip.bar.isHidden()
     now[0] = 52.9

@@ -54,3 +54,62 @@ def test_dead_endpoint_is_model_unavailable_exit_0(tmp_path: Path, capsys: pytes
 def test_unknown_model_spec_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--db", str(tmp_path / "r.sqlite3"), *BASE, "chat", "你好", "--model", "gpt4", "--json"]) == 2
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+class _Terminal:
+    """A stderr that says it is a terminal, and keeps what was written."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def write(self, text: str) -> int:
+        self.text += text
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_chat_shows_its_progress_on_a_terminal_and_wipes_it(tmp_path: Path, capsys, monkeypatch) -> None:
+    """On a terminal stderr gets one self-rewriting line per phase, wiped before the reply;
+    captured stderr (a script, these other tests) gets none, and stdout is the same either way."""
+    import sys
+
+    from agent.cli.progress_line import CLEAR
+
+    turns = [{"tool_calls": [{"name": "query_schedule_range", "arguments": {"start": "D+1", "end": "D+1"}}]},
+             {"content": "明天没有安排。"}]
+    assert main(["--db", str(tmp_path / "a.sqlite3"), *BASE, "chat", "明天有什么安排", "--model", script(tmp_path, turns)]) == 0
+    plain = capsys.readouterr()
+    assert plain.err == ""
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main(["--db", str(tmp_path / "b.sqlite3"), *BASE, "chat", "明天有什么安排", "--model", script(tmp_path, turns)]) == 0
+    assert capsys.readouterr().out == plain.out
+    assert f"{CLEAR}calling a tool: query_schedule_range… · 0 s" in terminal.text
+    assert terminal.text.endswith(CLEAR)  # nothing left on the line the reply is printed after
+
+
+def test_the_progress_line_names_each_phase() -> None:
+    import io
+
+    from agent.cli.progress_line import CLEAR, ProgressLine
+    from agent.models.base import Progress
+    from agent.runtime.turn_types import TurnEvent
+
+    now = [100.0]
+    out = io.StringIO()
+    line = ProgressLine(out, clock=lambda: now[0])
+    line.on_event(TurnEvent("progress", payload=Progress("loading")))
+    now[0] = 103.4
+    line.on_event(TurnEvent("progress", payload=Progress("reading", 640, 1445)))
+    line.on_event(TurnEvent("reset"))  # says nothing about the phase: the line stays
+    line.on_event(TurnEvent("progress", payload=Progress("writing", 7)))
+    line.on_event(TurnEvent("token", "好"))
+    assert out.getvalue() == (f"{CLEAR}loading the model… · 0 s{CLEAR}reading the prompt: 640 / 1,445 tokens · 3 s"
+                              f"{CLEAR}writing the reply… · 3 s{CLEAR}")
+    line.clear()
+    assert out.getvalue().endswith(f"3 s{CLEAR}")  # wiped once, not again

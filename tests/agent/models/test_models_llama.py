@@ -67,6 +67,25 @@ def test_named_tool_choice_pins_the_tool_and_its_schema(bundled: ChatModel, name
     _check_call(events, {name})
 
 
+def test_writing_a_tool_call_reports_progress_and_can_be_stopped(bundled: ChatModel) -> None:
+    """A call's text is never shown, so the decode reports each piece as "writing": the UI
+    leaves "reading the prompt" and a Stop (the consumer closing the stream) lands mid-call."""
+    from agent.models.base import Progress
+
+    choice = {"type": "function", "function": {"name": "set_reminder"}}
+    events = list(bundled.stream(_messages(PROMPTS[3]), TOOLS, tool_choice=choice, max_tokens=64))
+    call_at = next(i for i, e in enumerate(events) if e.kind == "tool_call")
+    writing = [e.progress.done for e in events[:call_at]
+               if e.kind == "progress" and e.progress is not None and e.progress.phase == "writing"]
+    assert len(writing) >= 5 and writing == list(range(1, len(writing) + 1))
+    stream = bundled.stream(_messages(PROMPTS[3]), TOOLS, tool_choice=choice, max_tokens=64)
+    for event in stream:
+        if event.kind == "progress" and event.progress == Progress("writing", 2):
+            break
+    stream.close()  # stopped two pieces into the call: the model is free for the next turn at once
+    _check_call(list(bundled.stream(_messages(PROMPTS[3]), TOOLS, tool_choice=choice, max_tokens=64)), {"set_reminder"})
+
+
 def test_auto_gives_text_or_a_valid_call(bundled: ChatModel) -> None:
     response = bundled.complete(_messages("What is on my calendar today?"), TOOLS, tool_choice="auto", max_tokens=48)
     if response.tool_calls:
