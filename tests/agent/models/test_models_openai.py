@@ -131,8 +131,13 @@ def test_dead_endpoint_fails_fast_and_never_shows_the_key(env_key: None, caplog:
 def test_streamed_tool_call_deltas_are_assembled(stub_url: str, env_key: None) -> None:
     model = load_model(f"openai:tools@{stub_url}")
     events = list(model.stream(USER, TOOLS, tool_choice="required", max_tokens=64))
-    # "reading the prompt" (no counts from a server) before the request, then what came back
-    assert [e.kind for e in events] == ["progress", "token", "tool_call", "tool_call", "done"]
+    # "reading the prompt" (no counts from a server) before the request, then what came back;
+    # each tool-call delta is also a "writing" progress (the UI's phase, a place a Stop lands)
+    writing = [e.progress.done for e in events if e.kind == "progress" and e.progress is not None
+               and e.progress.phase == "writing"]
+    assert writing == list(range(1, len(writing) + 1)) and len(writing) >= 2
+    rest = [e for e in events if not (e.kind == "progress" and e.progress is not None and e.progress.phase == "writing")]
+    assert [e.kind for e in rest] == ["progress", "token", "tool_call", "tool_call", "done"]
     assert events[0].progress is not None and events[0].progress.phase == "reading"
     response = events[-1].response
     assert response is not None
