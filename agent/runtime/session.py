@@ -147,7 +147,8 @@ class ChatSession:
             backend.cancel_warm_ups()
 
     def warm_up(self) -> None:
-        """Start loading the model and reading the static prefix now (app start, model change)."""
+        """Start loading the model and reading the static prefix, then this session's
+        history, now (app start, a model change, after each turn)."""
         self._warm_wanted = True
         assistant = self.assistant
         inner = getattr(assistant.model, "loaded", None) or assistant.model  # a LazyModel's loaded model
@@ -179,5 +180,8 @@ class ChatSession:
 
     def act(self, kind: str, *, date: str | None = None, ctx: TimeContext | None = None) -> TurnResult:
         with self._turn_lock:
-            return self.assistant.action(kind, ctx, date=date)
+            result = self.assistant.action(kind, ctx, date=date)
+            if self._warm_wanted:  # a button's exchange is resent next turn too
+                self.warm_up()
+            return result
 
