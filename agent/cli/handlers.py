@@ -245,6 +245,8 @@ def chat(args: argparse.Namespace) -> int:
     from agent.runtime.turn import Assistant
     from agent.services.settings import SettingsService
 
+    if not args.message.strip():  # nothing to read: no model is loaded, nothing is archived
+        raise CliError("the message is empty: say what to schedule or ask, e.g. richeng chat '明天下午三点开会'")
     session = Session(args)
     spec = args.model or SettingsService(session.store, session.profile_id).get("model")
     if not spec:
