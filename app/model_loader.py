@@ -72,10 +72,7 @@ class LazyModel:
             warm = getattr(model, "warm", None)
             if callable(warm):
                 messages, tools, conversation = prefix()
-                if conversation is not None:
-                    warm(messages, tools, conversation=conversation)
-                else:
-                    warm(messages, tools)
+                warm(messages, tools, conversation=conversation)
 
     def _loaded_with_progress(self) -> Generator[ModelEvent, None, ChatModel]:
         # The lock, not just ``_model``: the warm-up thread publishes the model before it has

@@ -311,10 +311,6 @@ class LlamaChatModel(BaseChatModel):
         job.thread.start()
         return job
 
-    def save_conversation(self) -> bool:
-        """Save the read-ahead conversation for the next start; see ``save_conversations``."""
-        return llama_warm.save_conversation(self.path, self._current())
-
     def stream(
         self,
         messages: list[dict[str, Any]],

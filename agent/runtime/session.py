@@ -71,10 +71,7 @@ def _warm(model: object, calendar_names: list[str], conversation: list[dict[str,
     if not callable(warm):
         return False
     messages, tools, _ = _prefix_for(calendar_names)
-    if conversation is not None:
-        warm(messages, tools, conversation=conversation)
-    else:
-        warm(messages, tools)
+    warm(messages, tools, conversation=conversation)
     return True
 
 

@@ -279,10 +279,10 @@ def test_a_restart_inside_a_conversation_reads_its_history_ahead() -> None:
     resent = len(model.prefix_tokens(conversation, []))
     assert job.wait(600) and job.source == "disk" and not job.saved
     assert resent > prefix_len and job.total == job.done == job.conversation == resent
-    assert model.save_conversation()  # what the app's quit does
+    assert llama_backend.save_conversations() == 1  # what the app's quit does
     response = model.complete([*conversation, {"role": "user", "content": "And Wednesday?"}], [], max_tokens=2)
     assert response.usage.cached_tokens >= resent - 1
-    assert not model.save_conversation()  # a turn ran since: the cache no longer holds just the conversation
+    assert llama_backend.save_conversations() == 0  # a turn ran since: the cache no longer holds just the conversation
 
     model = _fresh()  # the same conversation resent: it comes whole from its own file
     job = model.warm(_system(SYSTEM_A), [], conversation=conversation)
