@@ -1,0 +1,76 @@
+"""Reading a file the user named, with a cap on how much is taken in.
+
+Every reader of a user's file (a script model, an ICS file, a backup's header) goes through
+``read_limited``: a FIFO, a directory, a device such as ``/dev/zero`` or a file larger than the
+reader's cap is refused with one line before anything is parsed, so no input can hang a
+command or end it in ``MemoryError`` (issue 19, item 5).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from agent.errors import UserFacingError
+
+MiB = 1 << 20
+
+
+class InputFileError(UserFacingError):
+    """A file the user named cannot be read as the command needs (missing, not a regular
+    file, too large, unreadable)."""
+
+
+def _describe(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def check_regular(path: Path, what: str) -> os.stat_result:
+    """The file's stat if it is a regular file (links followed), else ``InputFileError``."""
+    try:
+        info = path.stat()
+    except FileNotFoundError:
+        raise InputFileError(f"{what} {path} does not exist") from None
+    except OSError as exc:
+        raise InputFileError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise InputFileError(f"{what} {path} is {_describe(info.st_mode)}, not a file Richeng can read")
+    return info
+
+
+def read_limited(path: Path, limit: int, what: str) -> bytes:
+    """The whole file, refused with one line when it is not a regular file or holds more than
+    ``limit`` bytes. The open is non-blocking, so a FIFO swapped in after the check still cannot
+    hang the read, and at most ``limit + 1`` bytes are ever read."""
+    check_regular(path, what)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise InputFileError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise InputFileError(f"{what} {path} is not a regular file")
+        chunks: list[bytes] = []
+        taken = 0
+        while taken <= limit:
+            chunk = os.read(fd, min(MiB, limit + 1 - taken))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            taken += len(chunk)
+    except OSError as exc:
+        raise InputFileError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    if taken > limit:
+        raise InputFileError(f"{what} {path} is larger than {limit // MiB} MiB, more than Richeng reads; nothing was done")
+    return b"".join(chunks)
