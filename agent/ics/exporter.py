@@ -184,10 +184,19 @@ def _date_of(ts: int) -> date:
 
 @functools.lru_cache(maxsize=256)
 def _vtimezone(tzid: str, first: date, last: date) -> str | None:
+    """The VTIMEZONE icalendar generates from zoneinfo, without its COMMENTs.
+
+    icalendar notes the years it built the zone for in a COMMENT on the VTIMEZONE itself,
+    where RFC 5545 (3.6.5) allows none, and libical reports every export that carries one
+    (issue 19). A COMMENT in its STANDARD/DAYLIGHT parts (allowed, but icalendar's are only
+    notes to itself) goes too: the zone's meaning is all in its other properties.
+    """
     if not zones.is_iana(tzid):
         return None
     try:
         component = icalendar.Timezone.from_tzid(tzid, first_date=max(first, date(1900, 1, 2)), last_date=last)
     except Exception:
         return None
+    for part in component.walk():
+        part.pop("COMMENT", None)
     return _NEWLINES.sub("\r\n", component.to_ical().decode())

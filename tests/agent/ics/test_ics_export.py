@@ -94,6 +94,25 @@ def test_events_made_in_richeng_export_and_come_back() -> None:
     assert len(instances(copy, copy_profile, *WINDOW)) == 3
 
 
+def test_exported_time_zones_carry_no_comment() -> None:
+    """icalendar's generated VTIMEZONE says "This timezone only works from ..." in a COMMENT,
+    which RFC 5545 does not allow there; libical flagged every export with a TZID (issue 19)."""
+    store, profile = fresh()
+    calendar_id = CalendarService(store, profile).default().id
+    new_york = ZoneInfo("America/New_York")
+    component = build_event(
+        "Standup", datetime(2025, 3, 7, 9, tzinfo=new_york), datetime(2025, 3, 7, 9, 30, tzinfo=new_york), uid="ny@richeng"
+    )
+    with store.transaction():
+        EventRepo(store, profile).save(component, calendar_id, "user")
+    data = export_calendar(store, profile)
+    zones = parse(data).walk("VTIMEZONE")
+    assert [str(zone["TZID"]) for zone in zones] == ["America/New_York"]
+    assert {part.name for part in zones[0].walk()} == {"VTIMEZONE", "STANDARD", "DAYLIGHT"}
+    assert all("COMMENT" not in part for zone in zones for part in zone.walk())
+    assert b"COMMENT" not in data
+
+
 def test_one_calendar_or_all() -> None:
     store, profile = fresh()
     import_bytes(store, profile, fixture("two_calendars.ics"))
