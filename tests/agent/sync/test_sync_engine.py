@@ -1,7 +1,7 @@
 """CalDAV sync against a real Radicale on 127.0.0.1: two stores act as two devices.
 
-Every test gets its own calendar on one module-wide server, so the devices see only the
-events the test made. Nothing here mocks the protocol: ETags, sync tokens, 412s and the
+Every test gets its own calendar on the folder's one server (``conftest.py``), so the
+devices see only the events the test made. Nothing here mocks the protocol: ETags, sync tokens, 412s and the
 server's own re-serialisation are Radicale's.
 """
 
@@ -17,15 +17,9 @@ from agent.store.components import build_event
 from agent.store.events import EventRepo
 from agent.sync.engine import SyncEngine
 from agent.sync.remote import Listing, RemoteCalendar
-from tests.support.caldav_server import CalDavServer, Device, running_radicale
+from tests.support.caldav_server import CalDavServer, Device
 from tests.support.clock import SHANGHAI
 from tests.support.servers import free_port
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[CalDavServer]:
-    with running_radicale() as running:
-        yield running
 
 
 @pytest.fixture
@@ -83,9 +77,7 @@ def test_two_devices_converge_after_create_edit_delete_on_each_side(devices: tup
         assert (quiet.pulled, quiet.pushed, quiet.conflicts, quiet.errors) == (0, 0, 0, [])
 
 
-def test_offline_edits_are_queued_and_pushed_on_the_next_sync(
-    server: CalDavServer, devices: tuple[Device, Device]
-) -> None:
+def test_offline_edits_are_queued_and_pushed_on_the_next_sync(server: CalDavServer, devices: tuple[Device, Device]) -> None:
     a, b = devices
     keep = a.add("Dentist", at(4, 10), at(4, 11))
     drop = a.add("Gym", at(4, 18), at(4, 19))
@@ -148,17 +140,12 @@ def test_both_sides_edit_gives_a_conflict_that_is_listed_and_resolved_without_lo
     assert b.sync().to_json()["conflicts"] == 0
     assert a.events() == b.events()
     # The losing versions are still on record.
-    kept = {
-        row["uid"]: row
-        for row in b.store.conn.execute("SELECT uid, local_ics, server_ics, resolution FROM sync_conflicts")
-    }
+    kept = {row["uid"]: row for row in b.store.conn.execute("SELECT uid, local_ics, server_ics, resolution FROM sync_conflicts")}
     assert "Retro (B)" in kept[second]["local_ics"] and "Planning (A)" in kept[first]["server_ics"]
     assert (kept[first]["resolution"], kept[second]["resolution"]) == ("local", "server")
 
 
-def test_a_stale_write_is_refused_and_becomes_a_conflict(
-    monkeypatch: pytest.MonkeyPatch, devices: tuple[Device, Device]
-) -> None:
+def test_a_stale_write_is_refused_and_becomes_a_conflict(monkeypatch: pytest.MonkeyPatch, devices: tuple[Device, Device]) -> None:
     """A's write lands between B's listing and B's push: If-Match fails (412), B re-fetches."""
     a, b = devices
     uid = a.add("Budget", at(9, 9), at(9, 10))
@@ -222,7 +209,7 @@ def test_recurring_event_with_an_overridden_instance_survives_the_round_trip(
     seen_a = [(o.start, o.end, o.title) for o in a.edit.repo.occurrences(*span, SHANGHAI)]
     seen_b = [(o.start, o.end, o.title) for o in b.edit.repo.occurrences(*span, SHANGHAI)]
     assert seen_a == seen_b and len(seen_b) == 8
-    assert ("Weekly sync (long)" in {title for _, _, title in seen_b})
+    assert "Weekly sync (long)" in {title for _, _, title in seen_b}
 
     b.retitle(uid, "Weekly sync (renamed series)")
     b.sync()
@@ -253,9 +240,7 @@ def test_etag_comparison_when_sync_tokens_are_not_used(server: CalDavServer) -> 
     b.close()
 
 
-def test_one_item_the_server_refuses_does_not_stop_the_rest(
-    server: CalDavServer, devices: tuple[Device, Device]
-) -> None:
+def test_one_item_the_server_refuses_does_not_stop_the_rest(server: CalDavServer, devices: tuple[Device, Device]) -> None:
     a, b = devices
     a.add("Small one", at(16, 9), at(16, 10))
     big = a.add("Huge notes", at(16, 11), at(16, 12), description="长" * (server.max_resource_size // 2))
