@@ -9,7 +9,10 @@ between our pull and our push is refused (412) and handled the same way, never o
 
 Errors are per item: a resource the server refuses or sends broken is reported and the run
 goes on. A calendar whose pull had any error keeps its old sync token, so the next run asks
-again for what failed (items that did arrive are skipped by their ETag then).
+again for what failed (items that did arrive are skipped by their ETag then). A failed fetch
+is never a deletion: only the server's 404/410, or a resource missing from a listing that
+was read whole, deletes here. A server that cannot be reached at all (``Unavailable``) stops
+that calendar's run with one error: every further request would fail the same way.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from agent.store.db import Store
 from agent.store.events import ChangeSet
 from agent.sync.accounts import Account, AccountService, Mapping, SyncError
 from agent.sync.conflicts import Conflict, ConflictStore
-from agent.sync.remote import Exists, Fetched, Gone, RemoteCalendar, RemoteError, Stale, describe_error
+from agent.sync.remote import Exists, Fetched, Gone, RemoteCalendar, RemoteError, Stale, Unavailable, describe_error
 from agent.sync.resources import (
     LocalRow,
     ServerResource,
@@ -259,12 +262,14 @@ class _CalendarSync:
             key for key, etag in changed.items()
             if not (etag and key in self.by_href and self.by_href[key].etag == etag)
         ]  # fmt: skip
-        fetched, missing, errors = self.remote.fetch(wanted)
-        gone |= missing
-        for key, message in errors.items():
+        fetch = self.remote.fetch(wanted)
+        gone |= fetch.missing
+        if fetch.batch_errors:  # made up for by single GETs; said once, so a broken proxy is seen
+            self.problem(None, f"calendar-multiget failed ({fetch.batch_errors[0]}); fetched one by one instead")
+        for key, message in fetch.errors.items():
             self.clean = False
             self.problem(self.by_href[key].uid if key in self.by_href else None, f"could not fetch {key}: {message}")
-        parsed = [(item, parse_resource(item.text, item.key)) for item in fetched.values()]
+        parsed = [(item, parse_resource(item.text, item.key)) for item in fetch.found.values()]
         new_uids = [res.uid for _, res in parsed if res.uid and res.uid not in self.by_uid]
         elsewhere = self.local.elsewhere(new_uids)
         for start in range(0, len(parsed), APPLY_BATCH):
@@ -280,6 +285,8 @@ class _CalendarSync:
         try:
             with _savepoint(self.engine.store):
                 step(*args)
+        except Unavailable:
+            raise
         except Exception as exc:  # reported per item; the token is kept back
             self.clean = False
             self.problem(uid, f"could not apply the server's change: {describe_error(exc)}")
@@ -390,6 +397,8 @@ class _CalendarSync:
                     self._create(uid, rows)
                 elif not item.ignored and local_hash(rows) != item.local_hash:
                     self._update(item, rows)
+            except Unavailable:
+                raise
             except RemoteError as exc:
                 self.problem(uid, f"could not upload: {exc}")
         for item in list(self.by_uid.values()):
@@ -397,6 +406,8 @@ class _CalendarSync:
                 continue
             try:
                 self._delete(item)
+            except Unavailable:
+                raise
             except RemoteError as exc:
                 self.problem(item.uid, f"could not delete on the server: {exc}")
 

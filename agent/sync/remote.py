@@ -1,13 +1,24 @@
-"""One remote calendar collection, through the ``caldav`` library, in the engine's terms.
+"""One remote calendar collection, over the ``caldav`` client's HTTP, in the engine's terms.
 
 The engine asks five things: what changed since a token (or everything, with ETags), the
-data of some resources, and create / update / delete with preconditions. Everything the
-library raises is turned into three outcomes the engine decides on — ``Stale`` (412, the
-library's ETag or Schedule-Tag mismatch: someone else wrote first), ``Gone`` (404) and
-``RemoteError`` (anything else, reported per item) — so that one bad item never stops the rest.
+data of some resources, and create / update / delete with preconditions. The requests are
+written here (``davxml``) and sent with ``DAVClient.request``, so every answer is checked for
+what it must be before it means anything: only a 404 or 410 to a GET, or a resource missing
+from a *successful* listing, means "the server has none". A 5xx, a web page, a cut body or
+a dropped connection is a failure, never an empty answer — read as "none", it deleted local
+events (issue 19).
 
-Resources are keyed by their URL path, unquoted, because servers disagree about quoting
-(``@`` vs ``%40``) and the same resource must have one key whatever spelling came back.
+What the library or the network raises becomes one of:
+
+* ``Stale`` (412: someone else wrote first), ``Gone`` (404/410), ``Exists`` (a create found
+  the UID taken) — outcomes the engine decides on;
+* ``RemoteError`` — this request failed; reported for its item, the rest goes on;
+* ``Unavailable`` — the server cannot be used now (no connection, a timeout, a cut answer,
+  a refused password): the engine stops this calendar and says so once, since every
+  further request would fail the same way.
+
+Resources are keyed by their URL path, unquoted (``davxml.key_of``), because servers
+disagree about quoting (``@`` vs ``%40``) and one resource must have one key.
 """
 
 from __future__ import annotations
@@ -16,11 +27,12 @@ import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote, unquote, urlsplit
+from urllib.parse import quote, urljoin, urlsplit
 
-from caldav.elements import dav
-from caldav.elements.base import ValuedBaseElement
 from caldav.lib import error as dav_error
+
+from agent.sync import davxml
+from agent.sync.davxml import Unreadable, key_of
 
 if TYPE_CHECKING:
     from caldav.davclient import DAVClient
@@ -28,17 +40,24 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MULTIGET_CHUNK = 200
+MAX_SYNC_PAGES = 200  # a server that says "truncated" forever is a failure, not a loop
 ICS_HEADERS = {"Content-Type": "text/calendar; charset=utf-8"}
-
-
-class GetCTag(ValuedBaseElement):
-    """CalendarServer's collection tag: changes whenever anything in the calendar does."""
-
-    tag = "{http://calendarserver.org/ns/}getctag"
+XML_HEADERS = {"Content-Type": "application/xml; charset=utf-8"}
+# Statuses that mean "this server has no sync-collection REPORT": list ETags instead.
+_NO_SYNC_REPORT = {400, 403, 404, 405, 415, 422, 501}
 
 
 class RemoteError(Exception):
     """The server refused or failed one request; the message is fit to report."""
+
+    def __init__(self, message: str, *, status: int | None = None, preconditions: Iterable[str] = ()) -> None:
+        super().__init__(message)
+        self.status = status
+        self.preconditions = tuple(preconditions)
+
+
+class Unavailable(RemoteError):
+    """The server cannot be talked to now; nothing more is tried for this calendar this run."""
 
 
 class Stale(RemoteError):
@@ -76,11 +95,23 @@ class Fetched:
     text: str
 
 
-def key_of(url: Any) -> str:
-    return unquote(urlsplit(str(url)).path)
+@dataclass
+class Fetch:
+    """What ``RemoteCalendar.fetch`` got: data, keys the server said it has not, failures.
+
+    ``batch_errors``: multiget REPORTs that failed and were made up for one GET at a time.
+    """
+
+    found: dict[str, Fetched] = field(default_factory=dict)
+    missing: set[str] = field(default_factory=set)
+    errors: dict[str, str] = field(default_factory=dict)
+    batch_errors: list[str] = field(default_factory=list)
 
 
 def describe_error(exc: BaseException) -> str:
+    """One line for a report: ours as they are, others with their HTTP status, capped."""
+    if isinstance(exc, RemoteError):
+        return str(exc)
     status = getattr(exc, "status", None)
     reason = getattr(exc, "reason", None) or str(exc) or type(exc).__name__
     text = " ".join(str(reason).split())
@@ -89,29 +120,86 @@ def describe_error(exc: BaseException) -> str:
     return f"HTTP {status}: {text}" if status else text
 
 
+def describe_transport(exc: BaseException, url: str, timeout: object) -> str:
+    """A failed connection in a few words; the HTTP library's own text is a paragraph."""
+    text = " ".join(str(exc).split()).lower()
+    name = type(exc).__name__.lower()
+    host = urlsplit(url).netloc or url
+    if "timeout" in name or "timed out" in text:
+        what = f"no answer within {timeout} s"
+    elif "refused" in text:
+        what = "connection refused"
+    elif "ssl" in name or "certificate" in text or "ssl" in text:
+        what = "the secure connection (TLS) failed"
+    elif any(word in text for word in ("name or service", "nodename", "getaddrinfo", "name resolution")):
+        what = "the server's name is not known (DNS)"
+    elif any(word in text for word in ("closed", "aborted", "reset", "incomplete", "chunk", "protocol", "broken pipe")):
+        what = "the connection closed before the answer was complete"
+    else:
+        what = f"{type(exc).__name__}: {' '.join(str(exc).split())[:120]}"
+    return f"cannot reach {host}: {what}"
+
+
 def _strong(etag: str | None) -> str | None:
     return etag if etag and not etag.startswith("W/") else None
 
 
 class RemoteCalendar:
     def __init__(self, client: DAVClient, url: str, *, use_tokens: bool = True) -> None:
-        # Imported here, not at the top: ``caldav`` loads its client stack lazily (PEP 562) and
-        # this module is imported before any sync runs.
-        from caldav.collection import Calendar
-
         self.client = client
-        # Any: caldav types its calls for both of its clients (``T | Coroutine[..., T]``); this
-        # module uses the blocking one only, so each result is the plain ``T``.
-        self.calendar: Any = Calendar(client=client, url=url)
-        self.url = str(self.calendar.url)
+        self.url = url if url.endswith("/") else url + "/"
         self.key = key_of(self.url)
         self.use_tokens = use_tokens
 
-    def url_for(self, key: str) -> Any:
-        return self.calendar.url.join(quote(key, safe="/:@"))
+    def url_for(self, key: str) -> str:
+        return urljoin(self.url, quote(key, safe="/:@"))
 
     def key_for_name(self, name: str) -> str:
-        return key_of(self.calendar.url.join(quote(name, safe="")))
+        return key_of(urljoin(self.url, quote(name, safe="")))
+
+    # ---- one request -----------------------------------------------------------------------
+
+    def _request(self, method: str, url: str, body: str | bytes = "", headers: dict[str, str] | None = None) -> Any:
+        """Send one request; the answer whatever its status, or the failure as ours."""
+        try:
+            # caldav annotates the body as str and sends bytes as they are (a resource's UTF-8).
+            return self.client.request(url, method, body, headers or {})  # type: ignore[arg-type]
+        except dav_error.AuthorizationError as exc:  # the library raises for 401 and 403
+            if exc.status == 401 or (exc.status is None and not exc.preconditions):
+                raise Unavailable("the server refused the user name or password (HTTP 401)", status=401) from None
+            raise RemoteError(describe_error(exc), status=exc.status, preconditions=exc.preconditions) from None
+        except dav_error.DAVError as exc:  # 429, or 503 with Retry-After
+            raise RemoteError(describe_error(exc), status=getattr(exc, "status", None)) from None
+        except OSError as exc:  # connection refused, reset, timed out, answer cut off
+            raise Unavailable(describe_transport(exc, url, getattr(self.client, "timeout", "?"))) from None
+        except Exception as exc:  # an answer that says it is XML and is not (cut short)
+            raise RemoteError(f"the server's answer to {method} could not be read ({type(exc).__name__})") from None
+
+    @staticmethod
+    def _failed(response: Any, what: str) -> RemoteError:
+        raw = getattr(response, "_raw", None)
+        reason = " ".join(str(getattr(response, "reason", "") or "").split())
+        return RemoteError(
+            f"{what}: HTTP {response.status}{(' ' + reason) if reason else ''}",
+            status=response.status,
+            preconditions=dav_error.parse_preconditions(raw),
+        )
+
+    def _read(self, response: Any, what: str) -> davxml.Multistatus:
+        """A multistatus answer, or the reason it is not one."""
+        if response.status not in (200, 207):
+            raise self._failed(response, what)
+        try:
+            return davxml.read_multistatus(response.tree, self.key)
+        except Unreadable as exc:
+            raise RemoteError(f"{what}: the answer is not usable ({exc})") from None
+
+    def _written(self, response: Any, what: str) -> None:
+        """A write went through only on a 2xx that came from a CalDAV server."""
+        if not 200 <= response.status < 300:
+            raise self._failed(response, what)
+        if davxml.is_web_page(response.headers):
+            raise RemoteError(f"{what}: HTTP {response.status} with a web page, not the CalDAV server's answer")
 
     # ---- reading ---------------------------------------------------------------------------
 
@@ -121,165 +209,174 @@ class RemoteCalendar:
         Servers without sync tokens get a PROPFIND of every ETag, skipped entirely when the
         collection's ctag is still the one we stored.
         """
-        if self.use_tokens and token:
-            try:
-                result = self.calendar.get_objects_by_sync_token(token, load_objects=False, disable_fallback=True)
-            except dav_error.DAVError as exc:
-                if self.calendar._is_genuine_authorization_error(exc):
-                    raise RemoteError(describe_error(exc)) from exc
-                if dav.ValidSyncToken.tag not in exc.preconditions:
-                    log.info("sync-collection failed (%s); listing ETags instead", exc)
-                    self.use_tokens = False
-            else:
-                deleted = {key_of(url) for url in result.deleted_urls}
-                changed = {
-                    key_of(obj.url): obj.props.get(dav.GetEtag.tag)
-                    for obj in result
-                    if key_of(obj.url) not in deleted and key_of(obj.url) != self.key
-                }
-                return Listing(changed, deleted, str(result.sync_token) if result.sync_token else None, complete=False)
         if self.use_tokens:
-            try:
-                result = self.calendar.get_objects_by_sync_token(None, load_objects=False, disable_fallback=True)
-            except dav_error.DAVError as exc:
-                if self.calendar._is_genuine_authorization_error(exc):
-                    raise RemoteError(describe_error(exc)) from exc
-                log.info("the server has no sync tokens (%s); using ETags", exc)
-                self.use_tokens = False
-            else:
-                if not result.truncated:
-                    gone = {key_of(url) for url in result.deleted_urls}
-                    changed = {
-                        key_of(obj.url): obj.props.get(dav.GetEtag.tag)
-                        for obj in result
-                        if key_of(obj.url) not in gone and key_of(obj.url) != self.key
-                    }
-                    token_value = str(result.sync_token) if result.sync_token else None
-                    return Listing(changed, set(), token_value, complete=True)
+            found = self._sync_listing(token)
+            if found is not None:
+                return found
         return self._etag_listing(ctag)
 
-    def _etag_listing(self, known_ctag: str | None) -> Listing:
+    def _sync_listing(self, token: str | None) -> Listing | None:
+        """RFC 6578; None when the server has no sync-collection REPORT (or cannot page it)."""
+        complete = not token
+        changed: dict[str, str | None] = {}
+        deleted: set[str] = set()
+        for _ in range(MAX_SYNC_PAGES):
+            try:
+                response = self._request("REPORT", self.url, davxml.sync_collection(token), {"Depth": "1", **XML_HEADERS})
+                if response.status not in (200, 207):
+                    raise self._failed(response, "the sync REPORT")
+            except Unavailable:
+                raise
+            except RemoteError as exc:
+                if davxml.VALID_SYNC_TOKEN in exc.preconditions and token and not complete:
+                    log.info("the server forgot our sync token; listing everything")
+                    return self._sync_listing(None)
+                if exc.status in _NO_SYNC_REPORT or davxml.SUPPORTED_REPORT in exc.preconditions:
+                    log.info("no sync-collection REPORT (%s); listing ETags", exc)
+                    self.use_tokens = False
+                    return None
+                raise
+            page = self._read(response, "the sync REPORT")
+            if not page.sync_token:
+                raise RemoteError("the sync REPORT: the answer has no sync-token (cut short?)")
+            for entry in davxml.members(page.entries, self.key):
+                if entry.status in (404, 410):
+                    deleted.add(entry.key)
+                    changed.pop(entry.key, None)
+                else:
+                    changed[entry.key] = entry.text(davxml.GETETAG)
+                    deleted.discard(entry.key)
+            if not page.truncated:
+                return Listing(changed, set() if complete else deleted, page.sync_token, complete=complete)
+            if complete:  # some servers cannot page an initial sync: the ETags say it all
+                log.info("initial sync-collection truncated; listing ETags")
+                return None
+            token = page.sync_token
+        raise RemoteError(f"the sync REPORT: still truncated after {MAX_SYNC_PAGES} pages")
+
+    def _ctag(self) -> str | None:
         try:
-            current = self.calendar.get_property(GetCTag())
-        except dav_error.DAVError:
-            current = None
+            response = self._request("PROPFIND", self.url, davxml.CTAG_PROPFIND, {"Depth": "0", **XML_HEADERS})
+            page = self._read(response, "PROPFIND getctag")
+        except Unavailable:
+            raise
+        except RemoteError:  # no ctag: list every time
+            return None
+        return next((entry.text(davxml.GETCTAG) for entry in page.entries if entry.text(davxml.GETCTAG)), None)
+
+    def _etag_listing(self, known_ctag: str | None) -> Listing:
+        current = self._ctag()
         if current and known_ctag and current == known_ctag:
             return Listing(ctag=current, complete=False, unchanged=True)
-        try:
-            response = self.calendar.get_properties([dav.GetEtag()], depth=1, parse_response_xml=False)
-            found = response.expand_simple_props([dav.GetEtag()])
-        except dav_error.DAVError as exc:
-            raise RemoteError(describe_error(exc)) from exc
-        changed: dict[str, str | None] = {}
-        for href, props in found.items():
-            key = key_of(self.calendar.url.join(href))
-            if key.rstrip("/") == self.key.rstrip("/") or key.endswith("/"):
-                continue
-            changed[key] = props.get(dav.GetEtag.tag)
+        response = self._request("PROPFIND", self.url, davxml.ETAG_PROPFIND, {"Depth": "1", **XML_HEADERS})
+        page = self._read(response, "the PROPFIND listing")
+        changed = {entry.key: entry.text(davxml.GETETAG) for entry in davxml.members(page.entries, self.key)}
         return Listing(changed, set(), None, ctag=current, complete=True)
 
-    def fetch(self, keys: Iterable[str]) -> tuple[dict[str, Fetched], set[str], dict[str, str]]:
-        """(data by key, keys the server no longer has, errors by key), in multiget batches.
+    def fetch(self, keys: Iterable[str]) -> Fetch:
+        """The resources at ``keys``, in multiget batches.
 
-        A batch the server refuses is retried one GET at a time, so one resource that
-        breaks the REPORT costs only itself.
+        A batch the server refuses is made up one GET at a time, so a resource that breaks
+        the REPORT costs only itself; a GET that fails is that key's error. Only a GET
+        answered 404 or 410 puts a key in ``missing``.
         """
         wanted = list(dict.fromkeys(keys))
-        found: dict[str, Fetched] = {}
-        missing: set[str] = set()
-        errors: dict[str, str] = {}
+        result = Fetch()
         for start in range(0, len(wanted), MULTIGET_CHUNK):
             chunk = wanted[start : start + MULTIGET_CHUNK]
             try:
-                objects = self.calendar.multiget([self.url_for(key) for key in chunk])
-            except Exception as exc:  # fall back to single GETs, which report per item
+                got = self._multiget(chunk)
+            except Unavailable:
+                raise
+            except RemoteError as exc:
                 log.info("multiget failed (%s); fetching one by one", exc)
-                objects = None
-            if objects is not None:
-                for obj in objects:
-                    raw = obj.raw_data
-                    if raw is None:
-                        continue
-                    key = key_of(obj.url)
-                    found[key] = Fetched(key, obj.props.get(dav.GetEtag.tag), raw.decode("utf-8", "replace"))
+                result.batch_errors.append(str(exc))
+                got = {}
+            result.found.update(got)
             for key in chunk:
-                if key in found:
+                if key in got:
                     continue
                 try:
-                    got = self.get(key)
+                    one = self.get(key)
+                except Unavailable:
+                    raise
                 except RemoteError as exc:
-                    errors[key] = str(exc)
+                    result.errors[key] = str(exc)
                     continue
-                if got is None:
-                    missing.add(key)
+                if one is None:
+                    result.missing.add(key)
                 else:
-                    found[key] = got
-        return found, missing, errors
+                    result.found[key] = one
+        return result
+
+    def _multiget(self, keys: list[str]) -> dict[str, Fetched]:
+        """One calendar-multiget; a member it lacks or sends unusable is left for a GET."""
+        response = self._request("REPORT", self.url, davxml.multiget(keys), XML_HEADERS)  # no Depth: RFC 4791 7.9
+        page = self._read(response, "calendar-multiget")
+        wanted = set(keys)
+        found: dict[str, Fetched] = {}
+        for entry in page.entries:
+            if entry.key not in wanted or entry.status not in (None, 200):
+                continue
+            try:
+                text = davxml.calendar_text(entry.text(davxml.CALENDAR_DATA))
+            except Unreadable:
+                continue
+            found[entry.key] = Fetched(entry.key, entry.text(davxml.GETETAG), text)
+        return found
 
     def get(self, key: str) -> Fetched | None:
-        """The resource now, or None when the server has none at ``key``."""
-        from caldav.calendarobjectresource import Event
-
-        obj = Event(client=self.client, url=self.url_for(key), parent=self.calendar)
+        """The resource now, or None when the server answers that it has none (404, 410)."""
+        response = self._request("GET", self.url_for(key), "", {"Accept": "text/calendar"})
+        if response.status in (404, 410):
+            return None
+        if response.status != 200:
+            raise self._failed(response, f"GET {key}")
         try:
-            obj.load()
-        except dav_error.NotFoundError:
-            return None
-        except Exception as exc:  # DAV and transport errors alike are per item
-            raise RemoteError(describe_error(exc)) from exc
-        raw = obj.raw_data
-        if raw is None:
-            return None
-        return Fetched(key, obj.etag, raw.decode("utf-8", "replace"))
+            text = davxml.calendar_text(response.raw)
+        except Unreadable as exc:
+            raise RemoteError(f"GET {key}: HTTP 200 but {exc}") from None
+        return Fetched(key, (response.headers or {}).get("ETag"), text)
 
     # ---- writing ---------------------------------------------------------------------------
 
     def create(self, key: str, body: bytes) -> str | None:
         """PUT with ``If-None-Match: *``: never overwrite what someone else created meanwhile."""
         try:
-            # caldav annotates the body as str but passes it to the HTTP layer as it is: these are
-            # the exact UTF-8 bytes the resource was written as.
-            response = self.client.put(
-                str(self.url_for(key)), body, {**ICS_HEADERS, "If-None-Match": "*"}  # type: ignore[arg-type]
-            )
-        except Exception as exc:
-            raise RemoteError(describe_error(exc)) from exc
-        status = int(getattr(response, "status", 0) or 0)
-        if status in (200, 201, 204):
-            return _strong((response.headers or {}).get("Etag"))
-        preconditions = dav_error.parse_preconditions(getattr(response, "_raw", None))
-        if status == 412 or dav_error.UID_CONFLICT_PRECONDITIONS.intersection(preconditions):
-            raise Exists(f"HTTP {status}: the server already has this event")
-        raise RemoteError(f"HTTP {status}: {getattr(response, 'reason', '') or 'the server refused the event'}")
+            response = self._request("PUT", self.url_for(key), body, {**ICS_HEADERS, "If-None-Match": "*"})
+            self._written(response, "PUT")
+        except Unavailable:
+            raise
+        except RemoteError as exc:
+            if exc.status == 412 or set(davxml.UID_CONFLICT).intersection(exc.preconditions):
+                raise Exists(f"HTTP {exc.status}: the server already has this event", status=exc.status) from None
+            raise
+        return _strong((response.headers or {}).get("ETag"))
 
     def update(self, key: str, body: bytes, etag: str) -> str | None:
         """PUT with ``If-Match`` on the ETag we last saw; ``Stale`` when that is not current."""
-        from caldav.calendarobjectresource import Event
-
-        obj = Event(client=self.client, url=self.url_for(key), parent=self.calendar, props={dav.GetEtag.tag: etag})
         try:
-            obj.save(raw_data=body, precondition="etag", increase_seqno=False)
-        except (dav_error.ETagMismatchError, dav_error.ScheduleTagMismatchError) as exc:
-            raise Stale(describe_error(exc)) from exc
-        except dav_error.NotFoundError as exc:
-            raise Gone(describe_error(exc)) from exc
-        except Exception as exc:
-            if getattr(exc, "status", None) == 412:
-                raise Stale(describe_error(exc)) from exc
-            raise RemoteError(describe_error(exc)) from exc
-        return _strong(obj.etag)
+            response = self._request("PUT", self.url_for(key), body, {**ICS_HEADERS, "If-Match": etag})
+            self._written(response, "PUT")
+        except Unavailable:
+            raise
+        except RemoteError as exc:
+            raise _outcome(exc) from None
+        return _strong((response.headers or {}).get("ETag"))
 
     def delete(self, key: str, etag: str) -> None:
-        from caldav.calendarobjectresource import Event
-
-        obj = Event(client=self.client, url=self.url_for(key), parent=self.calendar, props={dav.GetEtag.tag: etag})
         try:
-            obj.delete(if_match=etag, precondition="etag")
-        except (dav_error.ETagMismatchError, dav_error.ScheduleTagMismatchError) as exc:
-            raise Stale(describe_error(exc)) from exc
-        except dav_error.NotFoundError as exc:
-            raise Gone(describe_error(exc)) from exc
-        except Exception as exc:
-            if getattr(exc, "status", None) == 412:
-                raise Stale(describe_error(exc)) from exc
-            raise RemoteError(describe_error(exc)) from exc
+            self._written(self._request("DELETE", self.url_for(key), "", {"If-Match": etag}), "DELETE")
+        except Unavailable:
+            raise
+        except RemoteError as exc:
+            raise _outcome(exc) from None
+
+
+def _outcome(exc: RemoteError) -> RemoteError:
+    """A refused update or delete, as the engine decides on it."""
+    if exc.status == 412:
+        return Stale(str(exc), status=412)
+    if exc.status in (404, 410):
+        return Gone(str(exc), status=exc.status)
+    return exc
