@@ -17,6 +17,7 @@ time.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import tempfile
@@ -47,6 +48,7 @@ from agent.store.file_check import (
     read_version,
     refusal,
 )
+from agent.store.file_guard import FileGuard
 from agent.store.migrations import MIGRATIONS
 
 __all__ = [  # what this module holds, and what it re-exports from file_check for older importers
@@ -167,6 +169,8 @@ class Store:
         self._scratch: tempfile.TemporaryDirectory[str] | None = None
         self._verified: _Verified | None = None
         self._shared: _ThreadConnection | None = None
+        self._guard: FileGuard | None = None
+        self._first_backup_due = False
         self.file: Path | None = None
         self.backup_dir: Path | None = None
         self.backups = False
@@ -218,6 +222,10 @@ class Store:
             if 0 < check.version < SCHEMA_VERSION and backups:
                 self._backup_or_refuse("migration", f"before upgrading its schema from {check.version}")
         self._migrate_checked(check.version)
+        if not self.read_only:  # after the switch to WAL: see agent/store/file_guard.py
+            self._guard = FileGuard(file)
+            self._guard.take()
+            self._first_backup_due = backups and not backup_mod.list_backups(file, self.backup_dir)
         if check.state == "ok" and not self.read_only and backups and backup_mod.daily_due(self.backup_dir, self.clock()):
             try:
                 backup_mod.make_backup(self, "daily", self.clock())
@@ -330,27 +338,41 @@ class Store:
                 finally:
                     local.depth -= 1
                 return
+            guard = self._guard
+            if guard is not None:
+                guard.check_wal()
+                guard.hold_writer(BUSY_TIMEOUT_MS / 1000)
             try:
-                conn.execute("BEGIN IMMEDIATE")
-            except sqlite3.OperationalError as exc:
-                raise StoreError(f"the database is busy or read-only: {exc}") from None
-            local.depth = 1
-            local.hooks = {}
-            try:
-                yield conn
-                while local.hooks:  # before-commit hooks (the undo journal), inside the transaction
-                    local.hooks.pop(next(iter(local.hooks)))(conn)
-            except BaseException:
-                local.depth = 0
-                local.hooks = {}
-                self._rollback(conn)
-                raise
+                yield from self._outermost(conn, local)
+            finally:
+                if guard is not None:
+                    guard.drop_writer()
+            if self._first_backup_due:
+                self._backup_if_holding_events(first=True)
+
+    def _outermost(self, conn: sqlite3.Connection, local: threading.local) -> Iterator[sqlite3.Connection]:
+        """BEGIN IMMEDIATE, the body, the before-commit hooks and COMMIT (or ROLLBACK)."""
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            raise StoreError(f"the database is busy or read-only: {exc}") from None
+        local.depth = 1
+        local.hooks = {}
+        try:
+            yield conn
+            while local.hooks:  # before-commit hooks (the undo journal), inside the transaction
+                local.hooks.pop(next(iter(local.hooks)))(conn)
+        except BaseException:
             local.depth = 0
-            try:
-                conn.execute("COMMIT")
-            except sqlite3.Error:
-                self._rollback(conn)
-                raise
+            local.hooks = {}
+            self._rollback(conn)
+            raise
+        local.depth = 0
+        try:
+            conn.execute("COMMIT")
+        except sqlite3.Error:
+            self._rollback(conn)
+            raise
 
     def before_commit(self, key: str, hook: Callable[[sqlite3.Connection], None]) -> bool:
         """Run ``hook`` inside this thread's open transaction just before it commits.
@@ -374,21 +396,51 @@ class Store:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
 
+    def data_version(self) -> int:
+        """SQLite's count of commits by *other* connections (other threads, other processes)
+        as this thread's connection has seen them: the app polls it to show what the CLI or a
+        sync in another process wrote (it costs no I/O while nothing changed)."""
+        return int(self.conn.execute("PRAGMA data_version").fetchone()[0])
+
     def schema_version(self) -> int:
         return read_version(self.conn)
+
+    def _backup_if_holding_events(self, *, first: bool) -> None:
+        """A new file's first backup right after its first event is committed (``first``),
+        and a daily one at close when none was made today: a database created today used to
+        have no copy at all until the first open of a later day."""
+        from agent.store import backups as backup_mod
+
+        if self.conn.execute("SELECT 1 FROM events LIMIT 1").fetchone() is None:
+            return
+        self._first_backup_due = False
+        if self.backup_dir is None or not (first or backup_mod.daily_due(self.backup_dir, self.clock())):
+            return
+        try:
+            backup_mod.make_backup(self, "daily", self.clock())
+        except StoreError as exc:
+            self.notices.append(str(exc))
 
     def close(self) -> None:
         with self.lock:
             if self._closed:
                 return
+            if self.backups and not self.read_only and self.file is not None:
+                with contextlib.suppress(StoreError, sqlite3.Error):  # closing must not fail; the next open backs up
+                    self._backup_if_holding_events(first=False)
             self._close_all()
             if self._verified is not None and self.file is not None and self.file.exists():
                 self._verified.record()
 
     def _close_all(self) -> None:
         self._closed = True
+        guard, self._guard = self._guard, None
+        if guard is not None:
+            guard.release()  # first, so the last store to close may still checkpoint and tidy up
         for conn in list(self._conns):
             conn.close()
+        if guard is not None:
+            guard.close()
         self._local = threading.local()
         self._shared = None
         if self._scratch is not None:
