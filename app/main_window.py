@@ -100,6 +100,9 @@ class MainWindow(QMainWindow):
         self.sync.busy_changed.connect(lambda busy: self.sync_button.setEnabled(not busy))
         self.sync_button.setEnabled(True)
         self.reminders = ReminderScheduler(ctx, self)
+        from app.store_watch import StoreWatcher
+
+        self.store_watch = StoreWatcher(ctx, self)
 
     def _sync_now(self) -> None:
         if self.started:

@@ -323,6 +323,11 @@ class Operations(QObject):
         self.undo_state_changed.emit(True, False)
         return snapshot
 
+    def external_change(self) -> None:
+        """Another process (or this app's own workers) committed: reload calendars and views."""
+        self.calendars_changed.emit()
+        self.changed.emit(ChangeSet())
+
     def calendar_action(self, action: Callable[[], T]) -> T | None:
         result = self._guarded(action)
         self.calendars_changed.emit()
