@@ -14,10 +14,10 @@ from agent import __version__
 
 if TYPE_CHECKING:  # imported where used at run time: start-up loads Qt and the store late
     from PySide6.QtCore import QObject
-    from PySide6.QtWidgets import QMessageBox, QWidget
+    from PySide6.QtWidgets import QWidget
 
     from agent.runtime.session import ChatSession
-    from agent.store.db import DamagedStoreError, Store
+    from agent.store.db import Store
     from app.context import AppContext
 
 FINISH_STARTUP_BY_MS = 2000  # chat, sync and reminders are built by then even without a paint
@@ -90,16 +90,20 @@ def run(argv: Sequence[str]) -> int:
     app.setApplicationDisplayName("日程 Richeng")
     app.setApplicationVersion(__version__)
     app.setStyle("Fusion")
-    from agent.store.db import DamagedStoreError
+    from agent.store.file_check import DamagedStoreError
 
     try:
         try:
             store = Store(args.db or default_db_path())
         except DamagedStoreError as exc:
-            restored = restore_after_damage(exc, lambda text: _ask_restore(QMessageBox, text))
-            if restored is None:
+            from agent.store.db import local_now
+            from app.damaged_file import ask_with_buttons, offer_repair
+
+            repaired = offer_repair(exc, ask_with_buttons(QMessageBox), now or local_now(),
+                                    lambda text: QMessageBox.information(None, "日程 Richeng", text))  # fmt: skip
+            if repaired is None:
                 return 2
-            store = restored
+            store = repaired
         profile_id = ensure_profile(store, calendar_name=i18n.default_calendar_name(args.lang))  # a new profile only
     except UserFacingError as exc:
         QMessageBox.critical(None, "Richeng", str(exc))
@@ -141,36 +145,6 @@ def _tear_down(window: QWidget) -> None:
     window.close()
     window.deleteLater()
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)
-
-
-def restore_after_damage(error: DamagedStoreError, ask: Callable[[str], bool]) -> Store | None:
-    """The file is damaged: offer its newest backup (bilingual: no catalogue is loaded yet,
-    the language setting lives in the damaged file). ``ask(text)`` says yes or no; on yes
-    the damaged file is renamed aside and the backup copied in its place. Returns the
-    reopened store, or None when the user declines or there is no backup (the error is then
-    raised again for the caller's message)."""
-    from agent.store.backups import list_backups, restore
-    from agent.store.db import Store, local_now
-
-    found = list_backups(error.path)
-    if not found:
-        raise error
-    newest = found[0]
-    text = (f"日历文件已损坏，未做任何改动。\nThe calendar file is damaged; nothing was changed.\n\n{error}\n\n"
-            f"用 {newest.created.astimezone():%Y-%m-%d %H:%M} 的备份恢复吗？损坏的文件会保留在旁边。\n"
-            f"Restore the backup of {newest.created.astimezone():%Y-%m-%d %H:%M}? The damaged file is kept beside it.")
-    if not ask(text):
-        return None
-    restore(newest.path, error.path, local_now())
-    return Store(error.path)
-
-
-def _ask_restore(message_box: type[QMessageBox], text: str) -> bool:
-    box = message_box(message_box.Icon.Warning, "日程 Richeng", text)
-    restore_button = box.addButton("恢复 Restore", message_box.ButtonRole.AcceptRole)
-    box.addButton("退出 Quit", message_box.ButtonRole.RejectRole)
-    box.exec()
-    return box.clickedButton() is restore_button
 
 
 def process_age_ms() -> float:

@@ -163,7 +163,9 @@ def refusal(check: FileCheck, *, known: int | None = None) -> StoreError:
     (``known`` as for ``inspect_file``)."""
     path = check.path
     if check.state == "not_sqlite":
-        return StoreError(f"{path} is not a Richeng database (not an SQLite file at all); it was left untouched")
+        # A DamagedStoreError, so the app offers its salvage: a Richeng file whose first page
+        # was overwritten looks exactly like this, and its -wal may still hold that page.
+        return DamagedStoreError(f"{path} is not a Richeng database (not an SQLite file at all); it was left untouched", path)
     if check.state == "foreign":
         return StoreError(f"{path} is an SQLite database of another program, not Richeng's; it was left untouched")
     if check.state == "newer":

@@ -256,38 +256,3 @@ def test_restore_replaces_a_damaged_database(db: Path, capsys: pytest.CaptureFix
     assert sha256(Path(json.loads(out)["previous_kept_as"])) == damaged
     code, _, err = cli(db, capsys, "calendars", "list")
     assert code == 0, err
-
-
-# ---- the app: offer the newest backup when the file is damaged ----------------------------
-
-
-def test_app_offers_the_newest_backup_for_a_damaged_file(db: Path) -> None:
-    from agent.store.db import DamagedStoreError
-    from app.application import restore_after_damage
-
-    Store(db, clock=Clock(DAY1)).close()
-    overwrite_page(db, 4)
-    damaged = sha256(db)
-    with pytest.raises(DamagedStoreError) as info:
-        Store(db)
-    asked: list[str] = []
-    assert restore_after_damage(info.value, lambda text: asked.append(text) or False) is None
-    assert sha256(db) == damaged and "damaged" in asked[0] and "已损坏" in asked[0]
-    store = restore_after_damage(info.value, lambda text: True)
-    assert store is not None
-    with store:
-        assert store.conn.execute("SELECT COUNT(*) FROM events").fetchone()[0] == 30
-    kept = [p for p in db.parent.iterdir() if ".before-restore-" in p.name]
-    assert len(kept) == 1 and sha256(kept[0]) == damaged
-
-
-def test_app_without_a_backup_shows_the_error(tmp_path: Path) -> None:
-    from agent.store.db import DamagedStoreError
-    from app.application import restore_after_damage
-
-    path = make_store(tmp_path / "r.sqlite3", events=400)
-    overwrite_page(path, 4)
-    with pytest.raises(DamagedStoreError) as info:
-        Store(path)
-    with pytest.raises(DamagedStoreError, match="db recover"):
-        restore_after_damage(info.value, lambda text: True)
