@@ -30,6 +30,13 @@ _BAD_TRIGGER = re.compile(r"^TRIGGER[;:][^\n]*?:?[-+]?P(?:\d+[WD])*\d+[HMS]\s*$"
 _TZID = re.compile(r';TZID=("[^"]*"|[^;:]*)', re.IGNORECASE)
 _VALUE = re.compile(r";VALUE=[^;:]*", re.IGNORECASE)
 _DTSTAMP = re.compile(r"^(?:DTSTAMP|UID)[;:][^\n]*\n(?:[ \t][^\n]*\n)*", re.MULTILINE | re.IGNORECASE)
+# Cheap signs of a reminder without a usable DESCRIPTION (``_alarm_descriptions`` decides exactly).
+_EMPTY_DESCRIPTION = re.compile(r"^DESCRIPTION(?:;[^\n]*?)?:[ \t]*\r?\n(?![ \t])", re.MULTILINE | re.IGNORECASE)
+_ANY_DESCRIPTION = re.compile(r"^DESCRIPTION[;:]", re.MULTILINE | re.IGNORECASE)
+_DISPLAY = re.compile(r"^ACTION[;:][^\n]*(?:DISPLAY|EMAIL)", re.MULTILINE | re.IGNORECASE)
+# RFC 5545 3.6.6: these actions need a DESCRIPTION (a missing ACTION reads as DISPLAY, as the store does).
+_NEEDS_DESCRIPTION = ("DISPLAY", "EMAIL", "")
+DEFAULT_REMINDER = "Reminder"  # a reminder's DESCRIPTION when the event has no title either
 # A second copy of these changes which instances exist (or whose they are).
 SINGLE = ("UID", "DTSTART", "DTEND", "DURATION", "RECURRENCE-ID")
 
@@ -38,7 +45,11 @@ def needs_repair(text: str, uid_lines: int) -> bool:
     """Whether ``text`` shows a sign of anything ``repair`` fixes (cheap; no parsing)."""
     if uid_lines > 1 or _CONTROL.search(text) or _BAD_TRIGGER.search(text):
         return True
-    top = _ALARMS.sub("", text) if "valarm" in text.lower() else text
+    top = text
+    if "valarm" in text.lower():
+        if any(_alarm_may_lack_description(alarm.group(0)) for alarm in _ALARMS.finditer(text)):
+            return True
+        top = _ALARMS.sub("", text)
     kinds: dict[str, tuple[str, str]] = {}
     for match in _TIME_LINES.finditer(top):
         name = match.group(1).upper()
@@ -67,6 +78,15 @@ def needs_repair(text: str, uid_lines: int) -> bool:
     if start[0] != end[0]:
         return True  # date vs date-time, floating vs zoned, or two zones (cannot compare here)
     return end[1] < start[1] or (start[0] == "date" and end[1] == start[1])
+
+
+def _alarm_may_lack_description(block: str) -> bool:
+    """An empty DESCRIPTION, or a DISPLAY/EMAIL reminder with none: libical refuses both."""
+    if _EMPTY_DESCRIPTION.search(block):
+        return True
+    return not _ANY_DESCRIPTION.search(block) and (
+        _DISPLAY.search(block) is not None or not re.search(r"^ACTION[;:]", block, re.MULTILINE | re.IGNORECASE)
+    )
 
 
 def _kind(head: str, value: str) -> str:
@@ -127,6 +147,7 @@ def repair(text: str, notes: list[str], *, failed: bool = False) -> str | None:
     event = _Event(cleaned)
     if failed:
         _drop_unreadable_alarms(event, notes)
+    _alarm_descriptions(event, notes)
     own = event.own()
     _doubles(event, own, notes)
     _durations(event, notes)
@@ -329,7 +350,80 @@ def _drop_unreadable_alarms(event: _Event, notes: list[str]) -> None:
                 block = []
 
 
+def _alarm_descriptions(event: _Event, notes: list[str]) -> None:
+    """Every reminder leaves with a DESCRIPTION that has a value, or with none where none is needed.
+
+    Peers write ``DESCRIPTION:`` with nothing after it; kept, it was exported again and
+    libical refuses the file ("no value for DESCRIPTION"). A DISPLAY (or EMAIL) alarm must
+    have one (RFC 5545 3.6.6), so it gets the event's SUMMARY, as the reminders Richeng
+    makes do (or ``DEFAULT_REMINDER`` when there is no title); any other action (AUDIO) needs
+    none, so an empty one is dropped. Insertions are made after the walk, last first, so the
+    indices the walk saw stay right.
+    """
+    own = event.own()
+    titles = (event.parts(index)[1] for index in own.get("SUMMARY", []))
+    title = next((value for value in titles if value), "")
+    description = f"DESCRIPTION:{title or DEFAULT_REMINDER}"
+    named = "the event's title" if title else f"'{DEFAULT_REMINDER}'"
+    inserts: list[int] = []
+    depth = 0
+    block: list[int] | None = None
+    for index, line in enumerate(event.lines):
+        if not line:  # dropped by an earlier repair
+            continue
+        head, value = split_head(unfold(line))
+        name = head.split(";", 1)[0].upper()
+        if name == "BEGIN":
+            depth += 1
+            if depth == 2 and value.strip().upper() == "VALARM":
+                block = []
+            continue
+        if name == "END":
+            depth -= 1
+            if depth == 1 and block is not None:
+                if _alarm_description(event, block, description, named, notes):
+                    inserts.append(index)
+                block = None
+            continue
+        if block is not None and depth == 2:
+            block.append(index)
+    for index in reversed(inserts):
+        event.lines.insert(index, description + event.ending)
+
+
+def _alarm_description(event: _Event, block: list[int], description: str, named: str, notes: list[str]) -> bool:
+    """Repair one VALARM's DESCRIPTION in place; True when one must be added before its END."""
+    action = ""
+    present: list[int] = []
+    empty: list[int] = []
+    for index in block:
+        head, value = event.parts(index)
+        name = head.split(";", 1)[0].upper()
+        if name == "ACTION":
+            action = value.upper()
+        elif name == "DESCRIPTION":
+            (present if value else empty).append(index)
+    needed = action in _NEEDS_DESCRIPTION
+    if not empty and (present or not needed):
+        return False
+    if not _alarm_readable(["BEGIN:VALARM\r\n", *(event.lines[index] for index in block), "END:VALARM\r\n"]):
+        return False  # prepare drops this reminder and says so; a note about its text would only confuse
+    if empty:
+        if needed and not present:
+            event.set(empty[0], description)
+            empty = empty[1:]
+            notes.append(f"a reminder had an empty DESCRIPTION (RFC 5545 requires one); gave it {named}")
+        else:
+            notes.append("dropped an empty DESCRIPTION from a reminder")
+        for index in empty:
+            event.drop(index)
+        return False
+    notes.append(f"a reminder had no DESCRIPTION (RFC 5545 requires one); gave it {named}")
+    return True
+
+
 def _alarm_readable(lines: list[str]) -> bool:
+    """Whether ``prepare`` keeps this VALARM: a TRIGGER it reads, related to START or END."""
     try:
         alarm = icalendar.Component.from_ical("".join(lines))
     except Exception:
@@ -339,7 +433,8 @@ def _alarm_readable(lines: list[str]) -> bool:
         value = None if trigger is None or isinstance(trigger, list) else trigger.dt
     except Exception:
         return False
-    return isinstance(value, (timedelta, datetime)) and not alarm.errors
+    related = str(trigger.params.get("RELATED", "START")).upper() if hasattr(trigger, "params") else "START"
+    return isinstance(value, (timedelta, datetime)) and not alarm.errors and related in ("START", "END")
 
 
 def content_digest(text: str) -> str:

@@ -4,13 +4,16 @@ what was repaired (docs/ics.md, "Repairs"). One test per repair; each fails if i
 from __future__ import annotations
 
 import codecs
+import re
 import textwrap
 from datetime import date, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import icalendar
 import pytest
 
+from agent.ics.exporter import export_calendar
 from agent.ics.importer import BATCH, import_bytes, import_file
 from agent.ics.reader import split
 from agent.store.events import EventRepo
@@ -165,6 +168,54 @@ def test_unreadable_trigger_drops_the_reminder_not_the_event() -> None:
     assert any("PT-2H" in note for note in notes(report))
 
 
+def test_reminders_never_leave_with_an_empty_description() -> None:
+    """A peer's ``DESCRIPTION:`` with no value inside a VALARM was kept and exported again,
+    and libical refuses it (issue 19). A DISPLAY alarm needs one (RFC 5545 3.6.6): it gets the
+    event's title, or "Reminder" without one; an AUDIO alarm needs none: the empty one goes."""
+    store, profile = fresh()
+
+    def alarm(action: str, *lines: str) -> str:
+        return "\n".join(["BEGIN:VALARM", f"ACTION:{action}", "TRIGGER:-PT15M", *lines, "END:VALARM"])
+
+    data = ics(
+        event("titled", "SUMMARY:看牙\\, Dr. Li", "DTSTART:20250101T090000Z", alarm("DISPLAY", "DESCRIPTION:")),
+        event("untitled", "DTSTART:20250102T090000Z", alarm("DISPLAY", "DESCRIPTION;LANGUAGE=en: ")),
+        event("audio", "SUMMARY:Call", "DTSTART:20250103T090000Z", alarm("AUDIO", "DESCRIPTION:")),
+        event("missing", "SUMMARY:Gym", "DTSTART:20250104T090000Z", alarm("DISPLAY")),
+        event("fine", "SUMMARY:Fine", "DTSTART:20250105T090000Z", alarm("DISPLAY", "DESCRIPTION:Leave now")),
+    )
+    report = import_bytes(store, profile, data)
+    assert report.imported == 5 and report.errors == []
+    by_uid = {problem.uid: problem.message for problem in report.repairs}
+    assert set(by_uid) == {"titled", "untitled", "audio", "missing"}
+    assert "empty DESCRIPTION" in by_uid["titled"] and "title" in by_uid["titled"]
+    assert "'Reminder'" in by_uid["untitled"]
+    assert "dropped an empty DESCRIPTION" in by_uid["audio"]
+    assert "no DESCRIPTION" in by_uid["missing"]
+    assert store.conn.execute("SELECT count(*) FROM alarms").fetchone()[0] == 5  # every reminder kept
+
+    exported = export_calendar(store, profile)
+    assert not re.search(rb"^DESCRIPTION[^:\r\n]*:[ \t]*\r\n(?![ \t])", exported, re.MULTILINE)
+    calendar = icalendar.Calendar.from_ical(exported)
+    found = {
+        str(vevent["UID"]): [(str(a["ACTION"]), a.get("DESCRIPTION")) for a in vevent.walk("VALARM")]
+        for vevent in calendar.walk("VEVENT")
+    }
+    assert found == {
+        "titled": [("DISPLAY", "看牙, Dr. Li")],
+        "untitled": [("DISPLAY", "Reminder")],
+        "audio": [("AUDIO", None)],
+        "missing": [("DISPLAY", "Gym")],
+        "fine": [("DISPLAY", "Leave now")],
+    }
+    # the file's own text stays in source; the export needs no repair on the way back
+    assert "DESCRIPTION:\r\n" in store.conn.execute("SELECT source FROM events WHERE uid = 'audio'").fetchone()[0]
+    copy, copy_profile = fresh()
+    assert import_bytes(copy, copy_profile, exported).repairs == []
+    again = import_bytes(store, profile, data)  # the repair is stable: a re-import changes nothing
+    assert again.updated == 0 and again.unchanged == 5
+
+
 def test_uidless_events_that_differ_only_in_description_are_both_kept() -> None:
     store, profile = fresh()
     first = event(None, "SUMMARY:Same", "DTSTART:20250101T090000Z", "DESCRIPTION:one")
@@ -310,8 +361,10 @@ def test_google_until_as_a_date_on_a_timed_series_is_read_like_recurring_ical_ev
     """allenporter/ical's dtstart_until compat: UNTIL=DATE on a DATE-TIME series is that
     day's 00:00 UTC; recurring-ical-events reads it the same way, so nothing to rewrite."""
     store, profile = fresh()
-    data = ics(event("g", "SUMMARY:G", "DTSTART;TZID=Europe/Berlin:20250101T090000", "RRULE:FREQ=DAILY;UNTIL=20250105"),
-               header="PRODID:-//Google Inc//Google Calendar 70.9054//EN")
+    data = ics(
+        event("g", "SUMMARY:G", "DTSTART;TZID=Europe/Berlin:20250101T090000", "RRULE:FREQ=DAILY;UNTIL=20250105"),
+        header="PRODID:-//Google Inc//Google Calendar 70.9054//EN",
+    )
     report = import_bytes(store, profile, data)
     assert report.errors == [] and report.imported == 1
     days = sorted(
