@@ -25,7 +25,7 @@ from typing import overload
 
 import icalendar
 
-from agent.errors import UserFacingError
+from agent.files import InputFileError
 
 _LINES = re.compile(r"(?<=\n)")
 _MARKS = re.compile(rb"^(BEGIN|END|UID)([:;])([^\n]*)", re.MULTILINE | re.IGNORECASE)
@@ -40,8 +40,11 @@ ENCODING_NAMES = {
 }  # fmt: skip
 
 
-class IcsReadError(UserFacingError):
-    """The file could not be read or is not iCalendar at all; nothing was changed."""
+class IcsReadError(InputFileError):
+    """The file could not be read or is not iCalendar at all; nothing was changed.
+
+    An ``InputFileError`` (a ``UserFacingError``), so code that refuses any unreadable input
+    file in one line catches it the same way as one ``agent.files.read_limited`` refused."""
 
 
 @dataclass

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import textwrap
 from datetime import date, datetime
 from pathlib import Path
@@ -10,6 +11,8 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from agent.errors import UserFacingError
+from agent.files import InputFileError, MiB
+from agent.ics import importer
 from agent.ics.importer import IcsReadError, ImportReport, import_bytes, import_file
 from agent.services.calendars import CalendarService
 from agent.store.events import EventRepo
@@ -267,10 +270,49 @@ def test_unreadable_content_changes_nothing_and_says_so_in_one_line(content: byt
 
 def test_missing_file_and_folder_are_read_errors(tmp_path: Path) -> None:
     store, profile = fresh()
-    with pytest.raises(IcsReadError, match="no such file"):
+    with pytest.raises(IcsReadError, match="does not exist"):
         import_file(store, profile, tmp_path / "nope.ics")
     with pytest.raises(IcsReadError, match="folder"):
         import_file(store, profile, tmp_path)
+
+
+def _refused(store, profile, path: Path, reason: str) -> None:  # type: ignore[no-untyped-def]
+    """``import_file`` refuses ``path`` in one line naming it, an ``InputFileError``, and writes nothing."""
+    before = snapshot(store)
+    with pytest.raises(IcsReadError) as caught:
+        import_file(store, profile, path)
+    assert isinstance(caught.value, InputFileError)
+    message = str(caught.value)
+    assert str(path) in message and reason in message and "\n" not in message
+    assert snapshot(store) == before
+
+
+def test_a_device_or_a_pipe_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    """``/dev/zero`` read without end (MemoryError at best) and a FIFO with no writer blocked
+    the open for ever (issue 19, item 5): neither is a file one can import."""
+    store, profile = fresh()
+    import_bytes(store, profile, fixture("two_calendars.ics"))
+    _refused(store, profile, Path("/dev/zero"), "a device")
+    pipe = tmp_path / "calendar.ics"
+    os.mkfifo(pipe)
+    _refused(store, profile, pipe, "a pipe")
+    _refused(store, profile, tmp_path, "a folder")
+
+
+def test_a_file_over_the_cap_is_refused_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store, profile = fresh()
+    import_bytes(store, profile, fixture("two_calendars.ics"))
+    good = tmp_path / "good.ics"
+    good.write_bytes(fixture("series_overrides.ics"))
+    monkeypatch.setattr(importer, "MAX_FILE_BYTES", good.stat().st_size - 1)
+    _refused(store, profile, good, "larger than")  # a real calendar, one byte too many
+    monkeypatch.setattr(importer, "MAX_FILE_BYTES", good.stat().st_size)
+    assert import_file(store, profile, good).imported > 0  # exactly at the cap is read
+    monkeypatch.undo()
+    sparse = tmp_path / "sparse.ics"  # the real cap: a hole one byte past it, no disk used
+    with sparse.open("wb") as handle:
+        handle.truncate(importer.MAX_FILE_BYTES + 1)
+    _refused(store, profile, sparse, f"larger than {importer.MAX_FILE_BYTES // MiB} MiB")
 
 
 def test_a_failure_mid_import_rolls_everything_back(monkeypatch: pytest.MonkeyPatch) -> None:
