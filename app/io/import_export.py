@@ -16,12 +16,13 @@ from datetime import datetime
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal, Slot
-from PySide6.QtWidgets import QFileDialog, QMessageBox, QProgressDialog, QWidget
+from PySide6.QtWidgets import QMessageBox, QProgressDialog, QWidget
 
 from agent.errors import UserFacingError
 from agent.store.changes import ChangeSet
 from agent.store.db import Store
 from app.context import AppContext
+from app.io import file_dialogs
 from app.io.export_options import ExportOptionsDialog
 from app.io.import_target import ask_calendar
 from app.io.report_dialog import ImportOutcome, ImportReportDialog
@@ -133,7 +134,7 @@ class ImportJob(QObject):
 
 
 def import_dialog(parent: QWidget | None, ctx: AppContext) -> ImportJob | None:
-    paths, _ = QFileDialog.getOpenFileNames(parent, _tr("Import .ics"), str(Path.home()), _tr("iCalendar files (*.ics)"))
+    paths = file_dialogs.open_file_names(parent, _tr("Import .ics"), str(Path.home()), _tr("iCalendar files (*.ics)"))
     return import_with_choice(parent, ctx, paths) if paths else None
 
 
@@ -173,7 +174,7 @@ def export_dialog(parent: QWidget | None, ctx: AppContext) -> str | None:
         return None
     name = options.calendar_name()
     suggested = str(Path.home() / f"{name or 'richeng'}.ics")
-    path, _ = QFileDialog.getSaveFileName(parent, _tr("Export .ics"), suggested, _tr("iCalendar files (*.ics)"))
+    path = file_dialogs.save_file_name(parent, _tr("Export .ics"), suggested, _tr("iCalendar files (*.ics)"))
     if not path:
         return None
     if not path.lower().endswith(".ics"):

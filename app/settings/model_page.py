@@ -18,7 +18,6 @@ from typing import Any
 from PySide6.QtCore import QThreadPool, Slot
 from PySide6.QtWidgets import (
     QComboBox,
-    QFileDialog,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -36,6 +35,7 @@ from agent.models.base import ModelUnavailable
 from agent.models.keys import delete_api_key, keyring_key, normalize_base_url, store_api_key
 from agent.models.registry import ModelSpecError, load_model, parse_spec
 from app.context import AppContext
+from app.io import file_dialogs
 from app.ops import BackgroundOp
 from app.settings.model_download import RECOMMENDED, download_model
 from app.worker import Channel, GeneratorWorker, describe
@@ -423,7 +423,7 @@ class ModelPage(QWidget):
 
     @Slot()
     def _browse(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, self.tr("Choose a GGUF model"), self.path.text(),
-                                              self.tr("GGUF models (*.gguf)"))
+        path = file_dialogs.open_file_name(self, self.tr("Choose a GGUF model"), self.path.text(),
+                                           self.tr("GGUF models (*.gguf)"))
         if path:
             self.path.setText(path)

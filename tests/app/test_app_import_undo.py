@@ -12,10 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtWidgets import QFileDialog
 
 from agent.services.editing import EventDraft
-from app.io import import_export
+from app.io import file_dialogs, import_export
 from app.io.import_target import ImportTargetDialog
 from tests.support.chat_fixtures import event_titles, save_shot
 from tests.support.clock import NOW
@@ -61,7 +60,7 @@ def run_import(qtbot, app_ctx, monkeypatch, path: Path, answer) -> list[Any]:  #
         asked.append(list(paths))
         return answer(ctx, paths)
 
-    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *args, **kwargs: ([str(path)], ""))
+    monkeypatch.setattr(file_dialogs, "open_file_names", lambda *args, **kwargs: [str(path)])
     monkeypatch.setattr(import_export, "ask_calendar", ask)
     job = import_export.import_dialog(None, app_ctx)
     if job is not None:

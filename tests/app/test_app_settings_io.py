@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
-from PySide6.QtWidgets import QFileDialog, QSystemTrayIcon
+from PySide6.QtWidgets import QSystemTrayIcon
 
 from agent.models.base import ModelUnavailable
 from agent.models.script_backend import ScriptedModel
-from app.io import import_export
+from app.io import file_dialogs, import_export
 from app.io.import_export import ImportJob, export_to, import_dialog, import_paths
 from app.io.report_dialog import ImportReportDialog
 from app.settings.model_page import HOSTED, LOCAL
@@ -277,7 +277,7 @@ def test_import_paths_reports_imported_and_rejected_with_reasons(app_ctx, qtbot,
 
 
 def test_import_dialog_uses_the_file_picker(app_ctx, qtbot, ics_file, monkeypatch) -> None:
-    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *args, **kwargs: ([str(ics_file)], ""))
+    monkeypatch.setattr(file_dialogs, "open_file_names", lambda *args, **kwargs: [str(ics_file)])
     monkeypatch.setattr(import_export, "ask_calendar", lambda parent, ctx, paths: "dentist")
     job = import_dialog(None, app_ctx)
     with qtbot.waitSignal(job.done, timeout=10_000):
