@@ -9,9 +9,11 @@ fault proxy instead of Radicale.
 from __future__ import annotations
 
 import dataclasses
+import uuid
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import icalendar
 import recurring_ical_events
@@ -28,10 +30,16 @@ SHORT_TIMEOUT_S = 1  # the faulted run's client gives up on a held answer this f
 
 def event_text(uid: str, title: str, start: datetime, *, weekly: bool = False) -> str:
     """One resource: a one-hour event, or a weekly series of 6 with its 3rd instance moved."""
+    return _CALENDAR.format(events=_vevents(uid, title, start, weekly=weekly))
+
+
+_CALENDAR = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//richeng tests//faults//EN\r\n{events}END:VCALENDAR\r\n"
+
+
+def _vevents(uid: str, title: str, start: datetime, *, weekly: bool = False) -> str:
     fmt = "%Y%m%dT%H%M%S"
     end = start + timedelta(hours=1)
     lines = [
-        "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//richeng tests//faults//EN",
         "BEGIN:VEVENT", f"UID:{uid}", "DTSTAMP:20261101T000000Z", f"SUMMARY:{title}",
         f"DTSTART;TZID=Asia/Shanghai:{start:{fmt}}", f"DTEND;TZID=Asia/Shanghai:{end:{fmt}}",
     ]  # fmt: skip
@@ -44,56 +52,88 @@ def event_text(uid: str, title: str, start: datetime, *, weekly: bool = False) -
             f"DTSTART;TZID=Asia/Shanghai:{moved + timedelta(hours=3):{fmt}}",
             f"DTEND;TZID=Asia/Shanghai:{moved + timedelta(hours=4):{fmt}}",
         ]  # fmt: skip
-    lines += ["END:VEVENT", "END:VCALENDAR", ""]
-    return "\r\n".join(lines)
+    lines.append("END:VEVENT")
+    return "\r\n".join(lines) + "\r\n"
+
+
+_QUERY = (
+    '<C:calendar-query xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><D:prop><C:calendar-data/></D:prop>'
+    '<C:filter><C:comp-filter name="VCALENDAR"/></C:filter></C:calendar-query>'
+)
 
 
 class ServerSide:
-    """One calendar on the real server, written and read around the proxy."""
+    """One calendar on the real server, written and read around the proxy, a few requests each.
 
-    def __init__(self, server: CalDavServer, name: str = "Work") -> None:
+    Every request to Radicale costs tens of milliseconds on a busy 2-core machine, and the
+    fault matrix makes many calendars: a calendar is made with its events in one PUT of a
+    whole VCALENDAR (Radicale names each resource ``<UID>.ics``), and read in one REPORT.
+    """
+
+    def __init__(self, server: CalDavServer) -> None:
         self.server = server
-        self.url = server.new_calendar(name)
+        self.url = f"{server.home}faults-{uuid.uuid4().hex[:12]}/"
         self.client: Any = server.client()
+        self.hrefs: dict[str, str] = {}  # UID -> URL of its resource, where not <UID>.ics
+        server.made.append(self.url)
+
+    def _url(self, uid: str) -> str:
+        return self.hrefs.get(uid) or self.url + f"{uid}.ics"
+
+    def seed(self, count: int, prefix: str = "ev") -> list[str]:
+        """Make the calendar with ``count`` events a day apart, the first a weekly series."""
+        uids = [f"{prefix}-{index}" for index in range(count)]
+        if not uids:
+            response = self.client.request(self.url, "MKCALENDAR", "")
+            assert response.status == 201, response.status
+            return uids
+        events = "".join(
+            _vevents(uid, f"{prefix} {index}", BASE + timedelta(days=index, hours=index % 5), weekly=index == 0)
+            for index, uid in enumerate(uids)
+        )
+        response = self.client.put(self.url, _CALENDAR.format(events=events).encode(), {"Content-Type": "text/calendar"})
+        assert response.status in (201, 204), response.status
+        return uids
 
     def put(self, uid: str, title: str, start: datetime, *, weekly: bool = False) -> None:
         body = event_text(uid, title, start, weekly=weekly).encode()
-        response = self.client.put(self.url + f"{uid}.ics", body, {"Content-Type": "text/calendar; charset=utf-8"})
+        response = self.client.put(self._url(uid), body, {"Content-Type": "text/calendar; charset=utf-8"})
         assert response.status in (201, 204), response.status
 
     def delete(self, uid: str) -> None:
-        response = self.client.delete(self.url + f"{uid}.ics")
+        response = self.client.delete(self._url(uid))
         assert response.status in (200, 204), response.status
 
-    def seed(self, count: int, prefix: str = "ev") -> list[str]:
-        """``count`` events a day apart, the first a weekly series; their UIDs."""
-        uids = [f"{prefix}-{index}" for index in range(count)]
-        for index, uid in enumerate(uids):
-            self.put(uid, f"{prefix} {index}", BASE + timedelta(days=index, hours=index % 5), weekly=index == 0)
-        return uids
-
     def resources(self) -> list[icalendar.Calendar]:
-        """Every calendar object on the server (one PROPFIND, one GET each)."""
-        response = self.client.propfind(self.url, '<propfind xmlns="DAV:"><prop><getetag/></prop></propfind>', 1)
-        hrefs = [el.text for el in response.tree.iter("{DAV:}href") if el.text and el.text.endswith(".ics")]
+        """Every calendar object on the server, in one calendar-query REPORT."""
+        response = self.client.request(self.url, "REPORT", _QUERY, {"Depth": "1"})
+        assert response.status == 207, response.status
         found = []
-        for href in hrefs:
-            got = self.client.request(self.server.url.rstrip("/") + href)
-            assert got.status == 200, (href, got.status)
-            found.append(icalendar.Calendar.from_ical(got.raw))
+        for entry in ElementTree.fromstring(response._raw).iter("{DAV:}response"):
+            href, data = entry.findtext("{DAV:}href"), entry.find(".//{urn:ietf:params:xml:ns:caldav}calendar-data")
+            if not href or data is None:
+                continue
+            calendar = icalendar.Calendar.from_ical(data.text or "")
+            self.hrefs[str(calendar.walk("VEVENT")[0]["UID"])] = self.server.url.rstrip("/") + href
+            found.append(calendar)
         return found
 
+    def state(self) -> tuple[list[str], list[tuple[str, str, str]]]:
+        """(the UID of every resource, repeats kept; every instance in ``SPAN``), in one read."""
+        found = self.resources()
+        uids = sorted(str(cal.walk("VEVENT")[0]["UID"]) for cal in found)
+        out = []
+        for cal in found:
+            for event in recurring_ical_events.of(cal).between(*SPAN):
+                out.append((str(event["UID"]), _utc(event["DTSTART"].dt), str(event.get("SUMMARY", ""))))
+        return uids, sorted(out)
+
     def uids(self) -> list[str]:
-        """The UID of every resource, repeats kept (a duplicate shows as two)."""
-        return sorted(str(cal.walk("VEVENT")[0]["UID"]) for cal in self.resources())
+        return self.state()[0]
 
     def instances(self) -> list[tuple[str, str, str]]:
         """(UID, start in UTC, title) of every instance in ``SPAN``."""
-        out = []
-        for cal in self.resources():
-            for event in recurring_ical_events.of(cal).between(*SPAN):
-                out.append((str(event["UID"]), _utc(event["DTSTART"].dt), str(event.get("SUMMARY", ""))))
-        return sorted(out)
+        return self.state()[1]
 
 
 def device_behind(proxy: FaultProxy, server: CalDavServer, side: ServerSide, path: Path, *, tokens: bool = True) -> Device:
@@ -102,13 +142,13 @@ def device_behind(proxy: FaultProxy, server: CalDavServer, side: ServerSide, pat
     return Device(via, side.url.replace(server.url, proxy.url), path, use_tokens=tokens)
 
 
-def impatient_run(device: Device) -> SyncReport:
-    """One sync whose client gives up after ``SHORT_TIMEOUT_S`` (for held answers)."""
+def impatient_run(device: Device, timeout_s: int = SHORT_TIMEOUT_S) -> SyncReport:
+    """One sync whose client gives up after ``timeout_s`` (short: for held answers)."""
     from caldav.davclient import DAVClient
 
     def client(account: Any) -> DAVClient:
         return DAVClient(url=account.url, username=account.username, password=device.server.password,
-                         timeout=SHORT_TIMEOUT_S)  # fmt: skip
+                         timeout=timeout_s)  # fmt: skip
 
     engine = SyncEngine(device.store, device.profile_id, device.secrets, use_sync_tokens=device.engine.use_sync_tokens,
                         client_factory=client)  # fmt: skip

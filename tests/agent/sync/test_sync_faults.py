@@ -71,6 +71,7 @@ def test_one_edited_event_whose_fetch_fails_stays(server: CalDavServer, proxy: F
 def test_a_server_that_dies_mid_push_is_one_error_per_calendar(server: CalDavServer, proxy: FaultProxy, tmp_path: Path) -> None:
     """197 lines of 'could not upload' for one dead server before: one per synced calendar now."""
     side = ServerSide(server)
+    side.seed(0)
     device = device_behind(proxy, server, side, tmp_path / "a.sqlite3")
     for index in range(15):
         device.add(f"offline {index}", BASE + timedelta(days=index), BASE + timedelta(days=index, hours=1))
@@ -87,6 +88,7 @@ def test_a_server_that_dies_mid_push_is_one_error_per_calendar(server: CalDavSer
 
 def test_a_server_that_is_down_is_one_line_per_calendar(server: CalDavServer, tmp_path: Path) -> None:
     side = ServerSide(server)
+    side.seed(0)
     device = Device(server, side.url, tmp_path / "a.sqlite3")
     device.add("offline", BASE, BASE + timedelta(hours=1))
     dead = f"http://127.0.0.1:{free_port()}/"
