@@ -14,6 +14,7 @@ import getpass
 import os
 import sys
 from collections.abc import Callable
+from datetime import date, datetime, timedelta, tzinfo
 from typing import Any
 
 from agent.cli.common import CliError, Parser, Session, emit
@@ -190,8 +191,14 @@ def unmap_calendar(args: argparse.Namespace) -> int:
     engine = _engine(args)
     account = engine.accounts.get(args.account)
     wanted = args.remote.strip().rstrip("/").casefold()
-    found = next((mapping for mapping in engine.accounts.mappings(account)
-                  if wanted in (mapping.remote_name.casefold(), mapping.remote_url.rstrip("/").casefold())), None)
+    found = next(
+        (
+            mapping
+            for mapping in engine.accounts.mappings(account)
+            if wanted in (mapping.remote_name.casefold(), mapping.remote_url.rstrip("/").casefold())
+        ),
+        None,
+    )
     if found is None:
         raise CliError(f"'{args.remote}' is not synced in account {account.name}")
     engine.accounts.unmap(found)
@@ -209,9 +216,7 @@ def run(args: argparse.Namespace) -> int:
     report = _engine(args).run(args.account)
 
     def human() -> str:
-        lines = [
-            f"pulled {report.pulled}, pushed {report.pushed}, conflicts {report.conflicts}, errors {len(report.errors)}"
-        ]
+        lines = [f"pulled {report.pulled}, pushed {report.pushed}, conflicts {report.conflicts}, errors {len(report.errors)}"]
         if report.conflicts:
             lines.append("events changed on both sides wait for you: richeng sync conflicts")
         lines.extend(f"error: {problem}" for problem in report.errors)
@@ -221,27 +226,75 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_PARTIAL if report.errors else 0
 
 
-def _side_line(side: dict[str, Any] | None) -> str:
+def _when(side: dict[str, Any], tz: tzinfo) -> str:
+    """The time as ``events list`` writes it: in the user's zone, all-day ends inclusive."""
+    start, end = _moment(side.get("start")), _moment(side.get("end"))
+    if start is None:
+        return "?"
+    end = end or start
+    if not isinstance(start, datetime):
+        last = end - timedelta(days=1) if end > start else start  # DTEND is the day after the last
+        return start.isoformat() + ("" if last == start else f" – {last.isoformat()}") + " (all day)"
+    if not isinstance(end, datetime):  # odd text: show the start alone rather than fail
+        end = start
+    if start.tzinfo is not None:  # a floating time is the same wall time everywhere
+        start, end = start.astimezone(tz), end.astimezone(tz)
+    if end.date() == start.date():
+        return f"{start:%Y-%m-%d %H:%M}–{end:%H:%M}"
+    return f"{start:%Y-%m-%d %H:%M} – {end:%Y-%m-%d %H:%M}"
+
+
+def _moment(value: object) -> date | datetime | None:
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        return date.fromisoformat(value) if len(value) == 10 else datetime.fromisoformat(value)
+    except ValueError:
+        return None
+
+
+def _side_line(side: dict[str, Any] | None, tz: tzinfo) -> str:
     if side is None:
         return "(deleted)"
-    when = f"{side.get('start') or '?'} – {side.get('end') or '?'}"
     extra = f"  @ {side['location']}" if side.get("location") else ""
     repeats = f"  repeats {side['rrule']}" if side.get("rrule") else ""
-    return f"{side.get('title') or '(no title)'}  {when}{extra}{repeats}"
+    return f"{side.get('title') or '(no title)'}  {_when(side, tz)}{extra}{repeats}"
+
+
+# What the side lines already show; any other field that differs is printed on both sides.
+_ON_SIDE_LINE = ("title", "time", "place", "repetition", "instance")
+
+
+def _one_line(text: str | None) -> str:
+    if text is None:
+        return "(none)"
+    flat = " ⏎ ".join(part.strip() for part in text.splitlines() if part.strip()) or '""'
+    return flat if len(flat) <= 200 else flat[:199] + "…"
 
 
 def conflicts(args: argparse.Namespace) -> int:
-    found = _engine(args).conflicts()
+    from agent.sync.conflicts import ConflictStore
+
+    session = Session(args, reading=True)
+    found = ConflictStore(session.store, session.profile_id).open()
     payload = [c.to_json() for c in found]
+    tz = session.ctx.tz
 
     def human() -> str:
         if not found:
             return "(no sync conflicts)"
         lines = []
-        for item in payload:
+        for conflict, item in zip(found, payload, strict=True):
             lines.append(f"#{item['id']}  {item['calendar']} ({item['account']})  “{item['title']}”")
-            lines.append(f"    here:   {_side_line(item['local'])}")
-            lines.append(f"    server: {_side_line(item['server'])}")
+            lines.append(f"    here:   {_side_line(item['local'], tz)}")
+            lines.append(f"    server: {_side_line(item['server'], tz)}")
+            if item["differs"]:
+                lines.append(f"    differs: {', '.join(item['differs'])}")
+            for difference in conflict.differences():
+                if difference.field.split(" (", 1)[0] in _ON_SIDE_LINE:
+                    continue
+                lines.append(f"    {difference.field} here:   {_one_line(difference.local)}")
+                lines.append(f"    {difference.field} server: {_one_line(difference.server)}")
             lines.append(f"    choose: richeng sync resolve {item['id']} --keep local|server")
         return "\n".join(lines)
 

@@ -9,8 +9,11 @@ choice, so a wrong click can still be undone by hand.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
+
+import icalendar
 
 from agent.errors import NotFoundError
 from agent.store.db import Store, utc_now_iso
@@ -48,6 +51,20 @@ class Conflict:
                 return str(side["title"])
         return self.uid
 
+    def differences(self) -> list[Difference]:
+        """What differs between the two versions, in the order a person reads an event.
+
+        Empty when one side deleted the event (that difference is the whole story) or when
+        only bookkeeping (DTSTAMP, SEQUENCE, LAST-MODIFIED) differs.
+        """
+        if self.local_ics is None or self.server_ics is None:
+            return []
+        here, there = _fields(self.local_ics), _fields(self.server_ics)
+        found = [
+            Difference(name, here.get(name), there.get(name)) for name in {*here, *there} if here.get(name) != there.get(name)
+        ]
+        return sorted(found, key=lambda d: (_ORDER.get(d.field.split(" (", 1)[0], len(_ORDER)), d.field))
+
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
@@ -55,12 +72,77 @@ class Conflict:
             "calendar": self.calendar,
             "uid": self.uid,
             "title": self.title,
+            "differs": [d.field for d in self.differences()],
             "local": self.side("local"),
             "server": self.side("server"),
             "detected_at": self.detected_at,
             "resolved_at": self.resolved_at,
             "resolution": self.resolution,
         }
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One field that differs: its name, and its text on each side (None: absent there)."""
+
+    field: str
+    local: str | None
+    server: str | None
+
+
+# Fields by the names people use, in reading order; other properties keep their own name.
+_NAMES = {
+    "SUMMARY": "title", "DTSTART": "time", "DTEND": "time", "DURATION": "time", "LOCATION": "place",
+    "DESCRIPTION": "description", "RRULE": "repetition", "RDATE": "repetition", "EXDATE": "repetition",
+    "X-RICHENG-RECUR": "repetition", "VALARM": "alarm", "TRANSP": "busy or free", "STATUS": "status",
+}  # fmt: skip
+_ORDER = {name: index for index, name in enumerate(dict.fromkeys([*_NAMES.values(), "instance"]))}
+_BOOKKEEPING = {"DTSTAMP", "LAST-MODIFIED", "CREATED", "SEQUENCE", "UID", "RECURRENCE-ID"}
+_TEXT = ("SUMMARY", "LOCATION", "DESCRIPTION")
+_NAME = re.compile(r"[;:]")
+_FOLD = re.compile(r"\r?\n[ \t]")
+
+
+def _fields(text: str) -> dict[str, str]:
+    """Field name -> its text, for every part of a resource (a moved instance's fields are
+    named after its date). Decoded where a person reads the value, else the whole property
+    line (parameters included: the same 09:00 in two zones is not the same time).
+
+    Both sides come through ``parse_resource``, so both are written by the same serialiser
+    and a difference in the text is a difference in the event.
+    """
+    out: dict[str, str] = {}
+    for row in parse_resource(text).rows:
+        suffix = _suffix(row.recurrence_id)
+        out["instance" + suffix] = "present"
+        try:
+            component = icalendar.Event.from_ical(row.ics)
+            lines = _FOLD.sub("", component.to_ical().decode()).splitlines()
+        except Exception:  # a listing must show something even for odd text
+            out["text" + suffix] = row.ics
+            continue
+        values: dict[str, list[str]] = {}
+        depth = 0
+        for line in lines:
+            name = _NAME.split(line, maxsplit=1)[0].upper()
+            if name in ("BEGIN", "END"):
+                depth += 1 if name == "BEGIN" else -1
+                continue
+            if depth != 1 or name in _BOOKKEEPING:  # alarms are read whole below
+                continue
+            shown = str(component.get(name)) if name in _TEXT else line
+            values.setdefault(_NAMES.get(name, name.lower()), []).append(shown)
+        for sub in component.subcomponents:
+            sub_lines = _FOLD.sub("", sub.to_ical().decode()).splitlines()
+            body = " ".join(line for line in sub_lines[1:-1] if _NAME.split(line, maxsplit=1)[0].upper() not in _BOOKKEEPING)
+            kind = str(sub.name or "component")
+            values.setdefault(_NAMES.get(kind, kind.lower()), []).append(body)
+        out.update({name + suffix: "; ".join(sorted(texts)) for name, texts in values.items()})
+    return out
+
+
+def _suffix(recurrence_id: str) -> str:
+    return f" ({recurrence_id[:10]})" if recurrence_id else ""
 
 
 class ConflictStore:
@@ -122,8 +204,7 @@ class ConflictStore:
     def close(self, conflict_id: int, resolution: str, local_ics: str | None = None) -> None:
         with self.store.transaction() as conn:
             conn.execute(
-                "UPDATE sync_conflicts SET resolved_at = ?, resolution = ?, local_ics = COALESCE(?, local_ics)"
-                " WHERE id = ?",
+                "UPDATE sync_conflicts SET resolved_at = ?, resolution = ?, local_ics = COALESCE(?, local_ics) WHERE id = ?",
                 (utc_now_iso(), resolution, local_ics, conflict_id),
             )
 

@@ -223,9 +223,7 @@ def _vtimezone(tzid: str, first_year: int, last_year: int) -> str | None:
     if not zones.is_iana(tzid):
         return None
     try:
-        component = icalendar.Timezone.from_tzid(
-            tzid, first_date=date(first_year, 1, 1), last_date=date(last_year, 1, 1)
-        )
+        component = icalendar.Timezone.from_tzid(tzid, first_date=date(first_year, 1, 1), last_date=date(last_year, 1, 1))
     except Exception:  # a zone icalendar cannot describe is left to the reader
         return None
     return _NEWLINES.sub("\r\n", component.to_ical().decode())
@@ -244,7 +242,7 @@ def resource_name(uid: str) -> str:
 
 
 def describe(rows: Sequence[LocalRow]) -> dict[str, object]:
-    """What a person needs to tell two versions apart: title, time, place, overrides."""
+    """What a person needs to tell two versions apart: title, time, place, notes, overrides."""
     ordered = sorted(rows, key=lambda row: row.recurrence_id)
     if not ordered:
         return {}
@@ -254,11 +252,12 @@ def describe(rows: Sequence[LocalRow]) -> dict[str, object]:
             raise ValueError(f"a row holds a {master.name}, not a VEVENT")
         start, end = start_end(master)
     except Exception:  # a listing must show something even for odd text
-        return {"title": "", "start": None, "end": None, "location": "", "overrides": len(ordered) - 1}
+        return {"title": "", "start": None, "end": None, "all_day": False, "location": "", "overrides": len(ordered) - 1}
     return {
         "title": str(master.get("SUMMARY") or ""),
         "start": _iso(start),
-        "end": _iso(end),
+        "end": _iso(end),  # as stored: an all-day DTEND is the day after the last (RFC 5545)
+        "all_day": not isinstance(start, datetime),
         "location": str(master.get("LOCATION") or ""),
         "description": str(master.get("DESCRIPTION") or ""),
         "rrule": ical_text(master["RRULE"].to_ical()) if master.get("RRULE") is not None else None,
@@ -268,4 +267,3 @@ def describe(rows: Sequence[LocalRow]) -> dict[str, object]:
 
 def _iso(value: date | datetime) -> str:
     return value.isoformat()
-
