@@ -9,8 +9,9 @@ stored VEVENT texts verbatim, with a VTIMEZONE generated from zoneinfo for every
 Two hashes, for two questions:
 ``local_hash`` — "did the user touch this since we synced?" — is over the exact stored text,
 cheap and strict. ``canonical_hash`` — "do these two versions say the same thing?" — ignores
-DTSTAMP, line folding and property order, because servers re-serialise what they store
-(Radicale via vobject) and a rewrite that changes nothing must not count as an edit.
+DTSTAMP, line folding, property order and parameter order, because servers re-serialise
+what they store (Radicale via vobject) and a rewrite that changes nothing must not count as
+an edit.
 """
 
 from __future__ import annotations
@@ -55,8 +56,9 @@ class ServerResource:
 
     ``ignored`` marks a resource without any VEVENT (a task in a mixed calendar): it is
     tracked so it is not fetched again, and never written or deleted by us. ``components``
-    holds None for a part ``quick.read`` took (never parsed); ``fields`` holds every
-    part's columns, so the store need not derive them again.
+    holds the parsed series parts (master, RDATE series, overrides) the expansion reads and
+    None for every other part; ``fields`` holds every part's columns, so the store need not
+    derive them again.
     """
 
     uid: str | None
@@ -83,8 +85,30 @@ def local_hash(rows: Iterable[LocalRow], *, in_order: bool = False) -> str:
 
 def _canonical_lines(ics: str) -> list[str]:
     text = _FOLD.sub("", ics)
-    lines = [line for line in _NEWLINES.split(text) if line and not line.upper().startswith("DTSTAMP")]
+    lines = [_sorted_parameters(line) for line in _NEWLINES.split(text) if line and not line.upper().startswith("DTSTAMP")]
     return sorted(lines)
+
+
+def _sorted_parameters(line: str) -> str:
+    """``line`` with its parameters in one order: serialisers keep different ones, and
+    ``DTSTART;VALUE=DATE-TIME;TZID=X`` says what ``DTSTART;TZID=X;VALUE=DATE-TIME`` says."""
+    head, colon, _ = line.partition(":")
+    if head.count(";") < 2:  # no parameter, or one: nothing to order (nearly every line)
+        return line
+    parts: list[str] = []
+    current: list[str] = []
+    quoted = False
+    for index, char in enumerate(line):
+        if char == '"':
+            quoted = not quoted
+        elif not quoted and char in ";:":
+            parts.append("".join(current))
+            current = []
+            if char == ":":
+                return ";".join([parts[0], *sorted(parts[1:])]) + line[index:]
+            continue
+        current.append(char)
+    return line  # no value: not a content line to reorder
 
 
 def canonical_hash(rows: Iterable[LocalRow]) -> str:
@@ -141,24 +165,37 @@ def parse_resource(text: str, name: str = "<server>") -> ServerResource:
         _, problem = series_query(*series_parts(ordered))
         if problem:
             return ServerResource(uid, problem=f"cannot expand the series: {problem}", text=text)
-    # Rows hold the text icalendar writes. A part ``quick.read`` took is written by
-    # ``quick.serialised`` (the same text, tests/agent/ics/test_ics_quick.py) and is never parsed: a
-    # resource of 100,000 overrides is not parsed and re-serialised 100,000 times.
-    components = [None if item.plain else item.parsed() for item in ordered]
+    # Series parts (the only ones ``prepare`` keeps parsed, and the only ones the expansion
+    # needs) hold the text icalendar writes. A part ``quick.read`` took is written by
+    # ``quick.serialised`` (the same text, tests/agent/ics/test_ics_quick.py): a resource of
+    # 100,000 overrides is not parsed and re-serialised 100,000 times. Any other part keeps
+    # the text ``prepare`` made, as an import stores it: the server's own, or icalendar's
+    # where a repair or a zone rewrote it. Parsing those again only to write them back out
+    # was half of a first pull's time (docs/sync.md), and changed nothing ``canonical_hash``
+    # compares: it sorts lines and parameters, so a server's own order is no difference.
+    components = [item.component for item in ordered]
     rows = [
         LocalRow(
             item.fields.recurrence_id,
-            quick.serialised(item.ics) if component is None else component.to_ical().decode(),
+            _row_text(item),
             item.fields.start_ts,
             item.fields.end_ts,
         )
-        for item, component in zip(ordered, components, strict=True)
+        for item in ordered
     ]
     fields = [item.fields for item in ordered]
     # Only rows and columns go on: the cut (the bytes, their offsets) and the parts' own
     # texts are let go before hashing, so a 100,000-part resource peaks lower.
     del calendars, prepared, by_rid, ordered, item
     return ServerResource(uid, components, rows, canonical_hash(rows), text=text, fields=fields)
+
+
+def _row_text(item: Prepared) -> str:
+    if item.plain:
+        return quick.serialised(item.ics)
+    if item.component is not None:
+        return item.component.to_ical().decode()
+    return item.ics
 
 
 def _skip_named_zones(raw_calendar: RawCalendar) -> None:

@@ -58,6 +58,16 @@ def test_canonical_hash_ignores_dtstamp_folding_and_property_order_but_not_conte
     assert canonical_hash([row]) != canonical_hash([_row("Standup!")])
 
 
+def test_canonical_hash_ignores_parameter_order_even_with_quoted_separators() -> None:
+    """A pulled single keeps the server's text, so its serialiser's parameter order must not
+    read as an edit; a quoted ``;`` or ``:`` inside a parameter stays part of its value."""
+    base = "BEGIN:VEVENT\r\nUID:p@x\r\n{start}\r\nSUMMARY:a\r\nEND:VEVENT\r\n"
+    one = LocalRow("", base.format(start='DTSTART;TZID=Asia/Shanghai;X-NOTE="a;b:c":20261201T090000'))
+    other = LocalRow("", base.format(start='DTSTART;X-NOTE="a;b:c";TZID=Asia/Shanghai:20261201T090000'))
+    moved = LocalRow("", base.format(start='DTSTART;X-NOTE="a;b:c";TZID=Asia/Shanghai:20261201T100000'))
+    assert canonical_hash([one]) == canonical_hash([other]) != canonical_hash([moved])
+
+
 def test_a_resource_round_trips_to_the_same_canonical_hash() -> None:
     row = _row("会议 with a long title " + "x" * 90)
     body = build_resource([row])
