@@ -262,23 +262,29 @@ class _CalendarSync:
             key for key, etag in changed.items()
             if not (etag and key in self.by_href and self.by_href[key].etag == etag)
         ]  # fmt: skip
-        fetch = self.remote.fetch(wanted)
-        gone |= fetch.missing
-        if fetch.batch_errors:  # made up for by single GETs; said once, so a broken proxy is seen
-            self.problem(None, f"calendar-multiget failed ({fetch.batch_errors[0]}); fetched one by one instead")
-        for key, message in fetch.errors.items():
-            self.clean = False
-            self.problem(self.by_href[key].uid if key in self.by_href else None, f"could not fetch {key}: {message}")
-        parsed = [(item, parse_resource(item.text, item.key)) for item in fetch.found.values()]
+        told = False
+        for fetch in self.remote.fetch_batches(wanted):
+            gone |= fetch.missing
+            if fetch.batch_errors and not told:  # made up for by single GETs; said once, so a broken proxy is seen
+                self.problem(None, f"calendar-multiget failed ({fetch.batch_errors[0]}); fetched one by one instead")
+                told = True
+            for key, message in fetch.errors.items():
+                self.clean = False
+                self.problem(self.by_href[key].uid if key in self.by_href else None, f"could not fetch {key}: {message}")
+            self._apply_fetched(list(fetch.found.values()))
+        with self.engine.store.transaction():
+            for key in sorted(gone):
+                self._guarded(self.by_href[key].uid if key in self.by_href else None, self._incoming_delete, key)
+
+    def _apply_fetched(self, found: list[Fetched]) -> None:
+        """Read and store one batch of server resources, ``APPLY_BATCH`` per transaction."""
+        parsed = [(item, parse_resource(item.text, item.key)) for item in found]
         new_uids = [res.uid for _, res in parsed if res.uid and res.uid not in self.by_uid]
         elsewhere = self.local.elsewhere(new_uids)
         for start in range(0, len(parsed), APPLY_BATCH):
             with self.engine.store.transaction():
                 for item, resource in parsed[start : start + APPLY_BATCH]:
                     self._guarded(resource.uid, self._incoming, item, resource, elsewhere)
-        with self.engine.store.transaction():
-            for key in sorted(gone):
-                self._guarded(self.by_href[key].uid if key in self.by_href else None, self._incoming_delete, key)
 
     def _guarded(self, uid: str | None, step: Callable[..., None], *args: Any) -> None:
         """Run one item's pull step; a failure is that item's error, not the run's."""
