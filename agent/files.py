@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 
 from agent.errors import UserFacingError
@@ -47,10 +48,12 @@ def check_regular(path: Path, what: str) -> os.stat_result:
     return info
 
 
-def read_limited(path: Path, limit: int, what: str) -> bytes:
-    """The whole file, refused with one line when it is not a regular file or holds more than
-    ``limit`` bytes. The open is non-blocking, so a FIFO swapped in after the check still cannot
-    hang the read, and at most ``limit + 1`` bytes are ever read."""
+def iter_limited(path: Path, limit: int, what: str, chunk: int = MiB) -> Iterator[bytes]:
+    """The file in chunks of at most ``chunk`` bytes, for readers that need not hold it
+    whole (counting events before an import). Refused like ``read_limited``: not a regular
+    file, or more than ``limit`` bytes (raised once the reader gets past the limit, so a file
+    that grows while it is read is still cut off). The open is non-blocking, so a FIFO swapped
+    in after the check cannot hang the read."""
     check_regular(path, what)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
@@ -59,18 +62,28 @@ def read_limited(path: Path, limit: int, what: str) -> bytes:
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise InputFileError(f"{what} {path} is not a regular file")
-        chunks: list[bytes] = []
         taken = 0
-        while taken <= limit:
-            chunk = os.read(fd, min(MiB, limit + 1 - taken))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            taken += len(chunk)
-    except OSError as exc:
-        raise InputFileError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+        while True:
+            try:
+                block = os.read(fd, min(chunk, limit + 1 - taken))
+            except OSError as exc:
+                raise InputFileError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+            if not block:
+                return
+            taken += len(block)
+            if taken > limit:
+                raise InputFileError(f"{what} {path} is larger than {_size(limit)}, more than Richeng reads; nothing was done")
+            yield block
     finally:
         os.close(fd)
-    if taken > limit:
-        raise InputFileError(f"{what} {path} is larger than {limit // MiB} MiB, more than Richeng reads; nothing was done")
-    return b"".join(chunks)
+
+
+def read_limited(path: Path, limit: int, what: str) -> bytes:
+    """The whole file, refused with one line when it is not a regular file or holds more than
+    ``limit`` bytes. The open is non-blocking, so a FIFO swapped in after the check still cannot
+    hang the read, and at most ``limit + 1`` bytes are ever read."""
+    return b"".join(iter_limited(path, limit, what))
+
+
+def _size(limit: int) -> str:
+    return f"{limit // MiB} MiB" if limit >= MiB else f"{limit:,} bytes"

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from agent.files import InputFileError, MiB, read_limited
 from agent.models.base import (
     BaseChatModel,
     ModelEvent,
@@ -25,8 +26,15 @@ from agent.models.base import (
     Usage,
 )
 
+MAX_SCRIPT_BYTES = 16 * MiB
+"""Scripts are a few kilobytes of turns; this only stops ``/dev/zero`` or a stray big file."""
 _PIECE_RE = re.compile(r"\s*\S+")
 _MAX_PIECE = 4
+
+
+class ScriptFileError(ModelUnavailable, InputFileError):
+    """The script file itself cannot be read as a script (not a regular file, too large):
+    an unavailable model to the app, and the user's bad file to the CLI (exit 2)."""
 
 
 def _pieces(content: str) -> list[str]:
@@ -78,12 +86,21 @@ class ScriptedModel(BaseChatModel):
 
     @classmethod
     def from_file(cls, path: str | Path) -> ScriptedModel:
+        """Read a script of at most ``MAX_SCRIPT_BYTES``. A missing file is an unavailable
+        model, as before; one that cannot be a script at all (``/dev/zero`` read without end,
+        a FIFO, a folder, a huge file) is ``ScriptFileError``, which the CLI refuses in one line."""
         file = Path(path).expanduser()
         try:
-            data = json.loads(file.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise ModelUnavailable(f"model script not found: {file}") from None
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            if not file.exists():
+                raise ModelUnavailable(f"model script not found: {file}")
+            raw = read_limited(file, MAX_SCRIPT_BYTES, "the model script")
+        except InputFileError as exc:
+            raise ScriptFileError(str(exc)) from None
+        except OSError as exc:  # a name too long, a folder we may not enter
+            raise ScriptFileError(f"cannot read the model script {str(file)[:120]}: {exc.strerror or exc}") from None
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
             raise ModelUnavailable(f"cannot read model script {file.name}: {exc}") from None
         try:
             return cls(data, name=f"script:{file}")

@@ -16,9 +16,12 @@ clock, so rotation is testable. Names carry the UTC time and the kind, e.g.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import sqlite3
+import threading
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -34,6 +37,12 @@ KEEP = {"daily": 7, "migration": 7, "import": 7}
 IMPORT_BACKUP_MIN_EVENTS = 200
 SUFFIX = ".sqlite3"
 STAMP = "%Y%m%dT%H%M%SZ"
+MAX_NAMES = 10_000  # names tried per second and kind before giving up (each one is a file that exists)
+_NO_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS, errno.EXDEV, errno.EMLINK}
+COUNT_LIMIT = 4 << 30
+"""What ``count_vevents`` reads at most: far above any importer's cap (the 100k-event
+benchmark file is 34 MB), so the count never refuses a file the import would take; it only
+stops a device, a FIFO or an endless file from running forever."""
 
 
 @dataclass(frozen=True)
@@ -116,8 +125,7 @@ def daily_due(directory: Path, now: datetime) -> bool:
     """No daily backup yet on ``now``'s calendar day (in ``now``'s own zone)."""
     zone = now.tzinfo
     return not any(
-        b.kind == "daily" and b.created.astimezone(zone).date() == now.date()
-        for b in list_backups(Path("."), directory)
+        b.kind == "daily" and b.created.astimezone(zone).date() == now.date() for b in list_backups(Path("."), directory)
     )
 
 
@@ -134,13 +142,10 @@ def make_backup(store: Store, kind: str, now: datetime) -> Backup:
         raise StoreError("an in-memory store has no backups")
     folder = store.backup_dir
     stem = Path(store.path).stem
-    stamp = now.astimezone(UTC).strftime(STAMP)
-    target = folder / f"{stem}-{stamp}-{kind}{SUFFIX}"
-    counter = 1
-    while target.exists():
-        counter += 1
-        target = folder / f"{stem}-{stamp}-{counter}-{kind}{SUFFIX}"
-    partial = folder / f".{target.name}.partial"
+    stamp = utc_stamp(now)
+    names = (folder / (f"{stem}-{stamp}-{kind}{SUFFIX}" if n == 1 else f"{stem}-{stamp}-{n}-{kind}{SUFFIX}")
+             for n in range(1, MAX_NAMES + 1))  # fmt: skip
+    partial = folder / f".{stem}-{stamp}-{kind}-{os.getpid()}-{threading.get_ident()}{SUFFIX}.partial"
     try:
         folder.mkdir(parents=True, exist_ok=True)
         copy = sqlite3.connect(partial)
@@ -149,7 +154,7 @@ def make_backup(store: Store, kind: str, now: datetime) -> Backup:
             copy.execute("PRAGMA journal_mode = DELETE")
         finally:
             copy.close()
-        os.replace(partial, target)
+        target = place_new(partial, names)
     except (OSError, sqlite3.Error) as exc:
         partial.unlink(missing_ok=True)
         reason = getattr(exc, "strerror", None) or str(exc)
@@ -158,6 +163,48 @@ def make_backup(store: Store, kind: str, now: datetime) -> Backup:
     made = _parse(target)
     assert made is not None
     return made
+
+
+def utc_stamp(now: datetime) -> str:
+    """``now`` as the UTC stamp of a file name. An instant UTC cannot hold (year 1 east of
+    Greenwich) keeps its wall time: a name is no reason to refuse a backup."""
+    try:
+        moment = now.astimezone(UTC)
+    except (OverflowError, ValueError):
+        moment = now
+    # not strftime: its %Y gives "1", not "0001", for year 1 on glibc
+    return f"{moment.year:04d}{moment.month:02d}{moment.day:02d}T{moment.hour:02d}{moment.minute:02d}{moment.second:02d}Z"
+
+
+def place_new(source: Path, names: Iterable[Path], *, keep_source: bool = False) -> Path:
+    """Give ``source`` the first of ``names`` that no file has, and return it; never replaces
+    a file (issue 19: two restores in the same second overwrote the first kept-aside copy).
+
+    A hard link is the atomic test: ``os.link`` fails on an existing name, so a copy another
+    process put there a moment ago still loses nothing. Then ``source``'s own name goes,
+    unless ``keep_source`` (the database being restored keeps its name until the restored copy
+    replaces it, so there is no moment without a file). On a file system without hard links
+    the name is claimed with ``O_EXCL`` and ``source`` renamed onto that claim, its own empty
+    file (the database's name is then free until the copy lands, as any rename would leave it).
+    """
+    for name in names:
+        try:
+            os.link(source, name, follow_symlinks=False)
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            if exc.errno not in _NO_LINKS:
+                raise
+            try:
+                os.close(os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            except FileExistsError:
+                continue
+            os.replace(source, name)
+            return name
+        if not keep_source:
+            os.unlink(source)
+        return name
+    raise OSError(errno.EEXIST, "every free name is taken", str(source))
 
 
 def rotate(directory: Path, kind: str, keep: int) -> list[Path]:
@@ -184,20 +231,20 @@ def backup_before_import(store: Store, event_count: int, now: datetime | None = 
     return make_backup(store, "import", now or store.clock())
 
 
-def count_vevents(path: Path, chunk: int = 1 << 20) -> int:
-    """How many ``BEGIN:VEVENT`` lines a file holds, read in chunks (any size, bounded memory)."""
+def count_vevents(path: Path, chunk: int = 1 << 20, limit: int = COUNT_LIMIT) -> int:
+    """How many ``BEGIN:VEVENT`` lines a file holds, read in chunks (bounded memory). Not a
+    regular file (``/dev/zero``, a FIFO, a folder) or over ``limit`` bytes: ``InputFileError``,
+    one line, before anything is written."""
+    from agent.files import iter_limited
+
     needle = b"BEGIN:VEVENT"
     total = 0
     tail = b""
-    with open(path, "rb") as handle:
-        while True:
-            block = handle.read(chunk)
-            if not block:
-                break
-            data = (tail + block).upper()
-            total += data.count(needle)
-            tail = data[-(len(needle) - 1):]
-            # a needle straddling the seam is counted once: the tail is shorter than the needle
+    for block in iter_limited(path, limit, "the calendar file", chunk):
+        data = (tail + block).upper()
+        total += data.count(needle)
+        tail = data[-(len(needle) - 1) :]
+        # a needle straddling the seam is counted once: the tail is shorter than the needle
     return total
 
 
@@ -209,17 +256,26 @@ class Restored:
     events: int
 
     def to_json(self) -> dict[str, Any]:
-        return {"source": str(self.source), "restored": str(self.target),
-                "previous_kept_as": str(self.aside) if self.aside else None, "events": self.events}
+        return {
+            "source": str(self.source),
+            "restored": str(self.target),
+            "previous_kept_as": str(self.aside) if self.aside else None,
+            "events": self.events,
+        }
 
 
 def check_restorable(source: Path) -> int:
     """Refuse a file that is not a healthy Richeng store this version can open; returns its
     event count."""
+    from agent.files import InputFileError, check_regular
     from agent.store.file_check import connect_read_only, inspect_file, refusal
 
-    if not source.is_file():
+    if not os.path.lexists(source):
         raise StoreError(f"cannot restore {source}: no such file")
+    try:
+        check_regular(source, "the backup")
+    except InputFileError as exc:
+        raise StoreError(f"cannot restore: {exc}") from None
     check = inspect_file(source)
     if check.state == "new":
         raise StoreError(f"cannot restore {source}: the file is empty")
@@ -233,17 +289,22 @@ def check_restorable(source: Path) -> int:
         conn.close()
 
 
+SIDE_FILES = ("-wal", "-shm", "-journal")
+
+
 def restore(source: Path, target: Path, now: datetime) -> Restored:
     """Put a copy of ``source`` in place of ``target``; the current file (with its ``-wal``)
-    is renamed aside first, never deleted. Close the app before restoring."""
+    is kept aside first under a name no file has, never deleted or overwritten. Close the
+    app before restoring."""
     from agent.store.file_check import connect_read_only
 
     source, target = source.expanduser(), target.expanduser()
     if source.resolve() == target.resolve():
         raise StoreError(f"{source} is the database itself; pick a backup to restore")
     events = check_restorable(source)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_name(f".{target.name}.restoring")
+    if not target.parent.is_dir():
+        raise StoreError(f"cannot restore into {target}: the folder {target.parent} does not exist")
+    partial = target.with_name(f".{target.name}.restoring-{os.getpid()}")
     reader = connect_read_only(source)
     try:
         copy = sqlite3.connect(partial)
@@ -260,14 +321,36 @@ def restore(source: Path, target: Path, now: datetime) -> Restored:
     aside = None
     try:
         if target.exists():
-            aside = target.with_name(f"{target.name}.before-restore-{now.astimezone(UTC).strftime(STAMP)}")
-            os.replace(target, aside)
-            for extra in ("-wal", "-shm", "-journal"):
-                side = Path(f"{target}{extra}")
-                if side.exists():
-                    os.replace(side, Path(f"{aside}{extra}"))
+            aside = keep_aside(target, now)
         os.replace(partial, target)
     except OSError as exc:
         partial.unlink(missing_ok=True)
-        raise StoreError(f"could not restore into {target}: {exc.strerror}") from None
+        kept = f"; the previous file is kept as {aside}" if aside else ""
+        raise StoreError(f"could not restore into {target}: {exc.strerror or exc}{kept}") from None
     return Restored(source, target, aside, events)
+
+
+def keep_aside(target: Path, now: datetime) -> Path:
+    """Give the database (and its ``-wal``, ``-shm``, ``-journal``) the first free name
+    ``<name>.before-restore-<UTC stamp>[-n]``. The name is free when none of the four exists;
+    ``place_new`` then takes each atomically, so another restore in the same second (or any
+    restore under a fixed ``--now``) takes the next number instead of replacing this copy.
+    The database keeps its own name too until the restored copy replaces it; its side files
+    leave theirs, so SQLite never applies the old ``-wal`` to the restored file."""
+    base = f"{target.name}.before-restore-{utc_stamp(now)}"
+    for number in range(1, MAX_NAMES + 1):
+        aside = target.with_name(base if number == 1 else f"{base}-{number}")
+        if any(os.path.lexists(f"{aside}{extra}") for extra in SIDE_FILES):
+            continue
+        try:
+            place_new(target, [aside], keep_source=True)
+        except OSError as exc:
+            if exc.errno != errno.EEXIST:
+                raise
+            continue
+        for extra in SIDE_FILES:
+            side = Path(f"{target}{extra}")
+            if side.exists():
+                place_new(side, [Path(f"{aside}{extra}")])
+        return aside
+    raise OSError(errno.EEXIST, "every kept-aside name is taken", str(target))
