@@ -9,14 +9,18 @@ the rest of the table. Derived data is rebuilt rather than trusted: occurrences 
 materialised again from the events, the full-text indexes are filled by their triggers.
 Events whose calendar was lost go to a new calendar "已恢复 Recovered" of their profile.
 
-The damaged file is only ever opened read-only; the result is a new file, never in place.
+The damaged file is only ever opened read-only; the result is a new file, never in place,
+created with ``O_EXCL`` in a folder that must already exist. A source that is not a Richeng
+database (a text file, another program's SQLite file) is refused before anything is written.
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +30,19 @@ from agent.store.event_sql import EVENT_TABLES, EventSql
 # Parents before children, so foreign keys hold as rows arrive. The full-text tables and
 # schema_migrations are not copied; occurrences are copied last and checked (see below).
 TABLES = (
-    "profiles", "settings", "calendars", "events", "alarms", "memories", "messages", "commands",
-    "observations", "sync_accounts", "sync_calendars", "sync_items", "sync_conflicts",
+    "profiles",
+    "settings",
+    "calendars",
+    "events",
+    "alarms",
+    "memories",
+    "messages",
+    "commands",
+    "observations",
+    "sync_accounts",
+    "sync_calendars",
+    "sync_items",
+    "sync_conflicts",
 )
 RECOVERED_CALENDAR = "已恢复 Recovered"
 MAX_SKIP_PROBES = 64
@@ -45,8 +60,15 @@ class RecoveryReport:
     notes: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        return {"source": str(self.source), "output": str(self.target), "events": self.events,
-                "rows": self.rows, "unreadable": self.unreadable, "rejected": self.rejected, "notes": self.notes}
+        return {
+            "source": str(self.source),
+            "output": str(self.target),
+            "events": self.events,
+            "rows": self.rows,
+            "unreadable": self.unreadable,
+            "rejected": self.rejected,
+            "notes": self.notes,
+        }
 
 
 def _rows(conn: sqlite3.Connection, table: str, columns: list[str], problems: dict[str, int]) -> Iterator[tuple[Any, ...]]:
@@ -125,10 +147,11 @@ def recover(source: Path, target: Path) -> RecoveryReport:
     from agent.store import db
     from agent.store.events import EventRepo
 
-    if target.exists():
+    _check_source(source)
+    if os.path.lexists(target):
         raise StoreError(f"{target} already exists; name a new file with --output")
-    if not source.is_file():
-        raise StoreError(f"cannot recover {source}: no such file")
+    if not target.parent.is_dir():
+        raise StoreError(f"cannot create {target}: the folder {target.parent} does not exist (Richeng creates no folders here)")
     try:
         damaged = db.connect_read_only(source)
         damaged.row_factory = None
@@ -136,7 +159,9 @@ def recover(source: Path, target: Path) -> RecoveryReport:
     except sqlite3.Error as exc:
         raise StoreError(f"cannot read {source}: {exc}") from None
     report = RecoveryReport(source, target)
+    created = False
     try:
+        _check_richeng(damaged, source)
         try:
             version = db.read_version(damaged)
         except sqlite3.DatabaseError:
@@ -145,11 +170,14 @@ def recover(source: Path, target: Path) -> RecoveryReport:
         if version > db.SCHEMA_VERSION:
             raise StoreError(f"{source} was written by a newer Richeng (schema {version}); recover it with that version")
         start = version if version > 0 else db.SCHEMA_VERSION
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
+        try:  # O_EXCL: a file that appeared meanwhile is never written over
+            os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+            created = True
             fresh = sqlite3.connect(target, isolation_level=None)
+        except FileExistsError:
+            raise StoreError(f"{target} already exists; name a new file with --output") from None
         except (OSError, sqlite3.Error) as exc:
-            raise StoreError(f"cannot create {target}: {exc}") from None
+            raise StoreError(f"cannot create {target}: {getattr(exc, 'strerror', None) or exc}") from None
         try:
             fresh.execute("BEGIN")
             _schema_at(fresh, start)
@@ -160,6 +188,11 @@ def recover(source: Path, target: Path) -> RecoveryReport:
             fresh.execute("COMMIT")
         finally:
             fresh.close()
+    except BaseException:
+        if created:  # our own half-written file; the damaged one was only read
+            for extra in ("", "-journal", "-wal", "-shm"):
+                Path(f"{target}{extra}").unlink(missing_ok=True)
+        raise
     finally:
         damaged.close()
     store = db.Store(target, backups=False)  # migrates start -> current
@@ -176,6 +209,50 @@ def recover(source: Path, target: Path) -> RecoveryReport:
     if start != db.SCHEMA_VERSION:
         report.notes.append(f"the damaged file had schema {start}; the new file was upgraded to {db.SCHEMA_VERSION}")
     return report
+
+
+def default_output(source: Path, now: datetime) -> Path:
+    """``<stem>-recovered-<UTC stamp>.sqlite3`` beside the database, numbered ``-2``, ``-3`` …
+    past names already taken (a second recovery in the same second, or under a fixed
+    ``--now``, used to be refused as "already exists")."""
+    from agent.store.backups import MAX_NAMES, utc_stamp
+
+    stamp = utc_stamp(now)
+    for number in range(1, MAX_NAMES + 1):
+        suffix = "" if number == 1 else f"-{number}"
+        candidate = source.with_name(f"{source.stem}-recovered-{stamp}{suffix}.sqlite3")
+        if not os.path.lexists(candidate):
+            return candidate
+    raise StoreError(f"too many recovered files beside {source}; name one with --output")
+
+
+def _check_source(source: Path) -> None:
+    """A regular file, or one line: a folder, FIFO or device is no database to recover."""
+    from agent.files import InputFileError, check_regular
+
+    try:
+        info = check_regular(source, "the database")
+    except InputFileError as exc:
+        raise StoreError(f"cannot recover: {exc}") from None
+    if info.st_size == 0:
+        raise StoreError(f"cannot recover {source}: the file is empty; there is nothing to save")
+
+
+def _check_richeng(damaged: sqlite3.Connection, source: Path) -> None:
+    """Refuse, before any file is created, a source that is not a Richeng database: a text
+    file (``/etc/passwd``) or another program's SQLite file used to give "saved 0 events"
+    and an empty new file. A damaged Richeng file still passes as long as SQLite can read
+    its table list (``schema_migrations``) or the events table's columns."""
+    try:
+        names = {str(row[0]) for row in damaged.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.DatabaseError:
+        names = set()
+    if "schema_migrations" in names or {"uid", "ics"} <= set(_columns(damaged, "events")):
+        return
+    # No plain open() of the file to tell the two apart: closing it would drop this process's
+    # SQLite locks on it (agent/store/file_guard.py); SQLite's own answer is enough.
+    why = "an SQLite database of another program" if names else "not a database SQLite can read (or its first page is lost)"
+    raise StoreError(f"cannot recover {source}: it is {why}, not a Richeng database; nothing was written")
 
 
 def _schema_at(conn: sqlite3.Connection, version: int) -> None:
@@ -270,18 +347,19 @@ def _mend_orphans(conn: sqlite3.Connection, report: RecoveryReport) -> None:
         for (profile_id,) in conn.execute(
             f"SELECT DISTINCT profile_id FROM {table} WHERE profile_id NOT IN (SELECT id FROM profiles)"
         ).fetchall():
-            conn.execute("INSERT INTO profiles(id, name, created_at) VALUES (?, ?, ?)",
-                         (profile_id, f"recovered-{profile_id}", now))
+            conn.execute(
+                "INSERT INTO profiles(id, name, created_at) VALUES (?, ?, ?)", (profile_id, f"recovered-{profile_id}", now)
+            )
             report.notes.append(f"profile {profile_id} was unreadable; recreated as recovered-{profile_id}")
     orphans = conn.execute(
         "SELECT DISTINCT profile_id FROM events WHERE calendar_id NOT IN (SELECT id FROM calendars)"
     ).fetchall()
     for (profile_id,) in orphans:
-        row = conn.execute("SELECT id FROM calendars WHERE profile_id = ? AND name = ?",
-                           (profile_id, RECOVERED_CALENDAR)).fetchone()
+        row = conn.execute(
+            "SELECT id FROM calendars WHERE profile_id = ? AND name = ?", (profile_id, RECOVERED_CALENDAR)
+        ).fetchone()
         if row is None:
-            default = conn.execute("SELECT 1 FROM calendars WHERE profile_id = ? AND is_default = 1",
-                                   (profile_id,)).fetchone()
+            default = conn.execute("SELECT 1 FROM calendars WHERE profile_id = ? AND is_default = 1", (profile_id,)).fetchone()
             cur = conn.execute(
                 "INSERT INTO calendars(profile_id, name, color, is_default, created_at) VALUES (?, ?, '#9ca3af', ?, ?)",
                 (profile_id, RECOVERED_CALENDAR, 0 if default else 1, now),
@@ -294,9 +372,11 @@ def _mend_orphans(conn: sqlite3.Connection, report: RecoveryReport) -> None:
     gone = EventSql(conn).clear_orphan_alarms()
     if gone:
         report.notes.append(f"{gone} alarms rows lost their parent and were dropped")
-    for child, parent_col, parent in (("sync_items", "mapping_id", "sync_calendars"),
-                                      ("sync_conflicts", "mapping_id", "sync_calendars"),
-                                      ("sync_calendars", "account_id", "sync_accounts")):
+    for child, parent_col, parent in (
+        ("sync_items", "mapping_id", "sync_calendars"),
+        ("sync_conflicts", "mapping_id", "sync_calendars"),
+        ("sync_calendars", "account_id", "sync_accounts"),
+    ):
         gone = conn.execute(f"DELETE FROM {child} WHERE {parent_col} NOT IN (SELECT id FROM {parent})").rowcount
         if gone:
             report.notes.append(f"{gone} {child} rows lost their parent and were dropped")
