@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
@@ -77,6 +77,13 @@ class Entry:
     deleted: int
     undone: bool
 
+    def when(self, tz: tzinfo) -> str:
+        """``created_at`` as local ``YYYY-MM-DD HH:MM`` in ``tz``, for people. Any stored text
+        is shown, never raised on: a stamp that does not parse, or whose instant ``tz`` cannot
+        hold (9999-12-31 23:59 UTC is year 10000 in Shanghai), is shown as it was stored. One
+        such row used to end every later ``undo --list`` in OverflowError (issue 19)."""
+        return local_stamp(self.created_at, tz)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id, "created_at": self.created_at, "origin": self.origin, "kind": self.kind,
@@ -99,6 +106,18 @@ class Reverted:
 
 
 # ---- reading -----------------------------------------------------------------------------
+
+
+def local_stamp(value: Any, tz: tzinfo) -> str:
+    """A stored stamp as local ``YYYY-MM-DD HH:MM`` in ``tz``, or the stored text itself."""
+    text = str(value)
+    try:
+        moment = datetime.fromisoformat(text)
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=UTC)  # the journal writes UTC
+        return f"{moment.astimezone(tz):%Y-%m-%d %H:%M}"
+    except (ValueError, OverflowError, TypeError):
+        return text[:40]
 
 
 def _entry(row: Any) -> Entry:
@@ -137,9 +156,7 @@ def find(store: Store, profile_id: int, changes: ChangeSet, window: int = 20) ->
     return found[0] if found else None
 
 
-def matching(
-    store: Store, profile_id: int, changes: ChangeSet, *, exclude: Any = (), window: int = 20
-) -> list[int]:
+def matching(store: Store, profile_id: int, changes: ChangeSet, *, exclude: Any = (), window: int = 20) -> list[int]:
     """The recent open entries that together recorded ``changes`` (newest first).
 
     An app import of several files is one change set but one entry per file, so entries
@@ -219,9 +236,7 @@ def _revert(store: Store, profile_id: int, change_id: int, origin: str) -> Rever
 
     _check_origin(origin)
     conn = store.conn
-    row = conn.execute(
-        "SELECT * FROM change_journal WHERE id = ? AND profile_id = ?", (change_id, profile_id)
-    ).fetchone()
+    row = conn.execute("SELECT * FROM change_journal WHERE id = ? AND profile_id = ?", (change_id, profile_id)).fetchone()
     if row is None:
         raise NotFoundError(f"没有第 {change_id} 号更改 / there is no change #{change_id} in this profile")
     entry = _entry(row)
@@ -312,17 +327,27 @@ def _described(row: Any, action: str) -> dict[str, Any]:
 
 
 def _moment(row: Any, ts: int) -> datetime | date:
-    if row["floating"]:
-        value = datetime(1970, 1, 1) + timedelta(seconds=ts)
-        return value.date() if row["all_day"] else value
+    """An indexed instant as the event's own wall time. Any year the store can hold (1 to
+    9999) is shown, never raised on: an instant its zone cannot express (year 1 east of
+    Greenwich) is shown in UTC, one UTC cannot hold either is clamped to ``datetime``'s ends."""
     try:
-        tz: Any = ZoneInfo(row["tzid"]) if row["tzid"] else UTC
-    except (ValueError, KeyError):
+        tz: Any = ZoneInfo(row["tzid"]) if row["tzid"] and not row["floating"] else UTC
+    except (ValueError, KeyError, OSError):
         tz = UTC
-    return datetime.fromtimestamp(ts, tz)
+    try:
+        value = datetime(1970, 1, 1) + timedelta(seconds=ts)
+        if row["floating"]:
+            return value.date() if row["all_day"] else value
+        return value.replace(tzinfo=UTC).astimezone(tz)
+    except (OverflowError, ValueError, OSError):
+        try:
+            return (datetime(1970, 1, 1) + timedelta(seconds=ts)).replace(tzinfo=UTC)
+        except (OverflowError, ValueError):
+            edge = datetime.min if ts < 0 else datetime.max
+            return edge.replace(tzinfo=UTC)
 
 
 __all__ = [
-    "Entry", "JournalError", "Reverted", "collect", "find", "get", "inverse_of", "is_undone", "last_recorded", "matching",
-    "origin", "recent", "revert", "set_default_origin", "undo_last", "undoable",
+    "Entry", "JournalError", "Reverted", "collect", "find", "get", "inverse_of", "is_undone", "last_recorded", "local_stamp",
+    "matching", "origin", "recent", "revert", "set_default_origin", "undo_last", "undoable",
 ]  # fmt: skip

@@ -233,7 +233,10 @@ def _net(conn: sqlite3.Connection, profile_id: int, sets: list[ChangeSet]) -> tu
 
 
 def _current(
-    conn: sqlite3.Connection, profile_id: int, keys: Any, columns: str = "e.*, c.name AS calendar_name",
+    conn: sqlite3.Connection,
+    profile_id: int,
+    keys: Any,
+    columns: str = "e.*, c.name AS calendar_name",
     keep: Callable[[Any], Any] | None = None,
 ) -> dict[tuple[str, str], Any]:
     """The event rows now stored for ``keys`` ((UID, RECURRENCE-ID) pairs), read in chunks
@@ -279,8 +282,14 @@ def _label(counts: dict[str, int], titles: list[str]) -> str:
 
 
 def _stamp(store: Store) -> str:
-    """The service clock (``store.clock``: ``--now`` in the CLI, a fixed one in tests), UTC."""
-    return store.clock().astimezone(UTC).isoformat(timespec="seconds")
+    """The service clock (``store.clock``: ``--now`` in the CLI, a fixed one in tests), UTC.
+    An instant UTC cannot hold (year 1 east of Greenwich, 9999-12-31 west of it) keeps its
+    own offset, and a naive one is written as it is: a stamp never stops a write."""
+    now = store.clock()
+    try:
+        return now.astimezone(UTC).isoformat(timespec="seconds")
+    except (OverflowError, ValueError):
+        return now.isoformat(timespec="seconds")
 
 
 def _check_origin(name: str) -> None:

@@ -47,10 +47,12 @@ from agent.timesym.grammar import (
 )
 
 __all__ = [
+    "LATEST_NOW_DAY",
     "MAX_RANGE_DAYS",
     "Resolved",
     "SymbolError",
     "error_json",
+    "now_problem",
     "resolve",
     "resolve_date",
     "resolve_range",
@@ -62,6 +64,11 @@ DATE_KINDS: frozenset[str] = frozenset({"day", "days", "month"})
 MAX_RANGE_DAYS = 366
 EARLIEST_DAY = date(1900, 1, 1)
 MAX_YEARS_AHEAD = 10
+LATEST_NOW_DAY = date(2199, 12, 31)
+"""The last day a pretended "now" (``--now``) may fall on. Like the symbols' bound it keeps a
+typo out (``--now 9999-12-31`` poisoned the undo journal, issue 19): 1900..2199 is where
+the lunar calendar and the holiday tables that "now" feeds are checked, with room for the
+ten years ahead a symbol may reach."""
 _LEAP_SEARCH_YEARS = 8  # 02-29 recurs within 8 years even across 2100
 
 
@@ -159,9 +166,7 @@ def _resolve_date_form(symbol: str, form: str, m: re.Match[str], ctx: TimeContex
         except ValueError as exc:
             if "year" in str(exc):
                 raise SymbolError.invalid(symbol, f"{symbol!r}: year {y} is out of range.") from exc
-            raise SymbolError.invalid(
-                symbol, f"{symbol!r} is not a real calendar date ({y}-{mo:02d} has no day {d})."
-            ) from exc
+            raise SymbolError.invalid(symbol, f"{symbol!r} is not a real calendar date ({y}-{mo:02d} has no day {d}).") from exc
     if form == "month_day":
         return _day(symbol, _next_month_day(symbol, int(m.group("m")), int(m.group("d")), today), ctx)
     if form == "month_offset":
@@ -238,10 +243,22 @@ def latest_day(today: date) -> date:
         return today.replace(year=today.year + MAX_YEARS_AHEAD, day=28)
 
 
-def _plausible(resolved: Resolved, ctx: TimeContext) -> Resolved:
+def now_problem(day: date) -> str | None:
+    """Why ``day`` cannot be a pretended today (``--now``), or None when it can."""
+    if EARLIEST_DAY <= day <= LATEST_NOW_DAY:
+        return None
+    span = f"{EARLIEST_DAY.isoformat()} to {LATEST_NOW_DAY.isoformat()}"
+    return f"{day.isoformat()} is outside the dates Richeng can pretend it is ({span})"
+
+
+def _plausible(resolved: Resolved, ctx: TimeContext, bounded: bool = True) -> Resolved:
     """Refuse a day far outside any plausible calendar use (before 1900, or more than ten
-    years after today): a year typo like 1500 or 2099 is a bad symbol, never a write."""
-    if resolved.start is None or resolved.end is None:
+    years after today): a year typo like 1500 or 2099 is a bad symbol, never a write.
+
+    ``bounded=False`` is for reading (listing, export): the store may hold any date a
+    calendar file brought (libical's test data has events in 1864), and showing them is
+    harmless; only dates ``datetime`` cannot hold are refused, by ``_guard``."""
+    if not bounded or resolved.start is None or resolved.end is None:
         return resolved
     first = resolved.start.astimezone(ctx.tz).date()
     last = max(first, (resolved.end - timedelta(microseconds=1)).astimezone(ctx.tz).date())
@@ -268,8 +285,9 @@ def resolve_time(text: str) -> time:
     return time(int(m.group("h")), int(m.group("m")))
 
 
-def resolve(symbol: str, ctx: TimeContext) -> Resolved:
-    """Resolve any symbol: date kinds, a bare time, or a date+time instant."""
+def resolve(symbol: str, ctx: TimeContext, *, bounded: bool = True) -> Resolved:
+    """Resolve any symbol: date kinds, a bare time, or a date+time instant. ``bounded``:
+    refuse days outside the plausible range (see ``_plausible``)."""
     if not isinstance(symbol, str):
         raise SymbolError.invalid(repr(symbol), f"Expected a symbol string, got {type(symbol).__name__}.")
     raw = symbol.strip()
@@ -278,7 +296,7 @@ def resolve(symbol: str, ctx: TimeContext) -> Resolved:
         return Resolved(s, "time", None, None, (), time=resolve_time(s))
     if parsed := parse_date_form(s):
         form, m = parsed
-        return _plausible(_guard(s, lambda: _resolve_date_form(s, form, m, ctx)), ctx)
+        return _plausible(_guard(s, lambda: _resolve_date_form(s, form, m, ctx)), ctx, bounded)
     if im := INSTANT_RE.fullmatch(s):
         day_symbol = im.group("date")
         parsed = parse_date_form(day_symbol)
@@ -291,7 +309,7 @@ def resolve(symbol: str, ctx: TimeContext) -> Resolved:
             return Resolved(s, "instant", at, at, (), time=t)
 
         try:
-            return _plausible(_guard(s, build), ctx)
+            return _plausible(_guard(s, build), ctx, bounded)
         except SymbolError as exc:
             raise SymbolError(s, exc.message) from exc
     raise _fail(raw)
@@ -308,26 +326,26 @@ def resolve_date(symbol: str, ctx: TimeContext) -> Resolved:
     return resolved
 
 
-def _bound(expr: str, ctx: TimeContext, which: str) -> Resolved:
-    resolved = resolve(expr, ctx)
+def _bound(expr: str, ctx: TimeContext, which: str, bounded: bool) -> Resolved:
+    resolved = resolve(expr, ctx, bounded=bounded)
     if resolved.kind == "time":
         raise SymbolError.invalid(
             resolved.symbol,
-            f"{resolved.symbol!r} is a bare time and cannot be a range {which}: "
-            f"attach it to a day, e.g. D+0T{resolved.symbol}.",
+            f"{resolved.symbol!r} is a bare time and cannot be a range {which}: attach it to a day, e.g. D+0T{resolved.symbol}.",
         )
     return resolved
 
 
-def resolve_range(start_expr: str, end_expr: str, ctx: TimeContext) -> tuple[datetime, datetime]:
+def resolve_range(start_expr: str, end_expr: str, ctx: TimeContext, *, bounded: bool = True) -> tuple[datetime, datetime]:
     """``[start of start_expr, end of end_expr)``; must be non-empty and at most 366 days.
+    ``bounded=False`` (listing and export) takes any day ``datetime`` can hold.
 
     Using the *end* of the end symbol is what makes ``D+1``..``D+1`` mean all
     of tomorrow and ``M+1``..``M+1`` all of next month. An instant's end is the
     instant itself, so ``D+1T09:00``..``D+1T10:00`` is that hour.
     """
-    first = _bound(start_expr, ctx, "start")
-    last = _bound(end_expr, ctx, "end")
+    first = _bound(start_expr, ctx, "start", bounded)
+    last = _bound(end_expr, ctx, "end", bounded)
     assert first.start is not None and last.end is not None
     start, end = first.start, last.end
     pair = f"{first.symbol}..{last.symbol}"
