@@ -57,22 +57,73 @@ def emit(args: argparse.Namespace, payload: Any, human: Callable[[], str]) -> No
 
 
 def parse_now(value: str | None) -> datetime | None:
-    """``--now``: an ISO 8601 date-time (``Z`` allowed), or None for the real clock."""
+    """``--now``: an ISO 8601 date-time (``Z`` allowed), or None for the real clock. Its day
+    must lie where the date symbols work (``agent.timesym.resolve.now_problem``): year 9999
+    overflowed the undo journal's stamps and year 1 every "a week from now"."""
     if value is None:
         return None
     try:
-        return datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
     except ValueError:
-        raise CliError(f"--now must be an ISO 8601 date-time such as 2026-09-01T09:30+08:00, not '{value}'") from None
+        raise CliError(f"--now must be an ISO 8601 date-time such as 2026-09-01T09:30+08:00, not '{value[:80]}'") from None
+    from agent.timesym.resolve import now_problem
+
+    problem = now_problem(parsed.date())
+    if problem is not None:
+        raise CliError(f"--now {problem}")
+    return parsed
+
+
+def clock_now(args: argparse.Namespace) -> datetime:
+    """What time it is for this command, always aware: ``--now`` (one without an offset is
+    wall time in ``--tz``, else in the system zone, as the time context reads it), or the
+    real clock. For commands that do not open the store (``db ...``), so the settings' zone
+    is not read."""
+    from agent.timesym.context import TimeContext
+
+    return TimeContext.system(now=parse_now(getattr(args, "now", None)), tz=getattr(args, "tz", None)).now
+
+
+NAME_MAX = 255  # bytes in one path component on Linux, macOS and Windows file systems
+PATH_MAX = 4096
+
+
+def checked_path(value: str, what: str) -> Path:
+    """A path the user typed, refused in one line when it is empty or longer than the OS
+    allows (ENAMETOOLONG ended as an internal error, issue 19)."""
+    if not value.strip():
+        raise CliError(f"{what} is empty; give a file name")
+    path = Path(value).expanduser()
+    raw = str(path).encode("utf-8", "surrogateescape")
+    longest = max((len(part.encode("utf-8", "surrogateescape")) for part in path.parts), default=0)
+    if longest > NAME_MAX or len(raw) > PATH_MAX:
+        limit = f"{NAME_MAX} bytes a name" if longest > NAME_MAX else f"{PATH_MAX} bytes in all"
+        raise CliError(f"{what} is too long for a file name (at most {limit}): {str(path)[:60]}…")
+    return path
 
 
 def db_path(value: str | None) -> Path:
-    """``--db``, else the user data dir's file (the store module loads only in that case)."""
-    if value:
-        return Path(value).expanduser()
-    from agent.store.db import default_db_path
+    """``--db``, else the user data dir's file (the store module loads only in that case).
+    An empty ``--db ""`` is an error, not the default file; a folder, pipe or device is refused
+    before SQLite opens it (a FIFO would hang, ``/dev/zero`` read as an endless file)."""
+    if value is None:
+        from agent.store.db import default_db_path
 
-    return default_db_path()
+        return default_db_path()
+    path = checked_path(value, "--db")
+    try:
+        path.lstat()
+    except (FileNotFoundError, NotADirectoryError):
+        return path  # a new file: the store creates it
+    except OSError as exc:
+        raise CliError(f"cannot use --db {path}: {exc.strerror or exc}") from None
+    from agent.files import InputFileError, check_regular
+
+    try:
+        check_regular(path, "--db")
+    except InputFileError as exc:
+        raise CliError(str(exc)) from None
+    return path
 
 
 OPEN_STORES: list[Store] = []
@@ -96,9 +147,9 @@ class Session:
     def store(self) -> Store:
         from agent.store.db import Store
 
-        now = parse_now(getattr(self.args, "now", None))
+        pretend = getattr(self.args, "now", None) is not None
         store = Store(db_path(getattr(self.args, "db", None)), reading=self.reading,
-                      clock=(lambda: now) if now is not None else None)  # fmt: skip
+                      clock=self._clock if pretend else None)  # fmt: skip
         OPEN_STORES.append(store)
         from agent.store import journal
 
@@ -106,6 +157,15 @@ class Session:
         for notice in store.notices:  # e.g. a daily backup that could not be written
             print(f"richeng: warning: {' '.join(notice.split())}", file=sys.stderr)
         return store
+
+    def _clock(self) -> datetime:
+        """The store's clock under ``--now``: the same instant the time context reads, so the
+        undo journal's stamps and the backups' names agree with ``--tz`` (a ``--now`` without
+        an offset was taken as UTC there). While the store is still opening, the settings'
+        zone cannot be read yet: ``--tz`` or the system zone decides (backup names only)."""
+        if "store" in self.__dict__:
+            return self.ctx.now
+        return clock_now(self.args)
 
     @cached_property
     def profile_id(self) -> int:

@@ -10,11 +10,9 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
-from agent.cli.common import CliError, Parser, db_path, emit, parse_now
+from agent.cli.common import CliError, Parser, checked_path, clock_now, db_path, emit
 
 
 def register(commands: Any, sub: Callable[..., argparse.ArgumentParser]) -> None:
@@ -27,10 +25,6 @@ def register(commands: Any, sub: Callable[..., argparse.ArgumentParser]) -> None
     p.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     p = sub(db_sub, "recover", "copy what can still be read from a damaged database into a new file", db_recover)
     p.add_argument("-o", "--output", metavar="FILE", help="the new file (default: beside the database)")
-
-
-def _now(args: argparse.Namespace) -> datetime:
-    return parse_now(getattr(args, "now", None)) or datetime.now().astimezone()
 
 
 def db_check(args: argparse.Namespace) -> int:
@@ -55,9 +49,7 @@ def db_backups(args: argparse.Namespace) -> int:
     def human() -> str:
         if not found:
             return f"no backups yet (they go to {backup_dir_for(path)})"
-        return "\n".join(
-            f"{b.created.astimezone():%Y-%m-%d %H:%M}  {b.kind:<9}  {b.size / 1e6:7.1f} MB  {b.path}" for b in found
-        )
+        return "\n".join(f"{b.created.astimezone():%Y-%m-%d %H:%M}  {b.kind:<9}  {b.size / 1e6:7.1f} MB  {b.path}" for b in found)
 
     emit(args, [b.to_json() for b in found], human)
     return 0
@@ -67,16 +59,17 @@ def db_restore(args: argparse.Namespace) -> int:
     from agent.store.backups import check_restorable, restore
 
     target = db_path(getattr(args, "db", None))
-    source = Path(args.file).expanduser()
+    source = checked_path(args.file, "the backup to restore")
     events = check_restorable(source)  # refuse a bad file before asking anything
     if not args.yes:
         if not sys.stdin.isatty():
-            raise CliError("restore replaces the database: confirm with --yes"
-                           " (stdin is not a terminal, so there is no one to ask)")
+            raise CliError(
+                "restore replaces the database: confirm with --yes (stdin is not a terminal, so there is no one to ask)"
+            )
         answer = input(f"Replace {target} with {source} ({events} events)? The current file is kept aside. [y/N] ")
         if answer.strip().lower() not in ("y", "yes", "是", "好"):
             raise CliError("restore cancelled; nothing was changed")
-    done = restore(source, target, _now(args))
+    done = restore(source, target, clock_now(args))
     kept = f"; the previous file is kept as {done.aside}" if done.aside else ""
     emit(args, done.to_json(), lambda: f"restored {source} ({done.events} events) to {target}{kept}")
     return 0
@@ -84,23 +77,20 @@ def db_restore(args: argparse.Namespace) -> int:
 
 def db_recover(args: argparse.Namespace) -> int:
     from agent.store.file_check import db_hint
-    from agent.store.recover import recover
+    from agent.store.recover import default_output, recover
 
     source = db_path(getattr(args, "db", None))
-    if args.output:
-        target = Path(args.output).expanduser()
-    else:
-        stamp = _now(args).astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
-        target = source.with_name(f"{source.stem}-recovered-{stamp}.sqlite3")
+    target = checked_path(args.output, "--output") if args.output is not None else default_output(source, clock_now(args))
     report = recover(source, target)
 
     def human() -> str:
         lost = sum(report.unreadable.values()) + sum(report.rejected.values())
-        lines = [f"saved {report.events} events into {target}"
-                 + (f" ({lost} unreadable spots skipped)" if lost else "")]
+        lines = [f"saved {report.events} events into {target}" + (f" ({lost} unreadable spots skipped)" if lost else "")]
         lines += [f"  {note}" for note in report.notes]
-        lines.append(f"check it with `richeng --db {target} events list --start D-30 --end D+30`, "
-                     f"then put it in place with `{db_hint(source)} db restore {target}`")
+        lines.append(
+            f"check it with `richeng --db {target} events list --start D-30 --end D+30`, "
+            f"then put it in place with `{db_hint(source)} db restore {target}`"
+        )
         return "\n".join(lines)
 
     emit(args, report.to_json(), human)

@@ -5,10 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 from datetime import timedelta
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agent.cli.common import CliError, Session, emit, fail
+from agent.cli.common import CliError, Session, checked_path, emit, fail
 from agent.timesym.context import TimeContext
 
 if TYPE_CHECKING:  # the store and icalendar load only for commands that open the store
@@ -77,12 +76,14 @@ def time_parse(args: argparse.Namespace) -> int:
 
 def events_list(args: argparse.Namespace) -> int:
     from agent.services.queries import QueryService
+    from agent.timesym.resolve import resolve_range
 
     session = Session(args, reading=True)
-    result = QueryService(session.store, session.profile_id, session.ctx).range(
-        args.start, args.end, calendar=args.calendar
-    )
-    emit(args, [occ.to_json() for occ in result.events], lambda: _event_lines(result.events))
+    # Unbounded: the plausibility bound (1900 to ten years ahead) is for what gets written;
+    # the store may hold an imported 1864 event, and listing it must work.
+    start, end = resolve_range(args.start, args.end, session.ctx, bounded=False)
+    events = QueryService(session.store, session.profile_id, session.ctx).between(start, end, calendar=args.calendar)
+    emit(args, [occ.to_json() for occ in events], lambda: _event_lines(events))
     return 0
 
 
@@ -90,6 +91,9 @@ def events_add(args: argparse.Namespace) -> int:
     from agent.services.commands import CommandService
 
     session = Session(args)
+    problem = _add_problem(args, session.ctx)
+    if problem is not None:
+        return _refused_add(args, session, problem)
     service = CommandService(session.store, session.profile_id, session.ctx, origin="user")
     outcome = service.prepare_or_create(
         args.title,
@@ -99,12 +103,17 @@ def events_add(args: argparse.Namespace) -> int:
         calendar_name=args.calendar,
         allow_conflict=args.allow_conflict,
     )
+    if outcome.status == "conflict" and args.allow_conflict:
+        # The service takes an allowance only for a conflict it has already shown (the model
+        # must see what it overrides); here the user said so up front, so write at once.
+        outcome = service.continue_active(allow_conflict=True) or outcome
 
     def human() -> str:
         if outcome.status == "created" and outcome.event is not None:
             note = " (already there)" if outcome.deduplicated else ""
-            fell = (f" — no calendar '{outcome.requested_calendar}', used '{outcome.calendar}'"
-                    if outcome.calendar_fell_back else "")
+            fell = (
+                f" — no calendar '{outcome.requested_calendar}', used '{outcome.calendar}'" if outcome.calendar_fell_back else ""
+            )
             return f"created{note}: {_when(outcome.event)}  {outcome.event.title}  [{outcome.calendar}]{fell}"
         if outcome.status == "needs_date":
             return "which day? " + ", ".join(day.isoformat() for day in outcome.candidates)
@@ -118,6 +127,45 @@ def events_add(args: argparse.Namespace) -> int:
     if outcome.status == "invalid":
         return fail(outcome.message or "invalid event")
     return 0
+
+
+def _add_problem(args: argparse.Namespace, ctx: TimeContext) -> str | None:
+    """What the command service would answer ``invalid``, found before it runs: it keeps an
+    invalid request as a stub for the chat's next reply to fix, a row the CLI has no use for
+    (a refused command must leave the database as it was; issue 19's fuzzing found it)."""
+    from agent.timesym.resolve import SymbolError, resolve, resolve_time
+
+    if not args.title.strip():
+        return "title is required: a short name for the event"
+    try:
+        start = None
+        if args.date.strip():
+            resolved = resolve(args.date, ctx)
+            if resolved.kind == "time":
+                return f"'{args.date}' is a time; --date needs a date symbol such as D+1 or W3 (the time goes in --time)"
+            start = resolved.time
+        if args.time is not None:
+            start = resolve_time(args.time)
+        end = resolve_time(args.end) if args.end is not None else None
+    except SymbolError as exc:
+        return str(exc)
+    if end is not None and start is None:
+        return "--end needs a start time (--time)"
+    if start is not None and end is not None and end <= start:
+        return f"--end {end:%H:%M} is not after --time {start:%H:%M}; an event past midnight needs two days' events here"
+    return None
+
+
+def _refused_add(args: argparse.Namespace, session: Session, problem: str) -> int:
+    """The ``invalid`` outcome the service would have given (same JSON shape), nothing written."""
+    from agent.services.calendars import CalendarService
+    from agent.services.command_types import Round
+
+    choice = CalendarService(session.store, session.profile_id).choose(args.calendar)
+    base = Round(args.title, session.ctx.today, choice.calendar.name, choice.requested, choice.fell_back)
+    outcome = base.outcome("invalid", message=problem)
+    emit(args, outcome.to_json(), lambda: f"invalid: {problem}")
+    return fail(problem)
 
 
 # ---- calendars, memory -------------------------------------------------------------------
@@ -159,8 +207,9 @@ def memory_list(args: argparse.Namespace) -> int:
 
     session = Session(args, reading=True)
     memories = MemoryService(session.store, session.profile_id).list()
-    emit(args, [m.to_json() for m in memories],
-         lambda: "\n".join(f"#{m.id} {m.text}" for m in memories) or "(nothing remembered)")
+    emit(
+        args, [m.to_json() for m in memories], lambda: "\n".join(f"#{m.id} {m.text}" for m in memories) or "(nothing remembered)"
+    )
     return 0
 
 
@@ -177,17 +226,17 @@ def memory_search(args: argparse.Namespace) -> int:
 
 
 def import_ics(args: argparse.Namespace) -> int:
-    path = Path(args.file).expanduser()
-    if not path.is_file():
+    from agent.files import check_regular
+
+    path = checked_path(args.file, "the calendar file")
+    if not path.exists():
         raise CliError(f"cannot read {args.file}: no such file")
+    check_regular(path, "the calendar file")  # a folder, FIFO or device: one line, before the store opens
     from agent.ics.importer import import_file
     from agent.store.backups import backup_before_import, count_vevents
 
     session = Session(args)
-    try:
-        backup = backup_before_import(session.store, count_vevents(path))
-    except OSError as exc:
-        raise CliError(f"cannot read {args.file}: {exc.strerror}") from None
+    backup = backup_before_import(session.store, count_vevents(path))
     if backup is not None:
         print(f"richeng: backed up the database to {backup.path} before this import", file=sys.stderr)
     report = import_file(session.store, session.profile_id, path, args.calendar)
@@ -214,14 +263,15 @@ def export_ics(args: argparse.Namespace) -> int:
 
     if (args.start is None) != (args.end is None):
         raise CliError("give both --start and --end, or neither")
+    output = checked_path(args.output, "--output") if args.output is not None else None
     session = Session(args, reading=True)
     start = end = None
     if args.start is not None:
-        start, end = resolve_range(args.start, args.end, session.ctx)
+        start, end = resolve_range(args.start, args.end, session.ctx, bounded=False)  # any date the store holds
     data = export_calendar(session.store, session.profile_id, args.calendar, start, end, session.ctx.tz)
-    if args.output:
+    if output is not None:
         try:
-            Path(args.output).expanduser().write_bytes(data)
+            output.write_bytes(data)
         except OSError as exc:
             raise CliError(f"cannot write {args.output}: {exc.strerror}") from None
     else:
@@ -240,6 +290,7 @@ NO_MODEL = (
 
 
 def chat(args: argparse.Namespace) -> int:
+    from agent.files import InputFileError
     from agent.models.base import ModelUnavailable
     from agent.models.registry import load_model
     from agent.runtime.turn import Assistant
@@ -254,6 +305,8 @@ def chat(args: argparse.Namespace) -> int:
     try:
         model = load_model(spec)
     except ModelUnavailable as exc:
+        if isinstance(exc, InputFileError):  # a script that is a device, a FIFO, too large: the user's file, refused
+            raise
         model = _Unavailable(str(exc))
     assistant = Assistant(session.store, session.profile_id, model)
     from agent.runtime.session import warm_model
@@ -308,4 +361,3 @@ def agenda(args: argparse.Namespace) -> int:
     result = QueryService(session.store, session.profile_id, session.ctx).range("D+0", "D+6")
     emit(args, [occ.to_json() for occ in result.events], lambda: "Next 7 days:\n" + _event_lines(result.events))
     return 0
-

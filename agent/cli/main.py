@@ -40,8 +40,12 @@ APP_HELP = """the desktop app:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = Parser(prog="richeng", description="日程 Richeng: a local-first calendar", epilog=APP_HELP,
-                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = Parser(
+        prog="richeng",
+        description="日程 Richeng: a local-first calendar",
+        epilog=APP_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--version", action="version", version=f"richeng {__version__}")
     _add_common(parser, top=True)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
@@ -137,15 +141,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return fail("interrupted")
     except BrokenPipeError:
         return 0
+    except OSError as exc:
+        if exc.filename is None:  # not about a file the user named: a bug, reported below
+            return _internal(exc)
+        return fail(f"cannot use {str(exc.filename)[:120]}: {exc.strerror or exc}")
     except Exception as exc:  # the promise: no traceback reaches a user
         from agent.timesym.grammar import SymbolError
 
         if isinstance(exc, SymbolError):
             return fail(str(exc))
-        return fail(f"internal error ({type(exc).__name__}: {exc}); please report it")
+        return _internal(exc)
     finally:
         with contextlib.suppress(Exception):  # closing is best effort: the command's own result stands
             close_stores()
+
+
+def _internal(exc: BaseException) -> int:
+    return fail(f"internal error ({type(exc).__name__}: {exc}); please report it")
 
 
 # Values that name something a person will see again: the cap is stated in the error.

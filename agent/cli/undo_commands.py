@@ -46,7 +46,7 @@ def undo(args: argparse.Namespace) -> int:
 
     def human() -> str:
         entry = result.entry
-        lines = [f"已撤销/Undid #{entry.id} ({entry.origin}: {entry.label}, {_stamp(entry.created_at, tz)})"]
+        lines = [f"已撤销/Undid #{entry.id} ({entry.origin}: {entry.label}, {entry.when(tz)})"]
         for event in result.events[:HUMAN_LINES]:
             lines.append(_event_line(event))
         if len(result.events) > HUMAN_LINES:
@@ -75,17 +75,10 @@ def _parse(value: str) -> datetime | date:
     return date.fromisoformat(value) if len(value) == 10 else datetime.fromisoformat(value)
 
 
-def _stamp(value: str, tz: Any) -> str:
-    try:
-        return f"{datetime.fromisoformat(value).astimezone(tz):%Y-%m-%d %H:%M}"
-    except ValueError:
-        return value
-
-
 def _entry_line(entry: Any, tz: Any) -> str:
     undone = "  (已撤销/undone)" if entry.undone else ""
     counts = f"+{entry.created} ~{entry.updated} -{entry.deleted}"
-    return f"#{entry.id}  {_stamp(entry.created_at, tz)}  {entry.origin:<6}  {entry.kind:<6}  {counts}  {entry.label}{undone}"
+    return f"#{entry.id}  {entry.when(tz)}  {entry.origin:<6}  {entry.kind:<6}  {counts}  {entry.label}{undone}"
 
 
 __all__ = ["register", "undo"]

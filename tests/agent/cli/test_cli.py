@@ -19,9 +19,23 @@ RICHENG = Path(sys.executable).with_name("richeng")
 RESOLVE_KEYS = {"symbol", "kind", "start", "end", "candidates", "message"}
 EVENT_KEYS = {"uid", "title", "start", "end", "all_day", "calendar", "recurrence_id"}
 OUTCOME_KEYS = {
-    "status", "title", "command_id", "event", "candidates", "conflicts", "message", "calendar",
-    "requested_calendar", "calendar_fell_back", "deduplicated", "start", "end", "rejected", "today",
-    "extras", "series",  # issue 13: reminder/location/notes and the series a create built
+    "status",
+    "title",
+    "command_id",
+    "event",
+    "candidates",
+    "conflicts",
+    "message",
+    "calendar",
+    "requested_calendar",
+    "calendar_fell_back",
+    "deduplicated",
+    "start",
+    "end",
+    "rejected",
+    "today",
+    "extras",
+    "series",  # issue 13: reminder/location/notes and the series a create built
 }
 
 
@@ -126,12 +140,16 @@ def test_events_list_calendar_filter(run) -> None:  # type: ignore[no-untyped-de
 
 def test_events_add_conflict_then_allow_conflict(run) -> None:  # type: ignore[no-untyped-def]
     run_json(run, "events", "add", "--title", "休假", "--date", "D+1")
-    first = run_json(run, "events", "add", "--title", "开会", "--date", "D+1", "--time", "14:00", "--allow-conflict")
+    first = run_json(run, "events", "add", "--title", "开会", "--date", "D+1", "--time", "14:00")
     assert first["status"] == "conflict" and [c["title"] for c in first["conflicts"]] == ["休假"]
     assert set(first["conflicts"][0]) == EVENT_KEYS
     second = run_json(run, "events", "add", "--title", "开会", "--date", "D+1", "--time", "14:00", "--allow-conflict")
     assert second["status"] == "created" and second["command_id"] == first["command_id"]
     assert len(run_json(run, "events", "list", "--start", "D+1", "--end", "D+1")) == 2
+    # issue 19: the flag given up front writes at once (it printed "repeat with --allow-conflict")
+    third = run_json(run, "events", "add", "--title", "电话", "--date", "D+1", "--time", "15:00", "--allow-conflict")
+    assert third["status"] == "created"
+    assert len(run_json(run, "events", "list", "--start", "D+1", "--end", "D+1")) == 3
 
 
 def test_events_add_needs_date_and_past_and_fallback(run) -> None:  # type: ignore[no-untyped-def]
@@ -208,8 +226,28 @@ def test_json_before_or_after_command(db_file: Path, capsys: pytest.CaptureFixtu
 
 
 def test_global_options_after_the_command(db_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["events", "add", "--title", "x", "--date", "D+0", "--time", "09:30",
-                 "--db", str(db_file), "--now", "2026-11-30T09:00:00+08:00", "--tz", "Asia/Shanghai", "--json"]) == 0
+    assert (
+        main(
+            [
+                "events",
+                "add",
+                "--title",
+                "x",
+                "--date",
+                "D+0",
+                "--time",
+                "09:30",
+                "--db",
+                str(db_file),
+                "--now",
+                "2026-11-30T09:00:00+08:00",
+                "--tz",
+                "Asia/Shanghai",
+                "--json",
+            ]
+        )
+        == 0
+    )
     assert json.loads(capsys.readouterr().out)["status"] == "created"  # 09:30 not past at 09:00
 
 
