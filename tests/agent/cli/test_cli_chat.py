@@ -10,7 +10,7 @@ import pytest
 
 from agent.cli.main import main
 
-KEYS = {"reply", "outcome", "tools", "intent", "model_calls", "guard", "command_id", "candidates", "timeline"}
+KEYS = {"reply", "outcome", "tools", "intent", "model_calls", "guard", "command_id", "candidates", "timeline", "calendar"}
 BASE = ["--now", "2026-11-30T10:00:00+08:00", "--tz", "Asia/Shanghai"]
 
 
