@@ -157,6 +157,8 @@ def check_turn(expect: dict[str, Any], turn: TurnRecord, case: Case) -> list[str
         p.append(f"calendar {turn.calendar!r}, expected {expect['calendar']!r}")
     if "calendar_note" in expect and bool(turn.calendar_note) != bool(expect["calendar_note"]):
         p.append(f"status line {turn.calendar_note!r}, expected {'one' if expect['calendar_note'] else 'none'}")
+    if expect.get("marked") and not (turn.guard or turn.calendar_note):
+        p.append(f"a claim left with neither a replacement nor the status line: {turn.reply[:80]!r}")
     if "calendar_enum" in expect:
         p += _calendar_enum(turn, list(expect["calendar_enum"]))
     p += check_store(expect, turn.added, turn.removed, turn.memories_added, turn.stub)

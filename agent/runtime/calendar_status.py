@@ -66,9 +66,12 @@ _EN_VERB = (
     r"add\w*|creat\w*|put|puts|putting|book\w*|schedul\w*|reschedul\w*|set|sets|setting|mov\w*|shift\w*|"
     r"push\w*|postpon\w*|cancel\w*|delet\w*|remov\w*|drop\w*|clear\w*|updat\w*|chang\w*|edit\w*|renam\w*|"
     r"mark\w*|log|logged|logging|sav\w*|record\w*|noted?|notes|jot\w*|pencil\w*|block\w*|lock\w*|confirm\w*|"
-    r"arrang\w*|remember\w*|remind\w*|done|sorted|all set|taken care of|good to go|wrapped up"
+    r"arrang\w*|remember\w*|remind\w*|complet\w*|called|named|done|sorted|all set|taken care of|good to go|wrapped up|"
+    # presence shorthand ("It's in.", "You're good"): a claim with no other calendar word
+    r"(?:it's|it is|that's|you're|you are) (?:in|on|off|good|set|down|booked)"
 )
-_ZH = re.compile(f"(?:{_ZH_TIME}|{_ZH_OBJECT}|{_ZH_VERB})", re.IGNORECASE)
+_MARKS = r"[✓✔☑✅❌✗✘🗓📅📆⏰]"  # check marks and calendar emoji read as a receipt
+_ZH = re.compile(f"(?:{_ZH_TIME}|{_ZH_OBJECT}|{_ZH_VERB}|{_MARKS})", re.IGNORECASE)
 _EN = re.compile(rf"\b(?:{_EN_TIME}|{_EN_OBJECT}|{_EN_VERB})\b|\bMay\b", re.IGNORECASE)
 
 # A promise of an action that no tool call backs: "我这就帮你加上", "I'll add that now".
