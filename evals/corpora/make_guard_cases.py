@@ -65,7 +65,7 @@ def claim_cases() -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for kind, lang, rows in CLAIMS:
         for n, (user, reply) in enumerate(rows, 1):
-            expect = {"guard": FLAGS[kind], "tools": [], "store": {"added": [], "removed": []},
+            expect: dict[str, Any] = {"guard": FLAGS[kind], "tools": [], "store": {"added": [], "removed": []},
                       "memories": {"added": []}, "reply_excludes": [reply.strip()]}
             out.append(case(f"guard_claims.{kind}-{lang}-{n:03d}", "guard_claims", user, reply, expect))
     for n, (kind, user, reply) in enumerate(C.HOLDOUT_CLAIMS + C.HOLDOUT2_CLAIMS + C.HOLDOUT3_CLAIMS, 1):

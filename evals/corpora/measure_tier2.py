@@ -52,10 +52,12 @@ def harmless() -> list[Pair]:
 def figures(label: str, claim_rows: list[Pair], harmless_rows: list[Pair], *, show: bool = False) -> None:
     c = [verdict(u, r) for u, r in claim_rows]
     h = [verdict(u, r) for u, r in harmless_rows]
-    print(f"{label}: claims {len(c)}: replaced {c.count('replaced')}, line {c.count('line')}, "
-          f"unmarked {c.count('bare')} | harmless {len(h)}: replaced {h.count('replaced')} "
-          f"({100 * h.count('replaced') / max(1, len(h)):.1f} %), line {h.count('line')} "
-          f"({100 * h.count('line') / max(1, len(h)):.1f} %), bare {h.count('bare')}")
+    print(
+        f"{label}: claims {len(c)}: replaced {c.count('replaced')}, line {c.count('line')}, "
+        f"unmarked {c.count('bare')} | harmless {len(h)}: replaced {h.count('replaced')} "
+        f"({100 * h.count('replaced') / max(1, len(h)):.1f} %), line {h.count('line')} "
+        f"({100 * h.count('line') / max(1, len(h)):.1f} %), bare {h.count('bare')}"
+    )
     if show:
         for (u, r), v in zip(claim_rows, c, strict=True):
             if v == "bare":

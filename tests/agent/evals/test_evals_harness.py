@@ -164,7 +164,8 @@ def test_invariants_hold_the_calendar_contract() -> None:
     assert any("not one of" in p for p in problems(reply="ok", outcome="chat", receipt="model", calendar="maybe"))
     assert any("without the status line" in p
                for p in problems(reply="我这就帮你加上。", outcome="chat", receipt="model", calendar="unchanged"))
-    assert problems(reply="我这就帮你加上。", outcome="chat", receipt="model", calendar="unchanged", calendar_note="日历没有变化") == []
+    note = "日历没有变化"
+    assert problems(reply="我这就帮你加上。", outcome="chat", receipt="model", calendar="unchanged", calendar_note=note) == []
     assert any("events changed" in p for p in problems(reply="ok", outcome="created", receipt="outcome", calendar="unchanged",
                                                         receipt_payload={"event": {"uid": "u"}}, added=[{"title": "t"}]))
 

@@ -32,8 +32,18 @@ def test_state_comes_from_the_facts_not_the_reply() -> None:
     assert calendar_state(_Facts(kinds={"deleted"}), read=True) == CHANGED
 
 
-@pytest.mark.parametrize("reply", ["我这就帮你加上。", "I'll add that now.", "Dentist set: Monday 3:00 PM.", "It's in.",
-                                   "Report ✔ complete.", "明天的会现在是两个小时。", "Locked in."])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "我这就帮你加上。",
+        "I'll add that now.",
+        "Dentist set: Monday 3:00 PM.",
+        "It's in.",
+        "Report ✔ complete.",
+        "明天的会现在是两个小时。",
+        "Locked in.",
+    ],
+)
 def test_claims_the_first_tier_may_miss_get_the_line(reply: str) -> None:
     lang = "zh" if re.search(r"[\u4e00-\u9fff]", reply) else "en"
     assert status_line(reply, UNCHANGED, lang) == ("日历没有变化" if lang == "zh" else "Nothing in your calendar changed")
@@ -61,8 +71,9 @@ def _tier2_unmarked() -> int:
 @pytest.mark.parametrize("family", ["_ZH_TIME", "_ZH_OBJECT", "_ZH_VERB", "_EN_TIME", "_EN_OBJECT", "_EN_VERB", "_MARKS"])
 def test_each_lexicon_family_is_needed(family: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Switch one family off (and the promise rule, which overlaps them): claims go unmarked."""
-    parts = {name: getattr(S, name) for name in ("_ZH_TIME", "_ZH_OBJECT", "_ZH_VERB", "_EN_TIME", "_EN_OBJECT", "_EN_VERB",
-                                                 "_MARKS")}
+    parts = {
+        name: getattr(S, name) for name in ("_ZH_TIME", "_ZH_OBJECT", "_ZH_VERB", "_EN_TIME", "_EN_OBJECT", "_EN_VERB", "_MARKS")
+    }
     parts[family] = r"(?!x)x"
     zh = "|".join(parts[n] for n in ("_ZH_TIME", "_ZH_OBJECT", "_ZH_VERB", "_MARKS"))
     en = "|".join(parts[n] for n in ("_EN_TIME", "_EN_OBJECT", "_EN_VERB"))
@@ -80,6 +91,6 @@ def test_the_promise_rule_is_needed(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_first_tier_reads_bu_before_the_verb_as_declining() -> None:
-    """"那就不加了" was replaced as a create on first sight of an earlier batch (issue 20)."""
+    """ "那就不加了" was replaced as a create on first sight of an earlier batch (issue 20)."""
     assert check_reply("那就不加了。", TurnFacts(), "zh").flag is None
     assert check_reply("已经加好了。", TurnFacts(), "zh").flag is not None
