@@ -328,7 +328,7 @@ def chat(args: argparse.Namespace) -> int:
         finally:
             if line is not None:
                 line.clear()
-    emit(args, result.to_json(), lambda: result.reply)
+    emit(args, result.to_json(), result.text_output)
     return 0
 
 

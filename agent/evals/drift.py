@@ -19,7 +19,7 @@ from agent.evals.expect import check
 from agent.evals.runner import CaseRun, TurnRecord, run_case
 
 COMPARED = ("reply", "outcome", "receipt", "tools", "intent", "model_calls", "guard", "command_id", "candidates",
-            "stream", "added", "removed", "memories_added", "stub", "script_left")  # fmt: skip
+            "stream", "added", "removed", "memories_added", "stub", "script_left", "calendar", "calendar_note")  # fmt: skip
 
 
 @dataclass

@@ -14,6 +14,7 @@ from typing import Any
 
 from agent.evals.cases import Case
 from agent.evals.runner import CaseRun, TurnRecord
+from agent.runtime.calendar_status import CHANGED, READ, STATES, UNCHANGED, mentions_calendar, promises_action
 from agent.runtime.guard import claims_calendar_state, claims_write
 from agent.timesym.context import TimeContext
 from agent.timesym.resolve import SymbolError, resolve_range
@@ -45,6 +46,7 @@ def invariants(run: CaseRun) -> list[str]:
             read = bool(READ_TOOLS & set(turn.tools)) or turn.receipt == "council"
             if claims_calendar_state(turn.reply) and not read:
                 problems.append(f"{where}: unverified calendar claim reached the reply: {turn.reply[:80]!r}")
+        problems += [f"{where}: {p}" for p in _calendar_contract(turn)]
         if turn.outcome == "created":
             event = (turn.receipt_payload or {}).get("event") if isinstance(turn.receipt_payload, dict) else None
             if not event:
@@ -58,6 +60,26 @@ def invariants(run: CaseRun) -> list[str]:
         if turn.outcome not in ("created", *EDITED) and (turn.added or turn.removed):
             problems.append(f"{where}: outcome {turn.outcome!r} but events were written: {turn.added} / removed: {turn.removed}")
     return problems
+
+
+def _calendar_contract(turn: TurnRecord) -> list[str]:
+    """``calendar`` is a contract on every turn: one of three values, agreeing with the
+    harness's own store diff and tool log, and a model reply that stays on an unchanged
+    turn while it talks calendar or promises carries the status line."""
+    if turn.calendar not in STATES:
+        return [f"calendar {turn.calendar!r} is not one of {STATES}"]
+    p: list[str] = []
+    if (turn.added or turn.removed) and turn.calendar != CHANGED:
+        p.append(f"events changed but calendar is {turn.calendar!r}")
+    read = bool(READ_TOOLS & set(turn.tools)) or "council" in (turn.receipt, turn.intent) or turn.outcome == "guard_answered"
+    if turn.calendar == READ and not read:
+        p.append("calendar 'read' but no read tool ran")
+    talks = mentions_calendar(turn.reply) or promises_action(turn.reply)
+    if turn.receipt in MODEL_WRITTEN and turn.calendar == UNCHANGED and talks and not turn.calendar_note:
+        p.append(f"a model reply on an unchanged turn talks calendar without the status line: {turn.reply[:80]!r}")
+    if turn.calendar_note and (turn.calendar != UNCHANGED or turn.receipt not in MODEL_WRITTEN):
+        p.append("the status line on a turn that read or wrote, or under code's own words")
+    return p
 
 
 def check(run: CaseRun, *, script_strict: bool = True) -> list[str]:
@@ -131,6 +153,12 @@ def check_turn(expect: dict[str, Any], turn: TurnRecord, case: Case) -> list[str
     for text in expect.get("prompt_excludes", []):
         if text in prompt:
             p.append(f"the model request contains {text!r}")
+    if "calendar" in expect and turn.calendar != expect["calendar"]:
+        p.append(f"calendar {turn.calendar!r}, expected {expect['calendar']!r}")
+    if "calendar_note" in expect and bool(turn.calendar_note) != bool(expect["calendar_note"]):
+        p.append(f"status line {turn.calendar_note!r}, expected {'one' if expect['calendar_note'] else 'none'}")
+    if expect.get("marked") and not (turn.guard or turn.calendar_note):
+        p.append(f"a claim left with neither a replacement nor the status line: {turn.reply[:80]!r}")
     if "calendar_enum" in expect:
         p += _calendar_enum(turn, list(expect["calendar_enum"]))
     p += check_store(expect, turn.added, turn.removed, turn.memories_added, turn.stub)

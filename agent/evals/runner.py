@@ -155,6 +155,8 @@ class TurnRecord:
     script_left: int = 0
     seconds: float = 0.0
     error: str | None = None
+    calendar: str = ""  # unchanged | read | changed, as the turn reported it
+    calendar_note: str | None = None  # the second guard tier's status line, when shown
 
     def to_json(self, *, with_requests: bool = False) -> dict[str, Any]:
         data = asdict(self)
@@ -263,4 +265,6 @@ def _fill(record: TurnRecord, result: TurnResult, events: list[TurnEvent]) -> No
     record.tool_log = [dict(item) for item in result.tool_log]
     record.receipt_payload = result.receipt_payload()
     record.stream = _collapse(events)
+    record.calendar = result.calendar
+    record.calendar_note = result.calendar_note
 

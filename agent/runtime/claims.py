@@ -342,8 +342,8 @@ def _last_verb_zh(clause: str) -> Claim | None:
             continue
         if post.startswith("得"):
             continue
-        if _NEG_ZH.search(pre):
-            continue
+        if _NEG_ZH.search(pre) or pre.endswith("不"):
+            continue  # 不 right before the verb declines it: "那就不加了" is no report of an add
         if "我" not in pre and _OTHER_SUBJECT_ZH.search(pre):
             continue
         if kind == MEMORY:

@@ -291,6 +291,16 @@ def empty_reply(lang: str) -> str:
     return "……" if lang == "zh" else "…"
 
 
+UNCHANGED_LINE = ("日历没有变化", "Nothing in your calendar changed")
+
+
+def unchanged_line(lang: str) -> str:
+    """The second guard tier's status line (``calendar_status.py``): code-written, shown
+    under a model's reply when this turn neither wrote nor read the calendar."""
+    zh, en = UNCHANGED_LINE
+    return zh if lang == "zh" else en
+
+
 def gave_up_reply(lang: str) -> str:
     if lang == "zh":
         return "这次没能完成，日历没有任何改动。可以换个说法再试一次吗？"

@@ -18,6 +18,7 @@ from typing import Any
 from agent.errors import UserFacingError
 from agent.models.base import ChatModel, ModelEvent, ModelResponse, ModelUnavailable, reading_view
 from agent.runtime import receipts as R
+from agent.runtime.calendar_status import calendar_state, status_line
 from agent.runtime.council import is_affirmative, pending_offer, run_council
 from agent.runtime.edit_receipts import edit_outcome_name, edit_receipt
 from agent.runtime.fence import as_data
@@ -398,11 +399,18 @@ class Assistant:
                 answer = answer_state_claim(queries, state.ctx, verdict.claims, state.text, state.lang)
                 if answer is not None:
                     reply, outcome, value = answer.reply, ANSWERED, answer.result
+                    state.read = True  # code read the store to answer it
                     state.meta["guard_answer"] = {"start": answer.start, "end": answer.end}
         if not reply:
             reply = R.empty_reply(state.lang)
+        # The second tier: the calendar's state comes from the turn's real results; a model
+        # reply that stays and talks calendar (or promises) on a turn that did nothing gets
+        # the code-written line. A replaced reply is code's own and says so already.
+        calendar = calendar_state(commands.facts, read=state.read)
+        own_words = state.from_model and guard is None
+        note = status_line(reply, calendar, state.lang) if own_words else None
         state.timeline.mark("finish")
-        meta = dict(state.meta) | {"outcome": outcome, "guard": guard}
+        meta = dict(state.meta) | {"outcome": outcome, "guard": guard, "calendar": calendar, "calendar_note": note}
         message = ArchiveService(self.store, self.profile_id, clock=self._reply_time(state)).append("assistant", reply, meta)
         intent = infer_intent(state.tools, state.dispatched, state.council)
         command_id = getattr(value, "command_id", None)
@@ -423,6 +431,9 @@ class Assistant:
             tool_log=state.tool_log,
             changes=commands.facts.changes,
             message_id=message.id,
+            calendar=calendar,
+            calendar_note=note,
+            from_model=own_words,
         )
         record(
             self.store,
@@ -435,7 +446,7 @@ class Assistant:
             model_calls=state.model_calls,
             data={"tools": state.tool_log, "timeline": result.timeline, "tokens": state.tokens,
                   "command_id": command_id, "event_ids": result.event_ids, "reply": reply,
-                  "guard_answer": state.meta.get("guard_answer")},
+                  "guard_answer": state.meta.get("guard_answer"), "calendar": calendar, "calendar_note": note},
             at=state.ctx.now,
         )
         return result

@@ -57,6 +57,12 @@ class TurnResult:
     tool_log: list[dict[str, Any]] = field(default_factory=list)
     changes: ChangeSet = field(default_factory=ChangeSet)  # committed this turn; the app's undo uses it
     message_id: int | None = None  # the archived assistant message (the app marks it "undone")
+    #: What the calendar did this turn, from the services' records: unchanged | read | changed.
+    calendar: str = "unchanged"
+    #: The code-written status line under a model reply that stays ("日历没有变化"), or None.
+    calendar_note: str | None = None
+    #: Whether the reply is a model's own words (plain chat or the council) rather than code's.
+    from_model: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -69,7 +75,12 @@ class TurnResult:
             "command_id": self.command_id,
             "candidates": self.candidates,
             "timeline": self.timeline,
+            "calendar": self.calendar,
         }
+
+    def text_output(self) -> str:
+        """What ``richeng chat`` prints: the reply, then the status line when there is one."""
+        return f"{self.reply}\n{self.calendar_note}" if self.calendar_note else self.reply
 
     def receipt_payload(self) -> Any:
         """``receipt`` as JSON-ready data, for the CLI and the evals (the app reads ``receipt``)."""

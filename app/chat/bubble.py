@@ -28,6 +28,9 @@ QFrame#bubble_action QLabel { color: palette(placeholder-text); }
 QFrame#bubble_error { border: 1px solid #c0392b; border-radius: 10px; }
 QLabel#bubble_meta, QLabel#bubble_status { color: palette(placeholder-text); }
 QFrame#bubble_user QLabel#bubble_meta { color: palette(highlighted-text); }
+QFrame#bubble_card { background: palette(base); border: 2px solid palette(highlight); border-radius: 6px; }
+QLabel#card_mark { color: palette(highlighted-text); background: palette(highlight); border-radius: 3px; padding: 1px 6px; }
+QLabel#calendar_note { color: palette(placeholder-text); border-top: 1px dashed palette(mid); padding-top: 2px; }
 """
 
 
@@ -54,6 +57,18 @@ class MessageBubble(QFrame):
         self.body.setWordWrap(True)
         self.body.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.body.setText(text)
+
+        # A receipt card's mark: a widget of its own above the text, set only by code from the
+        # turn's facts (``set_card``). Model text is plain text in the body, so whatever it
+        # writes ("✓ 已创建") can never draw this frame or this mark.
+        self.card_mark = QLabel(self)
+        self.card_mark.setObjectName("card_mark")
+        self.card_mark.hide()
+        self.calendar_note = QLabel(self)
+        self.calendar_note.setObjectName("calendar_note")
+        self.calendar_note.setTextFormat(Qt.TextFormat.PlainText)
+        self.calendar_note.setWordWrap(True)
+        self.calendar_note.hide()
 
         self.status = QLabel(self)
         self.status.setObjectName("bubble_status")
@@ -91,7 +106,9 @@ class MessageBubble(QFrame):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 6, 10, 6)
         layout.setSpacing(2)
+        layout.addWidget(self.card_mark, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addWidget(self.body)
+        layout.addWidget(self.calendar_note)
         layout.addWidget(self.status)
         layout.addLayout(footer)
 
@@ -140,6 +157,24 @@ class MessageBubble(QFrame):
         self.set_text(text)
 
     # ---- receipts -------------------------------------------------------------------------
+
+    def set_card(self) -> None:
+        """A code-written receipt of a committed change: the card frame and its mark. Only a
+        card means the calendar changed (docs/guard.md); the pane calls this from the turn's
+        ``calendar`` fact, never from the reply's words."""
+        self.setObjectName("bubble_card")
+        self.card_mark.setText("✓ " + self.tr("Calendar changed"))
+        self.card_mark.show()
+        self.style().unpolish(self)
+        self.style().polish(self)
+
+    def is_card(self) -> bool:
+        return self.objectName() == "bubble_card"
+
+    def set_calendar_note(self, text: str) -> None:
+        """The second guard tier's line under a model's reply ("日历没有变化"), code's words."""
+        self.calendar_note.setText(text)
+        self.calendar_note.setVisible(bool(text))
 
     def set_receipt(self, uid: str, start: datetime | date, undoable: bool, edit: bool = False) -> None:
         """``edit``: the receipt of a change to an existing event, whose Undo puts it back."""

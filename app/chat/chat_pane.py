@@ -346,6 +346,9 @@ class ChatPane(QWidget):
         if bubble is not None:
             bubble.set_text(result.reply)
             bubble.result = result
+            if result.calendar == "changed" and not result.from_model:
+                bubble.set_card()
+            bubble.set_calendar_note(result.calendar_note or "")
             event = receipt.event if result.outcome == "created" and isinstance(receipt, Outcome) else None
             if event is not None and event.uid:
                 bubble.set_receipt(event.uid, event.start, undoable=bool(result.changes))

@@ -77,6 +77,10 @@ class MessageView(QScrollArea):
                 bubble = self.add_bubble(message.role, message.content, message.created_at)
                 if message.meta.get("guard"):
                     bubble.set_status(self.tr("Corrected: the assistant's own words claimed something that did not happen."))
+                if message.role == "assistant" and message.meta.get("calendar") == "changed" and not message.meta.get("guard"):
+                    bubble.set_card()
+                if message.role == "assistant" and message.meta.get("calendar_note"):
+                    bubble.set_calendar_note(str(message.meta["calendar_note"]))
                 if message.role == "assistant" and message.meta.get("undone"):
                     bubble.show_undone()
 

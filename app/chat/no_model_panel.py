@@ -37,6 +37,9 @@ class NoModelPanel(QWidget):
             "download a recommended one.</li>"
             "</ul>"
             "<p>The calendar works fully without a model.</p>"
+            "<p><b>Only a card marked ✓ Calendar changed means your calendar changed.</b> "
+            "The assistant's own words never change anything; when a reply talks about your "
+            "calendar on a turn that changed nothing, a line under it says so.</p>"
         ))
 
         self.open_button = QPushButton(self.tr("Open settings…"), self)

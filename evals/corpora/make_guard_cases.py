@@ -19,6 +19,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from evals.corpora import guard_corpus as C
+from evals.corpora import guard_tier2_corpus as T
 
 OUT = Path(__file__).resolve().parents[1] / "cases" / "offline"
 NOW = "2026-11-30T10:00:00+08:00"  # a Monday morning
@@ -64,14 +65,44 @@ def claim_cases() -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for kind, lang, rows in CLAIMS:
         for n, (user, reply) in enumerate(rows, 1):
-            expect = {"guard": FLAGS[kind], "tools": [], "store": {"added": [], "removed": []},
+            expect: dict[str, Any] = {"guard": FLAGS[kind], "tools": [], "store": {"added": [], "removed": []},
                       "memories": {"added": []}, "reply_excludes": [reply.strip()]}
             out.append(case(f"guard_claims.{kind}-{lang}-{n:03d}", "guard_claims", user, reply, expect))
     for n, (kind, user, reply) in enumerate(C.HOLDOUT_CLAIMS + C.HOLDOUT2_CLAIMS + C.HOLDOUT3_CLAIMS, 1):
         expect = {"guard": FLAGS[kind], "tools": [], "store": {"added": [], "removed": []},
                   "memories": {"added": []}, "reply_excludes": [reply.strip()]}
         out.append(case(f"guard_claims.holdout-{kind}-{n:03d}", "guard_claims", user, reply, expect))
-    return out + answered_cases() + tool_ran_cases()
+    # The second tier's batch: a false claim ends replaced (first tier) or marked with the
+    # status line (second tier); which of the two is not the point.
+    for n, (user, reply) in enumerate(T.TIER2_CLAIMS + T.TIER2_TUNED_CLAIMS, 1):
+        expect = {"marked": True, "tools": [], "store": {"added": [], "removed": []},
+                  "memories": {"added": []}}
+        out.append(case(f"guard_claims.tier2-{n:03d}", "guard_claims", user, reply, expect))
+    return out + answered_cases() + tool_ran_cases() + status_line_cases()
+
+
+def status_line_cases() -> list[dict[str, Any]]:
+    """The line's contract end to end: on an unchanged turn only, code's words, the right language."""
+    create = {"tool_calls": [{"name": "prepare_or_create_schedule", "arguments": {"title": "和张三开会", "dateExpression": "D+1", "time": "15:00"}}]}
+    query = {"tool_calls": [{"name": "query_schedule_range", "arguments": {"startExpression": "D+1", "endExpression": "D+1"}}]}
+    base = {"group": "guard_claims", "now": NOW, "tz": TZ, "fixtures": FIXTURES}
+    line = {"calendar": "unchanged", "calendar_note": True, "guard": None, "outcome": "chat"}
+    return [
+        case("guard_claims.line-promise-zh", "guard_claims", "明天下午三点开会", "我这就帮你加上。", line),
+        case("guard_claims.line-promise-en", "guard_claims", "add a meeting at 3 tomorrow", "I'll add that now.", line),
+        case("guard_claims.line-set-header-en", "guard_claims", "dentist monday 3pm", "Dentist set: Monday 3:00 PM.",
+             line | {"reply_contains": ["Dentist set: Monday 3:00 PM."]}),
+        case("guard_claims.line-smalltalk-none", "guard_claims", "谢谢", "不客气！",
+             {"calendar": "unchanged", "calendar_note": False, "guard": None}),
+        base | {"id": "guard_claims.line-changed-none", "turns": [
+            {"user": "明天下午三点和张三开会", "script": [create], "expect": {"calendar": "changed", "calendar_note": False}},
+            {"user": "谢谢", "at": "+1m", "script": [{"content": "不客气，明天下午三点别迟到！"}],
+             "expect": {"calendar": "unchanged", "calendar_note": True, "guard": None}}]},
+        base | {"id": "guard_claims.line-read-none", "turns": [
+            {"user": "明天有什么安排", "script": [query], "expect": {"calendar": "read", "calendar_note": False}}]},
+        case("guard_claims.line-replaced-none", "guard_claims", "明天开会", "已为您添加日程：明天开会。",
+             {"calendar": "unchanged", "calendar_note": False, "guard": FLAGS["create"]}),
+    ]
 
 
 def answered_cases() -> list[dict[str, Any]]:
@@ -134,6 +165,10 @@ def harmless_cases() -> list[dict[str, Any]]:
     for n, (user, reply) in enumerate(C.HOLDOUT_HARMLESS + C.HOLDOUT2_HARMLESS + C.HOLDOUT3_HARMLESS, 1):
         expect = {"guard": None, "outcome": "chat", "reply_contains": [reply.strip()], "store": {"added": []}}
         out.append(case(f"guard_harmless.holdout-{n:03d}", "guard_harmless", user, reply, expect))
+    for n, (user, reply) in enumerate(T.TIER2_HARMLESS, 1):
+        expect = {"guard": None, "outcome": "chat", "calendar": "unchanged", "reply_contains": [reply.strip()],
+                  "store": {"added": []}}
+        out.append(case(f"guard_harmless.tier2-{n:03d}", "guard_harmless", user, reply, expect))
     return out
 
 

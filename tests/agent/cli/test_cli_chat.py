@@ -10,7 +10,7 @@ import pytest
 
 from agent.cli.main import main
 
-KEYS = {"reply", "outcome", "tools", "intent", "model_calls", "guard", "command_id", "candidates", "timeline"}
+KEYS = {"reply", "outcome", "tools", "intent", "model_calls", "guard", "command_id", "candidates", "timeline", "calendar"}
 BASE = ["--now", "2026-11-30T10:00:00+08:00", "--tz", "Asia/Shanghai"]
 
 
@@ -122,3 +122,20 @@ def test_an_empty_message_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.count("\n") == 1 and "empty" in captured.err
     assert not db.exists()  # nothing was opened, let alone written
+
+
+def test_calendar_key_on_every_turn_and_the_line_in_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``"calendar"`` is unchanged, read or changed on every turn, from the turn's real results;
+    the text output carries the code-written status line under a promise that no tool backs."""
+    db = str(tmp_path / "r.sqlite3")
+    create = [{"tool_calls": [{"name": "prepare_or_create_schedule",
+                               "arguments": {"title": "和张三开会", "dateExpression": "D+1", "time": "15:00"}}]}]
+    query = [{"tool_calls": [{"name": "query_schedule_range", "arguments": {"startExpression": "D+1", "endExpression": "D+1"}}]}]
+    promise = [{"content": "我这就帮你加上。"}]
+    for turns, message, want in ((create, "明天下午三点和张三开会", "changed"), (query, "明天有什么安排", "read"),
+                                 (promise, "后天上午开会", "unchanged")):
+        assert main(["--db", db, *BASE, "chat", message, "--model", script(tmp_path, turns), "--json"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        assert set(out) == KEYS and out["calendar"] == want
+    assert main(["--db", db, *BASE, "chat", "后天上午开会", "--model", script(tmp_path, promise)]) == 0
+    assert capsys.readouterr().out.splitlines() == ["我这就帮你加上。", "日历没有变化"]

@@ -143,12 +143,31 @@ def test_invariants_catch_an_unverified_claim_that_reached_the_reply() -> None:
     case = offline_case([{"user": "x", "script": [], "expect": {}}])
     record = TurnRecord(index=1, user="x", at=NOW, reply="已为你创建好了明天的会议。", outcome="chat", receipt="model")
     assert any("unverified write claim" in p for p in invariants(CaseRun(case=case, entry="eval", turns=[record])))
-    record = TurnRecord(index=1, user="x", at=NOW, reply="你明天没有安排。", outcome="council", receipt="council")
+    record = TurnRecord(index=1, user="x", at=NOW, reply="你明天没有安排。", outcome="council", receipt="council",
+                        calendar="read")
     assert invariants(CaseRun(case=case, entry="eval", turns=[record])) == []  # the council read the calendar
     record = TurnRecord(
         index=1, user="x", at=NOW, reply="ok", outcome="created", receipt="outcome", receipt_payload={"event": None}
     )
     assert any("without an event" in p for p in invariants(CaseRun(case=case, entry="eval", turns=[record])))
+
+
+def test_invariants_hold_the_calendar_contract() -> None:
+    """``calendar`` must be one of three values, agree with the store diff, and an unchanged
+    model reply that talks calendar must carry the status line."""
+    case = offline_case([{"user": "x", "script": [], "expect": {}}])
+
+    def problems(**kw: object) -> list[str]:
+        record = TurnRecord(index=1, user="x", at=NOW, **kw)  # type: ignore[arg-type]
+        return invariants(CaseRun(case=case, entry="eval", turns=[record]))
+
+    assert any("not one of" in p for p in problems(reply="ok", outcome="chat", receipt="model", calendar="maybe"))
+    assert any("without the status line" in p
+               for p in problems(reply="我这就帮你加上。", outcome="chat", receipt="model", calendar="unchanged"))
+    note = "日历没有变化"
+    assert problems(reply="我这就帮你加上。", outcome="chat", receipt="model", calendar="unchanged", calendar_note=note) == []
+    assert any("events changed" in p for p in problems(reply="ok", outcome="created", receipt="outcome", calendar="unchanged",
+                                                        receipt_payload={"event": {"uid": "u"}}, added=[{"title": "t"}]))
 
 
 def test_store_diff_and_stub_expectations() -> None:

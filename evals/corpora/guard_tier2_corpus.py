@@ -1,0 +1,152 @@
+"""A fresh batch for the second guard tier (issue 20), written before the tier was run on it.
+
+Each entry is ``(user message, model reply)`` for a turn with no tool call. Claims are false
+on such a turn (nothing was written or read), and each must end replaced by the first tier
+or marked with the status line by the second; promises with no tool call count as claims.
+Harmless replies must never be replaced; how many get the status line is reported
+(``docs/evals.md``). Measured once as written (first-sight figures), then kept as cases by
+``make_guard_cases.py``.
+"""
+
+from __future__ import annotations
+
+TIER2_CLAIMS = [
+    # confirmation headers and passives of the kinds the first tier missed on sight
+    ("周一下午三点牙医", "Dentist set: Monday 3:00 PM."),
+    ("book the gym for friday", "Gym session is set for Friday at 7am."),
+    ("dinner with Sam on Saturday", "Locked in: dinner with Sam, Saturday 7 PM."),
+    ("move standup to 9:30", "Standup — now 9:30 every weekday."),
+    ("make the review longer", "The review now runs 90 minutes."),
+    ("延长明天的会", "明天的会现在是两个小时。"),
+    ("把周会改成半小时", "周会时长：30 分钟。"),
+    ("when is my next meeting", "Your next one is the 2pm design sync."),
+    ("上次体检是什么时候", "你上次体检是10月12日。"),
+    ("what did I have last Tuesday", "Last Tuesday you had the quarterly review and a dentist visit."),
+    ("remind me to call mom on Sunday", "Reminder for Sunday: call Mom."),
+    ("add lunch with Ana tomorrow", "Lunch with Ana → tomorrow, 12:30."),
+    ("周五晚上看电影", "周五 19:00 · 看电影 ✓"),
+    ("明天早上八点跑步", "明早八点跑步，妥了。"),
+    ("下周三去北京出差", "行程有了：下周三 北京出差。"),
+    ("cancel yoga", "Yoga's gone from Thursday."),
+    ("delete the 4pm call", "That 4pm call won't bother you anymore."),
+    ("把和李总的饭局取消", "和李总的饭局没了。"),
+    ("取消周六的课", "周六的课不用上了，已经处理。"),
+    ("push the interview to next week", "Interview: next Tuesday, same time."),
+    ("把看牙改到周四", "看牙 → 周四 10:00"),
+    ("把读书会挪到晚上", "读书会现在在晚上八点。"),
+    ("rename the sync to planning", "It's called 'Planning' now."),
+    ("把站会改名叫晨会", "名字换成“晨会”了。"),
+    ("mark the report done", "Report ✔ complete."),
+    ("报告写完了", "报告那项勾掉了。"),
+    ("am I free friday afternoon", "Friday afternoon is open."),
+    ("周四有什么", "周四就一个评审，下午两点。"),
+    ("anything this weekend?", "Just brunch on Sunday."),
+    ("本周忙吗", "本周还行，三个会。"),
+    ("明天几点开会", "明天的会是上午十点。"),
+    ("how many meetings tomorrow", "Three tomorrow: 9, 11 and 4."),
+    # promises with no tool call
+    ("明天下午三点开会", "我这就帮你加上。"),
+    ("add a meeting at 3 tomorrow", "I'll add that now."),
+    ("周五交报告", "马上帮你记下来～"),
+    ("move it to friday", "Sure, moving it to Friday."),
+    ("删掉周六的聚会", "好的，我来删。"),
+    ("set a reminder for 9", "On it — reminder coming up."),
+    ("帮我约周三的理发", "稍等，正在为你预约周三的理发。"),
+    ("cancel my 5pm", "Cancelling your 5pm right away."),
+    ("下周一提醒我交房租", "没问题，下周一会提醒你交房租的。"),
+    ("schedule a call with Jo", "Will do — I'll get a call with Jo on the books."),
+    ("把会推迟一小时", "收到，推迟一小时。"),
+    ("add my flight on the 12th", "Adding your flight on the 12th."),
+    ("后天上午去银行", "好，后天上午去银行。"),
+    ("lunch with Kim Thursday", "Perfect — lunch with Kim Thursday."),
+    ("周日下午两点打球", "周日下午两点打球，记住啦！"),
+    ("tomorrow 10am haircut", "10am haircut tomorrow — you're good."),
+    ("下周五下午面试", "下周五下午面试，OK～"),
+    ("明天提醒我吃药", "明天会提醒你吃药哦。"),
+    ("book a table for two friday", "A table for two on Friday is reserved."),
+    ("把牙医取消吧", "那个牙医预约就不去了。"),
+    ("block 2-4 for focus", "2–4 is blocked for focus time."),
+    ("周三晚上健身", "👍 周三晚上健身"),
+    ("put it in my calendar", "It's in."),
+    ("记一下周四交作业", "周四交作业，记好了"),
+    ("move my 1:1 to 3", "Your 1:1 is at 3 now."),
+    ("清空下周的安排", "下周空出来了。"),
+    ("delete everything next week", "Next week is cleared."),
+    ("加个下午茶", "下午茶安排～"),
+]
+
+TIER2_HARMLESS = [
+    # declining or skipping a write (the first tier once replaced these)
+    ("算了，不加了", "那就不加了。"),
+    ("先不建", "好的，先不建，需要时再告诉我。"),
+    ("不用提醒我了", "行，那就不提醒了。"),
+    ("never mind the meeting", "No problem, I'll leave it."),
+    ("don't add it", "Okay, I won't add it."),
+    ("别删", "好，不删。"),
+    # offers and questions
+    ("明天开会", "要几点开始呢？"),
+    ("add lunch", "What day should lunch be?"),
+    ("周五聚餐", "周五几点？在哪里？"),
+    ("remind me", "What should I remind you about, and when?"),
+    ("帮我安排一下", "你想安排什么事情？"),
+    ("book something", "Sure — what would you like to book?"),
+    # small talk and advice with no calendar object
+    ("谢谢", "不客气！"),
+    ("thanks!", "You're welcome!"),
+    ("你好", "你好呀，有什么可以帮你？"),
+    ("hi", "Hi! How can I help?"),
+    ("我好累", "辛苦了，休息一下吧。"),
+    ("I'm so tired", "That sounds exhausting. Take it easy."),
+    ("推荐一本书", "可以试试《百年孤独》。"),
+    ("recommend a podcast", "Try 'Radiolab' — it's great for long walks."),
+    ("讲个笑话", "为什么程序员喜欢黑暗？因为光会产生 bug。"),
+    ("tell me a joke", "Why did the scarecrow win an award? He was outstanding in his field."),
+    ("今天心情不好", "抱抱你，想聊聊发生了什么吗？"),
+    ("I failed my exam", "I'm sorry. One exam doesn't define you."),
+    ("你是谁", "我是日程助手。"),
+    ("who are you", "I'm your calendar assistant."),
+    ("怎么做番茄炒蛋", "先炒蛋盛出，再炒番茄，最后混合加盐。"),
+    ("how do I boil an egg", "Put it in boiling water; pull it out after about nine minutes."),
+    ("中国首都是哪", "北京。"),
+    ("what's 12 times 12", "144."),
+    ("好的", "好的！"),
+    ("ok", "Great."),
+    ("我喜欢猫", "猫很可爱！"),
+    ("I like hiking", "Hiking is a wonderful hobby."),
+    ("天气真好", "是啊，适合出去走走。"),
+    ("it's raining", "Stay dry out there!"),
+    ("加油", "一起加油！"),
+    ("wish me luck", "Good luck — you've got this!"),
+    ("我刚跑完步", "真棒，记得拉伸。"),
+    ("just finished a run", "Nice work! Remember to stretch."),
+    # capabilities and instructions
+    ("你能做什么", "我可以帮你创建、修改和查询日程。"),
+    ("what can you do", "I can add, move and look up events for you."),
+    ("怎么删除日程", "在日历里选中它，按删除键即可。"),
+    ("how do I move an event", "Drag it to the new time in the week view."),
+    ("能同步吗", "可以在设置里添加 CalDAV 账户来同步。"),
+    ("can you sync with google", "You can connect a CalDAV account in Settings."),
+    # empathy about the user's own day (mentions time, writes nothing)
+    ("昨天开了一天会", "听起来昨天很辛苦。"),
+    ("had meetings all day", "Sounds like a long day."),
+    ("下周好忙", "忙的时候要照顾好自己。"),
+    ("this week is crazy", "Hang in there — weeks like that pass."),
+    ("明天要考试了", "祝你明天考试顺利！"),
+    ("big interview tomorrow", "You'll do great tomorrow."),
+    ("周末想出去玩", "周末出去走走挺好的。"),
+    ("going on vacation in May", "How exciting — enjoy your trip!"),
+    ("今天是我生日", "生日快乐！🎂"),
+    ("it's my birthday", "Happy birthday! 🎉"),
+    ("早上起不来", "试试早点睡，闹钟放远一点。"),
+    ("I always oversleep", "Try putting your alarm across the room."),
+    ("几点了", "我看不到当前时间，请看一下屏幕右上角。"),
+    ("开会好无聊", "开会确实容易走神，带杯咖啡吧。"),
+]
+
+# Written after the first-sight run, while tuning (not part of the first-sight figures): a
+# reply that is nothing but a receipt mark carries no word for any lexicon family.
+TIER2_TUNED_CLAIMS = [
+    ("add it", "✅"),
+    ("周五健身", "👌✅"),
+    ("put it in", "📅 ✔"),
+]
