@@ -6,17 +6,20 @@ and ``-shm`` and the write left "database disk image is malformed"."""
 
 from __future__ import annotations
 
-import contextlib
+import shutil
 import sqlite3
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from agent.errors import StoreError
+from agent.store.backups import restore
 from agent.store.components import build_event
 from agent.store.db import Store
 from agent.store.events import EventRepo
@@ -63,9 +66,7 @@ def _integrity(db: Path) -> tuple[str, int]:
         conn.close()
 
 
-def _hazard(db: Path, guarded: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[str, int]:
-    if not guarded:
-        monkeypatch.setattr(FileGuard, "take", lambda self: None)
+def _hazard(db: Path) -> tuple[str, int]:
     store = Store(db, backups=False)
     profile = ensure_profile(store)
     _write_in_new_thread(store, profile, [f"before {n}" for n in range(30)])
@@ -73,23 +74,32 @@ def _hazard(db: Path, guarded: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[s
         assert handle.read(16) == b"SQLite format 3\x00"
     listed = _cli(db, "calendars", "list")
     assert listed.returncode == 0, listed.stderr
-    with contextlib.suppress(sqlite3.DatabaseError):  # what the unguarded store meets; the verdict is the file's
-        _write_in_new_thread(store, profile, [f"after {n}" for n in range(30)])
+    _write_in_new_thread(store, profile, [f"after {n}" for n in range(30)])
     store.close()
-    try:
-        return _integrity(db)
-    except sqlite3.DatabaseError as exc:
-        return str(exc), -1
+    return _integrity(db)
 
 
-def test_a_stray_close_and_a_cli_run_leave_the_database_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert _hazard(tmp_path / "guarded.sqlite3", True, monkeypatch) == ("ok", 60)
+def test_a_stray_close_and_a_cli_run_leave_the_database_whole(tmp_path: Path) -> None:
+    assert _hazard(tmp_path / "guarded.sqlite3") == ("ok", 60)
 
 
-def test_without_the_guard_the_same_run_damages_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The hazard is real here, so the test above can fail: the same steps without the guard."""
-    verdict, count = _hazard(tmp_path / "bare.sqlite3", False, monkeypatch)
-    assert (verdict, count) != ("ok", 60)
+def test_without_the_guard_the_cli_deletes_the_live_wal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hazard is real here, so the tests around can fail: without the guard the CLI's close
+    deletes the WAL the holder is still using, every time. What follows varies with SQLite's
+    timing (8 runs here: the file was "not a database" after 3, whole after 5), so the
+    deterministic step is what is checked."""
+    monkeypatch.setattr(FileGuard, "take", lambda self: None)
+    db = tmp_path / "bare.sqlite3"
+    store = Store(db, backups=False)
+    profile = ensure_profile(store)
+    _write_in_new_thread(store, profile, ["before"])
+    wal = Path(f"{db}-wal")
+    live = wal.stat().st_ino
+    with open(db, "rb") as handle:
+        handle.read(16)
+    assert _cli(db, "calendars", "list").returncode == 0
+    assert not wal.exists() or wal.stat().st_ino != live
+    store.close()
 
 
 def test_the_cli_keeps_the_holders_wal_and_shm(tmp_path: Path) -> None:
@@ -118,25 +128,41 @@ def test_a_replaced_wal_refuses_the_write_instead_of_starting_a_second_one(tmp_p
     store.close()
 
 
+@contextmanager
+def _held_by_another_process(db: Path) -> Iterator[None]:
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from agent.store.db import Store; s = Store(sys.argv[1], backups=False); "
+         "print('open', flush=True); sys.stdin.readline()", str(db)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "open"
+        yield
+    finally:
+        holder.communicate("\n", timeout=60)
+
+
 def test_held_elsewhere_sees_another_process(tmp_path: Path) -> None:
     db = tmp_path / "f.sqlite3"
     Store(db, backups=False).close()
     assert not held_elsewhere(db)
-    holder = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "import sys, time; from agent.store.db import Store; s = Store(sys.argv[1], backups=False); "
-            "print('open', flush=True); sys.stdin.readline()",
-            str(db),
-        ],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "open"
+    with _held_by_another_process(db):
         assert held_elsewhere(db)
-    finally:
-        holder.communicate("\n", timeout=60)
     assert not held_elsewhere(db)
+
+
+def test_restore_refuses_while_the_app_has_the_file_open(tmp_path: Path) -> None:
+    """A restore renamed the live file under a running app, which went on writing to the copy
+    kept aside; now it says to close the app first and changes nothing."""
+    db = tmp_path / "f.sqlite3"
+    store = Store(db, backups=False)
+    ensure_profile(store)
+    store.close()
+    backup = tmp_path / "backup.sqlite3"
+    shutil.copy(db, backup)
+    with _held_by_another_process(db):
+        before = {p.name: p.stat().st_ino for p in tmp_path.iterdir()}
+        with pytest.raises(StoreError, match="open in another Richeng"):
+            restore(backup, db, BASE)
+        assert {p.name: p.stat().st_ino for p in tmp_path.iterdir()} == before
+    assert restore(backup, db, BASE).aside is not None  # closed: the restore goes ahead
