@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agent.errors import StoreError
+from agent.store.file_guard import held_elsewhere
 
 if TYPE_CHECKING:
     from agent.store.db import Store
@@ -302,6 +303,8 @@ def restore(source: Path, target: Path, now: datetime) -> Restored:
     if source.resolve() == target.resolve():
         raise StoreError(f"{source} is the database itself; pick a backup to restore")
     events = check_restorable(source)
+    if held_elsewhere(target):
+        raise StoreError(f"{target} is open in another Richeng (the app, a sync); close it, then restore. Nothing was changed")
     if not target.parent.is_dir():
         raise StoreError(f"cannot restore into {target}: the folder {target.parent} does not exist")
     partial = target.with_name(f".{target.name}.restoring-{os.getpid()}")
@@ -330,14 +333,14 @@ def restore(source: Path, target: Path, now: datetime) -> Restored:
     return Restored(source, target, aside, events)
 
 
-def keep_aside(target: Path, now: datetime) -> Path:
+def keep_aside(target: Path, now: datetime, label: str = "before-restore") -> Path:
     """Give the database (and its ``-wal``, ``-shm``, ``-journal``) the first free name
-    ``<name>.before-restore-<UTC stamp>[-n]``. The name is free when none of the four exists;
+    ``<name>.<label>-<UTC stamp>[-n]`` (the app's salvage uses ``damaged``). The name is free when none of the four exists;
     ``place_new`` then takes each atomically, so another restore in the same second (or any
     restore under a fixed ``--now``) takes the next number instead of replacing this copy.
     The database keeps its own name too until the restored copy replaces it; its side files
     leave theirs, so SQLite never applies the old ``-wal`` to the restored file."""
-    base = f"{target.name}.before-restore-{utc_stamp(now)}"
+    base = f"{target.name}.{label}-{utc_stamp(now)}"
     for number in range(1, MAX_NAMES + 1):
         aside = target.with_name(base if number == 1 else f"{base}-{number}")
         if any(os.path.lexists(f"{aside}{extra}") for extra in SIDE_FILES):
