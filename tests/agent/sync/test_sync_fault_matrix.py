@@ -75,9 +75,10 @@ def shared() -> Iterator[dict[tuple[str, str], Shared]]:
 
 
 def fault_table() -> str:
-    """The markdown table of docs/sync.md: one row per request kind, one column per fault."""
+    """The markdown table of docs/sync.md: a row per (sync, request kind), a column per fault;
+    each cell is events lost / events duplicated / fault reported."""
     lines = [
-        "| request kind (sync) | " + " | ".join(MODES) + " |",
+        "| sync: request kind | " + " | ".join(MODES) + " |",
         "|---|" + "---|" * len(MODES),
     ]
     for scenario in ("incremental", "first"):
@@ -88,10 +89,10 @@ def fault_table() -> str:
                 if found is None:
                     cells.append("–")
                     continue
-                said = "reported" if found.reported else "**not reported**"
-                cells.append(f"{found.lost} lost, {found.duplicated} dup, {said}" + ("" if found.hit else " (not hit)"))
+                said = "yes" if found.reported else "**no**"
+                cells.append(f"{found.lost} / {found.duplicated} / {said}" + ("" if found.hit else " (not hit)"))
             if any(cell != "–" for cell in cells):
-                lines.append(f"| {kind} ({scenario}) | " + " | ".join(cells) + " |")
+                lines.append(f"| {scenario}: {kind} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
