@@ -9,6 +9,7 @@ listed and both versions stay stored.
 
 from __future__ import annotations
 
+from datetime import date, timedelta
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal, Slot
@@ -92,7 +93,7 @@ class SyncConflictDialog(QDialog):
         rows = (
             (self.tr("Title"), str(side.get("title") or "")),
             (self.tr("Starts"), _when(side.get("start"))),
-            (self.tr("Ends"), _when(side.get("end"))),
+            (self.tr("Ends"), _last_day(side.get("end")) if side.get("all_day") else _when(side.get("end"))),
             (self.tr("Place"), str(side.get("location") or "")),
             (self.tr("Repeats"), str(side.get("rrule") or "")),
             (self.tr("Notes"), str(side.get("description") or "")),
@@ -123,6 +124,14 @@ class SyncConflictDialog(QDialog):
     def done(self, result: int) -> None:
         super().done(result)
         self.chosen.emit(self.choice if int(result) == QDialog.DialogCode.Accepted.value else LATER)
+
+
+def _last_day(value: Any) -> str:
+    """An all-day end as a person reads it: the last day, not the exclusive DTEND after it."""
+    try:
+        return (date.fromisoformat(str(value)[:10]) - timedelta(days=1)).isoformat()
+    except ValueError:
+        return str(value or "")
 
 
 def _when(value: Any) -> str:
