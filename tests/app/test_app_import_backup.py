@@ -11,18 +11,11 @@ from agent.store.backups import IMPORT_BACKUP_MIN_EVENTS, list_backups
 from app.io.import_export import _import_all
 from tests.support.chat_fixtures import add_event
 from tests.support.clock import NOW
+from tests.support.store_files import write_ics
 
 
 def _ics(path: Path, count: int) -> Path:
-    start = datetime(2027, 1, 4, 9, 0)
-    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN"]
-    for index in range(count):
-        when = start + timedelta(hours=index)
-        lines += ["BEGIN:VEVENT", f"UID:{path.stem}-{index}@test", f"DTSTART:{when:%Y%m%dT%H%M%S}Z",
-                  f"DTEND:{when + timedelta(minutes=30):%Y%m%dT%H%M%S}Z", f"SUMMARY:Item {index}", "END:VEVENT"]  # fmt: skip
-    lines.append("END:VCALENDAR")
-    path.write_text("\r\n".join(lines) + "\r\n", encoding="utf-8")
-    return path
+    return write_ics(path, count, datetime(2027, 1, 4, 9, 0))
 
 
 def _drain(generator: Any) -> Any:

@@ -30,6 +30,7 @@ from app.io.import_export import _import_all
 from tests.support.caldav_server import CalDavServer, Device, running_radicale
 from tests.support.chat_fixtures import add_event
 from tests.support.clock import NOW
+from tests.support.store_files import write_ics
 
 CLI = [sys.executable, "-c", "import sys; from agent.cli.main import main; sys.exit(main(sys.argv[1:]))"]
 SHOWN_WITHIN_MS = 10_000  # a wait bound, not a measurement: the watcher polls once a second
@@ -44,16 +45,7 @@ def _cli(db: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def _ics(path: Path, count: int) -> Path:
-    start = datetime(2026, 12, 2, 1, 0)
-    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN"]
-    for index in range(count):
-        when = start + timedelta(hours=index)
-        lines += ["BEGIN:VEVENT", f"UID:{path.stem}-{index}@test", f"DTSTART:{when:%Y%m%dT%H%M%S}Z",
-                  f"DTEND:{when + timedelta(minutes=30):%Y%m%dT%H%M%S}Z", f"SUMMARY:{path.stem} {index}",
-                  "END:VEVENT"]  # fmt: skip
-    lines.append("END:VCALENDAR")
-    path.write_text("\r\n".join(lines) + "\r\n", encoding="utf-8")
-    return path
+    return write_ics(path, count, datetime(2026, 12, 2, 1, 0), title=path.stem)
 
 
 def _on_a_worker(store: Store, profile: int, path: Path, calendar: str) -> None:

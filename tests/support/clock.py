@@ -20,3 +20,13 @@ NOW_ARG = "2026-11-30T10:00:00+08:00"
 
 def ctx_at(value: datetime, tz: ZoneInfo = SHANGHAI) -> TimeContext:
     return TimeContext(now=value, tz=tz)
+
+
+class SetClock:
+    """A clock a test moves by hand (``clock.now = …``), for a store that must see a day pass."""
+
+    def __init__(self, now: datetime) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now

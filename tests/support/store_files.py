@@ -111,3 +111,15 @@ def read_only(path: Path) -> Iterator[None]:
 
 def folder_listing(path: Path) -> list[str]:
     return sorted(os.listdir(path.parent))
+
+
+def write_ics(path: Path, count: int, start: datetime, title: str = "Item") -> Path:
+    """``count`` half-hour events an hour apart from ``start`` (UTC), titled ``<title> <n>``."""
+    lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//test//EN"]
+    for index in range(count):
+        when = start + timedelta(hours=index)
+        lines += ["BEGIN:VEVENT", f"UID:{path.stem}-{index}@test", f"DTSTART:{when:%Y%m%dT%H%M%S}Z",
+                  f"DTEND:{when + timedelta(minutes=30):%Y%m%dT%H%M%S}Z", f"SUMMARY:{title} {index}", "END:VEVENT"]  # fmt: skip
+    lines.append("END:VCALENDAR")
+    path.write_text("\r\n".join(lines) + "\r\n", encoding="utf-8")
+    return path

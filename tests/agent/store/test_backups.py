@@ -19,18 +19,10 @@ from agent.store import db as db_module
 from agent.store.backups import backup_before_import, backup_dir_for, count_vevents, list_backups, rotate
 from agent.store.db import SCHEMA_VERSION, Store, inspect_file, read_version
 from agent.store.migrations import MIGRATIONS
-from tests.support.clock import SHANGHAI
+from tests.support.clock import SHANGHAI, SetClock
 from tests.support.store_files import make_store, overwrite_page, sha256
 
 DAY1 = datetime(2026, 12, 1, 8, 0, tzinfo=SHANGHAI)
-
-
-class Clock:
-    def __init__(self, now: datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 def events_in(path: Path) -> int:
@@ -53,7 +45,7 @@ def db(tmp_path: Path) -> Path:
 
 
 def test_daily_backup_once_a_day_and_the_last_seven_kept(db: Path) -> None:
-    clock = Clock(DAY1)
+    clock = SetClock(DAY1)
     for day in range(10):
         for hour in (0, 5):  # a second open the same day adds nothing
             clock.now = DAY1 + timedelta(days=day, hours=hour)
@@ -68,13 +60,13 @@ def test_daily_backup_once_a_day_and_the_last_seven_kept(db: Path) -> None:
 
 def test_a_day_is_the_clock_zones_day(db: Path) -> None:
     late = datetime(2026, 12, 1, 23, 30, tzinfo=SHANGHAI)  # 15:30 UTC the same day
-    Store(db, clock=Clock(late)).close()
-    Store(db, clock=Clock(late + timedelta(minutes=45))).close()  # 00:15 the next local day
+    Store(db, clock=SetClock(late)).close()
+    Store(db, clock=SetClock(late + timedelta(minutes=45))).close()  # 00:15 the next local day
     assert len([b for b in list_backups(db) if b.kind == "daily"]) == 2
 
 
 def test_backup_is_a_consistent_copy_taken_while_open(db: Path) -> None:
-    store = Store(db, clock=Clock(DAY1))
+    store = Store(db, clock=SetClock(DAY1))
     store.conn.execute("BEGIN")  # a reader holding a snapshot does not stop the backup
     made = backup_mod.make_backup(store, "import", DAY1 + timedelta(minutes=1))
     store.conn.execute("COMMIT")
@@ -87,7 +79,7 @@ def test_pre_migration_backup_has_the_old_schema(db: Path, monkeypatch: pytest.M
     extra = "CREATE TABLE extra_one (x INTEGER);"
     monkeypatch.setattr(db_module, "MIGRATIONS", [*MIGRATIONS, extra])
     monkeypatch.setattr(db_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
-    with Store(db, clock=Clock(DAY1)) as store:
+    with Store(db, clock=SetClock(DAY1)) as store:
         assert store.schema_version() == SCHEMA_VERSION + 1
     (before,) = [b for b in list_backups(db) if b.kind == "migration"]
     conn = sqlite3.connect(f"file:{before.path}?mode=ro", uri=True)
@@ -105,7 +97,7 @@ def test_migration_is_refused_when_its_backup_fails(db: Path, monkeypatch: pytes
 
     monkeypatch.setattr(backup_mod, "make_backup", full_disk)
     with pytest.raises(StoreError) as info:
-        Store(db, clock=Clock(DAY1))
+        Store(db, clock=SetClock(DAY1))
     assert "nothing was changed before upgrading" in str(info.value)
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     assert read_version(conn) == SCHEMA_VERSION
@@ -128,14 +120,14 @@ def test_rotation_keeps_each_kind_apart(tmp_path: Path) -> None:
 def test_backup_before_import_only_above_the_threshold(db: Path) -> None:
     threshold = 200  # the documented N (docs/backups.md)
     assert threshold == backup_mod.IMPORT_BACKUP_MIN_EVENTS
-    with Store(db, clock=Clock(DAY1)) as store:
+    with Store(db, clock=SetClock(DAY1)) as store:
         assert backup_before_import(store, threshold) is None
         made = backup_before_import(store, threshold + 1, DAY1 + timedelta(minutes=1))
     assert made is not None and made.kind == "import" and events_in(made.path) == 30
 
 
 def test_backup_before_import_skips_an_empty_store(tmp_path: Path) -> None:
-    with Store(tmp_path / "new.sqlite3", clock=Clock(DAY1)) as store:
+    with Store(tmp_path / "new.sqlite3", clock=SetClock(DAY1)) as store:
         assert backup_before_import(store, 10_000) is None
 
 
@@ -161,7 +153,7 @@ def test_no_automatic_backups_of_scratch_files_in_the_temp_folder(tmp_path: Path
     assert backup_mod.wanted_for(Path.home() / "calendars" / "r.sqlite3")
     assert backup_mod.wanted_for(db_module.default_db_path())
     path = make_store(tmp_path / "r.sqlite3", events=3)
-    with Store(path, clock=Clock(DAY1)) as store:
+    with Store(path, clock=SetClock(DAY1)) as store:
         assert backup_before_import(store, 10_000) is None
     assert list_backups(path) == []
     monkeypatch.setenv("RICHENG_BACKUPS", "0")
@@ -185,7 +177,7 @@ def cli(db: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, 
 
 def test_db_backups_lists_newest_first(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     for day in range(3):
-        Store(db, clock=Clock(DAY1 + timedelta(days=day))).close()
+        Store(db, clock=SetClock(DAY1 + timedelta(days=day))).close()
     code, out, _ = cli(db, capsys, "--json", "db", "backups")
     listed = json.loads(out)
     assert code == 0 and [item["kind"] for item in listed] == ["daily"] * 3
@@ -195,7 +187,7 @@ def test_db_backups_lists_newest_first(db: Path, capsys: pytest.CaptureFixture[s
 
 
 def test_restore_puts_the_backup_back_and_keeps_the_current_file(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    Store(db, clock=Clock(DAY1)).close()
+    Store(db, clock=SetClock(DAY1)).close()
     (backup,) = list_backups(db)
     code, _, err = cli(db, capsys, "events", "add", "--title", "after the backup", "--date", "D+1", "--time", "10:00")
     assert code == 0, err
@@ -212,7 +204,7 @@ def test_restore_puts_the_backup_back_and_keeps_the_current_file(db: Path, capsy
 
 def test_restore_asks_and_refuses_without_a_terminal(db: Path, capsys: pytest.CaptureFixture[str],
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    Store(db, clock=Clock(DAY1)).close()
+    Store(db, clock=SetClock(DAY1)).close()
     (backup,) = list_backups(db)
     before = sha256(db)
     monkeypatch.setattr("sys.stdin", io.StringIO("y\n"))  # not a tty
@@ -245,7 +237,7 @@ def test_restore_refuses_a_damaged_or_foreign_file(db: Path, tmp_path: Path, cap
 
 def test_restore_replaces_a_damaged_database(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The point of it all: the damaged file is set aside whole, the backup takes its place."""
-    Store(db, clock=Clock(DAY1)).close()
+    Store(db, clock=SetClock(DAY1)).close()
     (backup,) = list_backups(db)
     overwrite_page(db, 4)
     damaged = sha256(db)

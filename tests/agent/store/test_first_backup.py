@@ -14,17 +14,9 @@ from agent.store.backups import list_backups
 from agent.store.db import Store
 from agent.store.profiles import ensure_profile
 from tests.support.chat_fixtures import add_event
-from tests.support.clock import SHANGHAI
+from tests.support.clock import SHANGHAI, SetClock
 
 DAY1 = datetime(2026, 12, 1, 8, 0, tzinfo=SHANGHAI)
-
-
-class Clock:
-    def __init__(self, now: datetime) -> None:
-        self.now = now
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 @pytest.fixture(autouse=True)
@@ -34,7 +26,7 @@ def _backups_on(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_a_new_database_is_backed_up_once_it_holds_an_event(tmp_path: Path) -> None:
     db = tmp_path / "new.sqlite3"
-    store = Store(db, clock=Clock(DAY1))
+    store = Store(db, clock=SetClock(DAY1))
     profile = ensure_profile(store)
     assert list_backups(db) == []  # calendars and settings alone: nothing worth a copy yet
     add_event(store, profile, "第一个日程", DAY1 + timedelta(hours=2), DAY1 + timedelta(hours=3))
@@ -47,7 +39,7 @@ def test_a_new_database_is_backed_up_once_it_holds_an_event(tmp_path: Path) -> N
 
 def test_close_makes_the_days_backup_when_the_app_ran_past_midnight(tmp_path: Path) -> None:
     db = tmp_path / "long.sqlite3"
-    clock = Clock(DAY1)
+    clock = SetClock(DAY1)
     store = Store(db, clock=clock)
     profile = ensure_profile(store)
     add_event(store, profile, "会", DAY1 + timedelta(hours=2), DAY1 + timedelta(hours=3))
@@ -61,7 +53,7 @@ def test_close_makes_the_days_backup_when_the_app_ran_past_midnight(tmp_path: Pa
 
 def test_an_empty_database_is_not_backed_up_at_close(tmp_path: Path) -> None:
     db = tmp_path / "empty.sqlite3"
-    store = Store(db, clock=Clock(DAY1))
+    store = Store(db, clock=SetClock(DAY1))
     ensure_profile(store)
     store.close()
     assert list_backups(db) == []
