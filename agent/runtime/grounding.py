@@ -19,7 +19,11 @@ Two checks:
    the model chose: a past marker (昨天, 刚才, 上周, "yesterday", "last week", "just got
    off", 今天上午 once it is afternoon, a perfective 了/过 on an event verb, an English
    past-tense event verb) with no future marker (明天, 下周, 要, "tomorrow", "will", …),
-   or an exact day named in the message (明天 = D+1) that the chosen day is not.
+   or an exact day named in the message (明天 = D+1) that the chosen day is not. The clause
+   rules (issue 20: a 了 anywhere after the event verb, 已经…完, 刚 alone, a past relative
+   clause naming the event, an event judged with 得, English "back from" / "is over" …) are
+   ``CLAUSE_RULES``; a same-day word (今晚) in a clause that says the event is done is not a
+   future marker.
 """
 
 from __future__ import annotations
@@ -50,13 +54,50 @@ EVENT_VERBS_ZH = (
     "开", "吃", "爬", "去", "见", "看", "约", "做", "打", "聊", "谈", "跑", "买", "喝", "玩", "逛", "办",
     "交", "参加", "面试", "体检", "上", "学", "练", "游", "拜访", "出差", "加班", "健身", "唱", "骑", "考",
     "拍", "剪", "修", "洗", "睡", "回", "到", "来", "散", "遛", "听", "讲", "签", "聚", "碰", "培训", "复诊",
+    "复查", "通", "视频", "主持", "组织", "结束", "堵", "聊",
+    # a commute or a school day that is over ("下班了", "孩子放学了", "终于下课了")
+    "下班", "放学", "下课", "收工", "到家",
 )
+#: 刚 alone ("刚开完会", "刚到家") places the event just now; these words are something else
+#: (刚好 "as it happens", 刚需 …), and 刚X的 modifies a noun ("刚上映的那部电影").
+JUST_ZH = "刚"
+NOT_JUST_ZH = ("刚好", "刚巧", "刚需", "刚性", "刚强", "金刚", "刚度", "刚毅", "刚柔", "刚正")
+#: 已经 … 完 ("会议已经开完", "已经吃完午饭"): a resultative the message says is done.
+ALREADY_ZH = ("已经", "已")
+RESULT_ZH = ("完", "结束")
+#: An event named by a past relative clause: verb + 的 + 那个/那场 … ("王总开的那个会").
+RELATIVE_HEADS_ZH = ("那个", "那场", "那次", "那顿", "那家", "那部", "那趟", "那位", "那节", "那堂", "那回")
+#: An event judged with 得 + a degree word ("上午的会开得很顺利", "聊得还不错").
+JUDGED_ZH = (
+    "很", "挺", "还", "不错", "太", "真", "非常", "特别", "蛮", "比较", "超", "一般", "不太", "不怎么", "顺利", "开心",
+    "愉快", "累", "爽", "饱", "晚", "久", "好",
+)
+#: Same-day words that look forward (今晚 …) but not against a completion in their clause:
+#: "今晚的聚餐已经吃完了" is a remark, whatever later time today the model picks.
+SAME_DAY_ZH = ("今晚", "今天晚上")
+#: A relative clause on an *object* describes a participant, not the event asked for:
+#: "周五和上周见的那个客户吃饭", "去上次去的那个公园", "at the place we went last time". Its past
+#: words are read as part of the noun (a relative clause at the head of the clause still
+#: names the event: "王总开的那个会真无聊").
+OBJECT_LEADS_ZH = ("和", "跟", "同", "去", "带", "找", "陪", "给", "把", "约", "见", "到")
+_OBJECT_RELATIVE_EN = re.compile(
+    r"\b(?:at|with|to|for|from|of) the (?:[a-z'-]+ ){1,2}(?:that |who |whom )?(?:we|i|you|they|he|she) [a-z]+"
+    r"(?: (?:last [a-z]+|yesterday|before|once|[a-z]+ ago))?"
+)
+SAME_DAY_EN = ("tonight", "this afternoon", "this evening")
 #: Words after 了 that are not the perfective of an event ("开了个会" is; "别忘了" is not).
 NOT_PERFECTIVE_ZH = ("忘了", "好了", "算了", "对了", "为了", "除了", "罢了", "得了", "了解", "了不起", "不了", "极了", "死了")
 PAST_WORDS_EN = (
     "yesterday", "last night", "last week", "last month", "last year", "last weekend", "earlier today",
     "this past", "ago", "just got off", "just got back", "just got home", "just finished", "just had",
     "just came back", "just left", "the other day", "previously",
+)
+#: English forms that say an event or a commute/school day is over ("Back from the gym",
+#: "Done with work for today", "Class is over", "Lunch with the team just ended").
+DONE_EN = (
+    "back from", "home from", "off work", "done with", "done for the day", "school's out", "is over", "are over",
+    "'s over", "is done", "are done", "ended", "wrapped", "just out of", "through with", "survived", "finally home",
+    "back home", "already", "got out of",
 )
 PAST_VERBS_EN = (
     "had", "went", "was", "were", "met", "did", "attended", "finished", "visited", "saw", "ate", "grabbed",
@@ -132,21 +173,124 @@ def _has_word_en(text: str, words: Iterable[str]) -> str | None:
     return None
 
 
+def _clauses(folded: str) -> list[str]:
+    return [clause.strip() for clause in _CLAUSE.split(folded) if clause.strip()]
+
+
+def _verb_spans(clause: str) -> list[tuple[int, int]]:
+    """(start, end) of every event verb in the clause."""
+    return [(m.start(), m.end()) for verb in EVENT_VERBS_ZH for m in re.finditer(re.escape(verb), clause)]
+
+
+def perfective_zh(clause: str) -> list[str]:
+    """A perfective 了 anywhere after an event verb in the clause ("开了个会", "给爸爸打电话了"),
+    or an experiential 过 right after it ("约过"); not 忘了 好了 算了 …"""
+    found: list[str] = []
+    for start, end in _verb_spans(clause):
+        if clause[end : end + 1] == "过" and not any(w in clause[end - 1 : end + 3] for w in NOT_PERFECTIVE_ZH):
+            found.append(clause[start : end + 1])
+        for match in re.finditer("了", clause[end:]):
+            at = end + match.start()
+            if not any(word in clause[at - 1 : at + 2] for word in NOT_PERFECTIVE_ZH):
+                found.append(clause[start : at + 1])
+                break
+    return found
+
+
+def resultative_zh(clause: str) -> list[str]:
+    """已经 … 完 / 结束 in one clause ("会议已经开完", "已经吃完午饭")."""
+    for word in ALREADY_ZH:
+        at = clause.find(word)
+        if at >= 0 and any(result in clause[at:] for result in RESULT_ZH):
+            return [clause[at:]]
+    return []
+
+
+def just_zh(clause: str) -> list[str]:
+    """刚 alone ("刚到家"), not 刚好 …, not 刚X的 before a noun."""
+    found: list[str] = []
+    for match in re.finditer(JUST_ZH, clause):
+        at = match.start()
+        if any(clause[max(0, at - 1) : at + 2].find(word) >= 0 for word in NOT_JUST_ZH):
+            continue
+        if "的" in clause[at + 1 : at + 5]:
+            continue
+        found.append(clause[at : at + 3])
+    return found
+
+
+def relative_zh(clause: str) -> list[str]:
+    """An event named by a past relative clause: "王总开的那个会", "上午去的那家餐厅"."""
+    found: list[str] = []
+    for _start, end in _verb_spans(clause):
+        if clause[end : end + 1] == "的" and any(clause[end + 1 :].startswith(head) for head in RELATIVE_HEADS_ZH):
+            found.append(clause[_start : end + 3])
+    return found
+
+
+def judged_zh(clause: str) -> list[str]:
+    """An event judged with 得: "开得很顺利", "聊得还不错" (not 来得及 …)."""
+    found: list[str] = []
+    for start, end in _verb_spans(clause):
+        if clause[end : end + 1] == "得" and any(clause[end + 1 :].startswith(w) for w in JUDGED_ZH):
+            found.append(clause[start : end + 2])
+    return found
+
+
+def done_en(clause: str) -> list[str]:
+    word = _has_word_en(clause, DONE_EN)
+    return [word] if word else []
+
+
+#: The clause rules, by name (a test switches each off and sees a case written). The first
+#: five are completions: a same-day word in their clause does not make the remark a request.
+CLAUSE_RULES = {
+    "perfective": perfective_zh,
+    "resultative": resultative_zh,
+    "judged": judged_zh,
+    "done_en": done_en,
+    "just": just_zh,
+    "relative": relative_zh,
+}
+COMPLETIONS = ("perfective", "resultative", "judged", "done_en")
+
+
+def _completed(clause: str) -> bool:
+    """A completion in the clause: a clause rule above, or an English past-tense event verb."""
+    if _has_word_en(clause, PAST_VERBS_EN):
+        return True
+    return any(CLAUSE_RULES[name](clause) for name in COMPLETIONS if name in CLAUSE_RULES)
+
+
+def strip_object_relatives(folded: str) -> str:
+    """``folded`` without the relative clauses that describe an object (see OBJECT_LEADS_ZH)."""
+    if not OBJECT_RELATIVE_RULE:
+        return folded
+    out: list[str] = []
+    for clause in _CLAUSE.split(folded):
+        for _start, end in sorted(_verb_spans(clause)):
+            if clause[end : end + 1] != "的" or not any(clause[end + 1 :].startswith(h) for h in RELATIVE_HEADS_ZH):
+                continue
+            leads = [clause.find(w) + len(w) for w in OBJECT_LEADS_ZH if 0 <= clause.find(w) < _start]
+            if leads:
+                cut = min(leads)
+                clause = clause[:cut] + "…" + clause[end + 1 :]
+                break
+        out.append(clause)
+    return _OBJECT_RELATIVE_EN.sub(" ", "，".join(out))
+
+
 def past_markers(text: str, ctx: TimeContext) -> list[str]:
     """The past markers code can read in ``text`` (empty when none)."""
-    folded = fold(text)
+    folded = strip_object_relatives(fold(text))
     found: list[str] = []
     if word := _has_any(folded, PAST_WORDS_ZH):
         found.append(word)
-    for clause in _CLAUSE.split(folded):
-        clause = clause.strip()
+    for clause in _clauses(folded):
         if any(clause.startswith(word) for word in PAST_CLAUSE_START_ZH):
             found.append(clause[:2])
-    for verb in EVENT_VERBS_ZH:
-        for match in re.finditer(re.escape(verb) + "(了|过)", folded):
-            piece = folded[match.start() + len(verb) - 1 : match.end() + 2]
-            if not any(word in piece for word in NOT_PERFECTIVE_ZH):
-                found.append(match.group(0))
+        for rule in CLAUSE_RULES.values():
+            found += rule(clause)
     if word := _has_word_en(folded, PAST_WORDS_EN + LAST_WEEKDAYS_EN):
         found.append(word)
     if word := _has_word_en(folded, PAST_VERBS_EN):
@@ -156,11 +300,28 @@ def past_markers(text: str, ctx: TimeContext) -> list[str]:
     return found
 
 
-def future_markers(text: str) -> list[str]:
-    folded = fold(text)
-    found = [word for word in FUTURE_WORDS_ZH if word in folded]
-    found += [word for word in FUTURE_WORDS_EN if re.search(rf"(?<![a-z]){re.escape(word)}(?![a-z])", folded)]
+def future_markers(text: str, ctx: TimeContext | None = None) -> list[str]:
+    """Words that look forward, and (with ``ctx``) an exact day after today named in the
+    message ("12月8号去王医生开的那家诊所复诊"). A same-day word (今晚, "tonight") in a
+    clause that says the event is done does not count."""
+    found: list[str] = []
+    for clause in _clauses(fold(text)):
+        same_day_off = SAME_DAY_RULE and _completed(clause)
+        found += [w for w in FUTURE_WORDS_ZH if w in clause and not (same_day_off and w in SAME_DAY_ZH)]
+        found += [
+            w for w in FUTURE_WORDS_EN
+            if re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", clause) and not (same_day_off and w in SAME_DAY_EN)
+        ]
+    if ctx is not None and FUTURE_DAY_RULE:
+        later = [m for m in date_mentions(text, ctx) if m.exact and m.days and min(m.days) > ctx.today]
+        found += [m.text for m in later]
     return found
+
+
+#: Switches for the two rules that are not clause rules (the mutation tests turn them off).
+SAME_DAY_RULE = True
+FUTURE_DAY_RULE = True
+OBJECT_RELATIVE_RULE = True
 
 
 def date_reasons(day: date | None, start: time | None, grounding: Grounding, ctx: TimeContext) -> list[str]:
@@ -175,7 +336,7 @@ def date_reasons(day: date | None, start: time | None, grounding: Grounding, ctx
     already_past = day is not None and (
         day < ctx.today or (day == ctx.today and start is not None and start < now.time().replace(tzinfo=None))
     )
-    if past and not future_markers(text) and not already_past:
+    if past and not future_markers(text, ctx) and not already_past:
         reasons.append("past_tense:" + past[0])
     if day is not None:
         mentions = date_mentions(text, ctx)
