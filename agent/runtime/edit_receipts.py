@@ -16,6 +16,7 @@ from agent.services.chat_edits import EditOutcome
 #: The turn's outcome name for each edit status (what the app and the evals read).
 EDIT_OUTCOMES = {"updated": "updated", "deleted": "deleted", "no_match": "edit_no_match", "choose": "edit_choice",
                  "confirm": "edit_confirm", "edit_conflict": "edit_conflict", "cancelled": "edit_cancelled",
+                 "answered": "edit_answered",
                  "none": "none", "invalid": "edit_invalid"}  # fmt: skip
 
 
@@ -127,6 +128,8 @@ def edit_receipt(outcome: EditOutcome, lang: str) -> str:
                     "还没有改动。要照样改吗？回复“是”照改，或告诉我别的时间。")
         return (f"Moving “{before['title']}” to {_when(after, lang, today)} overlaps:\n{overlaps}\n"
                 "Nothing changed yet. Move it anyway? Reply “yes”, or tell me another time.")
+    if outcome.status == "answered":
+        return _answer(outcome, lang)
     if outcome.status == "cancelled":
         return f"好的，不改了，“{outcome.title}”保持原样。" if zh else f"OK, “{outcome.title}” stays as it was."
     if outcome.status == "none":
@@ -135,6 +138,21 @@ def edit_receipt(outcome: EditOutcome, lang: str) -> str:
     if zh:
         return f"这次没能修改，日历没有变化。{('（' + message + '）') if message else ''}"
     return f"That change could not be made, and your calendar is unchanged.{(' (' + message + ')') if message else ''}"
+
+
+def _answer(outcome: EditOutcome, lang: str) -> str:
+    """A negated change or a question about an event: what is there, nothing changed."""
+    zh = lang == "zh"
+    kind, _, word = (outcome.reasons or ["question:"])[0].partition(":")
+    if kind == "negated":
+        head = f"好的，不改动（你说的是“{word}”）。日历没有变化" if zh else f"OK, nothing changed (you said “{word}”)"
+    else:
+        head = "这是在问，所以没有改动。日历上现在是" if zh else "You asked, so nothing changed. Your calendar has"
+    lines = [_line(option, lang, outcome.today) for option in outcome.options]
+    more = (f"\n（还有 {outcome.more} 个）" if zh else f"\n({outcome.more} more)") if outcome.more else ""
+    tail = ("\n要改的话，请直接说“删掉……”或“把……改到……”。" if zh
+            else "\nTo change it, say so directly (“delete …”, “move … to …”).")
+    return f"{head}{'：' if zh else ':'}\n" + "\n".join(lines) + more + tail
 
 
 def _no_match(outcome: EditOutcome, lang: str) -> str:

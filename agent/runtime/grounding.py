@@ -31,7 +31,7 @@ from datetime import date, time, timedelta
 from typing import Any
 
 from agent.services.wording import fold, units
-from agent.timesym.clarify import date_mentions
+from agent.timesym.clarify import date_mentions, time_mentions
 from agent.timesym.context import TimeContext
 from agent.timesym.resolve import SymbolError, resolve
 
@@ -208,13 +208,93 @@ EDIT_WORD_FIELDS = ("targetTitle", "newTitle", "location", "notes")
 CHANGE_WORDS = (
     "改", "挪", "移", "换", "推", "提前", "延", "调", "放到", "放在", "标记", "完成", "做完", "搞定", "好了", "提醒", "叫",
     "地点", "备注", "加上", "设", "定在", "定到", "move", "change", "reschedul", "push", "shift", "rename", "mark", "done",
-    "remind", "set", "put", "postpone", "delay", "bring", "make it", "switch", "update", "call it", "finished", "complete",
+    "remind", "set", "put", "postpone", "delay", "bring", "make it", "switch", "update", "call", "finished", "complete",
+    "打勾", "打个勾", "写完", "tick",
 )
 DELETE_WORDS = (
     "删", "取消", "去掉", "不去", "不要", "不用", "不参加", "不开", "撤", "清", "移除", "划掉", "拿掉", "算了",
     "不办", "不做", "不约",
     "cancel", "delet", "remov", "drop", "clear", "call off", "scrap", "skip", "not going", "won't", "get rid",
 )
+
+
+#: The mood of the change verb (issue 20): a negated change, a question about the event, a
+#: hedge or hearsay never writes. Negated changes and questions are answered from the store
+#: with nothing pending (``ANSWER_KINDS``); a hedge or hearsay asks first.
+NEGATORS_ZH = ("千万别", "千万不要", "不要", "不用", "不必", "不需要", "没必要", "无需", "不想", "先不", "别", "甭", "不", "没")
+#: The change verbs a negator can stand on (不要取消, 别动, 先不删, 不用改了).
+NEGATABLE_VERBS_ZH = (
+    "删", "取消", "改", "挪", "移", "推迟", "推后", "延", "提前", "调", "换", "去掉", "撤", "清", "动", "标记", "碰",
+)
+#: Between the negator and the verb: 不要再改, 别给我删, 先不把它挪 …
+NEGATION_FILLER_ZH = "再先帮我给把它都去"
+NEGATORS_EN = ("don't", "dont", "do not", "never", "no need to", "not", "doesn't", "does not", "shouldn't", "stop")
+NEGATABLE_VERBS_EN = (
+    "cancel", "delete", "remove", "move", "change", "reschedule", "push", "shift", "touch", "drop", "clear",
+    "rename", "mark", "edit", "postpone", "bring",
+)
+#: A question whatever else the sentence holds (取消了吗, 还在吗, 是不是).
+QUESTION_MARKERS_ZH = (
+    "了吗", "了么", "了没", "还在吗", "还有吗", "还开吗", "是不是", "有没有", "是否", "几点", "什么时候", "哪天", "啥时候",
+    "多久", "有什么", "什么安排", "哪些", "还在不在",
+)
+#: A final 吗 after one of these is a polite request (能把周会挪到周三吗), not a question.
+POLITE_FRAMES_ZH = ("能不能", "可不可以", "能否", "可以", "能帮", "能把", "帮我", "帮忙", "麻烦", "请", "你能")
+QUESTION_START_EN = ("is", "was", "are", "were", "did", "does", "do", "has", "have", "had", "am", "when", "what",
+                     "where", "which", "how", "why", "who")
+QUESTION_MARKERS_EN = ("still on", "still happening", "still scheduled", "still there")
+POLITE_FRAMES_EN = ("can you", "could you", "would you", "will you", "can i", "could i", "please", "would it be",
+                    "is it possible")
+HEDGES_ZH = ("可能", "也许", "好像", "大概", "或许", "说不定", "不确定", "不知道", "不一定", "要不要", "是不是该", "似乎")
+HEDGES_EN = ("maybe", "perhaps", "not sure", "unsure", "might", "possibly", "probably", "i guess", "not certain")
+HEARSAY_ZH = ("听说", "据说", "通知说", "说是", "有人说", "群里说")
+#: X说 is hearsay unless the 说 is one of these words (说明, 比如说 …) or the speaker is 我.
+NOT_HEARSAY_ZH = ("说明", "说一下", "说好", "说清楚", "比如说", "就是说", "再说", "所以说", "我说", "跟你说", "小说")
+HEARSAY_EN = ("said", "says", "told me", "heard", "according to", "apparently", "supposedly")
+def mood_reasons(text: str) -> list[str]:
+    """Reasons the change verb of ``text`` is not a request: negated, a question, a hedge,
+    hearsay (each ``kind:word``). Empty: nothing in the mood stops the change."""
+    if not text:
+        return []
+    folded = fold(text)
+    reasons: list[str] = []
+    neg = re.search(
+        f"({'|'.join(map(re.escape, NEGATORS_ZH))})[{NEGATION_FILLER_ZH}]{{0,3}}"
+        f"({'|'.join(map(re.escape, NEGATABLE_VERBS_ZH))})",
+        folded,
+    )
+    if neg and not (neg.group(1) in ("不", "没") and neg.start() > 0 and folded[neg.start() - 1] in "要用必想先别"):
+        reasons.append("negated:" + neg.group(0))
+    elif m := re.search(
+        rf"(?<![a-z'])({'|'.join(map(re.escape, NEGATORS_EN))})(?:\s+[a-z']+){{0,2}}?\s+"
+        rf"({'|'.join(map(re.escape, NEGATABLE_VERBS_EN))})",
+        folded,
+    ):
+        reasons.append("negated:" + m.group(0))
+    plain = folded.rstrip("。.!！~～ ")
+    if word := _has_any(plain, QUESTION_MARKERS_ZH):
+        reasons.append("question:" + word)
+    elif plain.endswith(("吗", "么", "嘛", "吗？", "吗?")) and not _has_any(plain, POLITE_FRAMES_ZH):
+        reasons.append("question:吗")
+    elif (re.match(rf"({'|'.join(QUESTION_START_EN)})\b", plain) and not _has_word_en(plain, POLITE_FRAMES_EN)
+          and not re.match(r"do(n't| not)\b", plain)):
+        reasons.append("question:" + plain.split()[0])
+    elif word := _has_word_en(plain, QUESTION_MARKERS_EN):
+        reasons.append("question:" + word)
+    elif plain.endswith(("?", "？")) and not (_has_any(plain, POLITE_FRAMES_ZH) or _has_word_en(plain, POLITE_FRAMES_EN)):
+        reasons.append("unsure:?")
+    if word := _has_any(folded, HEDGES_ZH) or _has_word_en(folded, HEDGES_EN):
+        reasons.append("hedge:" + word)
+    if word := _has_any(folded, HEARSAY_ZH) or _has_word_en(folded, HEARSAY_EN):
+        reasons.append("hearsay:" + word)
+    else:
+        for match in re.finditer("说", folded):
+            around = folded[max(0, match.start() - 2) : match.end() + 2]
+            said_tomorrow = folded[match.end() : match.end() + 2] in ("明天", "明早", "明晚", "明年")
+            if match.start() > 0 and (said_tomorrow or not any(word in around for word in NOT_HEARSAY_ZH)):
+                reasons.append("hearsay:" + folded[max(0, match.start() - 2) : match.end()])
+                break
+    return reasons
 
 
 def edit_reasons(op: str, args: dict[str, Any], grounding: Grounding, ctx: TimeContext) -> list[str]:
@@ -227,6 +307,7 @@ def edit_reasons(op: str, args: dict[str, Any], grounding: Grounding, ctx: TimeC
     words = DELETE_WORDS if op == "delete" else CHANGE_WORDS
     if grounding.user_text and not any(word in folded for word in words):
         reasons.append("not_from_user:action")
+    reasons += mood_reasons(grounding.user_text)
     own = Grounding(grounding.user_text, grounding.stub_title)
     for key in EDIT_WORD_FIELDS:
         value = args.get(key)

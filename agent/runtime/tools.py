@@ -185,7 +185,8 @@ def _delete(deps: ToolDeps, args: DeleteArgs) -> ToolResult:
 
 
 def _edit_receipt(result: ToolResult, lang: str, today: date) -> Receipt:
-    return Receipt(edit_receipt(result.value, lang), edit_outcome_name(result.value), result.value)
+    answered = result.value.status == "answered"  # code read the store to answer a question
+    return Receipt(edit_receipt(result.value, lang), edit_outcome_name(result.value), result.value, read=answered)
 
 
 # ---- reading ------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
@@ -43,6 +44,13 @@ from agent.timesym.context import TimeContext, local_datetime
 from agent.timesym.resolve import SymbolError, resolve, resolve_time
 
 PENDING = ("choose", "confirm", "edit_conflict")
+#: Reasons (from the grounding latch) that are answered from the store with nothing pending:
+#: a negated change (不要取消) or a question about the event (取消了吗) leaves no "yes" that
+#: could write.
+ANSWER_KINDS = ("negated", "question")
+#: A check of the one event found, against the user's words (the runtime's latch):
+#: ``(event, scope) -> reasons to ask first``.
+TargetCheck = Callable[[Occurrence, str], list[str]]
 #: Short answers to "要删除整个系列吗？" beyond the grounding latch's yes/no words.
 EDIT_CONFIRM_WORDS = (
     "删吧", "删", "删除", "删掉", "改吧", "改", "照改", "直接改", "挪吧", "就这样", "move it", "delete it", "go ahead",
@@ -79,7 +87,7 @@ def offered(options: list[dict[str, Any]], target: dict[str, Any] | None) -> lis
 class EditOutcome:
     """One edit round; the receipt is written from this (``edit_receipts.py``)."""
 
-    status: str  # updated | deleted | no_match | choose | confirm | edit_conflict | cancelled | none | invalid
+    status: str  # updated | deleted | no_match | choose | confirm | edit_conflict | cancelled | answered | none | invalid
     op: str = "update"
     title: str = ""
     scope: str = "this"
@@ -244,10 +252,14 @@ class ChatEditService:
             plan["completed"] = bool(args["completed"])
         return plan
 
-    def request(self, op: str, args: dict[str, Any], reasons: list[str]) -> EditOutcome:
+    def request(
+        self, op: str, args: dict[str, Any], reasons: list[str], check: TargetCheck | None = None
+    ) -> EditOutcome:
         """One ``update_schedule``/``delete_schedule`` call. ``reasons`` are the grounding
-        latch's reasons to ask first. Raises ``UserFacingError`` for arguments the model
-        should fix (they go back to it as a retry)."""
+        latch's reasons to ask first; ``check`` adds its reasons about the one event found
+        (named by the user? a scope the words allow?). A reason of ``ANSWER_KINDS`` turns the
+        call into an answer: what was found, nothing pending. Raises ``UserFacingError`` for
+        arguments the model should fix (they go back to it as a retry)."""
         plan = self.plan(args) if op == "update" else {}
         if op == "update" and not plan:
             raise UserFacingError("nothing to change: give at least one new value (newDate, newTime, newTitle, ...)")
@@ -262,6 +274,14 @@ class ChatEditService:
         base = _Edit(op, scope, words.strip(), self.ctx.today, search)
         if not search.matches:
             return base.outcome("no_match")
+        answers = [reason for reason in reasons if reason.partition(":")[0] in ANSWER_KINDS]
+        if answers:  # not a request: say what is there, leave nothing a "yes" could write
+            options = [as_option(occ) for occ in search.matches[:MAX_OPTIONS]]
+            if len(search.matches) == 1:
+                base.before, base.uid, base.at = options[0], search.matches[0].uid, search.matches[0].start
+                base.title = search.matches[0].title
+            return base.outcome("answered", options=options, more=max(0, len(search.matches) - MAX_OPTIONS),
+                                reasons=answers)
         if len(search.matches) > 1:
             options = [as_option(occ) for occ in search.matches[:MAX_OPTIONS]]
             slots = {"op": op, "scope": scope, "plan": plan, "options": options, "reasons": reasons}
@@ -269,6 +289,8 @@ class ChatEditService:
             outcome.command_id, outcome.expires_at = self._save("choose", words or options[0]["title"], slots)
             return outcome
         asks = list(reasons) + (["fuzzy"] if search.fuzzy else [])
+        if check is not None:
+            asks += check(search.matches[0], scope)
         return self._decide(op, plan, search.matches[0], scope, asks, search=search)
 
     # ---- answers (0 model calls) ---------------------------------------------------------
@@ -531,4 +553,4 @@ def _put(component: icalendar.Event, name: str, value: Any) -> None:
         component.add(name, value)
 
 
-__all__ = ["ChatEditService", "EditOption", "EditOutcome", "EditStub", "PENDING", "edit_answer"]
+__all__ = ["ANSWER_KINDS", "ChatEditService", "TargetCheck", "EditOption", "EditOutcome", "EditStub", "PENDING", "edit_answer"]

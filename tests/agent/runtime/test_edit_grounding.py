@@ -1,0 +1,86 @@
+"""The edit latch (issue 20, item 1) measured on its corpus, and shown to fail when a rule
+is off.
+
+``evals/cases/offline/edit_grounding.jsonl`` (``evals/corpora/make_edit_grounding_cases.py``)
+scripts update/delete calls: *wrong* ones the user's words do not support, which must write
+nothing, and *right* ones, which must be applied in one turn. Targets: 0 wrong edits
+written; at least 95% of right edits applied in one turn. Each mutation test switches one
+rule off and shows that wrong edits of that rule get written.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.evals.cases import load_cases
+from agent.evals.runner import run_case
+from agent.runtime import grounding
+
+WRITES = ("updated", "deleted", "created")
+
+
+def wrong_written(rule: str | None = None) -> tuple[int, int]:
+    written = total = 0
+    for case in load_cases("offline", group="edit_grounding"):
+        kind, _, rest = case.id.partition(".")[2].partition("-")
+        if kind != "wrong" or (rule is not None and not rest.startswith(rule + "-")):
+            continue
+        run = run_case(case)
+        total += 1
+        written += bool(run.added or run.removed or run.turns[0].outcome in WRITES)
+    return written, total
+
+
+def right_applied() -> tuple[int, int]:
+    applied = total = 0
+    for case in load_cases("offline", group="edit_grounding"):
+        if not case.id.startswith("edit_grounding.right-"):
+            continue
+        run = run_case(case)
+        total += 1
+        turn = run.turns[0]
+        applied += turn.outcome in ("updated", "deleted") and turn.model_calls == 1
+    return applied, total
+
+
+def test_no_wrong_edit_is_written() -> None:
+    written, total = wrong_written()
+    print(f"\nwrong edits written: {written}/{total}")
+    assert total >= 50 and written == 0
+
+
+def test_right_edits_are_applied_in_one_turn() -> None:
+    applied, total = right_applied()
+    print(f"\nright edits applied in one turn: {applied}/{total} = {applied / total:.1%}")
+    assert total >= 90 and applied / total >= 0.95
+
+
+@pytest.mark.parametrize(
+    ("message", "kind"),
+    [
+        ("明天的周会不要取消", "negated"),
+        ("don't cancel tomorrow's team sync", "negated"),
+        ("明天的周会取消了吗？", "question"),
+        ("is tomorrow's team sync cancelled?", "question"),
+        ("is the team sync still on?", "question"),
+        ("周会可能要推迟", "hedge"),
+        ("老板说明天的周会取消了", "hearsay"),
+    ],
+)
+def test_mood_reasons_read_the_change_verb(message: str, kind: str) -> None:
+    assert any(reason.startswith(kind + ":") for reason in grounding.mood_reasons(message))
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["删掉明天的周会", "能把牙医挪到周四吗", "can you move the dentist to Thursday?", "牙医不去了", "周会不要了",
+     "I'm not going to the dentist, cancel it", "please delete the dentist"],
+)
+def test_requests_have_no_mood_reason(message: str) -> None:
+    assert grounding.mood_reasons(message) == []
+
+
+def test_mutation_without_the_mood_rule_negations_and_questions_write(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(grounding, "mood_reasons", lambda text: [])
+    written, total = wrong_written("mood")
+    assert written >= 30, (written, total)
