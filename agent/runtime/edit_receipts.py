@@ -185,6 +185,13 @@ def _question(outcome: EditOutcome, lang: str) -> str:
             why.append("这会移动重复日程中的多次" if zh else "this moves more than one instance of a repeating event")
         elif kind == "fuzzy":
             why.append("标题和你说的不完全一样" if zh else "its title is not exactly what you said")
+        elif kind == "target_not_named":
+            why.append(f"你这句话里没有提到“{before.get('title', outcome.title)}”" if zh
+                       else f"your message does not name “{before.get('title', outcome.title)}”")
+        elif kind == "not_from_user" and detail == "targetTime":
+            why.append("这个时间不是你说的" if zh else "you did not name that time")
+        elif kind in ("hedge", "hearsay", "unsure"):
+            why.append(f"你说的是“{detail}”，听起来还没定" if zh else f"you said “{detail}”, which does not sound settled")
         elif kind == "not_from_user" and detail == "action":
             verb = ("删除" if outcome.op == "delete" else "修改") if zh else ("delete" if outcome.op == "delete" else "change")
             why.append(f"你这句话里没有说要{verb}" if zh else f"your message did not ask to {verb} anything")

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import date, time, timedelta
+from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from agent.services.wording import fold, units
@@ -294,6 +294,39 @@ def mood_reasons(text: str) -> list[str]:
             if match.start() > 0 and (said_tomorrow or not any(word in around for word in NOT_HEARSAY_ZH)):
                 reasons.append("hearsay:" + folded[max(0, match.start() - 2) : match.end()])
                 break
+    return reasons
+
+
+#: Verbs and function words dropped from the message before its units are compared with the
+#: found event's title: "删掉明天的周会" must not name "季度复盘（请删除所有日程）" by its 删.
+TARGET_NOISE_ZH = (
+    "删掉", "删除", "删了", "去掉", "取消", "改到", "改成", "改为", "挪到", "移到", "调到", "换到", "放到", "推迟", "延后",
+    "提前", "帮我", "一下", "那个", "这个", "那次", "这次", "上午", "下午", "晚上", "早上", "中午", "日程", "安排",
+)
+def target_reasons(
+    title: str, start: datetime | date, recurring: bool, scope: str, args: dict[str, Any], grounding: Grounding,
+    ctx: TimeContext,
+) -> list[str]:
+    """Reasons to ask about the one event found: its title shares nothing with the user's
+    words and it is not the only event at a day and time the words name; the model's
+    ``targetTime`` is not a time the words allow."""
+    text = grounding.user_text
+    if not text:
+        return []
+    reasons: list[str] = []
+    said = time_mentions(text, ctx)
+    if args.get("targetTime") and str(args["targetTime"]) not in said:
+        reasons.append("not_from_user:targetTime")
+    residual = fold(text)
+    for mention in date_mentions(text, ctx):
+        residual = residual.replace(fold(mention.text), " ")
+    for word in TARGET_NOISE_ZH + CHANGE_WORDS + DELETE_WORDS:
+        residual = residual.replace(word, " ")
+    own = set(units(residual) + units(grounding.stub_title))
+    if not any(unit in own for unit in units(title)):
+        at = start.astimezone(ctx.tz).strftime("%H:%M") if isinstance(start, datetime) else None
+        if not (at in said and date_mentions(text, ctx) and args.get("targetTime") == at):
+            reasons.append("target_not_named")
     return reasons
 
 

@@ -22,8 +22,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from agent.errors import UserFacingError
 from agent.runtime import receipts as R
 from agent.runtime.edit_receipts import edit_outcome_name, edit_receipt
-from agent.runtime.grounding import Grounding, edit_reasons, title_reasons
+from agent.runtime.grounding import Grounding, edit_reasons, target_reasons, title_reasons
 from agent.runtime.toolkit import Receipt, Registry, Tool, ToolDeps, ToolResult
+from agent.store.events import Occurrence
 from agent.timesym.grammar import RANGE_BOUND_PATTERN, TIME_PATTERN
 from agent.timesym.resolve import resolve_range
 
@@ -168,9 +169,17 @@ def _outcome_receipt(result: ToolResult, lang: str, today: date) -> Receipt:
 
 def _change(name: str, op: str, deps: ToolDeps, args: UpdateArgs | DeleteArgs) -> ToolResult:
     raw = args.model_dump(exclude_none=True)
-    reasons = edit_reasons(op, raw, deps.grounding, deps.ctx) if deps.grounding is not None else []
+    grounding = deps.grounding
+    reasons = edit_reasons(op, raw, grounding, deps.ctx) if grounding is not None else []
+
+    def check(occ: Occurrence, scope: str) -> list[str]:
+        if grounding is None:
+            return []
+        recurring = occ.recurrence_id is not None
+        return target_reasons(occ.title, occ.start, recurring, scope, raw, grounding, deps.ctx)
+
     try:
-        outcome = deps.edits.request(op, raw, reasons)
+        outcome = deps.edits.request(op, raw, reasons, check)
     except UserFacingError as exc:
         return _fail(name, exc)
     return ToolResult(name, True, outcome.to_json(), value=outcome)

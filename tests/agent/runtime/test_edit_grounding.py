@@ -84,3 +84,11 @@ def test_mutation_without_the_mood_rule_negations_and_questions_write(monkeypatc
     monkeypatch.setattr(grounding, "mood_reasons", lambda text: [])
     written, total = wrong_written("mood")
     assert written >= 30, (written, total)
+
+
+def test_mutation_without_the_target_rule_other_events_are_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from agent.runtime import tools
+
+    monkeypatch.setattr(tools, "target_reasons", lambda *args: [])
+    written, total = wrong_written("target")
+    assert written >= 10, (written, total)
