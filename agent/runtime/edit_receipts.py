@@ -190,6 +190,8 @@ def _question(outcome: EditOutcome, lang: str) -> str:
                        else f"your message does not name “{before.get('title', outcome.title)}”")
         elif kind == "not_from_user" and detail == "targetTime":
             why.append("这个时间不是你说的" if zh else "you did not name that time")
+        elif kind == "scope_wider":
+            why.append("你没有说要改这个重复日程的其他日子" if zh else "you did not say to change the other days of the series")
         elif kind in ("hedge", "hearsay", "unsure"):
             why.append(f"你说的是“{detail}”，听起来还没定" if zh else f"you said “{detail}”, which does not sound settled")
         elif kind == "not_from_user" and detail == "action":

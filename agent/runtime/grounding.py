@@ -303,13 +303,34 @@ TARGET_NOISE_ZH = (
     "删掉", "删除", "删了", "去掉", "取消", "改到", "改成", "改为", "挪到", "移到", "调到", "换到", "放到", "推迟", "延后",
     "提前", "帮我", "一下", "那个", "这个", "那次", "这次", "上午", "下午", "晚上", "早上", "中午", "日程", "安排",
 )
+#: The scope words: the widest one the message holds is the widest scope it allows
+#: (none: this instance only).
+SCOPE_WORDS = {
+    "following": ("以后", "之后", "往后", "今后", "从现在起", "接下来", "from now on", "going forward", "onward",
+                  "following", "future", "after that"),
+    "all": ("全部", "每次", "每一次", "所有", "每周", "每个", "整个系列", "一直", "都", "every", "all", "each",
+            "whole series", "always", "entire series"),
+}
+SCOPE_ORDER = {"this": 0, "following": 1, "all": 2}
+
+
+def scope_allowed(text: str) -> str:
+    """The widest scope the message's own words name (``this`` when none)."""
+    folded = fold(text)
+    for scope in ("all", "following"):
+        words = SCOPE_WORDS[scope]
+        if _has_any(folded, [w for w in words if not w.isascii()]) or _has_word_en(folded, [w for w in words if w.isascii()]):
+            return scope
+    return "this"
+
+
 def target_reasons(
     title: str, start: datetime | date, recurring: bool, scope: str, args: dict[str, Any], grounding: Grounding,
     ctx: TimeContext,
 ) -> list[str]:
     """Reasons to ask about the one event found: its title shares nothing with the user's
     words and it is not the only event at a day and time the words name; the model's
-    ``targetTime`` is not a time the words allow."""
+    ``targetTime`` is not a time the words allow; a series scope wider than the words."""
     text = grounding.user_text
     if not text:
         return []
@@ -327,6 +348,8 @@ def target_reasons(
         at = start.astimezone(ctx.tz).strftime("%H:%M") if isinstance(start, datetime) else None
         if not (at in said and date_mentions(text, ctx) and args.get("targetTime") == at):
             reasons.append("target_not_named")
+    if recurring and SCOPE_ORDER.get(scope, 0) > SCOPE_ORDER[scope_allowed(text)]:
+        reasons.append("scope_wider:" + scope)
     return reasons
 
 

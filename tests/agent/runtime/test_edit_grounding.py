@@ -92,3 +92,19 @@ def test_mutation_without_the_target_rule_other_events_are_changed(monkeypatch: 
     monkeypatch.setattr(tools, "target_reasons", lambda *args: [])
     written, total = wrong_written("target")
     assert written >= 10, (written, total)
+
+
+def test_mutation_without_the_scope_rule_series_are_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(grounding, "scope_allowed", lambda text: "all")
+    written, total = wrong_written("scope")
+    assert written >= 8, (written, total)
+
+
+@pytest.mark.parametrize(
+    ("message", "scope"),
+    [("明天这次站会改名叫晨会", "this"), ("以后的周会改名叫例会", "following"), ("健身每次提前半小时提醒我", "all"),
+     ("from now on call the standup Daily check", "following"), ("rename every team sync", "all"),
+     ("only this one: put it in Room 5", "this")],
+)
+def test_scope_words(message: str, scope: str) -> None:
+    assert grounding.scope_allowed(message) == scope
