@@ -190,6 +190,8 @@ def _question(outcome: EditOutcome, lang: str) -> str:
                        else f"your message does not name “{before.get('title', outcome.title)}”")
         elif kind == "not_from_user" and detail == "targetTime":
             why.append("这个时间不是你说的" if zh else "you did not name that time")
+        elif kind == "not_from_user" and detail == "completed":
+            why.append("你没有说它已经完成" if zh else "you did not say it is done")
         elif kind == "scope_wider":
             why.append("你没有说要改这个重复日程的其他日子" if zh else "you did not say to change the other days of the series")
         elif kind in ("hedge", "hearsay", "unsure"):

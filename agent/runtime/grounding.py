@@ -312,6 +312,21 @@ SCOPE_WORDS = {
             "whole series", "always", "entire series"),
 }
 SCOPE_ORDER = {"this": 0, "following": 1, "all": 2}
+#: ``completed`` needs one of these in the message (either way: 完成 / 未完成, done / not done).
+COMPLETION_WORDS = (
+    "完成", "做完", "搞定", "弄完", "办完", "写完", "干完", "打勾", "打个勾", "勾掉", "结束了",
+    "done", "finish", "complete", "tick", "check off", "checked off",
+)
+
+
+def completion_said(text: str) -> bool:
+    """Does the message hold a completion word? ("finished", "completed": the English words
+    match as word starts.)"""
+    folded = fold(text)
+    return bool(
+        _has_any(folded, [w for w in COMPLETION_WORDS if not w.isascii()])
+        or any(re.search(rf"(?<![a-z]){re.escape(w)}", folded) for w in COMPLETION_WORDS if w.isascii())
+    )
 
 
 def scope_allowed(text: str) -> str:
@@ -364,6 +379,8 @@ def edit_reasons(op: str, args: dict[str, Any], grounding: Grounding, ctx: TimeC
     if grounding.user_text and not any(word in folded for word in words):
         reasons.append("not_from_user:action")
     reasons += mood_reasons(grounding.user_text)
+    if grounding.user_text and args.get("completed") is not None and not completion_said(grounding.user_text):
+        reasons.append("not_from_user:completed")
     own = Grounding(grounding.user_text, grounding.stub_title)
     for key in EDIT_WORD_FIELDS:
         value = args.get(key)

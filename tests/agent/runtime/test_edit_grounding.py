@@ -100,6 +100,12 @@ def test_mutation_without_the_scope_rule_series_are_changed(monkeypatch: pytest.
     assert written >= 8, (written, total)
 
 
+def test_mutation_without_the_completion_rule_events_are_marked_done(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(grounding, "completion_said", lambda text: True)
+    written, total = wrong_written("completed")
+    assert written >= 8, (written, total)
+
+
 @pytest.mark.parametrize(
     ("message", "scope"),
     [("明天这次站会改名叫晨会", "this"), ("以后的周会改名叫例会", "following"), ("健身每次提前半小时提醒我", "all"),
