@@ -192,6 +192,10 @@ def _question(outcome: EditOutcome, lang: str) -> str:
             why.append("这个时间不是你说的" if zh else "you did not name that time")
         elif kind == "not_from_user" and detail == "completed":
             why.append("你没有说它已经完成" if zh else "you did not say it is done")
+        elif kind == "value_differs":
+            why.append("按你说的推算是这个时间" if zh else "this is the time your words give")
+        elif kind == "not_from_user" and detail in ("newTime", "newDate"):
+            why.append("新的时间不是你说的" if zh else "the new time is not one you said")
         elif kind == "scope_wider":
             why.append("你没有说要改这个重复日程的其他日子" if zh else "you did not say to change the other days of the series")
         elif kind in ("hedge", "hearsay", "unsure"):

@@ -329,6 +329,92 @@ def completion_said(text: str) -> bool:
     )
 
 
+#: A relative shift of the target (推迟一小时, 提前半小时, 往后推一天, push back an hour, 30 minutes
+#: earlier): code computes the new value from the event, and a model value that differs asks,
+#: offering code's reading.
+SHIFT_LATER_ZH = ("推迟", "延后", "延迟", "往后推", "往后挪", "向后推", "推后", "顺延", "晚一", "晚半", "晚两", "晚十")
+SHIFT_EARLIER_ZH = ("提前", "往前挪", "往前推", "向前推", "提早", "早一", "早半", "早两", "早十")
+SHIFT_LATER_EN = ("back", "later", "delay", "postpone", "push")
+SHIFT_EARLIER_EN = ("forward", "earlier", "sooner", "move up", "bring")
+SAME_TIME_NEXT_WEEK = ("下周同一时间", "下周的同一时间", "下周同一天", "下周同一时段", "same time next week")
+_CN_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_SHIFT_ZH = re.compile(r"(\d+|[零一二两三四五六七八九十]+)?\s*(个)?\s*(半)?\s*(个)?\s*(分钟|分|小时|钟头|天)")
+_SHIFT_EN = re.compile(r"(?<![a-z])(an?|one|two|three|four|five|six|half an?|\d+)\s*(hours?|hrs?|minutes?|mins?|days?)(?![a-z])")
+_EN_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+
+
+def _cn_number(text: str) -> int | None:
+    if text.isdigit():
+        return int(text)
+    if "十" in text:
+        tens, _, ones = text.partition("十")
+        return (_CN_DIGITS.get(tens, 1) if tens else 1) * 10 + (_CN_DIGITS.get(ones, 0) if ones else 0)
+    return _CN_DIGITS.get(text) if len(text) == 1 else None
+
+
+def shift_of(text: str) -> timedelta | None:
+    """The relative shift the message asks for, signed (None when it names none, or names
+    both directions)."""
+    folded = fold(text)
+    if _has_any(folded, SAME_TIME_NEXT_WEEK):
+        return timedelta(days=7)
+    later = bool(_has_any(folded, SHIFT_LATER_ZH) or _has_word_en(folded, SHIFT_LATER_EN))
+    earlier = bool(_has_any(folded, SHIFT_EARLIER_ZH) or _has_word_en(folded, SHIFT_EARLIER_EN))
+    if later == earlier:
+        return None
+    amount: timedelta | None = None
+    if m := _SHIFT_EN.search(folded):
+        word, unit = m.group(1), m.group(2)
+        minutes = {"h": 60, "m": 1, "d": 1440}[unit[0]]
+        count = 0.5 if word.startswith("half") else float(_EN_NUMBERS.get(word, 0) or (int(word) if word.isdigit() else 0))
+        amount = timedelta(minutes=count * minutes)
+    else:
+        for m in _SHIFT_ZH.finditer(folded):
+            number, half, unit = m.group(1), m.group(3), m.group(5)
+            count = float(_cn_number(number) or 0) if number else 0.0
+            if half:
+                count += 0.5
+            elif not number:
+                continue
+            minutes = {"分钟": 1, "分": 1, "小时": 60, "钟头": 60, "天": 1440}[unit]
+            amount = timedelta(minutes=count * minutes)
+            break
+    if not amount:
+        return None
+    return amount if later else -amount
+
+
+def value_check(
+    start: datetime | date, args: dict[str, Any], grounding: Grounding, ctx: TimeContext
+) -> tuple[list[str], dict[str, Any]]:
+    """Is the model's new time / day the one the words give? With a relative shift code
+    computes it from the event; otherwise the time must be one the words allow. Returns the
+    reasons to ask and, when code has its own reading, the plan values to offer instead."""
+    text = grounding.user_text
+    if not text or not (args.get("newTime") or args.get("newDate")) or not isinstance(start, datetime):
+        return [], {}
+    local = start.astimezone(ctx.tz)
+    shift = shift_of(text)
+    if shift is not None:
+        moved = local + shift
+        reading = {"new_time": moved.strftime("%H:%M"), "new_day": moved.date().isoformat()}
+        model_day: date | None = None
+        if args.get("newDate"):
+            try:
+                days = resolve(str(args["newDate"]), ctx).candidates
+                model_day = days[0] if days else None
+            except SymbolError:
+                return [], {}
+        model_time = str(args.get("newTime") or local.strftime("%H:%M"))
+        if model_time != reading["new_time"] or (model_day or local.date()) != moved.date():
+            return [f"value_differs:{reading['new_day']}T{reading['new_time']}"], reading
+        return [], {}
+    said = time_mentions(text, ctx)
+    if args.get("newTime") and str(args["newTime"]) not in said:
+        return ["not_from_user:newTime"], {}
+    return [], {}
+
+
 def scope_allowed(text: str) -> str:
     """The widest scope the message's own words name (``this`` when none)."""
     folded = fold(text)
@@ -399,6 +485,6 @@ def edit_reasons(op: str, args: dict[str, Any], grounding: Grounding, ctx: TimeC
             continue  # the service reports the bad symbol to the model
         if exact and days and not days & allowed:
             reasons.append(f"date_contradicts:{exact[0].text}")
-        elif key == "newDate" and not mentions:
+        elif key == "newDate" and not mentions and shift_of(grounding.user_text) is None:
             reasons.append("not_from_user:newDate")
     return reasons

@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from agent.errors import UserFacingError
 from agent.runtime import receipts as R
 from agent.runtime.edit_receipts import edit_outcome_name, edit_receipt
-from agent.runtime.grounding import Grounding, edit_reasons, target_reasons, title_reasons
+from agent.runtime.grounding import Grounding, edit_reasons, target_reasons, title_reasons, value_check
 from agent.runtime.toolkit import Receipt, Registry, Tool, ToolDeps, ToolResult
 from agent.store.events import Occurrence
 from agent.timesym.grammar import RANGE_BOUND_PATTERN, TIME_PATTERN
@@ -172,11 +172,13 @@ def _change(name: str, op: str, deps: ToolDeps, args: UpdateArgs | DeleteArgs) -
     grounding = deps.grounding
     reasons = edit_reasons(op, raw, grounding, deps.ctx) if grounding is not None else []
 
-    def check(occ: Occurrence, scope: str) -> list[str]:
+    def check(occ: Occurrence, scope: str) -> tuple[list[str], dict[str, Any]]:
         if grounding is None:
-            return []
+            return [], {}
         recurring = occ.recurrence_id is not None
-        return target_reasons(occ.title, occ.start, recurring, scope, raw, grounding, deps.ctx)
+        reasons = target_reasons(occ.title, occ.start, recurring, scope, raw, grounding, deps.ctx)
+        values, offer = value_check(occ.start, raw, grounding, deps.ctx)
+        return reasons + values, offer
 
     try:
         outcome = deps.edits.request(op, raw, reasons, check)

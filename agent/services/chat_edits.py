@@ -49,8 +49,9 @@ PENDING = ("choose", "confirm", "edit_conflict")
 #: could write.
 ANSWER_KINDS = ("negated", "question")
 #: A check of the one event found, against the user's words (the runtime's latch):
-#: ``(event, scope) -> reasons to ask first``.
-TargetCheck = Callable[[Occurrence, str], list[str]]
+#: ``(event, scope) -> (reasons to ask first, plan values to offer instead)``. The offered
+#: values (code's own reading of "推迟一小时") only ever go into a pending question.
+TargetCheck = Callable[[Occurrence, str], tuple[list[str], dict[str, Any]]]
 #: Short answers to "要删除整个系列吗？" beyond the grounding latch's yes/no words.
 EDIT_CONFIRM_WORDS = (
     "删吧", "删", "删除", "删掉", "改吧", "改", "照改", "直接改", "挪吧", "就这样", "move it", "delete it", "go ahead",
@@ -290,7 +291,10 @@ class ChatEditService:
             return outcome
         asks = list(reasons) + (["fuzzy"] if search.fuzzy else [])
         if check is not None:
-            asks += check(search.matches[0], scope)
+            more, offer = check(search.matches[0], scope)
+            asks += more
+            if more and offer:  # the question offers code's reading; "yes" applies that
+                plan = {**plan, **offer}
         return self._decide(op, plan, search.matches[0], scope, asks, search=search)
 
     # ---- answers (0 model calls) ---------------------------------------------------------

@@ -73,8 +73,15 @@ def test_mood_reasons_read_the_change_verb(message: str, kind: str) -> None:
 
 @pytest.mark.parametrize(
     "message",
-    ["删掉明天的周会", "能把牙医挪到周四吗", "can you move the dentist to Thursday?", "牙医不去了", "周会不要了",
-     "I'm not going to the dentist, cancel it", "please delete the dentist"],
+    [
+        "删掉明天的周会",
+        "能把牙医挪到周四吗",
+        "can you move the dentist to Thursday?",
+        "牙医不去了",
+        "周会不要了",
+        "I'm not going to the dentist, cancel it",
+        "please delete the dentist",
+    ],
 )
 def test_requests_have_no_mood_reason(message: str) -> None:
     assert grounding.mood_reasons(message) == []
@@ -108,9 +115,49 @@ def test_mutation_without_the_completion_rule_events_are_marked_done(monkeypatch
 
 @pytest.mark.parametrize(
     ("message", "scope"),
-    [("明天这次站会改名叫晨会", "this"), ("以后的周会改名叫例会", "following"), ("健身每次提前半小时提醒我", "all"),
-     ("from now on call the standup Daily check", "following"), ("rename every team sync", "all"),
-     ("only this one: put it in Room 5", "this")],
+    [
+        ("明天这次站会改名叫晨会", "this"),
+        ("以后的周会改名叫例会", "following"),
+        ("健身每次提前半小时提醒我", "all"),
+        ("from now on call the standup Daily check", "following"),
+        ("rename every team sync", "all"),
+        ("only this one: put it in Room 5", "this"),
+    ],
 )
 def test_scope_words(message: str, scope: str) -> None:
     assert grounding.scope_allowed(message) == scope
+
+
+def test_mutation_without_the_value_rule_invented_times_are_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(grounding, "value_check", lambda *args: ([], {}))
+    from agent.runtime import tools
+
+    monkeypatch.setattr(tools, "value_check", lambda *args: ([], {}))
+    written, total = wrong_written("value")
+    assert written >= 6, (written, total)
+
+
+@pytest.mark.parametrize(
+    ("message", "minutes"),
+    [
+        ("把明天的周会推迟一小时", 60),
+        ("把牙医提前半小时", -30),
+        ("推迟一个半小时", 90),
+        ("延后20分钟", 20),
+        ("push tomorrow's team sync back an hour", 60),
+        ("bring the dentist forward 30 minutes", -30),
+        ("牙医往后推一天", 1440),
+        ("挪到下周同一时间", 7 * 1440),
+        ("把明天晚上的健身提前半小时", -30),
+        ("牙医改到周四", None),
+    ],
+)
+def test_shift_of_reads_relative_shifts(message: str, minutes: int | None) -> None:
+    shift = grounding.shift_of(message)
+    assert (None if shift is None else shift.total_seconds() / 60) == minutes
+
+
+def test_a_shift_the_model_got_wrong_offers_codes_reading() -> None:
+    case = next(c for c in load_cases("offline", group="edit_grounding") if c.id == "edit_grounding.wrong-value-096")
+    turn = run_case(case).turns[0]
+    assert turn.outcome == "edit_confirm" and "11:00" in turn.reply and "23:00" not in turn.reply
