@@ -83,6 +83,9 @@ def edit_receipt(outcome: EditOutcome, lang: str) -> str:
     today = outcome.today
     before, after = outcome.before, outcome.after
     scope = _scope_text(outcome, lang)
+    if "bulk" in outcome.changed or (outcome.status == "confirm" and outcome.options
+                                     and any(r.startswith("bulk") for r in outcome.reasons)):
+        return _bulk(outcome, lang)
     if outcome.status == "updated" and before is not None and after is not None:
         moved = before["start"] != after["start"] or before["end"] != after["end"]
         head = f"已修改“{before['title']}”：" if zh else f"Changed “{before['title']}”:"
@@ -140,6 +143,25 @@ def edit_receipt(outcome: EditOutcome, lang: str) -> str:
     return f"That change could not be made, and your calendar is unchanged.{(' (' + message + ')') if message else ''}"
 
 
+def _bulk(outcome: EditOutcome, lang: str) -> str:
+    """One confirmation (or receipt) listing every event a bulk change touches."""
+    zh = lang == "zh"
+    lines = "\n".join(f"{i}. {_line(option, lang, outcome.today)}" for i, option in enumerate(outcome.options, 1))
+    count = len(outcome.options)
+    deleting = outcome.op == "delete"
+    if outcome.status == "confirm":
+        if zh:
+            verb = "删除" if deleting else "修改"
+            return (f"还没有改动：这会{verb}下面 {count} 个日程：\n{lines}\n"
+                    f"要全部{verb}吗？回复“是”确认（可以一次撤销），或“不用”。")
+        verb = "delete" if deleting else "change"
+        return (f"Nothing changed yet: this would {verb} these {count} events:\n{lines}\n"
+                f"{verb.capitalize()} all {count}? Reply “yes” (one Undo reverts it), or “no”.")
+    if zh:
+        return f"已{'删除' if outcome.status == 'deleted' else '修改'} {count} 个日程：\n{lines}"
+    return f"{'Deleted' if outcome.status == 'deleted' else 'Changed'} {count} events:\n{lines}"
+
+
 def _answer(outcome: EditOutcome, lang: str) -> str:
     """A negated change or a question about an event: what is there, nothing changed."""
     zh = lang == "zh"
@@ -192,6 +214,9 @@ def _question(outcome: EditOutcome, lang: str) -> str:
             why.append("这个时间不是你说的" if zh else "you did not name that time")
         elif kind == "not_from_user" and detail == "completed":
             why.append("你没有说它已经完成" if zh else "you did not say it is done")
+        elif kind == "bulk":
+            why.append(f"你说的是“{detail}”，一次改动多个日程前先确认" if zh and not detail.isdigit()
+                       else "先确认一次改动多个日程" if zh else "a change to several events is confirmed first")
         elif kind == "value_differs":
             why.append("按你说的推算是这个时间" if zh else "this is the time your words give")
         elif kind == "not_from_user" and detail in ("newTime", "newDate"):

@@ -194,7 +194,9 @@ def check_create(
     title: str, day: date | None, grounding: Grounding, ctx: TimeContext, start: time | None = None
 ) -> Verdict:
     """Reasons to ask before writing ``title`` on ``day`` (at ``start``); none: go on."""
-    return Verdict(title_reasons(title, grounding) + date_reasons(day, start, grounding, ctx))
+    clear = _has_any(fold(grounding.user_text), CLEAR_WORDS)
+    return Verdict(title_reasons(title, grounding) + date_reasons(day, start, grounding, ctx)
+                   + (["bulk_clear:" + clear] if clear else []))
 
 
 # ---- edits: the same latch for update_schedule / delete_schedule ---------------------------
@@ -317,6 +319,21 @@ COMPLETION_WORDS = (
     "完成", "做完", "搞定", "弄完", "办完", "写完", "干完", "打勾", "打个勾", "勾掉", "结束了",
     "done", "finish", "complete", "tick", "check off", "checked off",
 )
+
+
+#: Bulk words: a message with one never writes directly; every event the calls would change
+#: is listed in one confirmation (``ChatEditService.request_bulk``).
+BULK_WORDS_ZH = ("都", "全部", "所有", "清空", "全都", "统统", "一律")
+BULK_WORDS_EN = ("everything", "all my", "all the", "all of", "every event", "all events", "clear my calendar", "wipe")
+#: Words that empty a calendar: a create in such a turn asks (清空日历 is no title).
+CLEAR_WORDS = ("清空", "全部删", "都删", "删除所有", "删掉所有", "delete everything", "clear my calendar",
+               "clear the calendar", "wipe")
+
+
+def bulk_word(text: str) -> str | None:
+    """The bulk word of the message, or None."""
+    folded = fold(text)
+    return _has_any(folded, BULK_WORDS_ZH) or _has_word_en(folded, BULK_WORDS_EN)
 
 
 def completion_said(text: str) -> bool:

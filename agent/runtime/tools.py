@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from agent.errors import UserFacingError
 from agent.runtime import receipts as R
 from agent.runtime.edit_receipts import edit_outcome_name, edit_receipt
-from agent.runtime.grounding import Grounding, edit_reasons, target_reasons, title_reasons, value_check
+from agent.runtime.grounding import Grounding, bulk_word, edit_reasons, target_reasons, title_reasons, value_check
 from agent.runtime.toolkit import Receipt, Registry, Tool, ToolDeps, ToolResult
 from agent.store.events import Occurrence
 from agent.timesym.grammar import RANGE_BOUND_PATTERN, TIME_PATTERN
@@ -180,6 +180,15 @@ def _change(name: str, op: str, deps: ToolDeps, args: UpdateArgs | DeleteArgs) -
         values, offer = value_check(occ.start, raw, grounding, deps.ctx)
         return reasons + values, offer
 
+    word = bulk_word(grounding.user_text) if grounding is not None else None
+    if len(deps.writes) > 1 or word:  # bulk: one confirmation listing every event, never a direct write
+        calls = [("delete" if name == "delete_schedule" else "update", dict(args))
+                 for name, args in deps.writes if name in ("update_schedule", "delete_schedule")] or [(op, raw)]
+        try:
+            return ToolResult(name, True, (bulk := deps.edits.request_bulk(
+                calls, reasons + [f"bulk:{word or len(deps.writes)}"])).to_json(), value=bulk)
+        except UserFacingError as exc:
+            return _fail(name, exc)
     try:
         outcome = deps.edits.request(op, raw, reasons, check)
     except UserFacingError as exc:

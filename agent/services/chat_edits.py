@@ -297,6 +297,72 @@ class ChatEditService:
                 plan = {**plan, **offer}
         return self._decide(op, plan, search.matches[0], scope, asks, search=search)
 
+    def request_bulk(self, calls: list[tuple[str, dict[str, Any]]], reasons: list[str]) -> EditOutcome:
+        """A bulk message (都, 清空, everything) or a turn with more than one write call: never
+        a direct write. Every event the calls would change (all of each call's matches) is
+        listed in one pending confirmation; "yes" applies them all in one transaction (one
+        change set, one undo). Raises ``UserFacingError`` like ``request``."""
+        op, first = calls[0]
+        if any(reason.partition(":")[0] in ANSWER_KINDS for reason in reasons):
+            return self.request(op, first, reasons)
+        items: list[dict[str, Any]] = []
+        seen: set[tuple[str, str]] = set()
+        search: Search | None = None
+        for call_op, args in calls:
+            plan = self.plan(args) if call_op == "update" else {}
+            if call_op == "update" and not plan:
+                continue
+            scope = str(args.get("scope") or "this")
+            words = str(args.get("targetTitle") or "")
+            if not words.strip() and not args.get("targetDate"):
+                continue
+            found = find_targets(self.queries, self.ctx, words, args.get("targetDate"), args.get("targetTime"))
+            if scope in ("all", "following") and not found.day_named:
+                found.matches = _one_per_series(found.matches, self.ctx.now)
+            search = search or found
+            for occ in found.matches:
+                key = (occ.uid, occ.start.isoformat())
+                if key not in seen:
+                    seen.add(key)
+                    items.append({"op": call_op, "plan": plan, "scope": scope, "target": as_option(occ)})
+        self._end_pending("replaced")
+        base = _Edit(op, "this", str(first.get("targetTitle") or "").strip(), self.ctx.today, search)
+        if not items:
+            return base.outcome("no_match")
+        if len(items) == 1 and len(calls) == 1:  # one event: the usual question (series wording), never a write
+            return self.request(op, first, reasons)
+        options = [item["target"] for item in items]
+        base.before, base.title = options[0], str(options[0].get("title", ""))
+        outcome = base.outcome("confirm", options=options, reasons=list(reasons))
+        slots = {"op": op, "scope": "this", "plan": {}, "target": options[0], "bulk": items}
+        outcome.command_id, outcome.expires_at = self._save("confirm", f"{len(items)} events", slots)
+        return outcome
+
+    def _confirm_bulk(self, stub: EditStub) -> EditOutcome:
+        items = list(stub.slots.get("bulk") or [])
+        self._end(stub.id, "answered")
+        changes = ChangeSet()
+        done: list[dict[str, Any]] = []
+        ops = {str(item["op"]) for item in items}
+        with journal.origin(self.store, "chat"), self.store.transaction():
+            for item in items:
+                occ = refind(self.queries, item["target"], self.ctx)
+                if occ is None:
+                    continue  # changed meanwhile: the receipt lists only what was done
+                plan = item.get("plan") or {}
+                start, end = self._times(plan, occ)
+                changes.extend(self._write(str(item["op"]), plan, occ, str(item.get("scope") or "this"), start, end))
+                done.append(as_option(occ))
+        status = "deleted" if ops == {"delete"} else "updated"
+        outcome = EditOutcome(status, op=str(stub.slots.get("op", "update")), title=f"{len(done)}", today=self.ctx.today,
+                              options=done, before=done[0] if done else None, after=done[0] if done else None)
+        if not done:
+            return EditOutcome("no_match", today=self.ctx.today, message="those events changed meanwhile")
+        self.facts.changes.extend(changes)  # after COMMIT: the exit guard's fact
+        self.facts.kinds.update("deleted" if op == "delete" else "updated" for op in ops)
+        outcome.changed = {"bulk": len(done)}
+        return outcome
+
     # ---- answers (0 model calls) ---------------------------------------------------------
 
     def active(self) -> EditStub | None:
@@ -338,6 +404,8 @@ class ChatEditService:
 
     def confirm(self, stub: EditStub) -> EditOutcome:
         slots = stub.slots
+        if slots.get("bulk"):
+            return self._confirm_bulk(stub)
         target = slots.get("target") or {}
         occ = refind(self.queries, target, self.ctx)
         self._end(stub.id, "answered")

@@ -25,6 +25,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from agent.runtime.grounding import bulk_word
+
 ROOT = Path(__file__).resolve().parents[1]
 NOW = "2026-11-30T10:00:00+08:00"  # Monday
 TZ = "Asia/Shanghai"
@@ -388,7 +390,7 @@ RIGHT: list[tuple[str, str, list[dict[str, Any]], str]] = [
 ]
 BATCH = "first"  # every case above was written before the rules were tuned
 #: The rules built so far; a wrong case of a rule not yet built is not emitted.
-BUILT = {"mood", "target", "scope", "completed", "value"}
+BUILT = {"mood", "target", "scope", "completed", "value", "bulk"}
 
 
 def _case(id: str, message: str, calls: list[dict[str, Any]], expect: dict[str, Any]) -> dict[str, Any]:
@@ -418,6 +420,11 @@ def cases() -> list[dict[str, Any]]:
             )
         )
     for i, (rule, message, calls, outcome) in enumerate(RIGHT, 1):
+        if bulk_word(message):  # a bulk word asks first by rule (f): the change lands on "是"
+            row = _case(f"right-{rule}-{i:03d}", message, calls, {"outcome": "edit_confirm", "model_calls": 1})
+            row["turns"].append({"user": "是", "script": [], "expect": {"outcome": outcome, "model_calls": 0}})
+            out.append(row)
+            continue
         out.append(_case(f"right-{rule}-{i:03d}", message, calls, {"outcome": outcome, "model_calls": 1}))
     return out
 

@@ -10,6 +10,10 @@ rule off and shows that wrong edits of that rule get written.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from agent.evals.cases import load_cases
@@ -161,3 +165,41 @@ def test_a_shift_the_model_got_wrong_offers_codes_reading() -> None:
     case = next(c for c in load_cases("offline", group="edit_grounding") if c.id == "edit_grounding.wrong-value-096")
     turn = run_case(case).turns[0]
     assert turn.outcome == "edit_confirm" and "11:00" in turn.reply and "23:00" not in turn.reply
+
+
+def _with_yes(case_id: str) -> Any:
+    """The corpus case with a second turn "是" (read by code, 0 model calls)."""
+    from agent.evals.cases import parse_case
+
+    path = Path(__file__).resolve().parents[3] / "evals" / "cases" / "offline" / "edit_grounding.jsonl"
+    row = next(json.loads(line) for line in path.read_text("utf-8").splitlines() if f'"edit_grounding.{case_id}"' in line)
+    row["turns"].append({"user": "是", "script": []})
+    return parse_case(row, "offline", case_id)
+
+
+def test_a_turn_with_nine_delete_calls_lists_every_event_and_yes_deletes_them_as_one_change() -> None:
+    run = run_case(_with_yes("wrong-bulk-108"))  # 清空日历 with nine delete calls
+    ask, yes = run.turns
+    assert ask.outcome == "edit_confirm" and not ask.removed
+    # every event the calls would change, series instances in the search window included
+    assert "30 个日程" in ask.reply and all(title in ask.reply for title in ("牙医", "写周报", "项目周会", "健身"))
+    assert yes.outcome == "deleted" and yes.model_calls == 0 and "30 个日程" in yes.reply
+    assert {"牙医", "写周报"} <= {row["title"] for row in yes.removed}
+
+
+def test_clearing_the_calendar_with_a_create_call_asks() -> None:
+    case = next(c for c in load_cases("offline", group="edit_grounding") if c.id == "edit_grounding.wrong-bulk-109")
+    turn = run_case(case).turns[0]
+    assert turn.outcome == "unconfirmed" and not turn.added and "清空" in turn.reply
+
+
+def test_mutation_without_the_bulk_rule_bulk_messages_write(monkeypatch: pytest.MonkeyPatch) -> None:
+    from agent.runtime import tools
+
+    monkeypatch.setattr(tools, "bulk_word", lambda text: None)
+    monkeypatch.setattr(grounding, "CLEAR_WORDS", ())
+    from agent.runtime.toolkit import ToolDeps
+
+    monkeypatch.setattr(ToolDeps, "writes", property(lambda self: [], lambda self, value: None), raising=False)
+    written, total = wrong_written("bulk")
+    assert written >= 3, (written, total)  # 清空日历 as a create, nine deletes, two deletes
