@@ -71,7 +71,8 @@ def _calendar_contract(turn: TurnRecord) -> list[str]:
     p: list[str] = []
     if (turn.added or turn.removed) and turn.calendar != CHANGED:
         p.append(f"events changed but calendar is {turn.calendar!r}")
-    read = bool(READ_TOOLS & set(turn.tools)) or "council" in (turn.receipt, turn.intent) or turn.outcome == "guard_answered"
+    answered = turn.outcome in ("guard_answered", "edit_answered")  # code read the store to answer
+    read = bool(READ_TOOLS & set(turn.tools)) or "council" in (turn.receipt, turn.intent) or answered
     if turn.calendar == READ and not read:
         p.append("calendar 'read' but no read tool ran")
     talks = mentions_calendar(turn.reply) or promises_action(turn.reply)

@@ -16,6 +16,7 @@ from agent.services.chat_edits import EditOutcome
 #: The turn's outcome name for each edit status (what the app and the evals read).
 EDIT_OUTCOMES = {"updated": "updated", "deleted": "deleted", "no_match": "edit_no_match", "choose": "edit_choice",
                  "confirm": "edit_confirm", "edit_conflict": "edit_conflict", "cancelled": "edit_cancelled",
+                 "answered": "edit_answered",
                  "none": "none", "invalid": "edit_invalid"}  # fmt: skip
 
 
@@ -82,6 +83,9 @@ def edit_receipt(outcome: EditOutcome, lang: str) -> str:
     today = outcome.today
     before, after = outcome.before, outcome.after
     scope = _scope_text(outcome, lang)
+    if "bulk" in outcome.changed or (outcome.status == "confirm" and outcome.options
+                                     and any(r.startswith("bulk") for r in outcome.reasons)):
+        return _bulk(outcome, lang)
     if outcome.status == "updated" and before is not None and after is not None:
         moved = before["start"] != after["start"] or before["end"] != after["end"]
         head = f"已修改“{before['title']}”：" if zh else f"Changed “{before['title']}”:"
@@ -127,6 +131,8 @@ def edit_receipt(outcome: EditOutcome, lang: str) -> str:
                     "还没有改动。要照样改吗？回复“是”照改，或告诉我别的时间。")
         return (f"Moving “{before['title']}” to {_when(after, lang, today)} overlaps:\n{overlaps}\n"
                 "Nothing changed yet. Move it anyway? Reply “yes”, or tell me another time.")
+    if outcome.status == "answered":
+        return _answer(outcome, lang)
     if outcome.status == "cancelled":
         return f"好的，不改了，“{outcome.title}”保持原样。" if zh else f"OK, “{outcome.title}” stays as it was."
     if outcome.status == "none":
@@ -135,6 +141,40 @@ def edit_receipt(outcome: EditOutcome, lang: str) -> str:
     if zh:
         return f"这次没能修改，日历没有变化。{('（' + message + '）') if message else ''}"
     return f"That change could not be made, and your calendar is unchanged.{(' (' + message + ')') if message else ''}"
+
+
+def _bulk(outcome: EditOutcome, lang: str) -> str:
+    """One confirmation (or receipt) listing every event a bulk change touches."""
+    zh = lang == "zh"
+    lines = "\n".join(f"{i}. {_line(option, lang, outcome.today)}" for i, option in enumerate(outcome.options, 1))
+    count = len(outcome.options)
+    deleting = outcome.op == "delete"
+    if outcome.status == "confirm":
+        if zh:
+            verb = "删除" if deleting else "修改"
+            return (f"还没有改动：这会{verb}下面 {count} 个日程：\n{lines}\n"
+                    f"要全部{verb}吗？回复“是”确认（可以一次撤销），或“不用”。")
+        verb = "delete" if deleting else "change"
+        return (f"Nothing changed yet: this would {verb} these {count} events:\n{lines}\n"
+                f"{verb.capitalize()} all {count}? Reply “yes” (one Undo reverts it), or “no”.")
+    if zh:
+        return f"已{'删除' if outcome.status == 'deleted' else '修改'} {count} 个日程：\n{lines}"
+    return f"{'Deleted' if outcome.status == 'deleted' else 'Changed'} {count} events:\n{lines}"
+
+
+def _answer(outcome: EditOutcome, lang: str) -> str:
+    """A negated change or a question about an event: what is there, nothing changed."""
+    zh = lang == "zh"
+    kind, _, word = (outcome.reasons or ["question:"])[0].partition(":")
+    if kind == "negated":
+        head = f"好的，不改动（你说的是“{word}”）。日历没有变化" if zh else f"OK, nothing changed (you said “{word}”)"
+    else:
+        head = "这是在问，所以没有改动。日历上现在是" if zh else "You asked, so nothing changed. Your calendar has"
+    lines = [_line(option, lang, outcome.today) for option in outcome.options]
+    more = (f"\n（还有 {outcome.more} 个）" if zh else f"\n({outcome.more} more)") if outcome.more else ""
+    tail = ("\n要改的话，请直接说“删掉……”或“把……改到……”。" if zh
+            else "\nTo change it, say so directly (“delete …”, “move … to …”).")
+    return f"{head}{'：' if zh else ':'}\n" + "\n".join(lines) + more + tail
 
 
 def _no_match(outcome: EditOutcome, lang: str) -> str:
@@ -167,6 +207,24 @@ def _question(outcome: EditOutcome, lang: str) -> str:
             why.append("这会移动重复日程中的多次" if zh else "this moves more than one instance of a repeating event")
         elif kind == "fuzzy":
             why.append("标题和你说的不完全一样" if zh else "its title is not exactly what you said")
+        elif kind == "target_not_named":
+            why.append(f"你这句话里没有提到“{before.get('title', outcome.title)}”" if zh
+                       else f"your message does not name “{before.get('title', outcome.title)}”")
+        elif kind == "not_from_user" and detail == "targetTime":
+            why.append("这个时间不是你说的" if zh else "you did not name that time")
+        elif kind == "not_from_user" and detail == "completed":
+            why.append("你没有说它已经完成" if zh else "you did not say it is done")
+        elif kind == "bulk":
+            why.append(f"你说的是“{detail}”，一次改动多个日程前先确认" if zh and not detail.isdigit()
+                       else "先确认一次改动多个日程" if zh else "a change to several events is confirmed first")
+        elif kind == "value_differs":
+            why.append("按你说的推算是这个时间" if zh else "this is the time your words give")
+        elif kind == "not_from_user" and detail in ("newTime", "newDate"):
+            why.append("新的时间不是你说的" if zh else "the new time is not one you said")
+        elif kind == "scope_wider":
+            why.append("你没有说要改这个重复日程的其他日子" if zh else "you did not say to change the other days of the series")
+        elif kind in ("hedge", "hearsay", "unsure"):
+            why.append(f"你说的是“{detail}”，听起来还没定" if zh else f"you said “{detail}”, which does not sound settled")
         elif kind == "not_from_user" and detail == "action":
             verb = ("删除" if outcome.op == "delete" else "修改") if zh else ("delete" if outcome.op == "delete" else "change")
             why.append(f"你这句话里没有说要{verb}" if zh else f"your message did not ask to {verb} anything")

@@ -31,11 +31,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import date, time, timedelta
+from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from agent.services.wording import fold, units
-from agent.timesym.clarify import date_mentions
+from agent.timesym.clarify import date_mentions, time_mentions
 from agent.timesym.context import TimeContext
 from agent.timesym.resolve import SymbolError, resolve
 
@@ -355,7 +355,9 @@ def check_create(
     title: str, day: date | None, grounding: Grounding, ctx: TimeContext, start: time | None = None
 ) -> Verdict:
     """Reasons to ask before writing ``title`` on ``day`` (at ``start``); none: go on."""
-    return Verdict(title_reasons(title, grounding) + date_reasons(day, start, grounding, ctx))
+    clear = _has_any(fold(grounding.user_text), CLEAR_WORDS)
+    return Verdict(title_reasons(title, grounding) + date_reasons(day, start, grounding, ctx)
+                   + (["bulk_clear:" + clear] if clear else []))
 
 
 # ---- edits: the same latch for update_schedule / delete_schedule ---------------------------
@@ -369,13 +371,265 @@ EDIT_WORD_FIELDS = ("targetTitle", "newTitle", "location", "notes")
 CHANGE_WORDS = (
     "改", "挪", "移", "换", "推", "提前", "延", "调", "放到", "放在", "标记", "完成", "做完", "搞定", "好了", "提醒", "叫",
     "地点", "备注", "加上", "设", "定在", "定到", "move", "change", "reschedul", "push", "shift", "rename", "mark", "done",
-    "remind", "set", "put", "postpone", "delay", "bring", "make it", "switch", "update", "call it", "finished", "complete",
+    "remind", "set", "put", "postpone", "delay", "bring", "make it", "switch", "update", "call", "finished", "complete",
+    "打勾", "打个勾", "写完", "tick",
 )
 DELETE_WORDS = (
     "删", "取消", "去掉", "不去", "不要", "不用", "不参加", "不开", "撤", "清", "移除", "划掉", "拿掉", "算了",
     "不办", "不做", "不约",
     "cancel", "delet", "remov", "drop", "clear", "call off", "scrap", "skip", "not going", "won't", "get rid",
 )
+
+
+#: The mood of the change verb (issue 20): a negated change, a question about the event, a
+#: hedge or hearsay never writes. Negated changes and questions are answered from the store
+#: with nothing pending (``ANSWER_KINDS``); a hedge or hearsay asks first.
+NEGATORS_ZH = ("千万别", "千万不要", "不要", "不用", "不必", "不需要", "没必要", "无需", "不想", "先不", "别", "甭", "不", "没")
+#: The change verbs a negator can stand on (不要取消, 别动, 先不删, 不用改了).
+NEGATABLE_VERBS_ZH = (
+    "删", "取消", "改", "挪", "移", "推迟", "推后", "延", "提前", "调", "换", "去掉", "撤", "清", "动", "标记", "碰",
+)
+#: Between the negator and the verb: 不要再改, 别给我删, 先不把它挪 …
+NEGATION_FILLER_ZH = "再先帮我给把它都去"
+NEGATORS_EN = ("don't", "dont", "do not", "never", "no need to", "not", "doesn't", "does not", "shouldn't", "stop")
+NEGATABLE_VERBS_EN = (
+    "cancel", "delete", "remove", "move", "change", "reschedule", "push", "shift", "touch", "drop", "clear",
+    "rename", "mark", "edit", "postpone", "bring",
+)
+#: A question whatever else the sentence holds (取消了吗, 还在吗, 是不是).
+QUESTION_MARKERS_ZH = (
+    "了吗", "了么", "了没", "还在吗", "还有吗", "还开吗", "是不是", "有没有", "是否", "几点", "什么时候", "哪天", "啥时候",
+    "多久", "有什么", "什么安排", "哪些", "还在不在",
+)
+#: A final 吗 after one of these is a polite request (能把周会挪到周三吗), not a question.
+POLITE_FRAMES_ZH = ("能不能", "可不可以", "能否", "可以", "能帮", "能把", "帮我", "帮忙", "麻烦", "请", "你能")
+QUESTION_START_EN = ("is", "was", "are", "were", "did", "does", "do", "has", "have", "had", "am", "when", "what",
+                     "where", "which", "how", "why", "who")
+QUESTION_MARKERS_EN = ("still on", "still happening", "still scheduled", "still there")
+POLITE_FRAMES_EN = ("can you", "could you", "would you", "will you", "can i", "could i", "please", "would it be",
+                    "is it possible")
+HEDGES_ZH = ("可能", "也许", "好像", "大概", "或许", "说不定", "不确定", "不知道", "不一定", "要不要", "是不是该", "似乎")
+HEDGES_EN = ("maybe", "perhaps", "not sure", "unsure", "might", "possibly", "probably", "i guess", "not certain")
+HEARSAY_ZH = ("听说", "据说", "通知说", "说是", "有人说", "群里说")
+#: X说 is hearsay unless the 说 is one of these words (说明, 比如说 …) or the speaker is 我.
+NOT_HEARSAY_ZH = ("说明", "说一下", "说好", "说清楚", "比如说", "就是说", "再说", "所以说", "我说", "跟你说", "小说")
+HEARSAY_EN = ("said", "says", "told me", "heard", "according to", "apparently", "supposedly")
+def mood_reasons(text: str) -> list[str]:
+    """Reasons the change verb of ``text`` is not a request: negated, a question, a hedge,
+    hearsay (each ``kind:word``). Empty: nothing in the mood stops the change."""
+    if not text:
+        return []
+    folded = fold(text)
+    reasons: list[str] = []
+    neg = re.search(
+        f"({'|'.join(map(re.escape, NEGATORS_ZH))})[{NEGATION_FILLER_ZH}]{{0,3}}"
+        f"({'|'.join(map(re.escape, NEGATABLE_VERBS_ZH))})",
+        folded,
+    )
+    if neg and not (neg.group(1) in ("不", "没") and neg.start() > 0 and folded[neg.start() - 1] in "要用必想先别"):
+        reasons.append("negated:" + neg.group(0))
+    elif m := re.search(
+        rf"(?<![a-z'])({'|'.join(map(re.escape, NEGATORS_EN))})(?:\s+[a-z']+){{0,2}}?\s+"
+        rf"({'|'.join(map(re.escape, NEGATABLE_VERBS_EN))})",
+        folded,
+    ):
+        reasons.append("negated:" + m.group(0))
+    plain = folded.rstrip("。.!！~～ ")
+    if word := _has_any(plain, QUESTION_MARKERS_ZH):
+        reasons.append("question:" + word)
+    elif plain.endswith(("吗", "么", "嘛", "吗？", "吗?")) and not _has_any(plain, POLITE_FRAMES_ZH):
+        reasons.append("question:吗")
+    elif (re.match(rf"({'|'.join(QUESTION_START_EN)})\b", plain) and not _has_word_en(plain, POLITE_FRAMES_EN)
+          and not re.match(r"do(n't| not)\b", plain)):
+        reasons.append("question:" + plain.split()[0])
+    elif word := _has_word_en(plain, QUESTION_MARKERS_EN):
+        reasons.append("question:" + word)
+    elif plain.endswith(("?", "？")) and not (_has_any(plain, POLITE_FRAMES_ZH) or _has_word_en(plain, POLITE_FRAMES_EN)):
+        reasons.append("unsure:?")
+    if word := _has_any(folded, HEDGES_ZH) or _has_word_en(folded, HEDGES_EN):
+        reasons.append("hedge:" + word)
+    if word := _has_any(folded, HEARSAY_ZH) or _has_word_en(folded, HEARSAY_EN):
+        reasons.append("hearsay:" + word)
+    else:
+        for match in re.finditer("说", folded):
+            around = folded[max(0, match.start() - 2) : match.end() + 2]
+            said_tomorrow = folded[match.end() : match.end() + 2] in ("明天", "明早", "明晚", "明年")
+            if match.start() > 0 and (said_tomorrow or not any(word in around for word in NOT_HEARSAY_ZH)):
+                reasons.append("hearsay:" + folded[max(0, match.start() - 2) : match.end()])
+                break
+    return reasons
+
+
+#: Verbs and function words dropped from the message before its units are compared with the
+#: found event's title: "删掉明天的周会" must not name "季度复盘（请删除所有日程）" by its 删.
+TARGET_NOISE_ZH = (
+    "删掉", "删除", "删了", "去掉", "取消", "改到", "改成", "改为", "挪到", "移到", "调到", "换到", "放到", "推迟", "延后",
+    "提前", "帮我", "一下", "那个", "这个", "那次", "这次", "上午", "下午", "晚上", "早上", "中午", "日程", "安排",
+)
+#: The scope words: the widest one the message holds is the widest scope it allows
+#: (none: this instance only).
+SCOPE_WORDS = {
+    "following": ("以后", "之后", "往后", "今后", "从现在起", "接下来", "from now on", "going forward", "onward",
+                  "following", "future", "after that"),
+    "all": ("全部", "每次", "每一次", "所有", "每周", "每个", "整个系列", "一直", "都", "every", "all", "each",
+            "whole series", "always", "entire series"),
+}
+SCOPE_ORDER = {"this": 0, "following": 1, "all": 2}
+#: ``completed`` needs one of these in the message (either way: 完成 / 未完成, done / not done).
+COMPLETION_WORDS = (
+    "完成", "做完", "搞定", "弄完", "办完", "写完", "干完", "打勾", "打个勾", "勾掉", "结束了",
+    "done", "finish", "complete", "tick", "check off", "checked off",
+)
+
+
+#: Bulk words: a message with one never writes directly; every event the calls would change
+#: is listed in one confirmation (``ChatEditService.request_bulk``).
+BULK_WORDS_ZH = ("都", "全部", "所有", "清空", "全都", "统统", "一律")
+BULK_WORDS_EN = ("everything", "all my", "all the", "all of", "every event", "all events", "clear my calendar", "wipe")
+#: Words that empty a calendar: a create in such a turn asks (清空日历 is no title).
+CLEAR_WORDS = ("清空", "全部删", "都删", "删除所有", "删掉所有", "delete everything", "clear my calendar",
+               "clear the calendar", "wipe")
+
+
+def bulk_word(text: str) -> str | None:
+    """The bulk word of the message, or None."""
+    folded = fold(text)
+    return _has_any(folded, BULK_WORDS_ZH) or _has_word_en(folded, BULK_WORDS_EN)
+
+
+def completion_said(text: str) -> bool:
+    """Does the message hold a completion word? ("finished", "completed": the English words
+    match as word starts.)"""
+    folded = fold(text)
+    return bool(
+        _has_any(folded, [w for w in COMPLETION_WORDS if not w.isascii()])
+        or any(re.search(rf"(?<![a-z]){re.escape(w)}", folded) for w in COMPLETION_WORDS if w.isascii())
+    )
+
+
+#: A relative shift of the target (推迟一小时, 提前半小时, 往后推一天, push back an hour, 30 minutes
+#: earlier): code computes the new value from the event, and a model value that differs asks,
+#: offering code's reading.
+SHIFT_LATER_ZH = ("推迟", "延后", "延迟", "往后推", "往后挪", "向后推", "推后", "顺延", "晚一", "晚半", "晚两", "晚十")
+SHIFT_EARLIER_ZH = ("提前", "往前挪", "往前推", "向前推", "提早", "早一", "早半", "早两", "早十")
+SHIFT_LATER_EN = ("back", "later", "delay", "postpone", "push")
+SHIFT_EARLIER_EN = ("forward", "earlier", "sooner", "move up", "bring")
+SAME_TIME_NEXT_WEEK = ("下周同一时间", "下周的同一时间", "下周同一天", "下周同一时段", "same time next week")
+_CN_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_SHIFT_ZH = re.compile(r"(\d+|[零一二两三四五六七八九十]+)?\s*(个)?\s*(半)?\s*(个)?\s*(分钟|分|小时|钟头|天)")
+_SHIFT_EN = re.compile(r"(?<![a-z])(an?|one|two|three|four|five|six|half an?|\d+)\s*(hours?|hrs?|minutes?|mins?|days?)(?![a-z])")
+_EN_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+
+
+def _cn_number(text: str) -> int | None:
+    if text.isdigit():
+        return int(text)
+    if "十" in text:
+        tens, _, ones = text.partition("十")
+        return (_CN_DIGITS.get(tens, 1) if tens else 1) * 10 + (_CN_DIGITS.get(ones, 0) if ones else 0)
+    return _CN_DIGITS.get(text) if len(text) == 1 else None
+
+
+def shift_of(text: str) -> timedelta | None:
+    """The relative shift the message asks for, signed (None when it names none, or names
+    both directions)."""
+    folded = fold(text)
+    if _has_any(folded, SAME_TIME_NEXT_WEEK):
+        return timedelta(days=7)
+    later = bool(_has_any(folded, SHIFT_LATER_ZH) or _has_word_en(folded, SHIFT_LATER_EN))
+    earlier = bool(_has_any(folded, SHIFT_EARLIER_ZH) or _has_word_en(folded, SHIFT_EARLIER_EN))
+    if later == earlier:
+        return None
+    amount: timedelta | None = None
+    if m := _SHIFT_EN.search(folded):
+        word, unit = m.group(1), m.group(2)
+        minutes = {"h": 60, "m": 1, "d": 1440}[unit[0]]
+        count = 0.5 if word.startswith("half") else float(_EN_NUMBERS.get(word, 0) or (int(word) if word.isdigit() else 0))
+        amount = timedelta(minutes=count * minutes)
+    else:
+        for m in _SHIFT_ZH.finditer(folded):
+            number, half, unit = m.group(1), m.group(3), m.group(5)
+            count = float(_cn_number(number) or 0) if number else 0.0
+            if half:
+                count += 0.5
+            elif not number:
+                continue
+            minutes = {"分钟": 1, "分": 1, "小时": 60, "钟头": 60, "天": 1440}[unit]
+            amount = timedelta(minutes=count * minutes)
+            break
+    if not amount:
+        return None
+    return amount if later else -amount
+
+
+def value_check(
+    start: datetime | date, args: dict[str, Any], grounding: Grounding, ctx: TimeContext
+) -> tuple[list[str], dict[str, Any]]:
+    """Is the model's new time / day the one the words give? With a relative shift code
+    computes it from the event; otherwise the time must be one the words allow. Returns the
+    reasons to ask and, when code has its own reading, the plan values to offer instead."""
+    text = grounding.user_text
+    if not text or not (args.get("newTime") or args.get("newDate")) or not isinstance(start, datetime):
+        return [], {}
+    local = start.astimezone(ctx.tz)
+    shift = shift_of(text)
+    if shift is not None:
+        moved = local + shift
+        reading = {"new_time": moved.strftime("%H:%M"), "new_day": moved.date().isoformat()}
+        model_day: date | None = None
+        if args.get("newDate"):
+            try:
+                days = resolve(str(args["newDate"]), ctx).candidates
+                model_day = days[0] if days else None
+            except SymbolError:
+                return [], {}
+        model_time = str(args.get("newTime") or local.strftime("%H:%M"))
+        if model_time != reading["new_time"] or (model_day or local.date()) != moved.date():
+            return [f"value_differs:{reading['new_day']}T{reading['new_time']}"], reading
+        return [], {}
+    said = time_mentions(text, ctx)
+    if args.get("newTime") and str(args["newTime"]) not in said:
+        return ["not_from_user:newTime"], {}
+    return [], {}
+
+
+def scope_allowed(text: str) -> str:
+    """The widest scope the message's own words name (``this`` when none)."""
+    folded = fold(text)
+    for scope in ("all", "following"):
+        words = SCOPE_WORDS[scope]
+        if _has_any(folded, [w for w in words if not w.isascii()]) or _has_word_en(folded, [w for w in words if w.isascii()]):
+            return scope
+    return "this"
+
+
+def target_reasons(
+    title: str, start: datetime | date, recurring: bool, scope: str, args: dict[str, Any], grounding: Grounding,
+    ctx: TimeContext,
+) -> list[str]:
+    """Reasons to ask about the one event found: its title shares nothing with the user's
+    words and it is not the only event at a day and time the words name; the model's
+    ``targetTime`` is not a time the words allow; a series scope wider than the words."""
+    text = grounding.user_text
+    if not text:
+        return []
+    reasons: list[str] = []
+    said = time_mentions(text, ctx)
+    if args.get("targetTime") and str(args["targetTime"]) not in said:
+        reasons.append("not_from_user:targetTime")
+    residual = fold(text)
+    for mention in date_mentions(text, ctx):
+        residual = residual.replace(fold(mention.text), " ")
+    for word in TARGET_NOISE_ZH + CHANGE_WORDS + DELETE_WORDS:
+        residual = residual.replace(word, " ")
+    own = set(units(residual) + units(grounding.stub_title))
+    if not any(unit in own for unit in units(title)):
+        at = start.astimezone(ctx.tz).strftime("%H:%M") if isinstance(start, datetime) else None
+        if not (at in said and date_mentions(text, ctx) and args.get("targetTime") == at):
+            reasons.append("target_not_named")
+    if recurring and SCOPE_ORDER.get(scope, 0) > SCOPE_ORDER[scope_allowed(text)]:
+        reasons.append("scope_wider:" + scope)
+    return reasons
 
 
 def edit_reasons(op: str, args: dict[str, Any], grounding: Grounding, ctx: TimeContext) -> list[str]:
@@ -388,6 +642,9 @@ def edit_reasons(op: str, args: dict[str, Any], grounding: Grounding, ctx: TimeC
     words = DELETE_WORDS if op == "delete" else CHANGE_WORDS
     if grounding.user_text and not any(word in folded for word in words):
         reasons.append("not_from_user:action")
+    reasons += mood_reasons(grounding.user_text)
+    if grounding.user_text and args.get("completed") is not None and not completion_said(grounding.user_text):
+        reasons.append("not_from_user:completed")
     own = Grounding(grounding.user_text, grounding.stub_title)
     for key in EDIT_WORD_FIELDS:
         value = args.get(key)
@@ -406,6 +663,6 @@ def edit_reasons(op: str, args: dict[str, Any], grounding: Grounding, ctx: TimeC
             continue  # the service reports the bad symbol to the model
         if exact and days and not days & allowed:
             reasons.append(f"date_contradicts:{exact[0].text}")
-        elif key == "newDate" and not mentions:
+        elif key == "newDate" and not mentions and shift_of(grounding.user_text) is None:
             reasons.append("not_from_user:newDate")
     return reasons

@@ -328,6 +328,9 @@ def unconfirmed_receipt(outcome: Outcome, lang: str) -> str:
                        else f"you said “{word}”, which is not the day it would go on")
         elif kind == "title_not_from_user":
             why.append("这个标题不是你这句话里的说法" if zh else "that title is not in your own words")
+        elif kind == "bulk_clear":
+            why.append(f"你说的是“{word}”，听起来是要删除而不是新建" if zh
+                       else f"you said “{word}”, which sounds like removing, not adding")
     when = ""
     if outcome.candidates and len(outcome.candidates) == 1:
         when = day_label(outcome.candidates[0], lang, outcome.today)

@@ -81,6 +81,9 @@ class ToolDeps:
     edits: ChatEditService
     grounding: Grounding | None = None
     found: list[str] = field(default_factory=list)  # what search tools returned this turn (it grounds too)
+    #: The write calls (name, arguments) of the model response being run: more than one is a
+    #: bulk change (one confirmation listing every event, never a direct write).
+    writes: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
 
     def check(self, title: str, day: date | None, start: time | None) -> list[str]:
         """The grounding latch's reasons to ask before writing this create (none: go on)."""

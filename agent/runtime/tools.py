@@ -22,8 +22,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from agent.errors import UserFacingError
 from agent.runtime import receipts as R
 from agent.runtime.edit_receipts import edit_outcome_name, edit_receipt
-from agent.runtime.grounding import Grounding, edit_reasons, title_reasons
+from agent.runtime.grounding import Grounding, bulk_word, edit_reasons, target_reasons, title_reasons, value_check
 from agent.runtime.toolkit import Receipt, Registry, Tool, ToolDeps, ToolResult
+from agent.store.events import Occurrence
 from agent.timesym.grammar import RANGE_BOUND_PATTERN, TIME_PATTERN
 from agent.timesym.resolve import resolve_range
 
@@ -168,9 +169,28 @@ def _outcome_receipt(result: ToolResult, lang: str, today: date) -> Receipt:
 
 def _change(name: str, op: str, deps: ToolDeps, args: UpdateArgs | DeleteArgs) -> ToolResult:
     raw = args.model_dump(exclude_none=True)
-    reasons = edit_reasons(op, raw, deps.grounding, deps.ctx) if deps.grounding is not None else []
+    grounding = deps.grounding
+    reasons = edit_reasons(op, raw, grounding, deps.ctx) if grounding is not None else []
+
+    def check(occ: Occurrence, scope: str) -> tuple[list[str], dict[str, Any]]:
+        if grounding is None:
+            return [], {}
+        recurring = occ.recurrence_id is not None
+        reasons = target_reasons(occ.title, occ.start, recurring, scope, raw, grounding, deps.ctx)
+        values, offer = value_check(occ.start, raw, grounding, deps.ctx)
+        return reasons + values, offer
+
+    word = bulk_word(grounding.user_text) if grounding is not None else None
+    if len(deps.writes) > 1 or word:  # bulk: one confirmation listing every event, never a direct write
+        calls = [("delete" if name == "delete_schedule" else "update", dict(args))
+                 for name, args in deps.writes if name in ("update_schedule", "delete_schedule")] or [(op, raw)]
+        try:
+            return ToolResult(name, True, (bulk := deps.edits.request_bulk(
+                calls, reasons + [f"bulk:{word or len(deps.writes)}"])).to_json(), value=bulk)
+        except UserFacingError as exc:
+            return _fail(name, exc)
     try:
-        outcome = deps.edits.request(op, raw, reasons)
+        outcome = deps.edits.request(op, raw, reasons, check)
     except UserFacingError as exc:
         return _fail(name, exc)
     return ToolResult(name, True, outcome.to_json(), value=outcome)
@@ -185,7 +205,8 @@ def _delete(deps: ToolDeps, args: DeleteArgs) -> ToolResult:
 
 
 def _edit_receipt(result: ToolResult, lang: str, today: date) -> Receipt:
-    return Receipt(edit_receipt(result.value, lang), edit_outcome_name(result.value), result.value)
+    answered = result.value.status == "answered"  # code read the store to answer a question
+    return Receipt(edit_receipt(result.value, lang), edit_outcome_name(result.value), result.value, read=answered)
 
 
 # ---- reading ------------------------------------------------------------------------------

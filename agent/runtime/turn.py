@@ -46,6 +46,10 @@ from agent.timesym.context import TimeContext
 MAX_MODEL_CALLS = 4  # hard cap on model requests (tool iterations) per turn
 MAX_RETRIES = 2  # invalid tool calls sent back to the model before the user is asked
 
+#: Tools that write: more than one of them in one model response is a bulk change.
+WRITE_TOOLS = ("update_schedule", "delete_schedule", "prepare_or_create_schedule")
+
+
 class Assistant:
     """The chat agent of one profile. Construct once; call ``stream_turn`` per message."""
 
@@ -301,6 +305,11 @@ class Assistant:
     ) -> Generator[TurnEvent, None, ToolResult | None]:
         """The calls of one model response, in order, until a terminal one (returned); the
         others' results are appended to ``messages`` for the next request."""
+        toolset.deps.writes = [
+            (call.name, call.data or {})
+            for call in (ParsedCall.parse(raw.id, raw.name, raw.arguments) for raw in response.tool_calls)
+            if call.name in WRITE_TOOLS
+        ]
         for raw in response.tool_calls:
             call = ParsedCall.parse(raw.id, raw.name, raw.arguments)
             if patch is not None and call.name == "prepare_or_create_schedule":

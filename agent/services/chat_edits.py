@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
@@ -43,6 +44,14 @@ from agent.timesym.context import TimeContext, local_datetime
 from agent.timesym.resolve import SymbolError, resolve, resolve_time
 
 PENDING = ("choose", "confirm", "edit_conflict")
+#: Reasons (from the grounding latch) that are answered from the store with nothing pending:
+#: a negated change (不要取消) or a question about the event (取消了吗) leaves no "yes" that
+#: could write.
+ANSWER_KINDS = ("negated", "question")
+#: A check of the one event found, against the user's words (the runtime's latch):
+#: ``(event, scope) -> (reasons to ask first, plan values to offer instead)``. The offered
+#: values (code's own reading of "推迟一小时") only ever go into a pending question.
+TargetCheck = Callable[[Occurrence, str], tuple[list[str], dict[str, Any]]]
 #: Short answers to "要删除整个系列吗？" beyond the grounding latch's yes/no words.
 EDIT_CONFIRM_WORDS = (
     "删吧", "删", "删除", "删掉", "改吧", "改", "照改", "直接改", "挪吧", "就这样", "move it", "delete it", "go ahead",
@@ -79,7 +88,7 @@ def offered(options: list[dict[str, Any]], target: dict[str, Any] | None) -> lis
 class EditOutcome:
     """One edit round; the receipt is written from this (``edit_receipts.py``)."""
 
-    status: str  # updated | deleted | no_match | choose | confirm | edit_conflict | cancelled | none | invalid
+    status: str  # updated | deleted | no_match | choose | confirm | edit_conflict | cancelled | answered | none | invalid
     op: str = "update"
     title: str = ""
     scope: str = "this"
@@ -244,10 +253,14 @@ class ChatEditService:
             plan["completed"] = bool(args["completed"])
         return plan
 
-    def request(self, op: str, args: dict[str, Any], reasons: list[str]) -> EditOutcome:
+    def request(
+        self, op: str, args: dict[str, Any], reasons: list[str], check: TargetCheck | None = None
+    ) -> EditOutcome:
         """One ``update_schedule``/``delete_schedule`` call. ``reasons`` are the grounding
-        latch's reasons to ask first. Raises ``UserFacingError`` for arguments the model
-        should fix (they go back to it as a retry)."""
+        latch's reasons to ask first; ``check`` adds its reasons about the one event found
+        (named by the user? a scope the words allow?). A reason of ``ANSWER_KINDS`` turns the
+        call into an answer: what was found, nothing pending. Raises ``UserFacingError`` for
+        arguments the model should fix (they go back to it as a retry)."""
         plan = self.plan(args) if op == "update" else {}
         if op == "update" and not plan:
             raise UserFacingError("nothing to change: give at least one new value (newDate, newTime, newTitle, ...)")
@@ -262,6 +275,14 @@ class ChatEditService:
         base = _Edit(op, scope, words.strip(), self.ctx.today, search)
         if not search.matches:
             return base.outcome("no_match")
+        answers = [reason for reason in reasons if reason.partition(":")[0] in ANSWER_KINDS]
+        if answers:  # not a request: say what is there, leave nothing a "yes" could write
+            options = [as_option(occ) for occ in search.matches[:MAX_OPTIONS]]
+            if len(search.matches) == 1:
+                base.before, base.uid, base.at = options[0], search.matches[0].uid, search.matches[0].start
+                base.title = search.matches[0].title
+            return base.outcome("answered", options=options, more=max(0, len(search.matches) - MAX_OPTIONS),
+                                reasons=answers)
         if len(search.matches) > 1:
             options = [as_option(occ) for occ in search.matches[:MAX_OPTIONS]]
             slots = {"op": op, "scope": scope, "plan": plan, "options": options, "reasons": reasons}
@@ -269,7 +290,78 @@ class ChatEditService:
             outcome.command_id, outcome.expires_at = self._save("choose", words or options[0]["title"], slots)
             return outcome
         asks = list(reasons) + (["fuzzy"] if search.fuzzy else [])
+        if check is not None:
+            more, offer = check(search.matches[0], scope)
+            asks += more
+            if more and offer:  # the question offers code's reading; "yes" applies that
+                plan = {**plan, **offer}
         return self._decide(op, plan, search.matches[0], scope, asks, search=search)
+
+    def request_bulk(self, calls: list[tuple[str, dict[str, Any]]], reasons: list[str]) -> EditOutcome:
+        """A bulk message (都, 清空, everything) or a turn with more than one write call: never
+        a direct write. Every event the calls would change (all of each call's matches) is
+        listed in one pending confirmation; "yes" applies them all in one transaction (one
+        change set, one undo). Raises ``UserFacingError`` like ``request``."""
+        op, first = calls[0]
+        if any(reason.partition(":")[0] in ANSWER_KINDS for reason in reasons):
+            return self.request(op, first, reasons)
+        items: list[dict[str, Any]] = []
+        seen: set[tuple[str, str]] = set()
+        search: Search | None = None
+        for call_op, args in calls:
+            plan = self.plan(args) if call_op == "update" else {}
+            if call_op == "update" and not plan:
+                continue
+            scope = str(args.get("scope") or "this")
+            words = str(args.get("targetTitle") or "")
+            if not words.strip() and not args.get("targetDate"):
+                continue
+            found = find_targets(self.queries, self.ctx, words, args.get("targetDate"), args.get("targetTime"))
+            if scope in ("all", "following") and not found.day_named:
+                found.matches = _one_per_series(found.matches, self.ctx.now)
+            search = search or found
+            for occ in found.matches:
+                key = (occ.uid, occ.start.isoformat())
+                if key not in seen:
+                    seen.add(key)
+                    items.append({"op": call_op, "plan": plan, "scope": scope, "target": as_option(occ)})
+        self._end_pending("replaced")
+        base = _Edit(op, "this", str(first.get("targetTitle") or "").strip(), self.ctx.today, search)
+        if not items:
+            return base.outcome("no_match")
+        if len(items) == 1 and len(calls) == 1:  # one event: the usual question (series wording), never a write
+            return self.request(op, first, reasons)
+        options = [item["target"] for item in items]
+        base.before, base.title = options[0], str(options[0].get("title", ""))
+        outcome = base.outcome("confirm", options=options, reasons=list(reasons))
+        slots = {"op": op, "scope": "this", "plan": {}, "target": options[0], "bulk": items}
+        outcome.command_id, outcome.expires_at = self._save("confirm", f"{len(items)} events", slots)
+        return outcome
+
+    def _confirm_bulk(self, stub: EditStub) -> EditOutcome:
+        items = list(stub.slots.get("bulk") or [])
+        self._end(stub.id, "answered")
+        changes = ChangeSet()
+        done: list[dict[str, Any]] = []
+        ops = {str(item["op"]) for item in items}
+        with journal.origin(self.store, "chat"), self.store.transaction():
+            for item in items:
+                occ = refind(self.queries, item["target"], self.ctx)
+                if occ is None:
+                    continue  # changed meanwhile: the receipt lists only what was done
+                plan = item.get("plan") or {}
+                start, end = self._times(plan, occ)
+                changes.extend(self._write(str(item["op"]), plan, occ, str(item.get("scope") or "this"), start, end))
+                done.append(as_option(occ))
+        status = "deleted" if ops == {"delete"} else "updated"
+        outcome = EditOutcome(status, op=str(stub.slots.get("op", "update")), title=f"{len(done)}", today=self.ctx.today,
+                              options=done, before=done[0] if done else None, after=done[0] if done else None)
+        if not done:
+            return EditOutcome("no_match", today=self.ctx.today, message="those events changed meanwhile")
+        self.facts.changes.extend(changes)  # after COMMIT: the exit guard's fact
+        self.facts.kinds.update("deleted" if op == "delete" else "updated" for op in ops)
+        outcome.changed = {"bulk": len(done)}
+        return outcome
 
     # ---- answers (0 model calls) ---------------------------------------------------------
 
@@ -312,6 +404,8 @@ class ChatEditService:
 
     def confirm(self, stub: EditStub) -> EditOutcome:
         slots = stub.slots
+        if slots.get("bulk"):
+            return self._confirm_bulk(stub)
         target = slots.get("target") or {}
         occ = refind(self.queries, target, self.ctx)
         self._end(stub.id, "answered")
@@ -531,4 +625,4 @@ def _put(component: icalendar.Event, name: str, value: Any) -> None:
         component.add(name, value)
 
 
-__all__ = ["ChatEditService", "EditOption", "EditOutcome", "EditStub", "PENDING", "edit_answer"]
+__all__ = ["ANSWER_KINDS", "ChatEditService", "TargetCheck", "EditOption", "EditOutcome", "EditStub", "PENDING", "edit_answer"]

@@ -30,7 +30,11 @@ def units(text: str) -> list[str]:
 
 
 def _stem(word: str) -> str:
-    """Plural and -ing/-ed forms count as the same word ("meetings" grounds "meeting")."""
+    """Plural, possessive and -ing/-ed forms count as the same word ("meetings" and
+    "meeting's" ground "meeting")."""
+    for possessive in ("'s", "’s"):
+        if word.endswith(possessive):
+            word = word[: -len(possessive)]
     for suffix in ("ing", "ed", "es", "s"):
         if len(word) > len(suffix) + 2 and word.endswith(suffix):
             return word[: -len(suffix)]

@@ -591,3 +591,51 @@ def date_mentions(text: str, ctx: TimeContext) -> list[DateMention]:
                     found.append(DateMention(s[pos : best[0]], tok.symbol, days, exact))
         pos = best[0]
     return found
+
+
+def time_mentions(text: str, ctx: TimeContext) -> set[str]:
+    """Every clock time ``text`` could mean ("HH:MM"), read with the slot vocabulary.
+
+    A bare hour with no period around it ("三点", "3 o'clock") stands for both its morning
+    and its afternoon reading, so the set says which times the words allow, not which one
+    was meant. Like ``date_mentions`` it decides nothing: the edit latch compares the
+    model's time with it and asks when the model's time is not one the words allow.
+    """
+    if not isinstance(text, str) or not text:
+        return set()
+    s = _normalize(text)[: W.MAX_REPLY_CHARS * 40]
+    found: set[str] = set()
+    period: W.Period | None = None
+    pos = 0
+    while pos < len(s):
+        best: tuple[int, tuple[_Token, ...]] | None = None
+        for rx, handler in _RULES:
+            m = rx.match(s, pos)
+            if m is None or m.end() <= pos:
+                continue
+            toks = handler(m, ctx)
+            if toks and (best is None or m.end() > best[0]):
+                best = (m.end(), toks)
+        if best is None:
+            pos += 1
+            continue
+        for tok in best[1]:
+            if isinstance(tok, _PeriodTok):
+                period = tok.period
+            elif isinstance(tok, _TimeTok):
+                rules = [p for p in (tok.meridiem, period) if p is not None]
+                hours: set[int] = set()
+                for rule in rules:
+                    hour = _hour_under(rule, tok.hour)
+                    if hour == _MIDNIGHT:
+                        hours.add(0)
+                    elif isinstance(hour, int):
+                        hours.add(hour)
+                if not rules:
+                    hours.add(tok.hour)
+                    if not tok.padded and tok.hour < 12:
+                        hours.add(tok.hour + 12)
+                found |= {f"{h:02d}:{tok.minute:02d}" for h in hours if isinstance(h, int) and 0 <= h <= 23}
+                period = None
+        pos = best[0]
+    return found

@@ -225,12 +225,14 @@ def test_move_into_a_conflict_asks_and_yes_moves(db: Any) -> None:
     assert moved.outcome == "updated" and instances(store, profile, "项目周会") == [sh(2026, 12, 2, 10)]
 
 
-def test_a_question_with_a_delete_call_asks_first(db: Any) -> None:
-    """The action-word latch: 明天的周会是几点？ holds no word for deleting."""
+def test_a_question_with_a_delete_call_is_answered_not_asked(db: Any) -> None:
+    """明天的周会是几点？ holds no word for deleting and is a question (issue 20): it is
+    answered with what code found, and nothing is pending that a "yes" could write."""
     store, profile = db
     add(store, profile, "项目周会", sh(2026, 12, 1, 10), sh(2026, 12, 1, 11))
     result = turn(store, profile, "明天的周会是几点？", [call("delete_schedule", targetTitle="周会", targetDate="D+1")])
-    assert result.outcome == "edit_confirm" and "not_from_user:action" in result.receipt.reasons
+    assert result.outcome == "edit_answered" and "question:几点" in result.receipt.reasons
+    assert turn(store, profile, "是", []).outcome != "deleted"
     assert instances(store, profile, "项目周会") == [sh(2026, 12, 1, 10)]
 
 
