@@ -167,8 +167,11 @@ def _has_any(text: str, words: Iterable[str]) -> str | None:
 
 
 def _has_word_en(text: str, words: Iterable[str]) -> str | None:
+    """The first of ``words`` standing as a word in ``text``; one that starts with an apostrophe
+    ("'s over") follows a word, so only its end is checked ("Meeting's over")."""
     for word in words:
-        if re.search(rf"(?<![a-z]){re.escape(word)}(?![a-z])", text):
+        before = "" if word[:1] in "'’" else r"(?<![a-z])"
+        if re.search(rf"{before}{re.escape(word)}(?![a-z])", text.replace("’", "'")):
             return word
     return None
 
