@@ -133,6 +133,10 @@ def edit_receipt(outcome: EditOutcome, lang: str) -> str:
                 "Nothing changed yet. Move it anyway? Reply “yes”, or tell me another time.")
     if outcome.status == "answered":
         return _answer(outcome, lang)
+    if outcome.status == "cancelled" and outcome.kept:  # a declined bulk change names them all
+        if zh:
+            return f"好的，不改了，这 {outcome.kept} 个日程都保持原样。"
+        return f"OK, nothing changed: the {outcome.kept} events stay as they were."
     if outcome.status == "cancelled":
         return f"好的，不改了，“{outcome.title}”保持原样。" if zh else f"OK, “{outcome.title}” stays as it was."
     if outcome.status == "none":

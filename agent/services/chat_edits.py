@@ -101,6 +101,7 @@ class EditOutcome:
     more: int = 0  # matches beyond the options listed
     conflicts: list[Occurrence] = field(default_factory=list)
     reasons: list[str] = field(default_factory=list)  # why it asks first
+    kept: int = 0  # a declined bulk change: how many events stay as they were
     command_id: int | None = None
     message: str | None = None
     today: date | None = None
@@ -422,7 +423,8 @@ class ChatEditService:
         self._end(stub.id, "cancelled")
         first = (stub.slots.get("target") or (stub.slots.get("options") or [{}])[0]) or {}
         op = str(stub.slots.get("op", "update"))
-        return EditOutcome("cancelled", op=op, title=str(first.get("title", "")), today=self.ctx.today)
+        kept = len(stub.slots.get("bulk") or [])
+        return EditOutcome("cancelled", op=op, title=str(first.get("title", "")), today=self.ctx.today, kept=kept)
 
     # ---- deciding and writing ------------------------------------------------------------
 
