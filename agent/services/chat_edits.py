@@ -286,7 +286,10 @@ class ChatEditService:
                                 reasons=answers)
         if len(search.matches) > 1:
             options = [as_option(occ) for occ in search.matches[:MAX_OPTIONS]]
-            slots = {"op": op, "scope": scope, "plan": plan, "options": options, "reasons": reasons}
+            # The per-event checks (target named? value the words give? scope?) are made now,
+            # for each option, and applied to the one the user picks: a pick must not skip them.
+            checks = [list(check(occ, scope)) for occ in search.matches[:MAX_OPTIONS]] if check is not None else []
+            slots = {"op": op, "scope": scope, "plan": plan, "options": options, "reasons": reasons, "checks": checks}
             outcome = base.outcome("choose", options=options, more=max(0, len(search.matches) - MAX_OPTIONS), reasons=reasons)
             outcome.command_id, outcome.expires_at = self._save("choose", words or options[0]["title"], slots)
             return outcome
@@ -401,7 +404,14 @@ class ChatEditService:
             return EditOutcome("no_match", op=slots["op"], title=options[index]["title"], today=self.ctx.today,
                                message="that event changed meanwhile")
         reasons = list(slots.get("reasons") or [])
-        return self._decide(slots["op"], slots.get("plan") or {}, occ, slots.get("scope") or "this", reasons)
+        plan = dict(slots.get("plan") or {})
+        checks = list(slots.get("checks") or [])
+        if index < len(checks):
+            more, offer = checks[index]
+            reasons += list(more)
+            if more and offer:  # as for one match: the question offers code's reading
+                plan = {**plan, **offer}
+        return self._decide(slots["op"], plan, occ, slots.get("scope") or "this", reasons)
 
     def confirm(self, stub: EditStub) -> EditOutcome:
         slots = stub.slots
