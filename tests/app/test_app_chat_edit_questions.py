@@ -22,7 +22,8 @@ def _reply(pane) -> str:  # type: ignore[no-untyped-def]
     return [b for b in pane.view.bubbles() if b.role == "assistant"][-1].text()
 
 
-def test_a_bulk_delete_asks_with_the_list(make_pane, qtbot, app_ctx) -> None:  # type: ignore[no-untyped-def]
+def _bulk_delete_asked(make_pane, qtbot, app_ctx):  # type: ignore[no-untyped-def]
+    """The pane after "delete everything tomorrow" with a delete call for each event."""
     app_ctx.settings.override("language", "en")
     _seed(app_ctx)
     pane = make_pane(ScriptedModel([{"tool_calls": [
@@ -31,6 +32,11 @@ def test_a_bulk_delete_asks_with_the_list(make_pane, qtbot, app_ctx) -> None:  #
     ]}]))  # fmt: skip
     with qtbot.waitSignal(pane.turn_finished, timeout=5000):
         pane.send_message("delete everything tomorrow")
+    return pane
+
+
+def test_a_bulk_delete_asks_with_the_list(make_pane, qtbot, app_ctx) -> None:  # type: ignore[no-untyped-def]
+    pane = _bulk_delete_asked(make_pane, qtbot, app_ctx)
     text = _reply(pane)
     assert "Team sync" in text and "Dentist" in text and "2" in text
     assert sorted(event_titles(app_ctx.store)) == ["Dentist", "Team sync"]  # nothing deleted yet
@@ -54,14 +60,7 @@ def test_a_shift_the_words_do_not_give_asks_with_codes_reading(make_pane, qtbot,
 
 def test_declining_a_bulk_change_names_all_it_kept(make_pane, qtbot, app_ctx) -> None:  # type: ignore[no-untyped-def]
     """The decline said "OK, “Team sync” stays as it was." for two events; now it counts them."""
-    app_ctx.settings.override("language", "en")
-    _seed(app_ctx)
-    pane = make_pane(ScriptedModel([{"tool_calls": [
-        {"name": "delete_schedule", "arguments": {"targetTitle": "Team sync", "targetDate": "D+1"}},
-        {"name": "delete_schedule", "arguments": {"targetTitle": "Dentist", "targetDate": "D+1"}},
-    ]}]))  # fmt: skip
-    with qtbot.waitSignal(pane.turn_finished, timeout=5000):
-        pane.send_message("delete everything tomorrow")
+    pane = _bulk_delete_asked(make_pane, qtbot, app_ctx)
     with qtbot.waitSignal(pane.turn_finished, timeout=5000):
         pane.send_message("no")
     assert _reply(pane) == "OK, nothing changed: the 2 events stay as they were."
