@@ -45,6 +45,9 @@ __all__ = ["ACTIVE", "IDEMPOTENCY_WINDOW", "MAX_DURATION_MINUTES", "MAX_TITLE", 
            "Outcome", "Stub", "WriteFacts", "clean_title"]
 
 
+MAX_SPAN_DAYS = 366  # an all-day event over more days than a year is a typo
+
+
 class CommandService:
     def __init__(self, store: Store, profile_id: int, ctx: TimeContext, origin: str = "agent") -> None:
         self.store = store
@@ -151,6 +154,7 @@ class CommandService:
         reminder_minutes: int | None = None,
         location: str | None = None,
         notes: str | None = None,
+        last_day: date | None = None,
     ) -> Outcome:
         """First round, or a continuation of the active stub when the title matches (or is
         omitted). ``allow_conflict`` only counts when that stub is in ``conflict``; ``check``
@@ -167,6 +171,7 @@ class CommandService:
             "reminder": reminder_minutes,
             "location": clean_title(location) or None,
             "notes": (notes or "").strip()[:2000] or None,
+            "last_day": last_day.isoformat() if last_day is not None else None,
         }
         self.expire_stale()
         stub = self.active_stub()
@@ -367,6 +372,12 @@ class CommandService:
             if end_time is not None:
                 return base.outcome("invalid", message="endTime needs a start time")
             start, end = day, day + timedelta(days=1)
+            if slots.get("last_day"):  # an all-day span over several days (quick add's 下周一到下周三)
+                last = date.fromisoformat(str(slots["last_day"]))
+                if not day <= last <= day + timedelta(days=MAX_SPAN_DAYS - 1):
+                    message = f"the last day must be on or after the first, at most {MAX_SPAN_DAYS} days"
+                    return base.outcome("invalid", message=message)
+                end = last + timedelta(days=1)
         else:
             start = local_datetime(day, start_time, self.ctx.tz)
             if end_time is not None:

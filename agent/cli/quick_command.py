@@ -1,0 +1,77 @@
+"""``richeng quick TEXT [--dry-run] [--calendar NAME] [--allow-conflict]``: one sentence, one event.
+
+A machine-checked contract: with ``--json`` it prints ``{"title", "start", "end", "all_day",
+"repeat", "calendar", "spans": [{"role", "text"}], "outcome"}``; ``outcome`` is ``preview``
+with ``--dry-run`` (nothing written), else the command layer's (``created``, ``conflict``,
+``duplicate``, ``past_time``). A sentence with no day or time, or with no title, exits 2 with
+one line and writes nothing; so does one that is too long. The write goes through the same
+``CommandService`` as every create, so ``richeng undo`` takes it back.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from agent.cli.common import CliError, Session, emit
+
+
+def register(commands: Any, sub: Callable[..., argparse.ArgumentParser]) -> None:
+    p = sub(commands, "quick", "add an event from one sentence, read by code (no model)", quick)
+    p.add_argument("text", metavar="TEXT", help='e.g. "明天下午三点和张三开会" or "Lunch with Tom tomorrow at noon"')
+    p.add_argument("--dry-run", action="store_true", help="show what would be added; write nothing")
+    p.add_argument("--calendar", metavar="NAME")
+    p.add_argument("--allow-conflict", action="store_true", help="add it even when it overlaps another event")
+
+
+def quick(args: argparse.Namespace) -> int:
+    from agent.services.commands import CommandService
+    from agent.services.quick_add import QuickAdd
+
+    session = Session(args, reading=args.dry_run)
+    adder = QuickAdd(CommandService(session.store, session.profile_id, session.ctx, origin="user"))
+    parsed = adder.read(args.text)
+    if parsed.problem is not None:
+        lang = "zh" if any("\u4e00" <= ch <= "\u9fff" for ch in args.text) else "en"
+        raise CliError(f"nothing added: {parsed.message(lang)}")
+    if args.dry_run:
+        result = adder.preview(parsed, args.calendar)
+    else:
+        result = adder.create(parsed, args.calendar, allow_conflict=args.allow_conflict)
+
+    def human() -> str:
+        when = _span(result.start, result.end)
+        repeat = f"  (repeats {parsed.freq.lower()})" if parsed.freq else ""
+        line = f"{when}  {parsed.title}  [{result.calendar}]{repeat}"
+        outcome = result.outcome
+        if args.calendar and result.calendar != args.calendar:
+            line += f" — no calendar '{args.calendar}', used '{result.calendar}'"
+        if outcome is None:
+            return f"would add: {line}"
+        if result.word == "duplicate":
+            return f"already there: {line}"
+        if outcome.status == "created":
+            return f"created: {line}"
+        if outcome.status == "conflict":
+            names = ", ".join(occ.title for occ in outcome.conflicts[:3])
+            return f"not added, it overlaps: {names}\n(repeat with --allow-conflict to add it anyway)"
+        if outcome.status == "past_time":
+            return "not added: that time has already passed"
+        return f"not added ({outcome.status}): {outcome.message or ''}"
+
+    if result.outcome is not None and result.outcome.status == "invalid":
+        raise CliError(f"nothing added: {result.outcome.message or 'invalid event'}")
+    emit(args, result.to_json(), human)
+    return 0
+
+
+def _span(start: date | datetime | None, end: date | datetime | None) -> str:
+    if isinstance(start, datetime) and isinstance(end, datetime):
+        tail = f"{end:%H:%M}" if end.date() == start.date() else f"{end:%Y-%m-%d %H:%M}"
+        return f"{start:%a %Y-%m-%d %H:%M}–{tail}"
+    if isinstance(start, date) and isinstance(end, date):
+        last = end - timedelta(days=1)
+        return f"{start:%a %Y-%m-%d}" + (f" – {last:%a %Y-%m-%d}" if last != start else "") + " (all day)"
+    return "?"

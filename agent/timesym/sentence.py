@@ -1,0 +1,542 @@
+"""Read a quick-add sentence into one event, without a model.
+
+The user declares the intent by typing into the quick-add field ("明天下午三点和张三开会",
+"Lunch with Tom tomorrow at noon"), so code may read the slots alone (principle 1): the day,
+the time or time range, a date range, a repeat and its first instance, a reminder, a place,
+and the title (what is left). Nothing is guessed silently: every word read comes back as a
+span with its role, so the field can underline it before Enter, and a sentence with no day or
+time, or with no title left, is reported as such (``problem``) instead of becoming an event.
+
+The conventions (docs/quick-add.md): a time with no day is its next occurrence (today if still
+ahead, else tomorrow); a day with no time is all-day; a period with no hour starts at its
+default hour (下午 14:00); no end means the default length; 周五/25号 that already passed at the
+given time move on by a week/month; when two day words disagree ("Sunday brunch tomorrow")
+the firmer one is the day and the other stays in the title.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+from typing import Any, Final
+
+from agent.timesym import sentence_words as S
+from agent.timesym import words as W
+from agent.timesym.context import TimeContext, local_datetime
+from agent.timesym.sentence_scan import (
+    ClockTok,
+    DayTok,
+    PeriodTok,
+    ReminderTok,
+    RepeatTok,
+    SepTok,
+    Tok,
+    Token,
+    fold,
+    next_day_of_month,
+    scan,
+)
+
+MAX_QUICK_CHARS: Final = 300
+FREQ: Final = {
+    "DAILY": "DAILY",
+    "WEEKDAYS": "WEEKLY",
+    "WEEKLY": "WEEKLY",
+    "BIWEEKLY": "WEEKLY",
+    "MONTHLY": "MONTHLY",
+    "YEARLY": "YEARLY",
+    "LUNAR_YEARLY": "YEARLY",
+}
+PROBLEMS: Final = {
+    "empty": ("请输入一句话，例如“明天下午三点和张三开会”", "type a sentence such as 'Lunch with Tom tomorrow at noon'"),
+    "too_long": (
+        f"太长了：快速添加最多 {MAX_QUICK_CHARS} 个字符",
+        f"too long: quick add takes at most {MAX_QUICK_CHARS} characters",
+    ),
+    "no_when": ("没有读到日期或时间，例如“明天”“下午三点”", "no day or time found; add one such as 'tomorrow' or '3pm'"),
+    "no_title": (
+        "只有时间，没有事件名称，例如“和张三开会”",
+        "only a time, no title; add what the event is, such as 'Lunch with Tom'",
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Span:
+    """Words the parser read, by role: day, time, repeat, reminder or location."""
+
+    role: str
+    start: int
+    end: int
+    text: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"role": self.role, "text": self.text}
+
+
+@dataclass(frozen=True)
+class QuickEvent:
+    """What a quick-add sentence says. ``problem`` is set (and the rest may be empty) when
+    the sentence cannot become an event; ``repeat`` is the command layer's repeat word."""
+
+    text: str
+    title: str
+    start: date | datetime | None
+    end: date | datetime | None
+    repeat: str | None
+    reminder_minutes: int | None
+    location: str | None
+    spans: tuple[Span, ...]
+    problem: str | None = None
+
+    @property
+    def all_day(self) -> bool:
+        return self.start is not None and not isinstance(self.start, datetime)
+
+    @property
+    def freq(self) -> str | None:
+        return FREQ.get(self.repeat) if self.repeat else None
+
+    def message(self, lang: str = "en") -> str:
+        """The one line that says why this sentence is not an event ('' when it is one)."""
+        if self.problem is None:
+            return ""
+        zh, en = PROBLEMS[self.problem]
+        return zh if lang.startswith("zh") else en
+
+    def to_json(self) -> dict[str, Any]:
+        def iso(value: date | datetime | None) -> str | None:
+            return value.isoformat() if value is not None else None
+
+        return {
+            "title": self.title,
+            "start": iso(self.start),
+            "end": iso(self.end),
+            "all_day": self.all_day,
+            "repeat": self.freq,
+            "spans": [span.to_json() for span in self.spans],
+        }
+
+
+def _failed(text: str, problem: str, spans: tuple[Span, ...] = ()) -> QuickEvent:
+    return QuickEvent(text, "", None, None, None, None, None, spans, problem)
+
+
+# --------------------------------------------------------------------------
+# Small text helpers
+# --------------------------------------------------------------------------
+
+_GLUE_GAP: Final = re.compile(r"^[\s的,，、]*$")
+_LEAD_EN: Final = re.compile(r"(?:(?<=\s)|^)(?:" + "|".join(re.escape(w) for w in S.LEADS_EN) + r")\s*$")
+_LEAD_ZH: Final = re.compile(r"(?:" + "|".join(S.LEADS_ZH) + r")\s*$")
+
+
+def _empty_gap(s: str, start: int, end: int, inside: list[Tok]) -> bool:
+    """True when ``s[start:end]`` holds nothing but glue once the ``inside`` tokens are out."""
+    if end < start:
+        return False
+    chars = list(s[start:end])
+    for tok in inside:
+        for i in range(max(tok.start, start), min(tok.end, end)):
+            chars[i - start] = " "
+    return bool(_GLUE_GAP.match("".join(chars)))
+
+
+def _is_cjk(ch: str) -> bool:
+    return "\u2e80" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff" or "\uff00" <= ch <= "\uffef"
+
+
+# --------------------------------------------------------------------------
+# Days
+# --------------------------------------------------------------------------
+
+
+@dataclass
+class _Day:
+    first: date
+    last: date
+    used: list[Tok]
+    rolls: DayTok | None = None
+    lunar: bool = False
+
+
+def _range_end(first: DayTok, second: DayTok) -> date | None:
+    if second.month_day is not None and second.rank < first.rank:  # 12月24日到26日
+        day0 = first.days[0]
+        found = next_day_of_month(second.month_day, day0)
+        return found
+    return second.days[-1]
+
+
+def _pick_day(s: str, days: list[DayTok], seps: list[SepTok]) -> tuple[_Day | None, list[DayTok]]:
+    """The day (or days) of the event and the day words left for the title."""
+    if not days:
+        return None, []
+    for a, b in zip(days, days[1:], strict=False):
+        between = [t for t in seps if a.end <= t.start and t.end <= b.start]
+        if between and _empty_gap(s, a.end, b.start, list(between)):
+            last = _range_end(a, b)
+            if last is not None and a.days[0] <= last <= a.days[0] + timedelta(days=366):
+                others = [d for d in days if d is not a and d is not b]
+                return _Day(a.days[0], last, [a, b, *between]), others
+
+    def led(tok: DayTok) -> bool:
+        return bool(_LEAD_EN.search(s[: tok.start]))
+
+    order = sorted(range(len(days)), key=lambda i: (-days[i].rank, not led(days[i]), i))
+    primary = days[order[0]]
+    day = primary.days[0]
+    used: list[Tok] = [primary]
+    rest: list[DayTok] = []
+    for tok in days:
+        if tok is primary:
+            continue
+        agrees = (
+            tok.days == primary.days
+            or tok.days[0] == day
+            or (tok.weekday is not None and day.isoweekday() == tok.weekday)
+            or (tok.weekend and day in tok.days)
+        )
+        (used if agrees else rest).append(tok)
+    last = primary.days[-1] if primary.weekend else day
+    rolls = primary if primary.rolls else None
+    return _Day(day, last, used, rolls, primary.lunar), rest
+
+
+# --------------------------------------------------------------------------
+# Times
+# --------------------------------------------------------------------------
+
+
+@dataclass
+class _Time:
+    start: time
+    start_next_day: bool
+    end: time | None
+    end_next_day: bool
+    used: list[Tok]
+
+
+def _hour(clock: ClockTok, period: W.Period | None) -> tuple[int, bool] | None:
+    """(24h hour, is the midnight that ends the day) under the clock's am/pm or its period."""
+    if clock.hour == 24:
+        return 0, True
+    rules = [r for r in (clock.meridiem, period) if r is not None]
+    for rule in rules:
+        if rule.is_midnight(clock.hour):
+            return 0, True
+        hour = rule.to_24h(clock.hour)
+        if hour is not None:
+            return hour, False
+    if rules and clock.hour > 12:
+        return (clock.hour, False) if clock.hour <= 23 else None
+    if clock.padded or clock.hour == 0 or clock.hour > 12:
+        return (clock.hour, False) if clock.hour <= 23 else None
+    hour = W.BARE.to_24h(clock.hour)
+    return (hour, False) if hour is not None else None
+
+
+def _period_for(s: str, clock: ClockTok, periods: list[PeriodTok], days: list[DayTok]) -> PeriodTok | None:
+    for period in reversed(periods):
+        if period.end <= clock.start and _empty_gap(s, period.end, clock.start, list(days)):
+            return period
+    for period in periods:
+        if clock.end <= period.start and _empty_gap(s, clock.end, period.start, []):
+            return period  # "9 in the morning", "8 tonight"
+    return None
+
+
+def _attached(s: str, period: PeriodTok, days: list[DayTok]) -> bool:
+    """Whether a period with no hour is the event's time: always in Chinese (下午开会), in
+    English only next to a day or as "in the/at/this ..." ("Morning standup" is a name)."""
+    word = s[period.start : period.end]
+    if not word.isascii() or word.startswith(("in ", "at ", "this ", "tonight")):
+        return True
+    return any(
+        _empty_gap(s, d.end, period.start, []) or _empty_gap(s, period.end, d.start, []) or d.start == period.start for d in days
+    )
+
+
+def _pick_time(s: str, clocks: list[ClockTok], periods: list[PeriodTok], seps: list[SepTok], days: list[DayTok]) -> _Time | None:
+    if not clocks:
+        for period in periods:
+            if _attached(s, period, days):
+                return _Time(time(period.default_hour), False, None, False, [period])
+        return None
+    first = clocks[0]
+    p1 = _period_for(s, first, periods, days)
+    second: ClockTok | None = None
+    used: list[Tok] = [first] + ([p1] if p1 else [])
+    if len(clocks) > 1:
+        cand = clocks[1]
+        between = [t for t in seps if first.end <= t.start and t.end <= cand.start]
+        inside: list[Tok] = [*between, *[p for p in periods if first.end <= p.start and p.end <= cand.start]]
+        if between and _empty_gap(s, first.end, cand.start, inside):
+            second = cand
+            used.extend([*inside, cand])
+    start_p = p1.period if p1 else None
+    if second is not None and first.meridiem is None and start_p is None and second.meridiem is not None:
+        # "2-4pm": the start takes the end's am/pm unless that puts it after the end ("11-1pm")
+        end_h = _hour(second, None)
+        under = second.meridiem.to_24h(first.hour)
+        if end_h is not None and under is not None and under < (end_h[0] or 24):
+            start_p = second.meridiem
+        elif first.hour < 12:
+            start_p = W.AM
+    h1 = _hour(first, start_p)
+    if h1 is None:
+        return None
+    start = time(h1[0], first.minute)
+    if second is None:
+        return _Time(start, h1[1], None, False, used)
+    p2 = _period_for(s, second, [p for p in periods if p.start > first.end], days)
+    h2 = _hour(second, p2.period if p2 else start_p)
+    if h2 is None:
+        return _Time(start, h1[1], None, False, used)
+    end = time(h2[0], second.minute)
+    end_next = h2[1] or h1[1] or (end <= start)
+    return _Time(start, h1[1], end, end_next, used)
+
+
+# --------------------------------------------------------------------------
+# Repeats
+# --------------------------------------------------------------------------
+
+
+def _first_instance(rep: RepeatTok, day: _Day | None, at: time | None, ctx: TimeContext) -> date:
+    """The first day of the series, on or after today, past today's time when one is given."""
+    today = ctx.today
+
+    def passed(d: date) -> bool:
+        return at is not None and d == today and local_datetime(d, at, ctx.tz) < ctx.now
+
+    if day is not None:
+        return day.first
+    if rep.kind in ("WEEKLY", "BIWEEKLY") and rep.weekday is not None:
+        d = today + timedelta(days=(rep.weekday - today.isoweekday()) % 7)
+        return d + timedelta(days=7) if passed(d) else d
+    if rep.kind == "WEEKDAYS":
+        d = today
+        while d.isoweekday() > 5 or passed(d):
+            d += timedelta(days=1)
+        return d
+    if rep.kind == "MONTHLY" and rep.month_day is not None:
+        d = next_day_of_month(rep.month_day, today) or today
+        return (next_day_of_month(rep.month_day, today + timedelta(days=1)) or d) if passed(d) else d
+    if rep.kind == "DAILY":
+        return today + timedelta(days=1) if passed(today) else today
+    return today
+
+
+# --------------------------------------------------------------------------
+# Places and the title
+# --------------------------------------------------------------------------
+
+
+def _segments(n: int, removed: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    marks = [False] * n
+    for a, b in removed:
+        for i in range(max(a, 0), min(b, n)):
+            marks[i] = True
+    out: list[tuple[int, int]] = []
+    i = 0
+    while i < n:
+        if marks[i]:
+            i += 1
+            continue
+        j = i
+        while j < n and not marks[j]:
+            j += 1
+        out.append((i, j))
+        i = j
+    return out
+
+
+_ZH_STOPS: Final = re.compile("|".join(re.escape(w) for w in sorted(S.PLACE_STOPS_ZH, key=len, reverse=True)))
+_EN_PLACE: Final = re.compile(r"(?:(?<=\s)|^)(?:at|@)\s+(?P<p>[^\s\d,.;!?][^,.;!?]*)", re.IGNORECASE)
+_EN_STOP_WORDS: Final = frozenset(S.PLACE_STOPS_EN)
+
+
+def _place(s: str, text: str, segments: list[tuple[int, int]]) -> tuple[str, tuple[int, int], tuple[int, int]] | None:
+    """(place, span of the place, span removed with its marker) in what the tokens left."""
+    for a, b in segments:
+        seg = s[a:b]
+        for m in re.finditer("在", seg):
+            i = m.start()
+            before = seg[i - 1] if i else (s[a - 1] if a else "")
+            after = seg[i + 1 :]
+            if before and before in S.NOT_PLACE_BEFORE_ZAI or after.startswith(S.NOT_PLACE_AFTER_ZAI):
+                continue
+            stop = _ZH_STOPS.search(after)
+            end = stop.start() if stop else len(after)
+            place = after[:end].strip()
+            if not place or end > S.MAX_PLACE_CHARS_ZH:
+                continue
+            p0 = a + i + 1 + (len(after[:end]) - len(after[:end].lstrip()))
+            return text[p0 : p0 + len(place)], (p0, p0 + len(place)), (a + i, p0 + len(place))
+        for m in _EN_PLACE.finditer(seg):
+            words: list[tuple[int, int]] = []
+            for w in re.finditer(r"\S+", m["p"]):
+                if w[0].lower() in _EN_STOP_WORDS or len(words) >= S.MAX_PLACE_WORDS_EN:
+                    break
+                words.append((w.start(), w.end()))
+            if not words:
+                continue
+            p0 = a + m.start("p") + words[0][0]
+            p1 = a + m.start("p") + words[-1][1]
+            return text[p0:p1], (p0, p1), (a + m.start(), p1)
+    return None
+
+
+def _join(text: str, segments: list[tuple[int, int]]) -> str:
+    out = ""
+    for a, b in segments:
+        piece = text[a:b]
+        if not piece.strip():
+            out += " "
+            continue
+        out += piece if not out else ("" if out.endswith(" ") else " ") + piece
+    out = re.sub(r"\s+", " ", out).strip()
+    # a space the removal put between two Chinese characters is not the user's
+    return re.sub(r"(?<=[\u2e80-\u9fff]) (?=[\u2e80-\u9fff])", "", out)
+
+
+_EN_EDGE: Final = "|".join(re.escape(w) for w in sorted(S.TITLE_EDGE_EN, key=len, reverse=True))
+_EN_HEAD: Final = re.compile(rf"^(?:{_EN_EDGE})(?:\s+|$)", re.IGNORECASE)
+_EN_TAIL: Final = re.compile(rf"(?:^|\s)(?:{_EN_EDGE})$", re.IGNORECASE)
+_PUNCT_EDGE: Final = " \t,，。.;；:：、!！?？~-–—·"
+
+
+def _trim(title: str) -> str:
+    previous = None
+    while previous != title:
+        previous = title
+        title = title.strip(_PUNCT_EDGE)
+        for glue in S.TITLE_EDGE_ZH:
+            if title.endswith(glue) and len(title) > len(glue):
+                title = title[: -len(glue)]
+            if title.startswith(glue) and len(title) > len(glue) and _is_cjk(title[len(glue) : len(glue) + 1] or "a"):
+                title = title[len(glue) :]
+        for lead in S.TITLE_LEAD_ZH:
+            if title.startswith(lead) and len(title) > len(lead) and _is_cjk(title[len(lead)]):
+                title = title[len(lead) :]
+        title = _EN_HEAD.sub("", title)
+        title = _EN_TAIL.sub("", title)
+    return title.strip()
+
+
+# --------------------------------------------------------------------------
+# The sentence
+# --------------------------------------------------------------------------
+
+
+def parse_quick(text: str, ctx: TimeContext, *, default_minutes: int = 60) -> QuickEvent:
+    """Read ``text`` into one event for ``ctx``. Never raises: it runs on every keystroke."""
+    if not isinstance(text, str) or not text.strip():
+        return _failed("" if not isinstance(text, str) else text, "empty")
+    if len(text) > MAX_QUICK_CHARS:
+        return _failed(text, "too_long")
+    s = fold(text)
+    tokens = scan(s, ctx)
+    days = [t for t in tokens if isinstance(t, DayTok)]
+    clocks = [t for t in tokens if isinstance(t, ClockTok)]
+    periods = [t for t in tokens if isinstance(t, PeriodTok)]
+    seps = [t for t in tokens if isinstance(t, SepTok)]
+    repeats = [t for t in tokens if isinstance(t, RepeatTok)]
+    reminders = [t for t in tokens if isinstance(t, ReminderTok)]
+
+    day, _title_days = _pick_day(s, days, seps)
+    day_toks = [t for t in (day.used if day else []) if isinstance(t, DayTok)]
+    at = _pick_time(s, clocks, periods, seps, day_toks or days)
+    rep = repeats[0] if repeats else None
+    used: list[tuple[str, Token]] = []
+    used += [("day", t) for t in (day.used if day else [])]  # type: ignore[misc]
+    used += [("time", t) for t in (at.used if at else [])]  # type: ignore[misc]
+    if rep is not None:
+        used.append(("repeat", rep))
+    if reminders:
+        used.append(("reminder", reminders[0]))
+
+    if day is None and at is None and rep is None:
+        return _failed(text, "no_when", _spans(text, used, None))
+
+    # the first day
+    if rep is not None:
+        first = _first_instance(rep, day, at.start if at else None, ctx)
+        last = first
+    elif day is not None:
+        first, last = day.first, day.last
+    else:
+        first = last = ctx.today
+    start: date | datetime
+    end: date | datetime
+    if at is None:
+        start, end = first, last + timedelta(days=1)
+    else:
+        start_day = first + timedelta(days=1) if at.start_next_day else first
+        start = local_datetime(start_day, at.start, ctx.tz)
+        if day is None and rep is None and start < ctx.now:  # a time with no day: its next occurrence
+            start_day += timedelta(days=1)
+            start = local_datetime(start_day, at.start, ctx.tz)
+        if day is not None and rep is None and day.rolls is not None and start < ctx.now:
+            step = 7 if day.rolls.rolls == "week" else None
+            moved = start_day + timedelta(days=step) if step else next_day_of_month(start_day.day, start_day + timedelta(days=1))
+            if moved is not None:
+                start_day = moved
+                start = local_datetime(start_day, at.start, ctx.tz)
+        if at.end is not None:
+            end_day = start_day + timedelta(days=1) if at.end_next_day and not at.start_next_day else start_day
+            end = local_datetime(end_day, at.end, ctx.tz)
+            if end <= start:
+                end = start + timedelta(minutes=default_minutes)
+        else:
+            end = start + timedelta(minutes=default_minutes)
+
+    repeat = rep.kind if rep is not None else None
+    if repeat == "YEARLY" and day is not None and day.lunar:
+        repeat = "LUNAR_YEARLY"
+
+    # what is left: the place, then the title
+    removed = [_removal(s, tok) for _, tok in used]
+    segments = _segments(len(s), removed)
+    place = _place(s, text, segments)
+    location = None
+    if place is not None:
+        location = place[0].strip() or None
+        removed.append(place[2])
+        segments = _segments(len(s), removed)
+    title = _trim(_join(text, segments))
+    spans = _spans(text, used, place[1] if place else None)
+    if not title:
+        return _failed(text, "no_title", spans)
+    reminder = reminders[0].minutes if reminders else None
+    return QuickEvent(text, title, start, end, repeat, reminder, location, spans)
+
+
+def _removal(s: str, tok: Tok) -> tuple[int, int]:
+    """A used token's characters, with the lead word before it ("at 3pm", "在下午三点")."""
+    head = s[: tok.start]
+    lead = _LEAD_EN.search(head) or (_LEAD_ZH.search(head) if not isinstance(tok, ReminderTok) else None)
+    start = lead.start() if lead else tok.start
+    return start, tok.end
+
+
+def _spans(text: str, used: list[tuple[str, Token]], place: tuple[int, int] | None) -> tuple[Span, ...]:
+    marks: dict[tuple[int, int], str] = {}
+    for role, tok in used:
+        key = (tok.start, tok.end)
+        if key not in marks or role == "day":
+            marks[key] = role
+    if place is not None:
+        marks[place] = "location"
+    ordered = sorted(marks.items())
+    merged: list[list[Any]] = []
+    for (a, b), role in ordered:
+        if merged and merged[-1][2] == role and not text[merged[-1][1] : a].strip():
+            merged[-1][1] = max(merged[-1][1], b)
+        elif merged and a < merged[-1][1]:
+            continue  # inside a span already listed
+        else:
+            merged.append([a, b, role])
+    return tuple(Span(role, a, b, text[a:b]) for a, b, role in merged)

@@ -1,0 +1,662 @@
+"""Find the day, time, repeat and reminder words of a quick-add sentence, with their places.
+
+``sentence.py`` decides what the words add up to; this module only finds them. It scans the
+folded sentence left to right and at each position keeps the longest word any rule reads
+(rule order breaks ties), so "十一点" is a time before "十一" could be anything else and
+"下午茶" is a title word before "下午" is a period. What no rule reads is left for the
+title. Folding keeps one character per character, so every token's offsets are offsets
+into the text the user typed, which is what the quick-add field underlines.
+
+Days are resolved here, through the canonical symbols of ``resolve.py`` (``D+1``, ``W3+1``,
+``H:国庆``, ``L:08-15``), so 调休 data and 农历 stay the single source of truth.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+import unicodedata
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import date, timedelta
+from functools import lru_cache
+from typing import Final
+
+from agent.timesym import sentence_words as S
+from agent.timesym import words as W
+from agent.timesym.context import TimeContext, add_months
+from agent.timesym.resolve import SymbolError, resolve_date
+
+# --------------------------------------------------------------------------
+# Tokens
+# --------------------------------------------------------------------------
+
+#: How firmly a day word pins its day, for sentences with two that disagree ("Sunday
+#: brunch tomorrow"): the firmer one is the day, the other stays in the title.
+RANK_EXACT: Final = 5  # 明天, 12月20日, 2027-03-08, 农历八月十五, 下个月5号
+RANK_WEEK: Final = 4  # 下周三, next Friday
+RANK_MONTH_DAY: Final = 3  # 25号, the 25th
+RANK_WEEKDAY: Final = 2  # 周五, Friday, 周末
+RANK_FESTIVAL: Final = 1  # 国庆, 圣诞节, Christmas
+
+
+@dataclass(frozen=True, kw_only=True)
+class Tok:
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class DayTok(Tok):
+    days: tuple[date, ...]
+    rank: int
+    #: A word that names "the next such day" (周五, 25号): it moves on by a week or a month
+    #: when the time it is given has already passed today.
+    rolls: str | None = None  # "week" | "month" | None
+    weekday: int | None = None  # 1..7 for a plain weekday (a confirmation next to a date)
+    weekend: bool = False
+    month_day: int | None = None  # a bare 26日 after "12月24日到"
+    lunar: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClockTok(Tok):
+    hour: int
+    minute: int
+    padded: bool
+    meridiem: W.Period | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class PeriodTok(Tok):
+    period: W.Period
+    default_hour: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class SepTok(Tok):
+    pass
+
+
+@dataclass(frozen=True, kw_only=True)
+class RepeatTok(Tok):
+    kind: str  # the command layer's word: DAILY, WEEKDAYS, WEEKLY, BIWEEKLY, MONTHLY, YEARLY
+    weekday: int | None = None
+    month_day: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReminderTok(Tok):
+    minutes: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class TitleTok(Tok):
+    """A word that looks like a date or time but names the event (下午茶)."""
+
+
+Token = DayTok | ClockTok | PeriodTok | SepTok | RepeatTok | ReminderTok | TitleTok
+_Handler = Callable[[re.Match[str], TimeContext], list[Token] | None]
+
+# --------------------------------------------------------------------------
+# Folding
+# --------------------------------------------------------------------------
+
+
+def fold(text: str) -> str:
+    """Width and case folded, one character for one, so offsets survive ("１５：３０" → "15:30")."""
+    out: list[str] = []
+    for ch in text:
+        folded = unicodedata.normalize("NFKC", ch).replace("\u2019", "'").replace("\u2018", "'").lower()
+        out.append(folded if len(folded) == 1 else ch)
+    return "".join(out)
+
+
+# --------------------------------------------------------------------------
+# Day resolution (cached: the field re-reads the sentence on every keystroke)
+# --------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=512)
+def _symbol_days(symbol: str, today: date, ctx: TimeContext) -> tuple[date, ...] | None:
+    try:
+        res = resolve_date(symbol, ctx)
+    except (SymbolError, ValueError, OverflowError):
+        return None
+    if res.candidates:
+        return tuple(res.candidates)
+    if res.start is None:
+        return None
+    return (res.start.astimezone(ctx.tz).date(),)
+
+
+def symbol_days(symbol: str, ctx: TimeContext) -> tuple[date, ...] | None:
+    """The days a date symbol covers for ``ctx``, or None when it does not resolve."""
+    day_ctx = ctx.with_now(ctx.local_now.replace(hour=12, minute=0, second=0, microsecond=0))
+    return _symbol_days(symbol, ctx.today, day_ctx)
+
+
+def _next_month_day(month: int, day: int, today: date) -> date | None:
+    """The next date with this month and day, today included (02-29: the next leap year)."""
+    for year in range(today.year, today.year + 9):
+        try:
+            candidate = date(year, month, day)
+        except ValueError:
+            continue
+        if candidate >= today:
+            return candidate
+    return None
+
+
+def next_day_of_month(day: int, today: date) -> date | None:
+    """The next date with this day of the month, today included; short months are skipped."""
+    if not 1 <= day <= 31:
+        return None
+    for step in range(13):
+        year, month = add_months(today.year, today.month, step)
+        if day <= calendar.monthrange(year, month)[1]:
+            candidate = date(year, month, day)
+            if candidate >= today:
+                return candidate
+    return None
+
+
+# --------------------------------------------------------------------------
+# Pattern pieces
+# --------------------------------------------------------------------------
+
+
+def _alt(items: Iterable[str]) -> str:
+    ordered = sorted(set(items), key=lambda w: (-len(w), w))
+    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in ordered)
+
+
+_L: Final = r"(?<![a-z])"
+_R: Final = r"(?![a-z])"
+_NUM_ZH: Final = "[" + "".join(W.CN_DIGITS) + W.CN_TEN + "]{1,3}"
+_NUM: Final = rf"(?:(?<![0-9])[0-9]{{1,2}}(?![0-9])|{_NUM_ZH})"
+_DAY_MARK: Final = "(?:" + _alt(W.DAY_MARKERS_ZH) + ")"
+_ORD: Final = "(?:" + _alt(W.ORDINAL_SUFFIXES_EN) + ")"
+_MONTHS: Final = _alt(W.MONTHS_EN)
+_MERIDIEM: Final = _alt(W.MERIDIEM_EN)
+_WD_ZH: Final = _alt(W.WEEKDAY_SUFFIXES_ZH)
+_WEEK_ZH: Final = _alt(W.WEEKDAY_PREFIXES_ZH)
+_WD_EN: Final = _alt(W.WEEKDAYS_EN)
+_NUM_EN: Final = rf"(?:[0-9]{{1,3}}|{_alt(S.NUMBERS_EN)})"
+_MINUTE_ZH: Final = (
+    rf"(?P<m>{_alt(W.MINUTE_WORDS_ZH)}"
+    rf"|{W.MINUTE_PAST_ZH}?\s*{_NUM}\s*(?:{_alt(W.MINUTE_MARKERS_ZH)})?)"
+)
+_NOT_CLOCK_AFTER: Final = r"(?!\s*(?:[0-9:]|" + _MERIDIEM + r"|点|时))"
+
+
+def _num(text: str | None) -> int | None:
+    if text is None:
+        return None
+    text = text.strip()
+    if text.isdigit():
+        return int(text)
+    if text in S.NUMBERS_EN:
+        return S.NUMBERS_EN[text]
+    return W.cn_to_int(text)
+
+
+def _day_tok(m: re.Match[str], days: tuple[date, ...] | None, rank: int, **extra: object) -> list[Token] | None:
+    if not days:
+        return None
+    return [DayTok(start=m.start(), end=m.end(), days=days, rank=rank, **extra)]  # type: ignore[arg-type]
+
+
+def _symbol_tok(m: re.Match[str], ctx: TimeContext, symbol: str, rank: int, **extra: object) -> list[Token] | None:
+    return _day_tok(m, symbol_days(symbol, ctx), rank, **extra)
+
+
+# --------------------------------------------------------------------------
+# Handlers: days
+# --------------------------------------------------------------------------
+
+
+def _ymd(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    mo, d = _num(m["m"]), _num(m["d"])
+    if mo is None or d is None:
+        return None
+    try:
+        day = date(int(m["y"]), mo, d)
+    except ValueError:
+        return None
+    return _day_tok(m, (day,), RANK_EXACT)
+
+
+def _md(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    mo = _num(m["m"]) if m["m"] is not None else W.MONTHS_EN.get(re.sub(r"\s+", " ", m["mon"]))
+    d = _num(m["d"])
+    if mo is None or d is None or not 1 <= mo <= 12:
+        return None
+    found = _next_month_day(mo, d, ctx.today)
+    return _day_tok(m, (found,) if found else None, RANK_EXACT)
+
+
+def _lunar(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    month = S.LUNAR_MONTHS.get(m["lm"])
+    text = m["ld"]
+    day: int | None
+    if text[0] in S.LUNAR_DAY_PREFIXES:
+        rest = W.cn_to_int(text[1:])
+        day = None if rest is None or not 1 <= rest <= 10 else S.LUNAR_DAY_PREFIXES[text[0]] + rest
+    else:
+        day = _num(text.rstrip("日号"))
+    if month is None or day is None or not 1 <= day <= 30:
+        return None
+    return _symbol_tok(m, ctx, f"L:{month:02d}-{day:02d}", RANK_EXACT, lunar=True)
+
+
+def _next_month(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    d = _num(m["d"])
+    year, month = add_months(ctx.today.year, ctx.today.month, 1)
+    if d is None or not 1 <= d <= calendar.monthrange(year, month)[1]:
+        return None
+    return _day_tok(m, (date(year, month, d),), RANK_EXACT)
+
+
+def _dom(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    d = _num(m["d"])
+    found = next_day_of_month(d, ctx.today) if d is not None else None
+    return _day_tok(m, (found,) if found else None, RANK_MONTH_DAY, rolls="month", month_day=d)
+
+
+def _week_offset_zh(pre: str | None) -> int | None:
+    if not pre:
+        return None
+    body = pre.replace(W.MEASURE_WORD_ZH, "").strip()
+    if body and set(body) == {W.NEXT_WEEK_ZH}:
+        return len(body)
+    if body and set(body) == {W.LAST_WEEK_ZH}:
+        return -len(body)
+    return 0
+
+
+def _weekday_zh(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    d = W.WEEKDAY_SUFFIXES_ZH[m["d"]]
+    k = _week_offset_zh(m["pre"])
+    if k is None:
+        return _symbol_tok(m, ctx, f"W{d}", RANK_WEEKDAY, rolls="week", weekday=d)
+    return _symbol_tok(m, ctx, f"W{d}{k:+d}", RANK_WEEK)
+
+
+def _weekend_zh(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    k = _week_offset_zh(m["pre"])
+    return _symbol_tok(m, ctx, "WE" if not k else f"WE{k:+d}", RANK_WEEKDAY, weekend=True)
+
+
+def _weekday_en(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    d = W.WEEKDAYS_EN[m["d"]]
+    groups = m.groupdict()
+    nxt = bool(groups.get("next") or groups.get("after"))
+    if nxt:
+        return _symbol_tok(m, ctx, f"W{d}+1", RANK_WEEK)
+    if groups.get("thisweek"):
+        return _symbol_tok(m, ctx, f"W{d}+0", RANK_WEEK)
+    return _symbol_tok(m, ctx, f"W{d}", RANK_WEEKDAY, rolls="week", weekday=d)
+
+
+def _weekend_en(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    return _symbol_tok(m, ctx, "WE+1" if m["next"] else "WE", RANK_WEEKDAY, weekend=True)
+
+
+def _rel(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    n = W.RELATIVE_DAYS[re.sub(r"\s+", " ", m["w"])]
+    return _day_tok(m, (ctx.today + timedelta(days=n),), RANK_EXACT)
+
+
+def _in_days(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    n = _num(m["n"])
+    if n is None or n > 366:
+        return None
+    unit = 7 if m["u"] in ("周", "个星期", "星期", "个礼拜", "礼拜", "week", "weeks") else 1
+    return _day_tok(m, (ctx.today + timedelta(days=n * unit),), RANK_EXACT)
+
+
+def _dated_period(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    word = m["w"]
+    if word in W.DATED_PERIOD_WORDS:
+        n, period = W.DATED_PERIOD_WORDS[word]
+    else:  # "this morning", "this afternoon", "this evening"
+        n, period = 0, W.PERIOD_WORDS[word.split()[-1]]
+    day = DayTok(start=m.start(), end=m.end(), days=(ctx.today + timedelta(days=n),), rank=RANK_EXACT)
+    hour = S.PERIOD_DEFAULT_HOUR[period.name]
+    return [day, PeriodTok(start=m.start(), end=m.end(), period=period, default_hour=hour)]
+
+
+def _holiday(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    name = re.sub(r"\s+", " ", m["w"])
+    if name in S.NATIONAL_DAY_ELEVEN:
+        name = "国庆"
+    if name in S.FIXED_FESTIVALS:
+        month, day = S.FIXED_FESTIVALS[name]
+        found = _next_month_day(month, day, ctx.today)
+        return _day_tok(m, (found,) if found else None, RANK_FESTIVAL)
+    days = symbol_days(f"H:{name}", ctx)
+    return _day_tok(m, days[:1] if days else None, RANK_FESTIVAL)
+
+
+# --------------------------------------------------------------------------
+# Handlers: times
+# --------------------------------------------------------------------------
+
+
+def _period(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    word = m["w"]
+    period = W.PERIOD_WORDS[word]
+    hour = S.PERIOD_WORD_DEFAULT_HOUR.get(word, S.PERIOD_DEFAULT_HOUR[period.name])
+    return [PeriodTok(start=m.start(), end=m.end(), period=period, default_hour=hour)]
+
+
+def _time_zh(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    hour = _num(m["h"])
+    if hour is None or hour > 24:
+        return None
+    raw = m["m"]
+    minute = 0
+    if raw is not None:
+        if raw in W.MINUTE_WORDS_ZH:
+            minute = W.MINUTE_WORDS_ZH[raw]
+        else:
+            text = raw.replace(" ", "")
+            past = text.startswith(W.MINUTE_PAST_ZH)
+            text = text.removeprefix(W.MINUTE_PAST_ZH)
+            marked = text.endswith(W.MINUTE_MARKERS_ZH)
+            for marker in W.MINUTE_MARKERS_ZH:
+                text = text.removesuffix(marker)
+            value = W.cn_to_int(text)
+            if value is None or value > 59:
+                return None
+            if value < 10 and not (past or marked or text[:1] in W.ZERO_CHARS):
+                return None  # 三点五: 3:05 or 3:30? not read
+            minute = value
+    padded = len(m["h"]) == 2 and m["h"].startswith("0")
+    return [ClockTok(start=m.start(), end=m.end(), hour=hour, minute=minute, padded=padded)]
+
+
+def _clock(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    groups = m.groupdict()
+    hour = int(groups["h"])
+    minute = int(groups["m"]) if groups.get("m") else 0
+    if hour > 24 or minute > 59:
+        return None
+    ap = groups.get("ap")
+    meridiem = W.MERIDIEM_EN[ap] if ap else None
+    start = m.start("h") if groups.get("at") else m.start()
+    padded = len(groups["h"]) == 2 and groups["h"].startswith("0")
+    return [ClockTok(start=start, end=m.end(), hour=hour, minute=minute, padded=padded, meridiem=meridiem)]
+
+
+def _clock_range(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    """ "2-4pm", "10:30-11am", "9 to 11 am": two clocks; the end's am/pm is applied later."""
+    h1, h2 = _num(m["h1"]), _num(m["h2"])
+    m1, m2 = int(m["m1"] or 0), int(m["m2"] or 0)
+    if h1 is None or h2 is None or max(h1, h2) > 24 or max(m1, m2) > 59:
+        return None
+    ap1 = W.MERIDIEM_EN[m["ap1"]] if m["ap1"] else None
+    ap2 = W.MERIDIEM_EN[m["ap2"]] if m["ap2"] else None
+    return [
+        ClockTok(start=m.start("h1"), end=m.end("first"), hour=h1, minute=m1, padded=m["h1"].startswith("0"), meridiem=ap1),
+        SepTok(start=m.start("sep"), end=m.end("sep")),
+        ClockTok(start=m.start("h2"), end=m.end(), hour=h2, minute=m2, padded=m["h2"].startswith("0"), meridiem=ap2),
+    ]
+
+
+def _noon(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    return [ClockTok(start=m.start(), end=m.end(), hour=12, minute=0, padded=True, meridiem=W.PM)]
+
+
+def _midnight(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    return [ClockTok(start=m.start(), end=m.end(), hour=24, minute=0, padded=True)]
+
+
+def _sep(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    return [SepTok(start=m.start(), end=m.end())]
+
+
+# --------------------------------------------------------------------------
+# Handlers: repeats, reminders, title words
+# --------------------------------------------------------------------------
+
+
+def _repeat(kind: str) -> _Handler:
+    def handler(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+        groups = m.groupdict()
+        weekday = None
+        if groups.get("d"):
+            weekday = W.WEEKDAY_SUFFIXES_ZH.get(groups["d"]) or W.WEEKDAYS_EN.get(groups["d"])
+        if groups.get("we"):
+            weekday = 6
+        month_day = _num(groups.get("md")) if groups.get("md") else None
+        if month_day is not None and not 1 <= month_day <= 31:
+            return None
+        return [RepeatTok(start=m.start(), end=m.end(), kind=kind, weekday=weekday, month_day=month_day)]
+
+    return handler
+
+
+def _first_letter(s: str) -> int:
+    stripped = s.lstrip()
+    return len(s) - len(stripped)
+
+
+def _adjective_repeat(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    """ "daily"/"monthly" opening the sentence and running into a word is part of its name."""
+    if m.start() == _first_letter(m.string) and re.match(r"\s+[a-z]", m.string[m.end() :]):
+        return None
+    kind = {"daily": "DAILY", "monthly": "MONTHLY", "yearly": "YEARLY", "biweekly": "BIWEEKLY"}.get(m["w"], "WEEKLY")
+    return [RepeatTok(start=m.start(), end=m.end(), kind=kind)]
+
+
+def _reminder(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    groups = m.groupdict()
+    if groups.get("half"):
+        minutes = 30
+    elif groups.get("daybefore"):
+        minutes = 1440
+    else:
+        n = _num(groups.get("n"))
+        unit = groups.get("u") or ""
+        per = S.UNIT_MINUTES_ZH.get(unit) or S.UNIT_MINUTES_EN.get(unit)
+        if n is None or per is None:
+            return None
+        minutes = n * per
+    if not 0 <= minutes <= S.MAX_REMINDER_MINUTES:
+        return None
+    return [ReminderTok(start=m.start(), end=m.end(), minutes=minutes)]
+
+
+def _title_word(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    return [TitleTok(start=m.start(), end=m.end())]
+
+
+# --------------------------------------------------------------------------
+# The rule table
+# --------------------------------------------------------------------------
+
+
+def _rule(pattern: str, handler: _Handler) -> tuple[re.Pattern[str], _Handler]:
+    return re.compile(pattern), handler
+
+
+_REL_ZH = [w for w in W.RELATIVE_DAYS if not w.isascii()]
+_REL_EN = [w for w in W.RELATIVE_DAYS if w.isascii()] + ["the day after tomorrow"]
+_PER_ZH = [w for w in W.PERIOD_WORDS if not w.isascii()]
+_PER_EN = [w for w in W.PERIOD_WORDS if w.isascii()]
+_DP_ZH = [w for w in W.DATED_PERIOD_WORDS if not w.isascii()]
+_UNIT_ZH = _alt(S.UNIT_MINUTES_ZH)
+_UNIT_EN = _alt(S.UNIT_MINUTES_EN)
+_LUNAR_MONTH = _alt(S.LUNAR_MONTHS)
+_LUNAR_DAY = rf"(?:[初廿][一二三四五六七八九十]|三十|{_NUM}(?:\s*{_DAY_MARK})?)"
+_EVERY_ZH = _alt(S.EVERY_ZH)
+_WEEKWORD_ZH = _alt(S.WEEK_WORDS_ZH)
+_WD_EN_PLURAL = _alt(w + "s" for w in W.WEEKDAYS_EN if len(w) > 3)
+
+RULES: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
+    # title words first: longest match wins, so they only shadow what they contain
+    _rule(_alt(S.TITLE_WORDS_ZH), _title_word),
+    # days
+    _rule(rf"(?<![0-9])(?P<y>[0-9]{{4}})\s*年\s*(?P<m>{_NUM})\s*月\s*(?P<d>{_NUM})(?:\s*{_DAY_MARK})?", _ymd),
+    _rule(r"(?<![0-9])(?P<y>[0-9]{4})(?P<sep>[-/.])(?P<m>[0-9]{1,2})(?P=sep)(?P<d>[0-9]{1,2})(?![0-9])", _ymd),
+    _rule(rf"(?:{_alt(S.LUNAR_PREFIXES)})\s*(?P<lm>{_LUNAR_MONTH})\s*月\s*(?P<ld>{_LUNAR_DAY})", _lunar),
+    _rule(rf"(?P<m>{_NUM})\s*月\s*(?P<d>{_NUM})(?:\s*{_DAY_MARK})?(?P<mon>)", _md),
+    _rule(r"(?<![0-9.:/])(?P<m>[0-9]{1,2})\s*/\s*(?P<d>[0-9]{1,2})(?![0-9/])(?P<mon>)", _md),
+    _rule(
+        rf"{_L}(?P<mon>{_MONTHS})\.?\s*(?P<d>[0-9]{{1,2}}){_ORD}?(?![0-9a-z]){_NOT_CLOCK_AFTER}(?P<m>)",
+        lambda m, ctx: _md_named(m, ctx),
+    ),
+    _rule(
+        rf"(?<![0-9])(?:the\s+)?(?P<d>[0-9]{{1,2}}){_ORD}?\s*(?:of\s+)?(?P<mon>{_MONTHS}){_R}(?P<m>)",
+        lambda m, ctx: _md_named(m, ctx),
+    ),
+    _rule(rf"下\s*个?\s*月\s*(?P<d>{_NUM})\s*{_DAY_MARK}", _next_month),
+    _rule(rf"{_L}next\s+month\s+(?:on\s+)?(?:the\s+)?(?P<d>[0-9]{{1,2}}){_ORD}?{_R}", _next_month),
+    _rule(rf"{_L}(?:on\s+)?the\s+(?P<d>[0-9]{{1,2}}){_ORD}\s+of\s+next\s+month{_R}", _next_month),
+    _rule(rf"(?P<d>{_NUM})\s*{_DAY_MARK}(?!本)", _dom),
+    _rule(rf"(?<![0-9])(?:the\s+)?(?P<d>[0-9]{{1,2}}){_ORD}{_R}", _dom),
+    _rule(
+        rf"(?P<pre>(?:下\s*)+个?|(?:上\s*)+个?|{_alt(W.THIS_WEEK_ZH)})?\s*(?:{_WEEK_ZH})\s*(?P<d>{_WD_ZH})",
+        _weekday_zh,
+    ),
+    _rule(rf"(?P<pre>(?:下\s*)+个?|(?:上\s*)+个?|{_alt(W.THIS_WEEK_ZH)})?\s*{W.WEEKEND_ZH}", _weekend_zh),
+    _rule(rf"{_L}(?P<d>{_WD_EN})\s+(?:(?P<after>next)|(?P<thisweek>this))\s+week{_R}", _weekday_en),
+    _rule(rf"{_L}next\s+week\s+(?:on\s+)?(?P<d>{_WD_EN})(?P<next>){_R}", _weekday_en),
+    _rule(rf"{_L}(?:(?P<next>next)\s+|(?:this\s+(?:coming\s+)?|coming\s+))?(?P<d>{_WD_EN})\.?{_R}", _weekday_en),
+    _rule(rf"{_L}(?:(?P<next>next)\s+|this\s+|the\s+)?{W.WEEKEND_EN}{_R}", _weekend_en),
+    _rule(rf"(?P<w>{_alt(_REL_ZH)})", _rel),
+    _rule(rf"{_L}(?P<w>{_alt(_REL_EN)}){_R}", _rel),
+    _rule(rf"(?P<n>{_NUM}|[0-9]{{1,3}})\s*(?P<u>天|周|个星期|星期|个礼拜|礼拜)\s*(?:之)?后", _in_days),
+    _rule(rf"{_L}in\s+(?P<n>{_NUM_EN})\s+(?P<u>days?|weeks?){_R}", _in_days),
+    _rule(rf"(?P<w>{_alt(_DP_ZH)})", _dated_period),
+    _rule(rf"{_L}(?P<w>tonight|this\s+morning|this\s+afternoon|this\s+evening){_R}", _dated_period),
+    _rule(rf"(?P<w>{_alt(list(S.HOLIDAY_WORDS_ZH) + list(S.NATIONAL_DAY_ELEVEN))})", _holiday),
+    _rule(rf"(?P<w>{_alt(w for w in S.FIXED_FESTIVALS if not w.isascii())})", _holiday),
+    _rule(rf"{_L}(?P<w>{_alt(list(S.HOLIDAY_WORDS_EN) + [w for w in S.FIXED_FESTIVALS if w.isascii()])}){_R}", _holiday),
+    # periods
+    _rule(rf"(?P<w>{_alt(_PER_ZH)})", _period),
+    _rule(rf"{_L}(?:in\s+the\s+|at\s+)?(?P<w>{_alt(_PER_EN)}){_R}", _period),
+    # clock times
+    _rule(rf"(?P<h>{_NUM})\s*(?:{_alt(W.HOUR_MARKERS_ZH)})(?:\s*{_MINUTE_ZH})?", _time_zh),
+    _rule(
+        rf"(?<![0-9.:/])(?P<first>(?P<h1>[0-9]{{1,2}})(?::(?P<m1>[0-9]{{2}}))?(?:\s*(?P<ap1>{_MERIDIEM}))?)"
+        rf"\s*(?P<sep>-|–|~|to|until|till)\s*"
+        rf"(?P<h2>[0-9]{{1,2}})(?::(?P<m2>[0-9]{{2}}))?\s*(?P<ap2>{_MERIDIEM})(?![a-z])",
+        _clock_range,
+    ),
+    _rule(
+        r"(?<![0-9.:/])(?P<first>(?P<h1>[0-9]{1,2}):(?P<m1>[0-9]{2})(?P<ap1>))\s*(?P<sep>-|–|~|to|until|till)\s*"
+        r"(?P<h2>[0-9]{1,2}):(?P<m2>[0-9]{2})(?P<ap2>)(?![0-9])",
+        _clock_range,
+    ),
+    _rule(
+        rf"{_L}(?:from|between)\s+(?P<first>(?P<h1>[0-9]{{1,2}})(?::(?P<m1>[0-9]{{2}}))?(?:\s*(?P<ap1>{_MERIDIEM}))?)"
+        rf"\s*(?P<sep>-|–|~|to|until|till|and)\s*"
+        rf"(?P<h2>[0-9]{{1,2}})(?::(?P<m2>[0-9]{{2}}))?(?:\s*(?P<ap2>{_MERIDIEM}))?(?![0-9a-z])",
+        _clock_range,
+    ),
+    _rule(
+        rf"(?P<first>(?P<h1>{_NUM})(?P<m1>)(?P<ap1>))\s*(?P<sep>-|~|–|到|至)\s*(?P<h2>{_NUM})\s*(?:点钟|点|时)(?P<m2>)(?P<ap2>)",
+        _clock_range,
+    ),
+    _rule(rf"(?<![0-9.:/])(?P<h>[0-9]{{1,2}})\s*[:：]\s*(?P<m>[0-9]{{2}})(?:\s*(?P<ap>{_MERIDIEM}))?(?![0-9a-z])", _clock),
+    _rule(rf"(?<![0-9.:/])(?P<h>[0-9]{{1,2}})\s*(?P<ap>{_MERIDIEM})(?![a-z])", _clock),
+    _rule(rf"(?<![0-9.:/])(?P<h>[0-9]{{1,2}})\s*(?:{_alt(W.OCLOCK_EN)}){_R}", _clock),
+    _rule(rf"{_L}(?P<at>at|@)\s*(?P<h>[0-9]{{1,2}})(?:\s*:\s*(?P<m>[0-9]{{2}}))?(?![0-9a-z:/.])", _clock),
+    _rule(rf"{_L}(?:12\s*)?(?:{_alt(W.NOON_EN)}){_R}", _noon),
+    _rule(rf"{_L}midnight{_R}|午夜", _midnight),
+    # range separators (they only count between two days or two times)
+    _rule(_alt(S.RANGE_SEPARATORS_ZH), _sep),
+    _rule(rf"{_L}(?:{_alt(w for w in S.RANGE_SEPARATORS_EN if w.isalpha())}){_R}", _sep),
+    # repeats
+    _rule(_alt(S.DAILY_ZH), _repeat("DAILY")),
+    _rule(_alt(S.WEEKDAYS_ZH), _repeat("WEEKDAYS")),
+    _rule(rf"(?:{_alt(S.BIWEEKLY_ZH)})\s*(?:的)?\s*(?:(?:{_WEEKWORD_ZH})?(?P<d>{_WD_ZH}))?", _repeat("BIWEEKLY")),
+    _rule(rf"(?:{_EVERY_ZH})\s*(?:{_WEEKWORD_ZH})\s*(?P<d>{_WD_ZH})", _repeat("WEEKLY")),
+    _rule(rf"(?:{_EVERY_ZH})\s*(?P<we>周末)", _repeat("WEEKLY")),
+    _rule(rf"(?:{_EVERY_ZH})\s*(?:{_WEEKWORD_ZH})", _repeat("WEEKLY")),
+    _rule(rf"(?:{_alt(S.MONTH_WORDS_ZH)})\s*(?:的)?\s*(?P<md>{_NUM})\s*{_DAY_MARK}", _repeat("MONTHLY")),
+    _rule(_alt(S.MONTH_WORDS_ZH), _repeat("MONTHLY")),
+    _rule(_alt(S.YEAR_WORDS_ZH), _repeat("YEARLY")),
+    _rule(rf"{_L}(?:{_alt(S.DAILY_EN[:-1])}){_R}", _repeat("DAILY")),
+    _rule(rf"{_L}(?:{_alt(S.WEEKDAYS_EN)}){_R}", _repeat("WEEKDAYS")),
+    _rule(rf"{_L}(?:{_alt(S.EVERY_OTHER_EN)})\s+(?P<d>{_WD_EN}){_R}", _repeat("BIWEEKLY")),
+    _rule(rf"{_L}(?:{_alt(S.BIWEEKLY_EN[:-2])})(?:\s+on)?(?:\s+(?P<d>{_WD_EN})s?)?{_R}", _repeat("BIWEEKLY")),
+    _rule(rf"{_L}(?:{_alt(S.EVERY_EN)})\s+(?P<d>{_WD_EN})s?{_R}", _repeat("WEEKLY")),
+    _rule(rf"{_L}(?:on\s+)?(?P<d>{_WD_EN_PLURAL}){_R}", lambda m, ctx: _plural_weekday(m, ctx)),
+    _rule(rf"{_L}(?:{_alt(S.WEEKLY_EN[:-1])})(?:\s+on\s+(?P<d>{_WD_EN})s?)?{_R}", _repeat("WEEKLY")),
+    _rule(
+        rf"{_L}(?:{_alt(S.MONTHLY_EN)})\s+on\s+the\s+(?P<md>[0-9]{{1,2}}){_ORD}?{_R}",
+        _repeat("MONTHLY"),
+    ),
+    _rule(rf"{_L}(?:{_alt(S.MONTHLY_EN[:-1])}){_R}", _repeat("MONTHLY")),
+    _rule(rf"{_L}(?:{_alt(S.YEARLY_EN[:2])}){_R}", _repeat("YEARLY")),
+    _rule(rf"{_L}(?P<w>daily|weekly|monthly|yearly|annually|biweekly|fortnightly){_R}", _adjective_repeat),
+    # reminders
+    _rule(
+        rf"(?:{_alt(S.AHEAD_ZH)})\s*(?:(?P<half>{_alt(S.HALF_HOUR_ZH)})|(?P<n>{_NUM}|[0-9]{{1,3}})\s*(?P<u>{_UNIT_ZH}))"
+        rf"\s*(?:(?:来|的时候)?\s*(?:提醒|通知)\s*我?|(?:给我)?(?:提醒|通知))",
+        _reminder,
+    ),
+    _rule(
+        rf"(?:提醒|通知)\s*我?\s*(?:{_alt(S.AHEAD_ZH)})\s*(?:(?P<half>{_alt(S.HALF_HOUR_ZH)})|(?P<n>{_NUM}|[0-9]{{1,3}})\s*(?P<u>{_UNIT_ZH}))",
+        _reminder,
+    ),
+    _rule(
+        rf"(?:(?P<half>{_alt(S.HALF_HOUR_ZH)})|(?P<n>{_NUM}|[0-9]{{1,3}})\s*(?P<u>{_UNIT_ZH}))\s*(?:之)?前\s*(?:提醒|通知)\s*我?",
+        _reminder,
+    ),
+    _rule(
+        rf"{_L}(?:and\s+)?(?:remind|alert|notify)\s+me\s+(?:(?P<n>{_NUM_EN})\s*(?P<u>{_UNIT_EN})|(?P<half>half\s+an\s+hour)"
+        rf"|(?P<daybefore>the\s+day|a\s+day))\s+(?:before|ahead|early|prior|in\s+advance)(?:\s+it)?{_R}",
+        _reminder,
+    ),
+    _rule(
+        rf"{_L}(?:with\s+)?(?:an?\s+)?(?P<n>{_NUM_EN})[-\s]*(?P<u>{_UNIT_EN})\s+(?:reminder|alert|notice|warning){_R}",
+        _reminder,
+    ),
+    _rule(
+        rf"{_L}(?:with\s+)?(?:an?\s+)?(?:reminder|alert)\s+(?P<n>{_NUM_EN})\s*(?P<u>{_UNIT_EN})\s+(?:before|ahead|early|prior){_R}",
+        _reminder,
+    ),
+)
+
+
+def _md_named(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    mo = W.MONTHS_EN.get(re.sub(r"\s+", " ", m["mon"]))
+    d = _num(m["d"])
+    if mo is None or d is None:
+        return None
+    found = _next_month_day(mo, d, ctx.today)
+    return _day_tok(m, (found,) if found else None, RANK_EXACT)
+
+
+def _plural_weekday(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    """ "Yoga on Tuesdays": every Tuesday."""
+    word = m["d"][:-1]
+    return [RepeatTok(start=m.start(), end=m.end(), kind="WEEKLY", weekday=W.WEEKDAYS_EN[word])]
+
+
+def scan(s: str, ctx: TimeContext) -> list[Token]:
+    """Every token of the folded sentence ``s``, left to right, longest match first."""
+    found: list[Token] = []
+    pos = 0
+    n = len(s)
+    while pos < n:
+        best: tuple[int, list[Token]] | None = None
+        if not s[pos].isspace():
+            for rx, handler in RULES:
+                m = rx.match(s, pos)
+                if m is None or m.end() <= pos or (best is not None and m.end() <= best[0]):
+                    continue
+                toks = handler(m, ctx)
+                if toks:
+                    best = (m.end(), toks)
+        if best is None:
+            pos += 1
+            continue
+        found.extend(best[1])
+        pos = best[0]
+    return found

@@ -1,0 +1,318 @@
+"""Words a quick-add sentence carries besides the slot words of ``words.py``.
+
+The quick-add parser (``sentence.py``) reads a whole sentence ("每周一上午十点在会议室A开周会，
+提前十分钟提醒"), so it needs vocabulary a short clarification reply never has: repeats,
+reminders, place markers, range separators, fixed-date festivals, lunar month and day names,
+the default hour a bare period word stands for, and the words that look like dates but are
+titles (下午茶, 双十一). Like ``words.py`` this module only holds data; nothing here matches
+text, so a new word is one line here and the corpus in ``evals/quick_add.jsonl`` says whether
+it helped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Final
+
+# --------------------------------------------------------------------------
+# Periods without an hour
+# --------------------------------------------------------------------------
+
+#: "明天下午开会" names a part of the day and no hour; quick add starts the event at this
+#: hour (shown in the preview before Enter, so the user sees the convention and can type an
+#: hour instead). The keys are ``words.Period.name`` values.
+PERIOD_DEFAULT_HOUR: Final[Mapping[str, int]] = MappingProxyType(
+    {"early": 6, "morning": 9, "noon": 12, "afternoon": 14, "evening": 19}
+)
+#: 傍晚 reads as an afternoon hour ("傍晚六点" = 18:00) but alone starts at 18:00.
+PERIOD_WORD_DEFAULT_HOUR: Final[Mapping[str, int]] = MappingProxyType({"傍晚": 18})
+
+# --------------------------------------------------------------------------
+# Ranges
+# --------------------------------------------------------------------------
+
+RANGE_SEPARATORS_ZH: Final[tuple[str, ...]] = ("到", "至", "~", "-", "–", "—", "－", "～")
+RANGE_SEPARATORS_EN: Final[tuple[str, ...]] = ("to", "until", "till", "through", "thru", "-", "–", "—", "~")
+#: English words that open a range or lead into a day or time and mean nothing on their own
+#: once it is read ("from Dec 21 to Dec 27", "on Friday", "at 3pm"): they leave the title with it.
+LEADS_EN: Final[tuple[str, ...]] = ("from", "on", "at", "by", "@", "starting", "this coming")
+LEADS_ZH: Final[tuple[str, ...]] = ("在", "于", "从")
+
+# --------------------------------------------------------------------------
+# Days the holiday data does not hold
+# --------------------------------------------------------------------------
+
+#: Fixed-date festivals and their month-day: people schedule by them in both languages,
+#: and the CN holiday data (which names days off) knows none of them.
+FIXED_FESTIVALS: Final[Mapping[str, tuple[int, int]]] = MappingProxyType(
+    {
+        "圣诞节": (12, 25),
+        "圣诞": (12, 25),
+        "平安夜": (12, 24),
+        "情人节": (2, 14),
+        "万圣节": (10, 31),
+        "christmas day": (12, 25),
+        "christmas": (12, 25),
+        "xmas": (12, 25),
+        "christmas eve": (12, 24),
+        "valentine's day": (2, 14),
+        "valentines day": (2, 14),
+        "halloween": (10, 31),
+        "new year's eve": (12, 31),
+        "new years eve": (12, 31),
+        "new year's day": (1, 1),
+        "new years day": (1, 1),
+    }
+)
+#: Holiday names read from the sentence and resolved through ``H:``; the aliases of
+#: ``holiday.py`` minus those that are also ordinary words in a sentence (十一 is eleven).
+HOLIDAY_WORDS_ZH: Final[tuple[str, ...]] = (
+    "元旦",
+    "春节",
+    "除夕",
+    "清明节",
+    "清明",
+    "劳动节",
+    "五一",
+    "端午节",
+    "端午",
+    "中秋节",
+    "中秋",
+    "国庆节",
+    "国庆",
+)
+#: 十一 is 国庆 only as "十一假期" / "十一长假" / "十一黄金周".
+NATIONAL_DAY_ELEVEN: Final[tuple[str, ...]] = ("十一假期", "十一长假", "十一黄金周", "十一期间")
+HOLIDAY_WORDS_EN: Final[tuple[str, ...]] = (
+    "chinese new year",
+    "spring festival",
+    "mid-autumn festival",
+    "mid autumn festival",
+    "dragon boat festival",
+    "national day",
+    "labor day",
+    "labour day",
+    "qingming festival",
+)
+
+# --------------------------------------------------------------------------
+# 农历
+# --------------------------------------------------------------------------
+
+LUNAR_PREFIXES: Final[tuple[str, ...]] = ("农历", "阴历", "旧历")
+LUNAR_MONTHS: Final[Mapping[str, int]] = MappingProxyType(
+    {
+        "正": 1,
+        "一": 1,
+        "二": 2,
+        "三": 3,
+        "四": 4,
+        "五": 5,
+        "六": 6,
+        "七": 7,
+        "八": 8,
+        "九": 9,
+        "十": 10,
+        "冬": 11,
+        "十一": 11,
+        "腊": 12,
+        "十二": 12,
+    }
+)
+#: 初一..初十, then 十一..二十, 廿一..廿九, 三十.
+LUNAR_DAY_PREFIXES: Final[Mapping[str, int]] = MappingProxyType({"初": 0, "廿": 20})
+
+# --------------------------------------------------------------------------
+# Repeats (the command layer's words: DAILY, WEEKDAYS, WEEKLY, BIWEEKLY, MONTHLY, YEARLY)
+# --------------------------------------------------------------------------
+
+EVERY_ZH: Final[tuple[str, ...]] = ("每个", "每")
+DAILY_ZH: Final[tuple[str, ...]] = ("每天", "每日", "天天", "每一天")
+WEEKDAYS_ZH: Final[tuple[str, ...]] = ("每个工作日", "每工作日", "工作日每天", "工作日")
+WEEK_WORDS_ZH: Final[tuple[str, ...]] = ("星期", "礼拜", "周")
+BIWEEKLY_ZH: Final[tuple[str, ...]] = ("每两周", "每隔一周", "隔周", "双周", "每两个星期", "每隔两周")
+MONTH_WORDS_ZH: Final[tuple[str, ...]] = ("每个月", "每月")
+YEAR_WORDS_ZH: Final[tuple[str, ...]] = ("每年", "每一年")
+DAILY_EN: Final[tuple[str, ...]] = ("every day", "everyday", "each day", "daily")
+WEEKDAYS_EN: Final[tuple[str, ...]] = ("every weekday", "each weekday", "on weekdays", "weekdays", "every workday")
+WEEKLY_EN: Final[tuple[str, ...]] = ("every week", "each week", "weekly")
+BIWEEKLY_EN: Final[tuple[str, ...]] = ("every other week", "every two weeks", "every 2 weeks", "biweekly", "fortnightly")
+MONTHLY_EN: Final[tuple[str, ...]] = ("every month", "each month", "monthly")
+YEARLY_EN: Final[tuple[str, ...]] = ("every year", "each year", "yearly", "annually")
+EVERY_EN: Final[tuple[str, ...]] = ("every", "each")
+EVERY_OTHER_EN: Final[tuple[str, ...]] = ("every other", "every second", "every 2nd")
+#: "Weekly review", "Daily standup", "Monthly report": an English repeat adjective that opens
+#: the sentence and runs straight into a word names the event; it is not a repeat.
+ADJECTIVE_REPEATS_EN: Final[tuple[str, ...]] = ("daily", "weekly", "monthly", "yearly", "biweekly")
+
+# --------------------------------------------------------------------------
+# Reminders
+# --------------------------------------------------------------------------
+
+REMIND_ZH: Final[str] = "提醒"
+AHEAD_ZH: Final[tuple[str, ...]] = ("提前",)
+UNIT_MINUTES_ZH: Final[Mapping[str, int]] = MappingProxyType(
+    {"分钟": 1, "分": 1, "个小时": 60, "小时": 60, "个钟头": 60, "钟头": 60, "天": 1440, "日": 1440, "周": 10080}
+)
+HALF_HOUR_ZH: Final[tuple[str, ...]] = ("半小时", "半个小时", "半个钟头")
+UNIT_MINUTES_EN: Final[Mapping[str, int]] = MappingProxyType(
+    {
+        "minutes": 1,
+        "minute": 1,
+        "mins": 1,
+        "min": 1,
+        "m": 1,
+        "hours": 60,
+        "hour": 60,
+        "hrs": 60,
+        "hr": 60,
+        "h": 60,
+        "days": 1440,
+        "day": 1440,
+        "d": 1440,
+        "weeks": 10080,
+        "week": 10080,
+    }
+)
+NUMBERS_EN: Final[Mapping[str, int]] = MappingProxyType(
+    {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "ten": 10, "fifteen": 15, "twenty": 20, "thirty": 30}
+)
+#: The most a reminder may be ahead: four weeks, what the editor offers.
+MAX_REMINDER_MINUTES: Final[int] = 4 * 10080
+
+# --------------------------------------------------------------------------
+# Places
+# --------------------------------------------------------------------------
+
+#: 在 is a place marker except inside these words (现在, 正在, 在线 ...).
+NOT_PLACE_BEFORE_ZAI: Final[str] = "现正实存自所好还总"
+NOT_PLACE_AFTER_ZAI: Final[tuple[str, ...]] = ("线", "内", "于", "乎", "意", "场的")
+#: A Chinese place ends where one of these begins: a companion, a verb, a particle.
+PLACE_STOPS_ZH: Final[tuple[str, ...]] = (
+    "和",
+    "跟",
+    "与",
+    "同",
+    "陪",
+    "给",
+    "找",
+    "见",
+    "开",
+    "吃",
+    "喝",
+    "参加",
+    "讨论",
+    "打",
+    "看",
+    "买",
+    "办",
+    "聊",
+    "学",
+    "练",
+    "面试",
+    "面谈",
+    "拿",
+    "取",
+    "接",
+    "送",
+    "考",
+    "上课",
+    "上班",
+    "加班",
+    "值班",
+    "做",
+    "过",
+    "玩",
+    "逛",
+    "聚",
+    "约",
+    "请",
+    "碰头",
+    "集合",
+    "等",
+    "办公",
+    "健身",
+    "跑步",
+    "游泳",
+    "唱",
+    "录",
+    "拍",
+    "签",
+    "交",
+    "还",
+    "修",
+    "剪",
+    "理发",
+    "检查",
+    "体检",
+    "复查",
+    "答辩",
+    "汇报",
+    "培训",
+    "演讲",
+    "举行",
+    "举办",
+    "召开",
+    "进行",
+    "有",
+    "的",
+    "，",
+    ",",
+    "。",
+    " ",
+)
+MAX_PLACE_CHARS_ZH: Final[int] = 16
+#: An English place ends before one of these words.
+PLACE_STOPS_EN: Final[tuple[str, ...]] = ("with", "for", "to", "and", "about", "re", "on", "at", "in", "from", "until")
+MAX_PLACE_WORDS_EN: Final[int] = 5
+
+# --------------------------------------------------------------------------
+# Titles
+# --------------------------------------------------------------------------
+
+#: Words that contain a day or time word but name the event: kept whole in the title.
+TITLE_WORDS_ZH: Final[tuple[str, ...]] = (
+    "下午茶",
+    "早茶",
+    "晚茶",
+    "上午茶",
+    "一点点",
+    "双十一",
+    "双十二",
+    "五月天",
+    "周年",
+    "周报",
+    "日报",
+    "月报",
+    "年报",
+    "春晚",
+    "晚上好",
+    "早上好",
+    "中午饭",
+)
+#: Glue at a title's edges once the date and time words are out.
+TITLE_EDGE_ZH: Final[tuple[str, ...]] = ("的", "在", "了", "吧", "于", "从", "，", ",", "。", "、", "：", ":", "-", "~")
+TITLE_LEAD_ZH: Final[tuple[str, ...]] = ("需要", "要", "得")
+TITLE_EDGE_EN: Final[tuple[str, ...]] = (
+    "at",
+    "on",
+    "in",
+    "from",
+    "for",
+    "by",
+    "to",
+    "the",
+    "this",
+    "next",
+    "every",
+    "each",
+    "and",
+    "of",
+    "starting",
+    "@",
+    ",",
+    "-",
+    "–",
+    ":",
+)
