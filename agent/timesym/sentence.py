@@ -128,11 +128,12 @@ def _failed(text: str, problem: str, spans: tuple[Span, ...] = ()) -> QuickEvent
 # --------------------------------------------------------------------------
 
 _GLUE_GAP: Final = re.compile(r"^[\s的,，、]*$")
+_AT_GLUE: Final = re.compile(r"^[\s的,，、]*(?:(?:at|@)\s*)?$")
 _LEAD_EN: Final = re.compile(r"(?:(?<=\s)|^)(?:" + "|".join(re.escape(w) for w in S.LEADS_EN) + r")\s*$")
 _LEAD_ZH: Final = re.compile(r"(?:" + "|".join(S.LEADS_ZH) + r")\s*$")
 
 
-def _empty_gap(s: str, start: int, end: int, inside: list[Tok]) -> bool:
+def _empty_gap(s: str, start: int, end: int, inside: list[Tok], glue: re.Pattern[str] | None = None) -> bool:
     """True when ``s[start:end]`` holds nothing but glue once the ``inside`` tokens are out."""
     if end < start:
         return False
@@ -140,7 +141,7 @@ def _empty_gap(s: str, start: int, end: int, inside: list[Tok]) -> bool:
     for tok in inside:
         for i in range(max(tok.start, start), min(tok.end, end)):
             chars[i - start] = " "
-    return bool(_GLUE_GAP.match("".join(chars)))
+    return bool((glue or _GLUE_GAP).match("".join(chars)))
 
 
 def _is_cjk(ch: str) -> bool:
@@ -162,10 +163,11 @@ class _Day:
 
 
 def _range_end(first: DayTok, second: DayTok) -> date | None:
+    day0 = first.days[0]
     if second.month_day is not None and second.rank < first.rank:  # 12月24日到26日
-        day0 = first.days[0]
-        found = next_day_of_month(second.month_day, day0)
-        return found
+        return next_day_of_month(second.month_day, day0)
+    if second.weekday is not None and second.rolls:  # next Monday to Wednesday
+        return day0 + timedelta(days=(second.weekday - day0.isoweekday()) % 7)
     return second.days[-1]
 
 
@@ -189,10 +191,13 @@ def _pick_day(s: str, days: list[DayTok], seps: list[SepTok]) -> tuple[_Day | No
     day = primary.days[0]
     used: list[Tok] = [primary]
     rest: list[DayTok] = []
-    for tok in days:
+    for tok in sorted(days, key=lambda t: abs(t.start - primary.start)):
         if tok is primary:
             continue
-        agrees = (
+        # a second word for the same day counts only beside the first ("12月4日周五"); apart
+        # from it, it is part of the title ("Sunday brunch ... this Sunday")
+        beside = any(_empty_gap(s, min(t.end, tok.end), max(t.start, tok.start), []) for t in used)
+        agrees = beside and (
             tok.days == primary.days
             or tok.days[0] == day
             or (tok.weekday is not None and day.isoweekday() == tok.weekday)
@@ -239,29 +244,30 @@ def _hour(clock: ClockTok, period: W.Period | None) -> tuple[int, bool] | None:
 
 def _period_for(s: str, clock: ClockTok, periods: list[PeriodTok], days: list[DayTok]) -> PeriodTok | None:
     for period in reversed(periods):
-        if period.end <= clock.start and _empty_gap(s, period.end, clock.start, list(days)):
-            return period
+        if period.end <= clock.start and _empty_gap(s, period.end, clock.start, list(days), glue=_AT_GLUE):
+            return period  # 明天下午三点, "tonight at 8"
     for period in periods:
-        if clock.end <= period.start and _empty_gap(s, clock.end, period.start, []):
-            return period  # "9 in the morning", "8 tonight"
+        if clock.end <= period.start and _empty_gap(s, clock.end, period.start, list(days)):
+            return period  # "9 in the morning", "8 tonight", "9 tomorrow evening"
     return None
 
 
-def _attached(s: str, period: PeriodTok, days: list[DayTok]) -> bool:
+def _attached(s: str, period: PeriodTok, anchors: list[Tok]) -> bool:
     """Whether a period with no hour is the event's time: always in Chinese (下午开会), in
-    English only next to a day or as "in the/at/this ..." ("Morning standup" is a name)."""
+    English only right after a day or repeat, or as "in the/at/this ..." ("Morning standup",
+    "Movie night tomorrow" name the event)."""
     word = s[period.start : period.end]
     if not word.isascii() or word.startswith(("in ", "at ", "this ", "tonight")):
         return True
-    return any(
-        _empty_gap(s, d.end, period.start, []) or _empty_gap(s, period.end, d.start, []) or d.start == period.start for d in days
-    )
+    return any(_empty_gap(s, d.end, period.start, []) or d.start == period.start for d in anchors)
 
 
-def _pick_time(s: str, clocks: list[ClockTok], periods: list[PeriodTok], seps: list[SepTok], days: list[DayTok]) -> _Time | None:
+def _pick_time(
+    s: str, clocks: list[ClockTok], periods: list[PeriodTok], seps: list[SepTok], days: list[DayTok], anchors: list[Tok]
+) -> _Time | None:
     if not clocks:
         for period in periods:
-            if _attached(s, period, days):
+            if _attached(s, period, anchors):
                 return _Time(time(period.default_hour), False, None, False, [period])
         return None
     first = clocks[0]
@@ -368,8 +374,14 @@ def _place(s: str, text: str, segments: list[tuple[int, int]]) -> tuple[str, tup
             after = seg[i + 1 :]
             if before and before in S.NOT_PLACE_BEFORE_ZAI or after.startswith(S.NOT_PLACE_AFTER_ZAI):
                 continue
-            stop = _ZH_STOPS.search(after)
-            end = stop.start() if stop else len(after)
+            end = len(after)
+            for stop in _ZH_STOPS.finditer(after):
+                if stop.start() == 0:
+                    continue  # 在同仁堂: a place cannot be empty
+                if stop.group() in S.COMPANION_STOPS_ZH and after[stop.end() :].startswith(S.PLACE_SUFFIXES_ZH):
+                    continue  # 协和医院: the companion word is inside the name
+                end = stop.start()
+                break
             place = after[:end].strip()
             if not place or end > S.MAX_PLACE_CHARS_ZH:
                 continue
@@ -448,7 +460,7 @@ def parse_quick(text: str, ctx: TimeContext, *, default_minutes: int = 60) -> Qu
 
     day, _title_days = _pick_day(s, days, seps)
     day_toks = [t for t in (day.used if day else []) if isinstance(t, DayTok)]
-    at = _pick_time(s, clocks, periods, seps, day_toks or days)
+    at = _pick_time(s, clocks, periods, seps, day_toks or days, [*day_toks, *repeats[:1]])
     rep = repeats[0] if repeats else None
     used: list[tuple[str, Token]] = []
     used += [("day", t) for t in (day.used if day else [])]  # type: ignore[misc]
@@ -508,8 +520,8 @@ def parse_quick(text: str, ctx: TimeContext, *, default_minutes: int = 60) -> Qu
         segments = _segments(len(s), removed)
     title = _trim(_join(text, segments))
     spans = _spans(text, used, place[1] if place else None)
-    if not title:
-        return _failed(text, "no_title", spans)
+    if not title:  # the day and time stay readable (the peer corpora measure them)
+        return QuickEvent(text, "", start, end, repeat, None, location, spans, "no_title")
     reminder = reminders[0].minutes if reminders else None
     return QuickEvent(text, title, start, end, repeat, reminder, location, spans)
 

@@ -108,6 +108,7 @@ def fold(text: str) -> str:
     out: list[str] = []
     for ch in text:
         folded = unicodedata.normalize("NFKC", ch).replace("\u2019", "'").replace("\u2018", "'").lower()
+        folded = S.TRADITIONAL.get(folded, folded)
         out.append(folded if len(folded) == 1 else ch)
     return "".join(out)
 
@@ -237,7 +238,7 @@ def _md(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
 
 
 def _lunar(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
-    month = S.LUNAR_MONTHS.get(m["lm"])
+    month = S.LUNAR_MONTHS.get(m["lm"]) if m["lm"] else 1
     text = m["ld"]
     day: int | None
     if text[0] in S.LUNAR_DAY_PREFIXES:
@@ -292,11 +293,14 @@ def _weekday_en(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
     d = W.WEEKDAYS_EN[m["d"]]
     groups = m.groupdict()
     nxt = bool(groups.get("next") or groups.get("after"))
+    if groups.get("last"):
+        return _symbol_tok(m, ctx, f"W{d}-1", RANK_WEEK)
     if nxt:
         return _symbol_tok(m, ctx, f"W{d}+1", RANK_WEEK)
     if groups.get("thisweek"):
         return _symbol_tok(m, ctx, f"W{d}+0", RANK_WEEK)
-    return _symbol_tok(m, ctx, f"W{d}", RANK_WEEKDAY, rolls="week", weekday=d)
+    rank = RANK_MONTH_DAY if groups.get("this") else RANK_WEEKDAY  # "this Sunday" is said as a date
+    return _symbol_tok(m, ctx, f"W{d}", rank, rolls="week", weekday=d)
 
 
 def _weekend_en(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
@@ -304,7 +308,10 @@ def _weekend_en(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
 
 
 def _rel(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
-    n = W.RELATIVE_DAYS[re.sub(r"\s+", " ", m["w"])]
+    word = re.sub(r"\s+", " ", m["w"])
+    n = S.MORE_RELATIVE_DAYS.get(word, W.RELATIVE_DAYS.get(word.removeprefix("the ")))
+    if n is None:
+        return None
     return _day_tok(m, (ctx.today + timedelta(days=n),), RANK_EXACT)
 
 
@@ -313,16 +320,100 @@ def _in_days(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
     if n is None or n > 366:
         return None
     unit = 7 if m["u"] in ("周", "个星期", "星期", "个礼拜", "礼拜", "week", "weeks") else 1
-    return _day_tok(m, (ctx.today + timedelta(days=n * unit),), RANK_EXACT)
+    sign = -1 if m.groupdict().get("ago") else 1
+    return _day_tok(m, (ctx.today + timedelta(days=sign * n * unit),), RANK_EXACT)
+
+
+def _in_minutes(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    """ "in 15 minutes", "半小时后": a day and a clock time from now, to the minute."""
+    groups = m.groupdict()
+    if groups.get("half"):
+        minutes = 30
+    elif groups.get("quarter"):
+        minutes = 15
+    else:
+        n = _num(groups.get("n"))
+        per = S.UNIT_MINUTES_ZH.get(groups.get("u") or "") or S.UNIT_MINUTES_EN.get(groups.get("u") or "")
+        if n is None or per is None or per > 60 or n * per > 24 * 60:
+            return None
+        minutes = n * per
+    at = (ctx.local_now + timedelta(minutes=minutes)).replace(second=0, microsecond=0)
+    return [
+        DayTok(start=m.start(), end=m.end(), days=(at.date(),), rank=RANK_EXACT),
+        ClockTok(start=m.start(), end=m.end(), hour=at.hour, minute=at.minute, padded=True),
+    ]
+
+
+def _now(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    at = ctx.local_now
+    return [
+        DayTok(start=m.start(), end=m.end(), days=(at.date(),), rank=RANK_EXACT),
+        ClockTok(start=m.start(), end=m.end(), hour=at.hour, minute=at.minute, padded=True),
+    ]
+
+
+def _month_rel_dom(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    """上个月23号, 本月9日, 这个月20号: that day of the named month, past or not."""
+    d = _num(m["d"])
+    step = {"上": -1, "下": 1}.get(m["w"], 0)
+    year, month = add_months(ctx.today.year, ctx.today.month, step)
+    if d is None or not 1 <= d <= calendar.monthrange(year, month)[1]:
+        return None
+    return _day_tok(m, (date(year, month, d),), RANK_EXACT)
+
+
+def _year(text: str) -> int | None:
+    digits = "".join(str(W.CN_DIGITS[ch]) if ch in W.CN_DIGITS else ch for ch in text)
+    if not digits.isdigit():
+        return None
+    if len(digits) == 2:
+        return 2000 + int(digits)
+    return int(digits) if len(digits) == 4 else None
+
+
+def _ymd_any(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    """Dates with their year written any way: 二零一五年三月三号, 15年3月2日, March 3rd 2015, 3/3/2015."""
+    groups = m.groupdict()
+    year = _year(groups["y"])
+    mo = _num(groups["m"]) if groups.get("m") else W.MONTHS_EN.get(re.sub(r"\s+", " ", groups.get("mon") or ""))
+    d = _num(groups["d"])
+    if year is None or mo is None or d is None:
+        return None
+    try:
+        return _day_tok(m, (date(year, mo, d),), RANK_EXACT)
+    except ValueError:
+        return None
+
+
+def _minutes_phrase(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    """ "half past 3 pm", "a quarter to noon", "20 minutes to 2pm"."""
+    groups = m.groupdict()
+    hour = 12 if groups.get("noon") else int(groups["h"])
+    mins = 30 if groups.get("half") else 15 if groups.get("quarter") else _num(groups.get("n"))
+    if mins is None or not 0 < mins < 60 or hour > 12:
+        return None
+    ap = W.PM if groups.get("noon") else (W.MERIDIEM_EN[groups["ap"]] if groups.get("ap") else None)
+    if groups["dir"] in ("to", "before", "till"):
+        hour, mins = (hour - 1) % 24, 60 - mins
+        if ap is not None and groups.get("noon"):
+            ap = W.AM
+        elif ap is not None and hour == 11 and int(groups.get("h") or 12) == 12:
+            ap = W.AM if ap is W.PM else W.PM
+    if hour == 0 and ap is None:
+        hour = 12
+    return [ClockTok(start=m.start(), end=m.end(), hour=hour, minute=mins, padded=groups.get("noon") is not None, meridiem=ap)]
 
 
 def _dated_period(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
     word = m["w"]
     if word in W.DATED_PERIOD_WORDS:
         n, period = W.DATED_PERIOD_WORDS[word]
-    else:  # "this morning", "this afternoon", "this evening"
-        n, period = 0, W.PERIOD_WORDS[word.split()[-1]]
-    day = DayTok(start=m.start(), end=m.end(), days=(ctx.today + timedelta(days=n),), rank=RANK_EXACT)
+    elif word in S.MORE_DATED_PERIODS:
+        n, name = S.MORE_DATED_PERIODS[word]
+        period = W.PERIOD_WORDS[name]
+    else:  # "this morning", "this afternoon", "this evening", "last night"
+        n, period = (-1 if word.startswith("last") else 0), W.PERIOD_WORDS[word.split()[-1]]
+    day = DayTok(start=m.start(), end=m.end(), days=(ctx.today + timedelta(days=n),), rank=RANK_WEEK)
     hour = S.PERIOD_DEFAULT_HOUR[period.name]
     return [day, PeriodTok(start=m.start(), end=m.end(), period=period, default_hour=hour)]
 
@@ -331,10 +422,16 @@ def _holiday(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
     name = re.sub(r"\s+", " ", m["w"])
     if name in S.NATIONAL_DAY_ELEVEN:
         name = "国庆"
-    if name in S.FIXED_FESTIVALS:
-        month, day = S.FIXED_FESTIVALS[name]
-        found = _next_month_day(month, day, ctx.today)
+    fixed = S.FIXED_FESTIVALS.get(name) or S.HOLIDAY_DAYS_ZH.get(name)
+    if fixed is not None:
+        found = _next_month_day(fixed[0], fixed[1], ctx.today)
         return _day_tok(m, (found,) if found else None, RANK_FESTIVAL)
+    if name in S.LUNAR_FESTIVALS:
+        month, day = S.LUNAR_FESTIVALS[name]
+        return _symbol_tok(m, ctx, f"L:{month:02d}-{day:02d}", RANK_FESTIVAL, lunar=True)
+    if name in S.LUNAR_NEW_YEARS_EVE:
+        new_year = symbol_days("L:01-01", ctx.with_now(ctx.now + timedelta(days=1)))
+        return _day_tok(m, (new_year[0] - timedelta(days=1),) if new_year else None, RANK_FESTIVAL, lunar=True)
     days = symbol_days(f"H:{name}", ctx)
     return _day_tok(m, days[:1] if days else None, RANK_FESTIVAL)
 
@@ -357,6 +454,7 @@ def _time_zh(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
         return None
     raw = m["m"]
     minute = 0
+    end = m.end()
     if raw is not None:
         if raw in W.MINUTE_WORDS_ZH:
             minute = W.MINUTE_WORDS_ZH[raw]
@@ -368,13 +466,13 @@ def _time_zh(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
             for marker in W.MINUTE_MARKERS_ZH:
                 text = text.removesuffix(marker)
             value = W.cn_to_int(text)
-            if value is None or value > 59:
-                return None
-            if value < 10 and not (past or marked or text[:1] in W.ZERO_CHARS):
-                return None  # 三点五: 3:05 or 3:30? not read
-            minute = value
+            if value is None or value > 59 or (value < 10 and not (past or marked or text[:1] in W.ZERO_CHARS)):
+                # 三点五 (3:05 or 3:30?), 七点五月天, 三点一对一: only the hour is read
+                end = m.end("hm")
+            else:
+                minute = value
     padded = len(m["h"]) == 2 and m["h"].startswith("0")
-    return [ClockTok(start=m.start(), end=m.end(), hour=hour, minute=minute, padded=padded)]
+    return [ClockTok(start=m.start(), end=end, hour=hour, minute=minute, padded=padded)]
 
 
 def _clock(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
@@ -482,8 +580,9 @@ def _rule(pattern: str, handler: _Handler) -> tuple[re.Pattern[str], _Handler]:
     return re.compile(pattern), handler
 
 
-_REL_ZH = [w for w in W.RELATIVE_DAYS if not w.isascii()]
-_REL_EN = [w for w in W.RELATIVE_DAYS if w.isascii()] + ["the day after tomorrow"]
+_REL_ALL = [*W.RELATIVE_DAYS, *S.MORE_RELATIVE_DAYS]
+_REL_ZH = [w for w in _REL_ALL if not w.isascii()]
+_REL_EN = [w for w in _REL_ALL if w.isascii()]
 _PER_ZH = [w for w in W.PERIOD_WORDS if not w.isascii()]
 _PER_EN = [w for w in W.PERIOD_WORDS if w.isascii()]
 _DP_ZH = [w for w in W.DATED_PERIOD_WORDS if not w.isascii()]
@@ -493,6 +592,15 @@ _LUNAR_MONTH = _alt(S.LUNAR_MONTHS)
 _LUNAR_DAY = rf"(?:[初廿][一二三四五六七八九十]|三十|{_NUM}(?:\s*{_DAY_MARK})?)"
 _EVERY_ZH = _alt(S.EVERY_ZH)
 _WEEKWORD_ZH = _alt(S.WEEK_WORDS_ZH)
+_HOLIDAY_NAMES = [
+    *S.HOLIDAY_WORDS_ZH,
+    *S.NATIONAL_DAY_ELEVEN,
+    *S.HOLIDAY_WORDS_EN,
+    *S.FIXED_FESTIVALS,
+    *S.HOLIDAY_DAYS_ZH,
+    *S.LUNAR_FESTIVALS,
+    *S.LUNAR_NEW_YEARS_EVE,
+]
 _WD_EN_PLURAL = _alt(w + "s" for w in W.WEEKDAYS_EN if len(w) > 3)
 
 RULES: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
@@ -501,7 +609,25 @@ RULES: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
     # days
     _rule(rf"(?<![0-9])(?P<y>[0-9]{{4}})\s*年\s*(?P<m>{_NUM})\s*月\s*(?P<d>{_NUM})(?:\s*{_DAY_MARK})?", _ymd),
     _rule(r"(?<![0-9])(?P<y>[0-9]{4})(?P<sep>[-/.])(?P<m>[0-9]{1,2})(?P=sep)(?P<d>[0-9]{1,2})(?![0-9])", _ymd),
+    _rule(
+        rf"(?P<y>[零〇一二三四五六七八九]{{4}}|[零〇一二三四五六七八九]{{2}}|(?<![0-9])[0-9]{{2}})\s*年\s*(?P<m>{_NUM})\s*月"
+        rf"\s*(?P<d>{_NUM})(?:\s*{_DAY_MARK})?",
+        _ymd_any,
+    ),
+    _rule(
+        rf"{_L}(?P<mon>{_MONTHS})\.?\s*(?P<d>[0-9]{{1,2}}){_ORD}?,?\s+(?P<y>(?:19|20)[0-9]{{2}})(?![0-9])",
+        _ymd_any,
+    ),
+    _rule(
+        rf"(?<![0-9])(?:the\s+)?(?P<d>[0-9]{{1,2}}){_ORD}?\s*(?:of\s+)?(?P<mon>{_MONTHS}),?\s+(?P<y>(?:19|20)[0-9]{{2}})(?![0-9])",
+        _ymd_any,
+    ),
+    _rule(r"(?<![0-9.:/])(?P<m>[0-9]{1,2})/(?P<d>[0-9]{1,2})/(?P<y>(?:19|20)[0-9]{2})(?![0-9])", _ymd_any),
+    _rule(r"(?<![0-9:/.-])(?P<m>[01][0-9])-(?P<d>[0-3][0-9])(?![0-9-])(?P<mon>)", _md),
+    _rule(rf"(?P<w>[上下这本今])\s*个?\s*月\s*(?P<d>{_NUM})\s*{_DAY_MARK}", _month_rel_dom),
+    _rule(rf"{S.LUNAR_NEW_YEAR_DAYS}(?P<ld>[一二三四五六七八九十])(?P<lm>)", lambda m, ctx: _lunar_new_year_day(m, ctx)),
     _rule(rf"(?:{_alt(S.LUNAR_PREFIXES)})\s*(?P<lm>{_LUNAR_MONTH})\s*月\s*(?P<ld>{_LUNAR_DAY})", _lunar),
+    _rule(rf"(?:{_alt(S.LUNAR_PREFIXES)})?\s*(?P<lm>{_alt(S.LUNAR_ONLY_MONTHS)})\s*月\s*(?P<ld>{_LUNAR_DAY})", _lunar),
     _rule(rf"(?P<m>{_NUM})\s*月\s*(?P<d>{_NUM})(?:\s*{_DAY_MARK})?(?P<mon>)", _md),
     _rule(r"(?<![0-9.:/])(?P<m>[0-9]{1,2})\s*/\s*(?P<d>[0-9]{1,2})(?![0-9/])(?P<mon>)", _md),
     _rule(
@@ -512,34 +638,56 @@ RULES: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
         rf"(?<![0-9])(?:the\s+)?(?P<d>[0-9]{{1,2}}){_ORD}?\s*(?:of\s+)?(?P<mon>{_MONTHS}){_R}(?P<m>)",
         lambda m, ctx: _md_named(m, ctx),
     ),
+    _rule(
+        rf"{_L}(?P<mon>{_MONTHS})\.?\s*(?P<d>[0-9]{{1,2}}){_ORD}?\s*(?P<sep>-|–|~|to|through|thru|until)\s*"
+        rf"(?P<d2>[0-9]{{1,2}}){_ORD}?(?![0-9a-z:]){_NOT_CLOCK_AFTER}",
+        lambda m, ctx: _md_range(m, ctx),
+    ),
+    _rule(
+        rf"(?P<m>{_NUM})\s*月\s*(?P<d>{_NUM})\s*{_DAY_MARK}?\s*(?P<sep>-|–|~|到|至)\s*(?P<d2>{_NUM})\s*{_DAY_MARK}",
+        lambda m, ctx: _md_range(m, ctx),
+    ),
     _rule(rf"下\s*个?\s*月\s*(?P<d>{_NUM})\s*{_DAY_MARK}", _next_month),
+    _rule(rf"{_L}(?:the\s+)?(?P<d>[0-9]{{1,2}}){_ORD}?\s+of\s+next\s+month{_R}", _next_month),
     _rule(rf"{_L}next\s+month\s+(?:on\s+)?(?:the\s+)?(?P<d>[0-9]{{1,2}}){_ORD}?{_R}", _next_month),
     _rule(rf"{_L}(?:on\s+)?the\s+(?P<d>[0-9]{{1,2}}){_ORD}\s+of\s+next\s+month{_R}", _next_month),
     _rule(rf"(?P<d>{_NUM})\s*{_DAY_MARK}(?!本)", _dom),
     _rule(rf"(?<![0-9])(?:the\s+)?(?P<d>[0-9]{{1,2}}){_ORD}{_R}", _dom),
     _rule(
-        rf"(?P<pre>(?:下\s*)+个?|(?:上\s*)+个?|{_alt(W.THIS_WEEK_ZH)})?\s*(?:{_WEEK_ZH})\s*(?P<d>{_WD_ZH})",
+        rf"(?P<pre>(?:下\s*)+个?|(?:上\s*)+个?|{_alt(W.THIS_WEEK_ZH)})?\s*(?:(?:{_WEEK_ZH})\s*(?=(?:{_WEEK_ZH})))?"
+        rf"(?:{_WEEK_ZH})\s*(?P<d>{_WD_ZH})",
         _weekday_zh,
     ),
     _rule(rf"(?P<pre>(?:下\s*)+个?|(?:上\s*)+个?|{_alt(W.THIS_WEEK_ZH)})?\s*{W.WEEKEND_ZH}", _weekend_zh),
-    _rule(rf"{_L}(?P<d>{_WD_EN})\s+(?:(?P<after>next)|(?P<thisweek>this))\s+week{_R}", _weekday_en),
+    _rule(rf"{_L}(?P<d>{_WD_EN})\s+(?:of\s+)?(?:(?P<after>next)|(?P<thisweek>this))\s+week{_R}", _weekday_en),
+    _rule(rf"{_L}(?P<last>last)\s+(?P<d>{_WD_EN}){_R}", _weekday_en),
     _rule(rf"{_L}next\s+week\s+(?:on\s+)?(?P<d>{_WD_EN})(?P<next>){_R}", _weekday_en),
-    _rule(rf"{_L}(?:(?P<next>next)\s+|(?:this\s+(?:coming\s+)?|coming\s+))?(?P<d>{_WD_EN})\.?{_R}", _weekday_en),
-    _rule(rf"{_L}(?:(?P<next>next)\s+|this\s+|the\s+)?{W.WEEKEND_EN}{_R}", _weekend_en),
+    _rule(rf"{_L}(?:(?P<next>next)\s+|(?P<this>this\s+(?:coming\s+)?|coming\s+))?(?P<d>{_WD_EN})\.?{_R}", _weekday_en),
+    _rule(rf"{_L}(?:(?P<next>next)\s+|this\s+|the\s+)?(?:{W.WEEKEND_EN}|week-end){_R}", _weekend_en),
     _rule(rf"(?P<w>{_alt(_REL_ZH)})", _rel),
     _rule(rf"{_L}(?P<w>{_alt(_REL_EN)}){_R}", _rel),
     _rule(rf"(?P<n>{_NUM}|[0-9]{{1,3}})\s*(?P<u>天|周|个星期|星期|个礼拜|礼拜)\s*(?:之)?后", _in_days),
     _rule(rf"{_L}in\s+(?P<n>{_NUM_EN})\s+(?P<u>days?|weeks?){_R}", _in_days),
-    _rule(rf"(?P<w>{_alt(_DP_ZH)})", _dated_period),
-    _rule(rf"{_L}(?P<w>tonight|this\s+morning|this\s+afternoon|this\s+evening){_R}", _dated_period),
-    _rule(rf"(?P<w>{_alt(list(S.HOLIDAY_WORDS_ZH) + list(S.NATIONAL_DAY_ELEVEN))})", _holiday),
-    _rule(rf"(?P<w>{_alt(w for w in S.FIXED_FESTIVALS if not w.isascii())})", _holiday),
-    _rule(rf"{_L}(?P<w>{_alt(list(S.HOLIDAY_WORDS_EN) + [w for w in S.FIXED_FESTIVALS if w.isascii()])}){_R}", _holiday),
+    _rule(rf"{_L}(?P<n>{_NUM_EN})\s+(?P<u>days?|weeks?)\s+(?P<ago>ago){_R}", _in_days),
+    _rule(rf"(?P<n>{_NUM}|[0-9]{{1,3}})\s*(?P<u>天|周|个星期|个礼拜)\s*(?P<ago>前|以前|之前)(?!\s*提醒)", _in_days),
+    _rule(
+        rf"{_L}in\s+(?:(?P<n>{_NUM_EN})\s*(?P<u>minutes?|mins?|hours?|hrs?)|(?P<half>half\s+an\s+hour)|(?P<quarter>a\s+quarter\s+of\s+an\s+hour)){_R}",
+        _in_minutes,
+    ),
+    _rule(
+        rf"(?:(?P<n>{_NUM}|[0-9]{{1,3}})\s*(?P<u>分钟|个小时|小时|个钟头|钟头)|(?P<half>{_alt(S.HALF_HOUR_ZH)})|(?P<quarter>一刻钟))\s*(?:之|以)?后",
+        _in_minutes,
+    ),
+    _rule(rf"(?:{_alt(w for w in S.NOW_WORDS if not w.isascii())})|{_L}(?<!from\s)(?:right\s+)?now{_R}", _now),
+    _rule(rf"(?P<w>{_alt([*_DP_ZH, *S.MORE_DATED_PERIODS])})", _dated_period),
+    _rule(rf"{_L}(?P<w>tonight|last\s+night|this\s+morning|this\s+afternoon|this\s+evening){_R}", _dated_period),
+    _rule(rf"(?P<w>{_alt(w for w in _HOLIDAY_NAMES if not w.isascii())})", _holiday),
+    _rule(rf"{_L}(?P<w>{_alt(w for w in _HOLIDAY_NAMES if w.isascii())}){_R}", _holiday),
     # periods
     _rule(rf"(?P<w>{_alt(_PER_ZH)})", _period),
     _rule(rf"{_L}(?:in\s+the\s+|at\s+)?(?P<w>{_alt(_PER_EN)}){_R}", _period),
     # clock times
-    _rule(rf"(?P<h>{_NUM})\s*(?:{_alt(W.HOUR_MARKERS_ZH)})(?:\s*{_MINUTE_ZH})?", _time_zh),
+    _rule(rf"(?P<hm>(?P<h>{_NUM})\s*(?:{_alt(W.HOUR_MARKERS_ZH)}))(?:\s*{_MINUTE_ZH})?", _time_zh),
     _rule(
         rf"(?<![0-9.:/])(?P<first>(?P<h1>[0-9]{{1,2}})(?::(?P<m1>[0-9]{{2}}))?(?:\s*(?P<ap1>{_MERIDIEM}))?)"
         rf"\s*(?P<sep>-|–|~|to|until|till)\s*"
@@ -564,7 +712,20 @@ RULES: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
     _rule(rf"(?<![0-9.:/])(?P<h>[0-9]{{1,2}})\s*[:：]\s*(?P<m>[0-9]{{2}})(?:\s*(?P<ap>{_MERIDIEM}))?(?![0-9a-z])", _clock),
     _rule(rf"(?<![0-9.:/])(?P<h>[0-9]{{1,2}})\s*(?P<ap>{_MERIDIEM})(?![a-z])", _clock),
     _rule(rf"(?<![0-9.:/])(?P<h>[0-9]{{1,2}})\s*(?:{_alt(W.OCLOCK_EN)}){_R}", _clock),
-    _rule(rf"{_L}(?P<at>at|@)\s*(?P<h>[0-9]{{1,2}})(?:\s*:\s*(?P<m>[0-9]{{2}}))?(?![0-9a-z:/.])", _clock),
+    _rule(
+        rf"{_L}(?P<at>at|@)\s*(?P<h>[0-9]{{1,2}})(?:\s*:\s*(?P<m>[0-9]{{2}}))?(?:\s*(?P<ap>{_MERIDIEM})(?![a-z]))?(?![0-9a-z:/.])",
+        _clock,
+    ),
+    _rule(
+        rf"{_L}(?:(?P<half>half)|(?P<quarter>(?:a\s+)?quarter)|(?P<n>[0-9]{{1,2}})\s*(?:minutes?|mins?)?)\s+(?P<dir>past|after|to|before|till)\s+"
+        rf"(?:(?P<noon>noon|midday)|(?P<h>[0-9]{{1,2}})(?:\s*(?P<ap>{_MERIDIEM})(?![a-z]))?)(?![0-9:])",
+        _minutes_phrase,
+    ),
+    _rule(
+        rf"(?<![0-9.:/])(?P<h>[0-9]{{1,2}})(?::(?P<m>[0-9]{{2}}))?(?=\s+(?:tonight|this\s+(?:morning|afternoon|evening)"
+        rf"|in\s+the\s+(?:morning|afternoon|evening)|at\s+night|(?:today|tomorrow|tmrw?)\s+(?:morning|afternoon|evening|night)){_R})",
+        _clock,
+    ),
     _rule(rf"{_L}(?:12\s*)?(?:{_alt(W.NOON_EN)}){_R}", _noon),
     _rule(rf"{_L}midnight{_R}|午夜", _midnight),
     # range separators (they only count between two days or two times)
@@ -631,6 +792,30 @@ def _md_named(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
         return None
     found = _next_month_day(mo, d, ctx.today)
     return _day_tok(m, (found,) if found else None, RANK_EXACT)
+
+
+def _md_range(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    """ "Jan 3-5", "12月24-26日": a first day and the last day of the same month."""
+    groups = m.groupdict()
+    mo = _num(groups["m"]) if groups.get("m") else W.MONTHS_EN.get(re.sub(r"\s+", " ", groups["mon"]))
+    d1, d2 = _num(m["d"]), _num(m["d2"])
+    if mo is None or d1 is None or d2 is None or not 1 <= mo <= 12 or not d1 < d2 <= 31:
+        return None
+    first = _next_month_day(mo, d1, ctx.today)
+    if first is None or d2 > calendar.monthrange(first.year, mo)[1]:
+        return None
+    return [
+        DayTok(start=m.start(), end=m.start("sep"), days=(first,), rank=RANK_EXACT),
+        SepTok(start=m.start("sep"), end=m.end("sep")),
+        DayTok(start=m.start("d2"), end=m.end(), days=(first.replace(day=d2),), rank=RANK_EXACT),
+    ]
+
+
+def _lunar_new_year_day(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    day = W.cn_to_int(m["ld"])
+    if day is None:
+        return None
+    return _symbol_tok(m, ctx, f"L:01-{day:02d}", RANK_EXACT, lunar=True)
 
 
 def _plural_weekday(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:

@@ -52,6 +52,15 @@ FIXED_FESTIVALS: Final[Mapping[str, tuple[int, int]]] = MappingProxyType(
         "平安夜": (12, 24),
         "情人节": (2, 14),
         "万圣节": (10, 31),
+        "妇女节": (3, 8),
+        "三八节": (3, 8),
+        "植树节": (3, 12),
+        "愚人节": (4, 1),
+        "青年节": (5, 4),
+        "儿童节": (6, 1),
+        "六一": (6, 1),
+        "建军节": (8, 1),
+        "教师节": (9, 10),
         "christmas day": (12, 25),
         "christmas": (12, 25),
         "xmas": (12, 25),
@@ -65,36 +74,89 @@ FIXED_FESTIVALS: Final[Mapping[str, tuple[int, int]]] = MappingProxyType(
         "new years day": (1, 1),
     }
 )
+#: Festivals kept by the lunar calendar, as the ``L:MM-DD`` they fall on (除夕 is the day
+#: before 春节 and has its own rule). 春节 is 正月初一 itself, not the first day off before it.
+LUNAR_FESTIVALS: Final[Mapping[str, tuple[int, int]]] = MappingProxyType(
+    {
+        "春节": (1, 1),
+        "农历新年": (1, 1),
+        "大年初一": (1, 1),
+        "过年": (1, 1),
+        "元宵节": (1, 15),
+        "元宵": (1, 15),
+        "端午节": (5, 5),
+        "端午": (5, 5),
+        "七夕节": (7, 7),
+        "七夕": (7, 7),
+        "中元节": (7, 15),
+        "中秋节": (8, 15),
+        "中秋": (8, 15),
+        "重阳节": (9, 9),
+        "重阳": (9, 9),
+        "腊八节": (12, 8),
+        "腊八": (12, 8),
+        "chinese new year": (1, 1),
+        "lunar new year": (1, 1),
+        "spring festival": (1, 1),
+        "lantern festival": (1, 15),
+        "dragon boat festival": (5, 5),
+        "mid-autumn festival": (8, 15),
+        "mid autumn festival": (8, 15),
+        "moon festival": (8, 15),
+    }
+)
+LUNAR_NEW_YEARS_EVE: Final[tuple[str, ...]] = ("除夕", "大年三十", "年三十", "chinese new year's eve", "lunar new year's eve")
+#: 大年初X: the Xth day of the first lunar month.
+LUNAR_NEW_YEAR_DAYS: Final[str] = "大年初"
+#: Relative days beyond ``words.RELATIVE_DAYS``.
+MORE_RELATIVE_DAYS: Final[Mapping[str, int]] = MappingProxyType(
+    {
+        "大大后天": 4,
+        "大前天": -3,
+        "本日": 0,
+        "今儿个": 0,
+        "明儿个": 1,
+        "后儿": 2,
+        "the day before yesterday": -2,
+        "day before yesterday": -2,
+        "the day after tomorrow": 2,
+    }
+)
+#: Dated periods beyond ``words.DATED_PERIOD_WORDS``: (day offset, period word).
+MORE_DATED_PERIODS: Final[Mapping[str, tuple[int, str]]] = MappingProxyType(
+    {"当晚": (0, "晚上"), "今天晚上": (0, "晚上"), "明天晚上": (1, "晚上"), "明天早上": (1, "早上")}
+)
+#: Words for the present moment: quick add starts the event now ("现在开会").
+NOW_WORDS: Final[tuple[str, ...]] = ("现在", "马上", "right now", "now")
+#: Traditional characters a date or time word may be typed with, folded one for one.
+TRADITIONAL: Final[Mapping[str, str]] = MappingProxyType(
+    dict(
+        zip(
+            "個號點後週禮鐘時兩農曆節慶臘陰過會與開見這聖誕國陽",
+            "个号点后周礼钟时两农历节庆腊阴过会与开见这圣诞国阳",
+            strict=True,
+        )
+    )
+)
+
 #: Holiday names read from the sentence and resolved through ``H:``; the aliases of
 #: ``holiday.py`` minus those that are also ordinary words in a sentence (十一 is eleven).
-HOLIDAY_WORDS_ZH: Final[tuple[str, ...]] = (
-    "元旦",
-    "春节",
-    "除夕",
-    "清明节",
-    "清明",
-    "劳动节",
-    "五一",
-    "端午节",
-    "端午",
-    "中秋节",
-    "中秋",
-    "国庆节",
-    "国庆",
+#: Each is the holiday's own day, not the first day off of its 调休 period ("劳动节" is 5月1日).
+HOLIDAY_WORDS_ZH: Final[tuple[str, ...]] = ("元旦", "元旦节", "清明节", "清明")
+HOLIDAY_DAYS_ZH: Final[Mapping[str, tuple[int, int]]] = MappingProxyType(
+    {
+        "劳动节": (5, 1),
+        "五一": (5, 1),
+        "国庆节": (10, 1),
+        "国庆": (10, 1),
+        "national day": (10, 1),
+        "labor day": (5, 1),
+        "labour day": (5, 1),
+    }
 )
 #: 十一 is 国庆 only as "十一假期" / "十一长假" / "十一黄金周".
 NATIONAL_DAY_ELEVEN: Final[tuple[str, ...]] = ("十一假期", "十一长假", "十一黄金周", "十一期间")
-HOLIDAY_WORDS_EN: Final[tuple[str, ...]] = (
-    "chinese new year",
-    "spring festival",
-    "mid-autumn festival",
-    "mid autumn festival",
-    "dragon boat festival",
-    "national day",
-    "labor day",
-    "labour day",
-    "qingming festival",
-)
+HOLIDAY_WORDS_EN: Final[tuple[str, ...]] = ("qingming festival", "tomb-sweeping day")
 
 # --------------------------------------------------------------------------
 # 农历
@@ -120,6 +182,8 @@ LUNAR_MONTHS: Final[Mapping[str, int]] = MappingProxyType(
         "十二": 12,
     }
 )
+#: Month names only the lunar calendar has: 正月十五, 腊月初八 need no 农历 before them.
+LUNAR_ONLY_MONTHS: Final[Mapping[str, int]] = MappingProxyType({"正": 1, "冬": 11, "腊": 12})
 #: 初一..初十, then 十一..二十, 廿一..廿九, 三十.
 LUNAR_DAY_PREFIXES: Final[Mapping[str, int]] = MappingProxyType({"初": 0, "廿": 20})
 
@@ -263,6 +327,33 @@ PLACE_STOPS_ZH: Final[tuple[str, ...]] = (
     " ",
 )
 MAX_PLACE_CHARS_ZH: Final[int] = 16
+#: 和/同/与/跟 end a place ("在家和家人吃饭") unless a place word follows them (在协和医院).
+COMPANION_STOPS_ZH: Final[tuple[str, ...]] = ("和", "跟", "与", "同")
+PLACE_SUFFIXES_ZH: Final[tuple[str, ...]] = (
+    "医院",
+    "中心",
+    "大厦",
+    "大楼",
+    "公园",
+    "酒店",
+    "宾馆",
+    "饭店",
+    "广场",
+    "商场",
+    "大学",
+    "学校",
+    "小学",
+    "中学",
+    "路",
+    "街",
+    "店",
+    "馆",
+    "楼",
+    "堂",
+    "园",
+    "府",
+    "院",
+)
 #: An English place ends before one of these words.
 PLACE_STOPS_EN: Final[tuple[str, ...]] = ("with", "for", "to", "and", "about", "re", "on", "at", "in", "from", "until")
 MAX_PLACE_WORDS_EN: Final[int] = 5
