@@ -131,9 +131,7 @@ _MINUTE_ZH: Final = (
     rf"|{W.MINUTE_PAST_ZH}?\s*{_NUM}\s*(?:{_alt(W.MINUTE_MARKERS_ZH)})?)"
 )
 _OCLOCK: Final = _alt(W.OCLOCK_EN)
-_EN_CLOCK_TAIL: Final = (
-    rf"(?:\s*:\s*(?P<m>[0-9]{{2}}))?(?:\s*(?P<ap>{_MERIDIEM}))?(?:\s*(?:{_OCLOCK}))?(?![0-9a-z])"
-)
+_EN_CLOCK_TAIL: Final = rf"(?:\s*:\s*(?P<m>[0-9]{{2}}))?(?:\s*(?P<ap>{_MERIDIEM}))?(?:\s*(?:{_OCLOCK}))?(?![0-9a-z])"
 
 
 def _ymd(m: re.Match[str], ctx: TimeContext) -> tuple[_Token, ...] | None:

@@ -78,9 +78,7 @@ def week_monday(d: date) -> date:
     return d - timedelta(days=d.weekday())
 
 
-UTC_ALIASES: frozenset[str] = frozenset(
-    {"Etc/UTC", "Etc/UCT", "Etc/Universal", "Etc/Zulu", "UCT", "Universal", "Zulu", "utc"}
-)
+UTC_ALIASES: frozenset[str] = frozenset({"Etc/UTC", "Etc/UCT", "Etc/Universal", "Etc/Zulu", "UCT", "Universal", "Zulu", "utc"})
 """tzdata's other names for UTC. A UTC system reports ``Etc/UTC`` while the editor offers
 ``UTC``; one canonical name keeps a new and an edited event's zone the same (issue 15)."""
 

@@ -156,9 +156,7 @@ PARSERS: Final[dict[str, re.Pattern[str]]] = {
 }
 """Date-symbol parsers, tried with ``fullmatch``; their union is ``DATE``."""
 
-SINGLE_DAY_FORMS: Final = frozenset(
-    {"day_offset", "weekday_in_week", "weekday_next", "iso_date", "month_day", "lunar"}
-)
+SINGLE_DAY_FORMS: Final = frozenset({"day_offset", "weekday_in_week", "weekday_next", "iso_date", "month_day", "lunar"})
 
 TIME_RE: Final = re.compile(f"(?P<h>{_HH}):(?P<m>{_MIN})")
 INSTANT_RE: Final = re.compile(f"(?P<date>{SINGLE_DAY})T(?P<time>{TIME})")

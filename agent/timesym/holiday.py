@@ -248,9 +248,7 @@ def _periods(country: str, targets: tuple[str, ...], year: int, symbol: str) -> 
 def _is_derived_name(name: str) -> bool:
     """Swapped-day and observed/estimated labels: noise in a list of names to pick from."""
     lowered = name.casefold()
-    return any(ch.isdigit() for ch in name) or any(
-        marker in lowered for marker in ("补假", "推定", "observed", "estimated")
-    )
+    return any(ch.isdigit() for ch in name) or any(marker in lowered for marker in ("补假", "推定", "observed", "estimated"))
 
 
 def known_names(country: str, year: int) -> list[str]:
@@ -361,8 +359,7 @@ def holiday_period_noted(name: str, today: date, country: str = "CN") -> Holiday
         hint = f" Chinese aliases: {aliases}." if aliases else ""
         raise SymbolError.invalid(
             symbol,
-            f"{symbol!r}: no holiday named {name!r} in the {country} holiday data. "
-            f"Known names this year: {sample}.{hint}",
+            f"{symbol!r}: no holiday named {name!r} in the {country} holiday data. Known names this year: {sample}.{hint}",
         )
     raise SymbolError(
         symbol,

@@ -171,7 +171,7 @@ def _range_end(first: DayTok, second: DayTok) -> date | None:
     return second.days[-1]
 
 
-def _pick_day(s: str, days: list[DayTok], seps: list[SepTok]) -> tuple[_Day | None, list[DayTok]]:
+def _pick_day(s: str, days: list[DayTok], seps: list[SepTok], times: list[Tok]) -> tuple[_Day | None, list[DayTok]]:
     """The day (or days) of the event and the day words left for the title."""
     if not days:
         return None, []
@@ -186,7 +186,14 @@ def _pick_day(s: str, days: list[DayTok], seps: list[SepTok]) -> tuple[_Day | No
     def led(tok: DayTok) -> bool:
         return bool(_LEAD_EN.search(s[: tok.start]))
 
-    order = sorted(range(len(days)), key=lambda i: (-days[i].rank, not led(days[i]), i))
+    def timed(tok: DayTok) -> bool:
+        """The day word right beside the time is the event's day ("Sunday school ... Thursday 7pm")."""
+        return any(
+            _empty_gap(s, tok.end, t.start, [], glue=_AT_GLUE) or _empty_gap(s, t.end, tok.start, [], glue=_AT_GLUE)
+            for t in times
+        )
+
+    order = sorted(range(len(days)), key=lambda i: (not timed(days[i]), -days[i].rank, not led(days[i]), i))
     primary = days[order[0]]
     day = primary.days[0]
     used: list[Tok] = [primary]
@@ -270,6 +277,19 @@ def _pick_time(
             if _attached(s, period, anchors):
                 return _Time(time(period.default_hour), False, None, False, [period])
         return None
+
+    # of several clock times, the one with a period or a day beside it ("十点读书直播 周日晚上8点")
+    def placed(clock: ClockTok) -> bool:
+        beside = [*periods, *days]
+        return clock.meridiem is not None or any(
+            _empty_gap(s, t.end, clock.start, [], glue=_AT_GLUE) or _empty_gap(s, clock.end, t.start, []) for t in beside
+        )
+
+    def joined(a: ClockTok, b: ClockTok) -> bool:
+        return any(a.end <= t.start and t.end <= b.start for t in seps)
+
+    if len(clocks) > 1 and not joined(clocks[0], clocks[1]) and not placed(clocks[0]) and any(placed(c) for c in clocks[1:]):
+        clocks = [c for c in clocks if placed(c)] + [c for c in clocks if not placed(c)]
     first = clocks[0]
     p1 = _period_for(s, first, periods, days)
     second: ClockTok | None = None
@@ -458,7 +478,7 @@ def parse_quick(text: str, ctx: TimeContext, *, default_minutes: int = 60) -> Qu
     repeats = [t for t in tokens if isinstance(t, RepeatTok)]
     reminders = [t for t in tokens if isinstance(t, ReminderTok)]
 
-    day, _title_days = _pick_day(s, days, seps)
+    day, _title_days = _pick_day(s, days, seps, [*clocks, *periods])
     day_toks = [t for t in (day.used if day else []) if isinstance(t, DayTok)]
     at = _pick_time(s, clocks, periods, seps, day_toks or days, [*day_toks, *repeats[:1]])
     rep = repeats[0] if repeats else None

@@ -623,7 +623,7 @@ RULES: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
         _ymd_any,
     ),
     _rule(r"(?<![0-9.:/])(?P<m>[0-9]{1,2})/(?P<d>[0-9]{1,2})/(?P<y>(?:19|20)[0-9]{2})(?![0-9])", _ymd_any),
-    _rule(r"(?<![0-9:/.-])(?P<m>[01][0-9])-(?P<d>[0-3][0-9])(?![0-9-])(?P<mon>)", _md),
+    _rule(r"(?<![0-9:/.-])(?P<m>[01][0-9])-(?P<d>[0-3][0-9])(?![0-9:-])(?P<mon>)", _md),
     _rule(rf"(?P<w>[上下这本今])\s*个?\s*月\s*(?P<d>{_NUM})\s*{_DAY_MARK}", _month_rel_dom),
     _rule(rf"{S.LUNAR_NEW_YEAR_DAYS}(?P<ld>[一二三四五六七八九十])(?P<lm>)", lambda m, ctx: _lunar_new_year_day(m, ctx)),
     _rule(rf"(?:{_alt(S.LUNAR_PREFIXES)})\s*(?P<lm>{_LUNAR_MONTH})\s*月\s*(?P<ld>{_LUNAR_DAY})", _lunar),
@@ -651,8 +651,8 @@ RULES: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
     _rule(rf"{_L}(?:the\s+)?(?P<d>[0-9]{{1,2}}){_ORD}?\s+of\s+next\s+month{_R}", _next_month),
     _rule(rf"{_L}next\s+month\s+(?:on\s+)?(?:the\s+)?(?P<d>[0-9]{{1,2}}){_ORD}?{_R}", _next_month),
     _rule(rf"{_L}(?:on\s+)?the\s+(?P<d>[0-9]{{1,2}}){_ORD}\s+of\s+next\s+month{_R}", _next_month),
-    _rule(rf"(?P<d>{_NUM})\s*{_DAY_MARK}(?!本)", _dom),
-    _rule(rf"(?<![0-9])(?:the\s+)?(?P<d>[0-9]{{1,2}}){_ORD}{_R}", _dom),
+    _rule(rf"(?P<d>{_NUM})\s*{_DAY_MARK}(?!本|{_alt(S.NOT_DAY_AFTER_HAO)})", _dom),
+    _rule(rf"(?<![0-9])(?:the\s+)?(?P<d>[0-9]{{1,2}}){_ORD}{_R}(?!\s+(?:{_alt(S.NOT_DAY_AFTER_ORDINAL)}){_R})", _dom),
     _rule(
         rf"(?P<pre>(?:下\s*)+个?|(?:上\s*)+个?|{_alt(W.THIS_WEEK_ZH)})?\s*(?:(?:{_WEEK_ZH})\s*(?=(?:{_WEEK_ZH})))?"
         rf"(?:{_WEEK_ZH})\s*(?P<d>{_WD_ZH})",
@@ -703,6 +703,11 @@ RULES: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
         rf"{_L}(?:from|between)\s+(?P<first>(?P<h1>[0-9]{{1,2}})(?::(?P<m1>[0-9]{{2}}))?(?:\s*(?P<ap1>{_MERIDIEM}))?)"
         rf"\s*(?P<sep>-|–|~|to|until|till|and)\s*"
         rf"(?P<h2>[0-9]{{1,2}})(?::(?P<m2>[0-9]{{2}}))?(?:\s*(?P<ap2>{_MERIDIEM}))?(?![0-9a-z])",
+        _clock_range,
+    ),
+    _rule(
+        r"(?<![0-9.:/])(?P<first>(?P<h1>[0-9]{1,2})(?::(?P<m1>[0-9]{2}))?(?P<ap1>))\s*(?P<sep>-|–|~|to)\s*"
+        r"(?P<h2>[0-9]{1,2}):(?P<m2>[0-9]{2})(?P<ap2>)(?![0-9])",
         _clock_range,
     ),
     _rule(
@@ -830,6 +835,12 @@ def scan(s: str, ctx: TimeContext) -> list[Token]:
     pos = 0
     n = len(s)
     while pos < n:
+        if s[pos] in S.QUOTES:  # 《后天》, “十点读书”: a quoted name is a title, never read
+            close = s.find(S.QUOTES[s[pos]], pos + 1)
+            if close > pos:
+                found.append(TitleTok(start=pos, end=close + 1))
+                pos = close + 1
+                continue
         best: tuple[int, list[Token]] | None = None
         if not s[pos].isspace():
             for rx, handler in RULES:

@@ -382,6 +382,19 @@ TITLE_WORDS_ZH: Final[tuple[str, ...]] = (
     "早上好",
     "中午饭",
 )
+#: A name in quotes or book-title marks is a title even when it is a date word (看《后天》).
+QUOTES: Final[Mapping[str, str]] = MappingProxyType({"《": "》", "“": "”", "「": "」", "『": "』", '"': '"', "〈": "〉"})
+#: 3号楼, 2号线: a number before 号 and one of these is a name, not a day of the month.
+NOT_DAY_AFTER_HAO: Final[tuple[str, ...]] = (
+    "楼", "线", "门", "馆", "房", "床", "位", "桌", "厅", "窗", "机", "车", "店", "院", "铺", "柜", "台", "口", "码", "厂", "仓",
+    "展", "会议室", "教室", "航站楼",
+)  # fmt: skip
+#: "the 7th grade", "5th floor", "21st birthday": an ordinal before one of these is not a day.
+NOT_DAY_AFTER_ORDINAL: Final[tuple[str, ...]] = (
+    "grade", "grader", "graders", "floor", "street", "st", "avenue", "ave", "birthday", "anniversary", "place", "edition",
+    "round", "period", "class", "inning", "century", "row", "gate", "time",
+)  # fmt: skip
+
 #: Glue at a title's edges once the date and time words are out.
 TITLE_EDGE_ZH: Final[tuple[str, ...]] = ("的", "在", "了", "吧", "于", "从", "，", ",", "。", "、", "：", ":", "-", "~")
 TITLE_LEAD_ZH: Final[tuple[str, ...]] = ("需要", "要", "得")

@@ -154,9 +154,7 @@ MEASURE_WORD_ZH: Final[str] = "个"
 #: English "next X" mirrors 下周X (calendar week + 1).  English "this X" is
 #: NOT a calendar-week reference: "this Monday" said on a Wednesday means the
 #: coming Monday, so it maps to plain ``Wd`` (None here means "no offset").
-WEEK_MODIFIERS_EN: Final[Mapping[str, int | None]] = MappingProxyType(
-    {"this": None, "next": 1}
-)
+WEEK_MODIFIERS_EN: Final[Mapping[str, int | None]] = MappingProxyType({"this": None, "next": 1})
 WEEKEND_ZH: Final[str] = "周末"
 WEEKEND_EN: Final[str] = "weekend"
 
@@ -231,13 +229,9 @@ EARLY: Final[Period] = Period("early", ((range(0, 7), 0), (range(12, 13), -12)))
 #: 上午 runs up to noon, so "上午12点" is 12:00, not midnight.
 MORNING: Final[Period] = Period("morning", ((range(1, 13), 0),))
 #: 中午 straddles noon: 11/12 stay, 1/2 are 13:00/14:00.
-NOON: Final[Period] = Period(
-    "noon", ((range(11, 13), 0), (range(1, 3), 12), (range(13, 15), 0))
-)
+NOON: Final[Period] = Period("noon", ((range(11, 13), 0), (range(1, 3), 12), (range(13, 15), 0)))
 #: 下午/傍晚 accept people who write 24h hours after the word ("下午14点").
-AFTERNOON: Final[Period] = Period(
-    "afternoon", ((range(1, 12), 12), (range(12, 24), 0))
-)
+AFTERNOON: Final[Period] = Period("afternoon", ((range(1, 12), 12), (range(12, 24), 0)))
 #: 晚上 1..4 is refused: "晚上1点" usually means 01:00 of the *next* date,
 #: which a bare HH:MM on the same date cannot express honestly.
 EVENING: Final[Period] = Period(
@@ -251,9 +245,7 @@ PM: Final[Period] = Period("pm", ((range(1, 12), 12), (range(12, 13), 0)))
 #: No period word.  Calendar appointments cluster in waking hours, so a bare
 #: 1..6 is afternoon (13-18), 7..11 morning, 12 noon; 0 and 13..23 are
 #: unambiguous.  Zero-padded clock times ("03:15") bypass this rule.
-BARE: Final[Period] = Period(
-    "bare", ((range(0, 1), 0), (range(1, 7), 12), (range(7, 24), 0))
-)
+BARE: Final[Period] = Period("bare", ((range(0, 1), 0), (range(1, 7), 12), (range(7, 24), 0)))
 
 PERIOD_WORDS: Final[Mapping[str, Period]] = MappingProxyType(
     {
@@ -287,9 +279,7 @@ DATED_PERIOD_WORDS: Final[Mapping[str, tuple[int, Period]]] = MappingProxyType(
     }
 )
 
-MERIDIEM_EN: Final[Mapping[str, Period]] = MappingProxyType(
-    {"am": AM, "a.m.": AM, "a.m": AM, "pm": PM, "p.m.": PM, "p.m": PM}
-)
+MERIDIEM_EN: Final[Mapping[str, Period]] = MappingProxyType({"am": AM, "a.m.": AM, "a.m": AM, "pm": PM, "p.m.": PM, "p.m": PM})
 
 # --------------------------------------------------------------------------
 # Clock words
@@ -299,9 +289,7 @@ MERIDIEM_EN: Final[Mapping[str, Period]] = MappingProxyType(
 HOUR_MARKERS_ZH: Final[tuple[str, ...]] = ("点钟", "点", "时")
 MINUTE_MARKERS_ZH: Final[tuple[str, ...]] = ("分钟", "分")
 MINUTE_PAST_ZH: Final[str] = "过"
-MINUTE_WORDS_ZH: Final[Mapping[str, int]] = MappingProxyType(
-    {"整": 0, "半": 30, "一刻": 15, "三刻": 45}
-)
+MINUTE_WORDS_ZH: Final[Mapping[str, int]] = MappingProxyType({"整": 0, "半": 30, "一刻": 15, "三刻": 45})
 OCLOCK_EN: Final[tuple[str, ...]] = ("o'clock", "oclock")
 NOON_EN: Final[tuple[str, ...]] = ("noon", "midday")
 AT_EN: Final[str] = "at"

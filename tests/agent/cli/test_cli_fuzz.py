@@ -587,6 +587,14 @@ COMMANDS: dict[str, Builder] = {
     "import": lambda d, w: (["import", d(input_paths(w))], _opt(d, "--calendar", NASTY_TEXT, 0.3)),
     "export": _export,
     "undo": lambda d, w: (["undo"], _flag(d, "--list")),
+    "quick": lambda d, w: (
+        ["quick", d(st.one_of(st.sampled_from(["明天下午三点和张三开会", "Lunch tomorrow at noon", "开会", "每天"]), NASTY_TEXT))],
+        [
+            *_flag(d, "--dry-run"),
+            *_opt(d, "--calendar", st.one_of(st.just("日程"), NASTY_TEXT), 0.3),
+            *_flag(d, "--allow-conflict"),
+        ],
+    ),
     "sync add-account": lambda d, w: (
         ["sync", "add-account", d(URLS)],
         [
