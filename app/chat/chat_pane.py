@@ -24,7 +24,6 @@ from PySide6.QtCore import QCoreApplication, QThreadPool, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QPushButton,
     QStackedWidget,
     QToolButton,
@@ -50,6 +49,7 @@ from app.chat.progress import TurnProgress
 from app.context import AppContext
 from app.i18n import system_language
 from app.ops import BackgroundOp
+from app.quick_text import QuickReader, SpanLineEdit
 from app.worker import GeneratorWorker, describe
 
 
@@ -88,6 +88,7 @@ def _warm_up(ctx: TimeContext) -> Generator[None, None, None]:
 class ChatPane(QWidget):
     navigate = Signal(str, object)  # uid, start: show this event in the calendar
     turn_finished = Signal(object)  # the TurnResult, or None when the turn failed
+    quick_add_requested = Signal()  # the no-model panel's button: the calendar's quick-add field
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -125,6 +126,7 @@ class ChatPane(QWidget):
         ctx.ops.reverted.connect(self._reverted)
         self.no_model_panel = NoModelPanel(self)
         self.no_model_panel.settings_requested.connect(self._open_settings)
+        self.no_model_panel.quick_add_requested.connect(self.quick_add_requested)
         self.stack = QStackedWidget(self)
         self.stack.addWidget(self.view)
         self.stack.addWidget(self.no_model_panel)
@@ -140,7 +142,10 @@ class ChatPane(QWidget):
         # unrelated modal editor).
         self.pending = PendingFlow(ctx, self, self.candidate_bar, self.act, lambda: self.input.setFocus())
 
-        self.input = QLineEdit(self)
+        # What code reads is underlined while typing (information only: the model still reads it).
+        self.input = SpanLineEdit(self)
+        self.reader = QuickReader(ctx)
+        self.input.textChanged.connect(self._underline)
         self.input.setPlaceholderText(self.tr("Tell me what to schedule, or ask about your week…"))
         self.input.setClearButtonEnabled(True)
         self.input.returnPressed.connect(self._submit)
@@ -183,6 +188,7 @@ class ChatPane(QWidget):
 
     def model_changed(self) -> None:
         """The configured model changed (settings): swap the no-model panel and the chat."""
+        self.reader.refresh()
         model = self.ctx.session.model
         has_model = model is not None
         self.stack.setCurrentWidget(self.view if has_model else self.no_model_panel)
@@ -369,6 +375,10 @@ class ChatPane(QWidget):
             return  # the text stays in the box; Enter works again when the turn ends
         if self.send_message(self.input.text()) is not None:
             self.input.clear()
+
+    @Slot(str)
+    def _underline(self, text: str) -> None:
+        self.input.set_spans(self.reader.read(text).spans if text.strip() else ())
 
     @Slot()
     def _send_or_stop(self) -> None:
