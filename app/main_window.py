@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from app.reminders import ReminderScheduler
     from app.sync.sync_controller import SyncController
 
+QUICK_ADD_KEY = "Ctrl+L"
 CHAT_MIN_WIDTH = 300  # a receipt's footer ("Show in calendar", Undo) fits without clipping
 
 
@@ -91,6 +92,7 @@ class MainWindow(QMainWindow):
             placeholder.deleteLater()
         self.splitter.setSizes([980, 380])
         self.chat.navigate.connect(self.calendar.show_event)
+        self.chat.quick_add_requested.connect(self.calendar.focus_quick_add)
 
         self.sync = SyncController(ctx.store, ctx.profile_id, self)
         self.sync.status_changed.connect(self._sync_status)
@@ -112,6 +114,9 @@ class MainWindow(QMainWindow):
         bar = self.menuBar()
         file_menu = bar.addMenu(self.tr("&File"))
         self._action(file_menu, self.tr("&New event…"), QKeySequence.StandardKey.New, self.calendar.new_event)
+        # Ctrl+L: "go to the line at the top" (a browser's address bar); free everywhere here.
+        self.quick_add_action = self._action(file_menu, self.tr("&Quick add"), QKeySequence(QUICK_ADD_KEY),
+                                             self.calendar.focus_quick_add)
         self._action(file_menu, self.tr("&Import .ics…"), QKeySequence("Ctrl+I"), self._import_dialog)
         self._action(file_menu, self.tr("&Export .ics…"), QKeySequence("Ctrl+E"), self._export_dialog)
         file_menu.addSeparator()

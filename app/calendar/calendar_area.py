@@ -29,6 +29,7 @@ from app.calendar.holidays import HolidayBook, prefers_chinese
 from app.calendar.month_view import MonthView
 from app.calendar.nav_bar import NavBar
 from app.calendar.occurrence_edit import EventWrites
+from app.calendar.quick_add_bar import QuickAddBar
 from app.calendar.search_panel import SearchPanel
 from app.calendar.sidebar import Sidebar
 from app.calendar.view_base import CalendarView
@@ -38,6 +39,7 @@ from app.i18n import format_day
 from app.toast import Toast
 
 _LUNAR_CACHE: dict[date, str] = {}
+FLASH_MS, FLASH_STEPS = 250, 8  # a new quick-add event blinks for 2 s, then stays selected
 VIEWS_MIN = 560  # the views' own comfortable minimum: the sidebar goes before they shrink past it
 
 
@@ -83,6 +85,7 @@ class CalendarArea(QWidget):
 
         self.sidebar = Sidebar(ctx, self)
         self.nav = NavBar(self)
+        self.quick_add = QuickAddBar(ctx, self)
         self.search_panel = SearchPanel(ctx, self)
         self.stack = QStackedWidget(self)
         self._apply_locale()
@@ -106,6 +109,7 @@ class CalendarArea(QWidget):
         right.setContentsMargins(0, 0, 0, 0)
         right.setSpacing(0)
         right.addWidget(self.nav)
+        right.addWidget(self.quick_add)
         right.addWidget(self.search_panel)
         right.addWidget(self.stack, 1)
         layout = QHBoxLayout(self)
@@ -130,6 +134,12 @@ class CalendarArea(QWidget):
         self.nav.search_navigate.connect(self.search_panel.move_selection)
         self.nav.search_cancelled.connect(self._search_cancelled)
         self.search_panel.activated.connect(self.show_event)
+        self.quick_add.created.connect(self.flash_event)
+        self.quick_add.escaped.connect(lambda: self.current_view().setFocus(Qt.FocusReason.OtherFocusReason))
+        self._flash_timer = QTimer(self)
+        self._flash_timer.setInterval(FLASH_MS)
+        self._flash_timer.timeout.connect(self._flash_step)
+        self._flash: tuple[CalendarView, tuple[str, str], int] | None = None
         self.sidebar.date_picked.connect(self.set_anchor)
         ctx.ops.changed.connect(self._store_changed)
         # calendar_action emits calendars_changed then changed: drop the cache on the
@@ -224,6 +234,40 @@ class CalendarArea(QWidget):
         view.select_uid(uid, local)
         view.setFocus(Qt.FocusReason.OtherFocusReason)
 
+    @Slot(str, object)
+    def flash_event(self, uid: str, start: object) -> None:
+        """Show a just-created event and blink its selection for ~2 s (quick add)."""
+        self.show_event(uid, start)
+        view = self.current_view()
+        key = view.selected_key
+        self._flash_timer.stop()
+        self._flash = (view, key, 0) if key is not None and key[0] == uid else None
+        if self._flash is not None:
+            self._flash_timer.start()
+
+    @Slot()
+    def _flash_step(self) -> None:
+        if self._flash is None:
+            self._flash_timer.stop()
+            return
+        view, key, step = self._flash
+        if view is not self.current_view() or view.selected_key not in (key, None):
+            self._flash = None  # the user moved on: stop blinking
+            self._flash_timer.stop()
+            return
+        step += 1
+        view.select(None if step % 2 else key)
+        if step >= FLASH_STEPS:
+            view.select(key)
+            self._flash = None
+            self._flash_timer.stop()
+            return
+        self._flash = (view, key, step)
+
+    @Slot()
+    def focus_quick_add(self) -> None:
+        self.quick_add.focus()
+
     @Slot()
     def focus_search(self) -> None:
         self.nav.search.setFocus(Qt.FocusReason.ShortcutFocusReason)
@@ -251,6 +295,7 @@ class CalendarArea(QWidget):
         self._apply_locale()
         self.source.invalidate()
         self.sidebar.refresh()
+        self.quick_add.refresh()
         self._reload()
 
     # ---- loading -------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QLabel, QPushButton, QVBoxLayout, QWidget
 
 class NoModelPanel(QWidget):
     settings_requested = Signal()
+    quick_add_requested = Signal()  # focus the calendar's quick-add field (Ctrl+L)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -42,6 +43,19 @@ class NoModelPanel(QWidget):
             "calendar on a turn that changed nothing, a line under it says so.</p>"
         ))
 
+        # One sentence, one event, with no model: the quick-add field above the calendar.
+        quick = QLabel(self)
+        quick.setWordWrap(True)
+        quick.setTextFormat(Qt.TextFormat.RichText)
+        quick.setText(self.tr(
+            "<p><b>No model needed to add one event:</b> type a sentence such as "
+            "<i>明天下午三点和张三开会</i> or <i>Lunch with Tom tomorrow at noon</i> into "
+            "<b>Quick add</b> above the calendar (Ctrl+L) and press Enter.</p>"
+        ))
+        self.quick_label = quick
+        self.quick_button = QPushButton(self.tr("Quick add (Ctrl+L)"), self)
+        self.quick_button.clicked.connect(self.quick_add_requested)
+
         self.open_button = QPushButton(self.tr("Open settings…"), self)
         self.open_button.setDefault(True)
         self.open_button.clicked.connect(self.settings_requested)
@@ -52,4 +66,7 @@ class NoModelPanel(QWidget):
         layout.addWidget(title)
         layout.addWidget(body)
         layout.addWidget(self.open_button, 0, Qt.AlignmentFlag.AlignLeft)
+        layout.addSpacing(6)
+        layout.addWidget(quick)
+        layout.addWidget(self.quick_button, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addStretch(1)

@@ -1,0 +1,268 @@
+"""The quick-add field under the toolbar: one sentence, read by code, Enter adds it.
+
+Typing underlines what code read (``app/quick_text.py``) and the line beside the field says
+what Enter would create ("周三 12月2日 15:00–16:00 · 和张三开会 · 日程"), or why the
+sentence is not an event yet. No model is involved, so it works on a first run.
+
+Enter writes through ``QuickAdd.create`` (the command layer's create, like ``richeng
+quick``) and hands the committed change set to ``ctx.ops.record_edit``: the views reload
+and Ctrl+Z takes it back like any other create. A conflict opens the chat's
+``ConflictDialog`` ("Create anyway" continues the pending command with ``allow_conflict``),
+a past time the chat's ``PastTimeDialog``; whatever else is chosen, the pending command is
+dropped (it is the field's, not the conversation's) and the sentence stays to be edited.
+The created event is shown and flashed in the calendar (``created``), and the field clears.
+
+The parser and the command layer are imported on first use: the first paint needs neither.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QEvent, QObject, Qt, Signal, Slot
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
+
+from agent.errors import UserFacingError
+from app.context import AppContext
+from app.quick_text import QuickReader, SpanLineEdit, preview_html, when_text
+
+if TYPE_CHECKING:
+    from agent.services.commands import CommandService, Outcome
+    from agent.timesym.sentence import QuickEvent
+    from app.chat.conflict_dialog import ConflictDialog
+    from app.chat.past_time_dialog import PastTimeDialog
+
+FIELD_MIN = 220
+
+
+class QuickAddBar(QWidget):
+    created = Signal(str, object)  # uid, start: show and flash this event
+    escaped = Signal()  # Esc in an empty field: the calendar takes the keys back
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.reader = QuickReader(ctx)
+        self.calendar_name = ""
+        self.parsed: QuickEvent | None = None
+        self.conflict_dialog: ConflictDialog | None = None
+        self.past_time_dialog: PastTimeDialog | None = None
+        self.last_outcome: Outcome | None = None
+
+        self.field = SpanLineEdit(self)
+        self.field.setObjectName("quick_add")
+        self.field.setPlaceholderText(self.tr("Quick add: Lunch with Tom tomorrow at noon"))
+        self.field.setToolTip(self.tr("Type a day, a time and what it is; Enter adds it, Esc clears (Ctrl+L)"))
+        self.field.setClearButtonEnabled(True)
+        self.field.setMinimumWidth(FIELD_MIN)
+        self.field.undo_passes_when_empty = True
+        self.field.textChanged.connect(self._text_changed)
+        self.field.returnPressed.connect(self.submit)
+        self.field.installEventFilter(self)
+
+        self.preview = QLabel(self)
+        self.preview.setObjectName("quick_add_preview")
+        self.preview.setTextFormat(Qt.TextFormat.RichText)
+        self.preview.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.preview.setMinimumWidth(0)
+        self.preview_plain = ""  # what the preview says, without markup (tests, the tooltip)
+
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(8, 0, 8, 6)
+        layout.setSpacing(8)
+        layout.addWidget(self.field, 5)
+        layout.addWidget(self.preview, 7)
+
+        ctx.ops.calendars_changed.connect(self.refresh)
+        ctx.ops.changed.connect(self._store_changed)
+        self._refresh_calendar()
+
+    # ---- cached settings ----------------------------------------------------------------
+
+    @Slot()
+    def refresh(self) -> None:
+        """Settings or calendars changed: re-read what each keystroke uses."""
+        self.reader.refresh()
+        self._refresh_calendar()
+        self._text_changed(self.field.text())
+
+    def _store_changed(self, *_: object) -> None:
+        self._refresh_calendar()
+
+    def _refresh_calendar(self) -> None:
+        try:
+            self.calendar_name = self.ctx.ops.calendars.choose(None).calendar.name
+        except UserFacingError:
+            self.calendar_name = ""
+
+    # ---- typing -------------------------------------------------------------------------
+
+    def focus(self) -> None:
+        self.field.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.field.selectAll()
+
+    @Slot(str)
+    def _text_changed(self, text: str) -> None:
+        if not text.strip():
+            self.parsed = None
+            self.field.set_spans(())
+            self._say("", "")
+            return
+        parsed = self.reader.read(text)
+        self.parsed = parsed
+        self.field.set_spans(parsed.spans)
+        if parsed.problem is not None:
+            self._problem(parsed, strong=False)
+        else:
+            today = self.reader.now().date()
+            line = self.tr("Enter: {0}").format(preview_html(parsed, self.calendar_name, self.reader.chinese, today))
+            self._say(line, _plain(line))
+
+    def _problem(self, parsed: QuickEvent, strong: bool) -> None:
+        line = parsed.message(self.reader.lang)
+        colour = "#c62828" if strong else "palette(placeholder-text)"
+        self._say(f'<span style="color:{colour}">{_escape(line)}</span>', line)
+
+    def _say(self, rich: str, plain: str) -> None:
+        self.preview_plain = plain
+        self.preview.setText(rich)
+        self.preview.setToolTip(plain)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (watched is self.field and event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent)
+                and event.key() == Qt.Key.Key_Escape):
+            if self.field.text():
+                self.field.clear()
+            else:
+                self.escaped.emit()
+            return True
+        return super().eventFilter(watched, event)
+
+    # ---- Enter --------------------------------------------------------------------------
+
+    def _service(self) -> CommandService:
+        from agent.services.commands import CommandService
+
+        self.reader.refresh()  # a write is rare: the current zone and default length
+        return CommandService(self.ctx.store, self.ctx.profile_id, self.reader.time_context(), origin="user")
+
+    @Slot()
+    def submit(self) -> str | None:
+        """Create what the field says; the outcome's status, or None when it is not an event."""
+        text = self.field.text()
+        parsed = self.reader.read(text)
+        self.parsed = parsed
+        self.field.set_spans(parsed.spans)
+        if parsed.problem is not None:
+            self._problem(parsed, strong=True)
+            return None
+        from agent.services.quick_add import QuickAdd
+
+        service = self._service()
+        try:
+            result = QuickAdd(service).create(parsed)
+        except (UserFacingError, ValueError) as exc:
+            self._say(f'<span style="color:#c62828">{_escape(str(exc))}</span>', str(exc))
+            return None
+        assert result.outcome is not None
+        return self._outcome(service, result.outcome)
+
+    def _outcome(self, service: CommandService, outcome: Outcome) -> str:
+        self.last_outcome = outcome
+        status = outcome.status
+        if status == "created":
+            self._created(service, outcome)
+        elif status == "conflict":
+            self._ask_conflict(outcome)
+        elif status == "past_time":
+            self._ask_past_time(outcome)
+        else:  # invalid, needs_date, unconfirmed: say why, keep the sentence, drop the stub
+            self._drop_pending()
+            line = outcome.message or status
+            self._say(f'<span style="color:#c62828">{_escape(line)}</span>', line)
+        return status
+
+    def _created(self, service: CommandService, outcome: Outcome) -> None:
+        changes = service.facts.changes
+        title = outcome.title or (self.parsed.title if self.parsed else "")
+        event = outcome.event
+        when = ""
+        if outcome.start is not None and outcome.end is not None:
+            when = when_text(outcome.start, outcome.end, self.reader.chinese, self.reader.now().date(), self.reader.tz)
+        self.field.clear()
+        if changes:
+            self.ctx.ops.record_edit(changes, title, created=True)
+            line = self.tr("Added “{0}” · {1} (Ctrl+Z undoes it)").format(title, when)
+        else:  # the same event was already there: nothing written, it is shown instead
+            line = self.tr("“{0}” is already in the calendar · {1}").format(title, when)
+        self._say(_escape(line), line)
+        if event is not None and event.uid:
+            self.created.emit(event.uid, event.start)
+
+    def _drop_pending(self) -> None:
+        with contextlib.suppress(UserFacingError):
+            self._service().cancel_active()
+
+    def _continue(self, *, allow_conflict: bool = False, allow_past: bool = False) -> None:
+        service = self._service()
+        try:
+            outcome = service.continue_active(allow_conflict=allow_conflict, allow_past=allow_past)
+        except UserFacingError as exc:
+            self._say(_escape(str(exc)), str(exc))
+            return
+        if outcome is None:
+            return
+        self._outcome(service, outcome)
+
+    def _ask_conflict(self, outcome: Outcome) -> None:
+        from app.chat.conflict_dialog import CREATE, ConflictDialog
+
+        dialog = ConflictDialog(outcome, self.reader.tz, self.window())
+        self.conflict_dialog = dialog
+
+        def chosen(choice: str) -> None:
+            self.conflict_dialog = None
+            dialog.deleteLater()
+            if choice == CREATE:
+                self._continue(allow_conflict=True)
+            else:  # change time or cancel: the sentence stays to be edited
+                self._drop_pending()
+                self.field.setFocus(Qt.FocusReason.OtherFocusReason)
+
+        dialog.chosen.connect(chosen)
+        dialog.open()
+
+    def _ask_past_time(self, outcome: Outcome) -> None:
+        from app.chat.past_time_dialog import ADD, PastTimeDialog
+
+        dialog = PastTimeDialog(outcome, self.reader.tz, self.window())
+        self.past_time_dialog = dialog
+        line = self.tr("That time has already passed.")
+        self._say(f'<span style="color:#c62828">{_escape(line)}</span>', line)
+
+        def chosen(choice: str) -> None:
+            self.past_time_dialog = None
+            dialog.deleteLater()
+            if choice == ADD:
+                self._continue(allow_past=True)
+            else:
+                self._drop_pending()
+                self.field.setFocus(Qt.FocusReason.OtherFocusReason)
+
+        dialog.chosen.connect(chosen)
+        dialog.open()
+
+
+def _escape(text: str) -> str:
+    import html
+
+    return html.escape(text)
+
+
+def _plain(rich: str) -> str:
+    import html
+    import re
+
+    return html.unescape(re.sub(r"<[^>]+>", "", rich))
