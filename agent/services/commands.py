@@ -155,10 +155,13 @@ class CommandService:
         location: str | None = None,
         notes: str | None = None,
         last_day: date | None = None,
+        fresh: bool = False,
     ) -> Outcome:
         """First round, or a continuation of the active stub when the title matches (or is
         omitted). ``allow_conflict`` only counts when that stub is in ``conflict``; ``check``
-        (the agent's grounding latch) may turn the write into an ``unconfirmed`` stub."""
+        (the agent's grounding latch) may turn the write into an ``unconfirmed`` stub.
+        ``fresh`` (quick add: a whole sentence that says everything) never continues a stub,
+        so a pending "开会" at 15:00 cannot lend its time to a new "明天开会"."""
         given = {
             "date": date_expression,
             "time": time,
@@ -175,7 +178,7 @@ class CommandService:
         }
         self.expire_stale()
         stub = self.active_stub()
-        if stub is not None and (not title or same_title(title, stub.title)):
+        if stub is not None and not fresh and (not title or same_title(title, stub.title)):
             slots = dict(stub.slots)
             if stub.status in CHOOSING:  # "W7" for a next-weekend stub is its Sunday
                 given["date"] = map_loose(stub_days(stub.candidates), date_expression)

@@ -111,6 +111,7 @@ class QuickAdd:
             repeat=parsed.repeat,
             reminder_minutes=parsed.reminder_minutes,
             location=parsed.location,
+            fresh=True,
             **kwargs,
         )
         if outcome.status == "conflict" and allow_conflict:

@@ -588,7 +588,7 @@ COMMANDS: dict[str, Builder] = {
     "export": _export,
     "undo": lambda d, w: (["undo"], _flag(d, "--list")),
     "quick": lambda d, w: (
-        ["quick", d(st.one_of(st.sampled_from(["明天下午三点和张三开会", "Lunch tomorrow at noon", "开会", "每天"]), NASTY_TEXT))],
+        ["quick", d(st.one_of(st.sampled_from(["明天下午三点和张三开会", "Lunch at noon", "开会", "每天"]), NASTY_TEXT))],
         [
             *_flag(d, "--dry-run"),
             *_opt(d, "--calendar", st.one_of(st.just("日程"), NASTY_TEXT), 0.3),

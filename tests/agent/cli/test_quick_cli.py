@@ -79,7 +79,13 @@ def test_a_conflict_is_answered_and_allow_conflict_writes_it(capsys: pytest.Capt
 
 @pytest.mark.parametrize(
     ("text", "words"),
-    [("开会", "没有读到日期或时间"), ("Buy milk", "no day or time"), ("明天下午三点", "只有时间"), ("tomorrow at 3pm", "no title"), ("   ", "type a sentence")],
+    [
+        ("开会", "没有读到日期或时间"),
+        ("Buy milk", "no day or time"),
+        ("明天下午三点", "只有时间"),
+        ("tomorrow at 3pm", "no title"),
+        ("   ", "type a sentence"),
+    ],
 )
 def test_an_unreadable_sentence_exits_2_with_one_line_and_writes_nothing(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str, words: str
@@ -96,7 +102,11 @@ def test_an_unreadable_sentence_exits_2_with_one_line_and_writes_nothing(
 def test_repeat_range_place_and_reminder_reach_the_event(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     db = tmp_path / "r.sqlite3"
     code, weekly, _ = run(capsys, db, "--json", "quick", "每周一上午十点在会议室A开周会，提前十分钟提醒")
-    assert code == 0 and (weekly["repeat"], weekly["start"], weekly["outcome"]) == ("WEEKLY", "2026-12-07T10:00:00+08:00", "created")
+    assert code == 0 and (weekly["repeat"], weekly["start"], weekly["outcome"]) == (
+        "WEEKLY",
+        "2026-12-07T10:00:00+08:00",
+        "created",
+    )
     code, trip, _ = run(capsys, db, "--json", "quick", "Business trip from Dec 21 to Dec 27")
     assert code == 0 and (trip["start"], trip["end"], trip["all_day"]) == ("2026-12-21", "2026-12-28", True)
     with sqlite3.connect(db) as conn:
@@ -109,3 +119,14 @@ def test_an_unknown_calendar_falls_back_and_says_so(capsys: pytest.CaptureFixtur
     db = tmp_path / "r.sqlite3"
     code, human, _ = run(capsys, db, "quick", "Lunch with Tom tomorrow at noon", "--calendar", "Work")
     assert code == 0 and "no calendar 'Work', used '日程'" in human
+
+
+def test_a_pending_command_with_the_same_title_lends_nothing(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Found trying it from a shell: '昨天下午三点开会' left a past-time stub '开会' at 15:00,
+    and '明天开会' then continued it, asking about a conflict at 15:00 the user never wrote."""
+    db = tmp_path / "r.sqlite3"
+    assert run(capsys, db, "quick", "明天下午三点和张三开会")[0] == 0
+    code, past, _ = run(capsys, db, "--json", "quick", "昨天下午三点开会")
+    assert code == 0 and past["outcome"] == "past_time"
+    code, allday, _ = run(capsys, db, "--json", "quick", "明天开会")
+    assert code == 0 and (allday["outcome"], allday["start"], allday["all_day"]) == ("created", "2026-12-02", True)

@@ -26,7 +26,9 @@ KNOWN = M.CASES / "known_misses.txt"
 
 
 def known_misses() -> set[str]:
-    return {line.split()[0] for line in KNOWN.read_text(encoding="utf-8").splitlines() if line.strip() and not line.startswith("#")}
+    return {
+        line.split()[0] for line in KNOWN.read_text(encoding="utf-8").splitlines() if line.strip() and not line.startswith("#")
+    }
 
 
 def test_the_corpus_is_big_and_covers_every_form_in_both_languages() -> None:
@@ -120,7 +122,13 @@ def test_a_time_with_no_day_is_its_next_occurrence() -> None:
 
 @pytest.mark.parametrize(
     ("text", "problem"),
-    [("开会", "no_when"), ("Buy milk", "no_when"), ("明天下午三点", "no_title"), ("", "empty"), ("x" * (MAX_QUICK_CHARS + 1), "too_long")],
+    [
+        ("开会", "no_when"),
+        ("Buy milk", "no_when"),
+        ("明天下午三点", "no_title"),
+        ("", "empty"),
+        ("x" * (MAX_QUICK_CHARS + 1), "too_long"),
+    ],
 )
 def test_what_is_not_an_event_says_why_in_one_line(text: str, problem: str) -> None:
     parsed = parse_quick(text, CTX)
@@ -144,8 +152,32 @@ def test_any_text_reads_without_raising_and_spans_point_into_it(text: str) -> No
 @settings(max_examples=200, deadline=None)
 @given(
     st.lists(
-        st.sampled_from(["明天", "下午", "三点", "到", "五点", "每周一", "在", "星巴克", "和张三", "开会", "提前十分钟提醒",
-                         "tomorrow", "at", "3pm", "every", "Friday", "Lunch", "with Tom", "-", "noon", " ", "，"]),  # fmt: skip
+        st.sampled_from(
+            [
+                "明天",
+                "下午",
+                "三点",
+                "到",
+                "五点",
+                "每周一",
+                "在",
+                "星巴克",
+                "和张三",
+                "开会",
+                "提前十分钟提醒",
+                "tomorrow",
+                "at",
+                "3pm",
+                "every",
+                "Friday",
+                "Lunch",
+                "with Tom",
+                "-",
+                "noon",
+                " ",
+                "，",
+            ]
+        ),  # fmt: skip
         max_size=8,
     )
 )
