@@ -204,11 +204,12 @@ def report() -> str:
         path = PEERS / name
         if not path.exists():
             continue
-        for fig in measure_peers(path).values():
+        for peer in measure_peers(path).values():
             out.append(
-                f"| {name} | {fig.source} | {fig.rows} | {fig.applicable} | {fig.read} | {fig.day_agrees} | {fig.timed} | {fig.time_agrees} |"
+                f"| {name} | {peer.source} | {peer.rows} | {peer.applicable} | {peer.read} | {peer.day_agrees} | {peer.timed} "
+                f"| {peer.time_agrees} |"
             )
-            differs += [f"- {cid} `{expr}` expected {want}, read {got}" for cid, expr, want, got in fig.differs]
+            differs += [f"- {cid} `{expr}` expected {want}, read {got}" for cid, expr, want, got in peer.differs]
     out += ["", "Rows that differ:", *differs]
     return "\n".join(out)
 
