@@ -18,15 +18,17 @@ The parser and the command layer are imported on first use: the first paint need
 from __future__ import annotations
 
 import contextlib
+import logging
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal, Slot
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from agent.errors import UserFacingError
 from app.context import AppContext
 from app.quick_text import QuickReader, SpanLineEdit, preview_html, when_text
+from app.worker import describe
 
 if TYPE_CHECKING:
     from agent.services.commands import CommandService, Outcome
@@ -35,6 +37,7 @@ if TYPE_CHECKING:
     from app.chat.past_time_dialog import PastTimeDialog
 
 FIELD_MIN = 220
+_log = logging.getLogger(__name__)
 
 
 class QuickAddBar(QWidget):
@@ -68,6 +71,7 @@ class QuickAddBar(QWidget):
         self.preview.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.preview.setMinimumWidth(0)
         self.preview_plain = ""  # what the preview says, without markup (tests, the tooltip)
+        self._rich = ""
 
         layout = QHBoxLayout(self)
         layout.setContentsMargins(8, 0, 8, 6)
@@ -127,8 +131,29 @@ class QuickAddBar(QWidget):
 
     def _say(self, rich: str, plain: str) -> None:
         self.preview_plain = plain
-        self.preview.setText(rich)
+        self._rich = rich
         self.preview.setToolTip(plain)
+        self._fit()
+
+    def _fit(self) -> None:
+        """Show what fits: whole " · " parts from the front, then "…" (never a word cut in
+        half at the edge); the full line is in the tooltip."""
+        rich, plain = self._rich, self.preview_plain
+        metrics, width = self.preview.fontMetrics(), self.preview.contentsRect().width()
+        if not plain or width <= 0 or metrics.horizontalAdvance(plain) <= width:
+            self.preview.setText(rich)
+            return
+        rich_parts, plain_parts = rich.split(" · "), plain.split(" · ")
+        if len(rich_parts) == len(plain_parts):
+            for count in range(len(plain_parts) - 1, 0, -1):
+                if metrics.horizontalAdvance(" · ".join(plain_parts[:count]) + " · …") <= width:
+                    self.preview.setText(" · ".join(rich_parts[:count]) + " · …")
+                    return
+        self.preview.setText(_escape(metrics.elidedText(plain, Qt.TextElideMode.ElideRight, width)))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # a Qt override keeps Qt's name
+        super().resizeEvent(event)
+        self._fit()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if (watched is self.field and event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent)
@@ -165,6 +190,11 @@ class QuickAddBar(QWidget):
             result = QuickAdd(service).create(parsed)
         except (UserFacingError, ValueError) as exc:
             self._say(f'<span style="color:#c62828">{_escape(str(exc))}</span>', str(exc))
+            return None
+        except Exception as exc:  # a bug: say so in the line (never a silent Enter); the log has the traceback
+            _log.exception("quick add failed")
+            line = self.tr("Could not add it: {0}").format(describe(exc))
+            self._say(f'<span style="color:#c62828">{_escape(line)}</span>', line)
             return None
         assert result.outcome is not None
         return self._outcome(service, result.outcome)

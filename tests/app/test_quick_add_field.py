@@ -215,3 +215,14 @@ def test_the_chat_input_underlines_the_same_words(make_pane: Any, app_ctx: Any) 
     pane.input.setText("你好")
     assert pane.input.formats() == []
     assert date(2026, 12, 1) == TUESDAY
+
+
+def test_a_long_preview_drops_whole_parts_and_keeps_the_full_line_in_the_tooltip(window: Any, qtbot: Any) -> None:
+    field = type_into(window, qtbot, "每周一上午10点在会议室开周会 提前15分钟提醒")
+    quick = bar(window)
+    window.resize(1360, 860)  # the line is longer than the room beside the field
+    qtbot.waitUntil(lambda: quick.preview.width() < quick.preview.fontMetrics().horizontalAdvance(quick.preview_plain))
+    shown = quick.preview.text()
+    assert shown.endswith(" · …") and "周一 11月30日" in shown, shown
+    assert quick.preview.toolTip() == quick.preview_plain and "提前15分钟提醒" in quick.preview_plain
+    assert field.formats()  # the underlines stay
