@@ -25,8 +25,23 @@ from enum import Enum
 from typing import Final
 
 from agent.timesym import words as W
-from agent.timesym.context import TimeContext, add_months
+from agent.timesym.context import TimeContext
 from agent.timesym.grammar import DATE_SYMBOL_PATTERN, SymbolError
+from agent.timesym.patterns import (
+    DAY_MARK,
+    MERIDIEM,
+    MINUTE_ZH,
+    MONTHS,
+    NUM,
+    OCLOCK,
+    ORD,
+    L,
+    R,
+    alt,
+    next_day_of_month,
+    week_offset_zh,
+    zh_minute,
+)
 from agent.timesym.resolve import resolve_date
 
 __all__ = ["SlotPatch", "parse_slot_reply"]
@@ -107,31 +122,13 @@ _Handler = Callable[[re.Match[str], TimeContext], tuple[_Token, ...] | None]
 # --------------------------------------------------------------------------
 
 
-def _alt(items: Iterable[str]) -> str:
-    """Alternation, longest first so a prefix never shadows a longer word."""
-    ordered = sorted(set(items), key=lambda w: (-len(w), w))
-    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in ordered)
 
-
-_L: Final = r"(?<![a-z])"  # English words must not start mid-word ...
-_R: Final = r"(?![a-z])"  # ... nor end mid-word ("mon" in "month").
-_NUM_ZH: Final = "[" + "".join(W.CN_DIGITS) + W.CN_TEN + "]{1,3}"
-_NUM: Final = rf"(?:(?<![0-9])[0-9]{{1,2}}|{_NUM_ZH})"
-_DAY_MARK: Final = "(?:" + _alt(W.DAY_MARKERS_ZH) + ")"
-_ORD: Final = "(?:" + _alt(W.ORDINAL_SUFFIXES_EN) + ")"
-_MONTHS: Final = _alt(W.MONTHS_EN)
-_MERIDIEM: Final = _alt(W.MERIDIEM_EN)
 _WEEK_PRE_ZH: Final = (
     rf"(?P<pre>(?:{re.escape(W.NEXT_WEEK_ZH)})+{W.MEASURE_WORD_ZH}?"
     rf"|(?:{re.escape(W.LAST_WEEK_ZH)})+{W.MEASURE_WORD_ZH}?"
-    rf"|{_alt(W.THIS_WEEK_ZH)})?"
+    rf"|{alt(W.THIS_WEEK_ZH)})?"
 )
-_MINUTE_ZH: Final = (
-    rf"(?P<m>{_alt(W.MINUTE_WORDS_ZH)}"
-    rf"|{W.MINUTE_PAST_ZH}?\s*{_NUM}\s*(?:{_alt(W.MINUTE_MARKERS_ZH)})?)"
-)
-_OCLOCK: Final = _alt(W.OCLOCK_EN)
-_EN_CLOCK_TAIL: Final = rf"(?:\s*:\s*(?P<m>[0-9]{{2}}))?(?:\s*(?P<ap>{_MERIDIEM}))?(?:\s*(?:{_OCLOCK}))?(?![0-9a-z])"
+_EN_CLOCK_TAIL: Final = rf"(?:\s*:\s*(?P<m>[0-9]{{2}}))?(?:\s*(?P<ap>{MERIDIEM}))?(?:\s*(?:{OCLOCK}))?(?![0-9a-z])"
 
 
 def _ymd(m: re.Match[str], ctx: TimeContext) -> tuple[_Token, ...] | None:
@@ -161,54 +158,26 @@ def _md_en(m: re.Match[str], ctx: TimeContext) -> tuple[_Token, ...] | None:
     return _month_day(W.MONTHS_EN.get(re.sub(r"\s+", " ", m["mon"])), W.cn_to_int(m["d"]))
 
 
-def _next_day_of_month(day: int, today: date) -> date | None:
-    """The next date with this day-of-month, today included.
-
-    Months without that day are skipped ("31号" in September means October
-    31st) because the user named a day number, not "the end of the month".
-    """
-    if not 1 <= day <= 31:
-        return None
-    for step in range(13):
-        year, month = add_months(today.year, today.month, step)
-        if not 1 <= year <= 9999:
-            return None
-        if day <= calendar.monthrange(year, month)[1]:
-            candidate = date(year, month, day)
-            if candidate >= today:
-                return candidate
-    return None
-
 
 def _day(m: re.Match[str], ctx: TimeContext) -> tuple[_Token, ...] | None:
     d = W.cn_to_int(m["d"])
-    found = _next_day_of_month(d, ctx.today) if d is not None else None
+    found = next_day_of_month(d, ctx.today) if d is not None else None
     # A full ISO date: the day is already computed, and MM-DD would silently
     # change meaning if resolved on a later day.
     return (_DateTok(found.isoformat(), _DateKind.ANCHOR),) if found else None
 
 
-def _week_offset_zh(pre: str | None) -> int | None:
-    if pre is None:
-        return None
-    body = pre.rstrip(W.MEASURE_WORD_ZH)
-    if body and set(body) == {W.NEXT_WEEK_ZH}:
-        return len(body)
-    if body and set(body) == {W.LAST_WEEK_ZH}:
-        return -len(body)
-    return 0
-
 
 def _weekday_zh(m: re.Match[str], ctx: TimeContext) -> tuple[_Token, ...] | None:
     d = W.WEEKDAY_SUFFIXES_ZH[m["d"]]
-    k = _week_offset_zh(m["pre"])
+    k = week_offset_zh(m["pre"])
     if k is None:
         return (_DateTok(f"W{d}", _DateKind.WEEKDAY, d),)
     return (_DateTok(f"W{d}{k:+d}", _DateKind.ANCHOR),)
 
 
 def _weekend_zh(m: re.Match[str], ctx: TimeContext) -> tuple[_Token, ...] | None:
-    k = _week_offset_zh(m["pre"])
+    k = week_offset_zh(m["pre"])
     return (_DateTok("WE" if not k else f"WE{k:+d}", _DateKind.WEEKEND),)
 
 
@@ -247,28 +216,9 @@ def _time_zh(m: re.Match[str], ctx: TimeContext) -> tuple[_Token, ...] | None:
     hour = W.cn_to_int(m["h"])
     if hour is None:
         return None
-    raw = m["m"]
-    if raw is None:
-        minute = 0
-    elif raw in W.MINUTE_WORDS_ZH:
-        minute = W.MINUTE_WORDS_ZH[raw]
-    else:
-        text = raw.replace(" ", "")
-        past = text.startswith(W.MINUTE_PAST_ZH)
-        text = text.removeprefix(W.MINUTE_PAST_ZH)
-        marked = text.endswith(W.MINUTE_MARKERS_ZH)
-        for marker in W.MINUTE_MARKERS_ZH:
-            if text.endswith(marker):
-                text = text.removesuffix(marker)
-                break
-        value = W.cn_to_int(text)
-        if value is None or value > 59:
-            return None
-        # "三点五" could be 3:05 or colloquial 3.5 = 3:30; only accept a single
-        # digit minute when something marks it as minutes.
-        if value < 10 and not (past or marked or text[:1] in W.ZERO_CHARS):
-            return None
-        minute = value
+    minute = zh_minute(m["m"])
+    if minute is None:
+        return None
     return (_TimeTok(hour, minute, _is_padded(m["h"])),)
 
 
@@ -308,43 +258,43 @@ def _rule(pattern: str, handler: _Handler) -> tuple[re.Pattern[str], _Handler]:
 _RULES: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
     # dates
     _rule(
-        rf"(?<![0-9])(?P<y>[0-9]{{4}})\s*{W.YEAR_MARKER_ZH}\s*(?P<m>{_NUM})\s*{W.MONTH_MARKER_ZH}"
-        rf"\s*(?P<d>{_NUM})\s*{_DAY_MARK}?",
+        rf"(?<![0-9])(?P<y>[0-9]{{4}})\s*{W.YEAR_MARKER_ZH}\s*(?P<m>{NUM})\s*{W.MONTH_MARKER_ZH}"
+        rf"\s*(?P<d>{NUM})\s*{DAY_MARK}?",
         _ymd,
     ),
     _rule(r"(?<![0-9])(?P<y>[0-9]{4})(?P<sep>[-/.])(?P<m>[0-9]{1,2})(?P=sep)(?P<d>[0-9]{1,2})(?![0-9])", _ymd),
-    _rule(rf"(?P<m>{_NUM})\s*{W.MONTH_MARKER_ZH}\s*(?P<d>{_NUM})\s*{_DAY_MARK}?", _md),
+    _rule(rf"(?P<m>{NUM})\s*{W.MONTH_MARKER_ZH}\s*(?P<d>{NUM})\s*{DAY_MARK}?", _md),
     _rule(r"(?<![0-9])(?P<m>[0-9]{1,2})\s*/\s*(?P<d>[0-9]{1,2})(?![0-9/])", _md),
     _rule(r"(?<![0-9])(?P<m>[0-9]{2})-(?P<d>[0-9]{2})(?![0-9-])", _md),
-    _rule(rf"{_L}(?P<mon>{_MONTHS})\.?\s*(?P<d>[0-9]{{1,2}}){_ORD}?(?![0-9a-z])", _md_en),
-    _rule(rf"(?<![0-9])(?P<d>[0-9]{{1,2}}){_ORD}?\s*(?:of\s+)?(?P<mon>{_MONTHS}){_R}", _md_en),
-    _rule(rf"(?P<d>{_NUM})\s*{_DAY_MARK}", _day),
-    _rule(rf"(?<![0-9])(?P<d>[0-9]{{1,2}}){_ORD}{_R}", _day),
+    _rule(rf"{L}(?P<mon>{MONTHS})\.?\s*(?P<d>[0-9]{{1,2}}){ORD}?(?![0-9a-z])", _md_en),
+    _rule(rf"(?<![0-9])(?P<d>[0-9]{{1,2}}){ORD}?\s*(?:of\s+)?(?P<mon>{MONTHS}){R}", _md_en),
+    _rule(rf"(?P<d>{NUM})\s*{DAY_MARK}", _day),
+    _rule(rf"(?<![0-9])(?P<d>[0-9]{{1,2}}){ORD}{R}", _day),
     _rule(
-        rf"{_WEEK_PRE_ZH}\s*(?:{_alt(W.WEEKDAY_PREFIXES_ZH)})\s*(?P<d>{_alt(W.WEEKDAY_SUFFIXES_ZH)})",
+        rf"{_WEEK_PRE_ZH}\s*(?:{alt(W.WEEKDAY_PREFIXES_ZH)})\s*(?P<d>{alt(W.WEEKDAY_SUFFIXES_ZH)})",
         _weekday_zh,
     ),
     _rule(rf"{_WEEK_PRE_ZH}\s*{W.WEEKEND_ZH}", _weekend_zh),
-    _rule(rf"{_L}(?:(?P<pre>{_alt(W.WEEK_MODIFIERS_EN)})\s+)?(?P<d>{_alt(W.WEEKDAYS_EN)}){_R}", _weekday_en),
-    _rule(rf"{_L}(?:(?P<pre>{_alt(W.WEEK_MODIFIERS_EN)})\s+)?{W.WEEKEND_EN}{_R}", _weekend_en),
-    _rule(_alt(_REL_ZH), _rel_day),
-    _rule(rf"{_L}(?:{_alt(_REL_EN)}){_R}", _rel_day),
+    _rule(rf"{L}(?:(?P<pre>{alt(W.WEEK_MODIFIERS_EN)})\s+)?(?P<d>{alt(W.WEEKDAYS_EN)}){R}", _weekday_en),
+    _rule(rf"{L}(?:(?P<pre>{alt(W.WEEK_MODIFIERS_EN)})\s+)?{W.WEEKEND_EN}{R}", _weekend_en),
+    _rule(alt(_REL_ZH), _rel_day),
+    _rule(rf"{L}(?:{alt(_REL_EN)}){R}", _rel_day),
     # periods
-    _rule(_alt(_DP_ZH), _dated_period),
-    _rule(rf"{_L}(?:{_alt(_DP_EN)}){_R}", _dated_period),
-    _rule(_alt(_PER_ZH), _period),
-    _rule(rf"{_L}(?:{_alt(_PER_EN)}){_R}", _period),
+    _rule(alt(_DP_ZH), _dated_period),
+    _rule(rf"{L}(?:{alt(_DP_EN)}){R}", _dated_period),
+    _rule(alt(_PER_ZH), _period),
+    _rule(rf"{L}(?:{alt(_PER_EN)}){R}", _period),
     # clock times
-    _rule(rf"(?P<h>{_NUM})\s*(?:{_alt(W.HOUR_MARKERS_ZH)})(?:\s*{_MINUTE_ZH})?", _time_zh),
-    _rule(rf"(?<![0-9])(?P<h>[0-9]{{1,2}})\s*:\s*(?P<m>[0-9]{{2}})(?:\s*(?P<ap>{_MERIDIEM}))?(?![0-9a-z])", _clock),
-    _rule(rf"(?<![0-9])(?P<h>[0-9]{{1,2}})\s*(?P<ap>{_MERIDIEM})(?![a-z])", _clock),
-    _rule(rf"(?<![0-9])(?P<h>[0-9]{{1,2}})\s*(?:{_OCLOCK}){_R}", _clock),
+    _rule(rf"(?P<h>{NUM})\s*(?:{alt(W.HOUR_MARKERS_ZH)})(?:\s*{MINUTE_ZH})?", _time_zh),
+    _rule(rf"(?<![0-9])(?P<h>[0-9]{{1,2}})\s*:\s*(?P<m>[0-9]{{2}})(?:\s*(?P<ap>{MERIDIEM}))?(?![0-9a-z])", _clock),
+    _rule(rf"(?<![0-9])(?P<h>[0-9]{{1,2}})\s*(?P<ap>{MERIDIEM})(?![a-z])", _clock),
+    _rule(rf"(?<![0-9])(?P<h>[0-9]{{1,2}})\s*(?:{OCLOCK}){R}", _clock),
     # "at 7" is a time only because of "at"; a bare "7" stays unparsed.
-    _rule(rf"{_L}{W.AT_EN}\s*(?P<h>[0-9]{{1,2}}){_EN_CLOCK_TAIL}", _clock),
-    _rule(rf"{_L}(?:12\s*)?(?:{_alt(W.NOON_EN)}){_R}", _noon),
+    _rule(rf"{L}{W.AT_EN}\s*(?P<h>[0-9]{{1,2}}){_EN_CLOCK_TAIL}", _clock),
+    _rule(rf"{L}(?:12\s*)?(?:{alt(W.NOON_EN)}){R}", _noon),
     # fillers
-    _rule(_alt(W.FILLERS_ZH), _filler),
-    _rule(rf"{_L}(?:{_alt(W.FILLERS_EN)}){_R}", _filler),
+    _rule(alt(W.FILLERS_ZH), _filler),
+    _rule(rf"{L}(?:{alt(W.FILLERS_EN)}){R}", _filler),
 )
 
 # --------------------------------------------------------------------------

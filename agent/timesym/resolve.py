@@ -45,6 +45,7 @@ from agent.timesym.grammar import (
     normalize_case,
     parse_date_form,
 )
+from agent.timesym.patterns import next_month_day
 
 __all__ = [
     "LATEST_NOW_DAY",
@@ -69,7 +70,6 @@ LATEST_NOW_DAY = date(2199, 12, 31)
 typo out (``--now 9999-12-31`` poisoned the undo journal, issue 19): 1900..2199 is where
 the lunar calendar and the holiday tables that "now" feeds are checked, with room for the
 ten years ahead a symbol may reach."""
-_LEAP_SEARCH_YEARS = 8  # 02-29 recurs within 8 years even across 2100
 
 
 @dataclass(frozen=True)
@@ -136,13 +136,9 @@ def _signed(match: re.Match[str], group: str) -> int:
 
 def _next_month_day(symbol: str, month: int, day: int, today: date) -> date:
     """Next ``month``-``day`` on or after today; 02-29 waits for a leap year."""
-    for year in range(today.year, today.year + _LEAP_SEARCH_YEARS + 1):
-        try:
-            candidate = date(year, month, day)
-        except ValueError:
-            continue
-        if candidate >= today:
-            return candidate
+    found = next_month_day(month, day, today)
+    if found is not None:
+        return found
     raise SymbolError.invalid(symbol, f"{symbol!r} is not a real calendar day (month {month} has no day {day}).")
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import calendar
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, timedelta
 from functools import lru_cache
@@ -25,6 +25,21 @@ from typing import Final
 from agent.timesym import sentence_words as S
 from agent.timesym import words as W
 from agent.timesym.context import TimeContext, add_months
+from agent.timesym.patterns import (
+    DAY_MARK,
+    MERIDIEM,
+    MINUTE_ZH,
+    MONTHS,
+    NUM_ZH,
+    ORD,
+    L,
+    R,
+    alt,
+    next_day_of_month,
+    next_month_day,
+    week_offset_zh,
+    zh_minute,
+)
 from agent.timesym.resolve import SymbolError, resolve_date
 
 # --------------------------------------------------------------------------
@@ -137,58 +152,17 @@ def symbol_days(symbol: str, ctx: TimeContext) -> tuple[date, ...] | None:
     return _symbol_days(symbol, ctx.today, day_ctx)
 
 
-def _next_month_day(month: int, day: int, today: date) -> date | None:
-    """The next date with this month and day, today included (02-29: the next leap year)."""
-    for year in range(today.year, today.year + 9):
-        try:
-            candidate = date(year, month, day)
-        except ValueError:
-            continue
-        if candidate >= today:
-            return candidate
-    return None
-
-
-def next_day_of_month(day: int, today: date) -> date | None:
-    """The next date with this day of the month, today included; short months are skipped."""
-    if not 1 <= day <= 31:
-        return None
-    for step in range(13):
-        year, month = add_months(today.year, today.month, step)
-        if day <= calendar.monthrange(year, month)[1]:
-            candidate = date(year, month, day)
-            if candidate >= today:
-                return candidate
-    return None
-
-
 # --------------------------------------------------------------------------
 # Pattern pieces
 # --------------------------------------------------------------------------
 
 
-def _alt(items: Iterable[str]) -> str:
-    ordered = sorted(set(items), key=lambda w: (-len(w), w))
-    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in ordered)
-
-
-_L: Final = r"(?<![a-z])"
-_R: Final = r"(?![a-z])"
-_NUM_ZH: Final = "[" + "".join(W.CN_DIGITS) + W.CN_TEN + "]{1,3}"
-_NUM: Final = rf"(?:(?<![0-9])[0-9]{{1,2}}(?![0-9])|{_NUM_ZH})"
-_DAY_MARK: Final = "(?:" + _alt(W.DAY_MARKERS_ZH) + ")"
-_ORD: Final = "(?:" + _alt(W.ORDINAL_SUFFIXES_EN) + ")"
-_MONTHS: Final = _alt(W.MONTHS_EN)
-_MERIDIEM: Final = _alt(W.MERIDIEM_EN)
-_WD_ZH: Final = _alt(W.WEEKDAY_SUFFIXES_ZH)
-_WEEK_ZH: Final = _alt(W.WEEKDAY_PREFIXES_ZH)
-_WD_EN: Final = _alt(W.WEEKDAYS_EN)
-_NUM_EN: Final = rf"(?:[0-9]{{1,3}}|{_alt(S.NUMBERS_EN)})"
-_MINUTE_ZH: Final = (
-    rf"(?P<m>{_alt(W.MINUTE_WORDS_ZH)}"
-    rf"|{W.MINUTE_PAST_ZH}?\s*{_NUM}\s*(?:{_alt(W.MINUTE_MARKERS_ZH)})?)"
-)
-_NOT_CLOCK_AFTER: Final = r"(?!\s*(?:[0-9:]|" + _MERIDIEM + r"|点|时))"
+_NUM: Final = rf"(?:(?<![0-9])[0-9]{{1,2}}(?![0-9])|{NUM_ZH})"
+_WD_ZH: Final = alt(W.WEEKDAY_SUFFIXES_ZH)
+_WEEK_ZH: Final = alt(W.WEEKDAY_PREFIXES_ZH)
+_WD_EN: Final = alt(W.WEEKDAYS_EN)
+_NUM_EN: Final = rf"(?:[0-9]{{1,3}}|{alt(S.NUMBERS_EN)})"
+_NOT_CLOCK_AFTER: Final = r"(?!\s*(?:[0-9:]|" + MERIDIEM + r"|点|时))"
 
 
 def _num(text: str | None) -> int | None:
@@ -233,7 +207,7 @@ def _md(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
     d = _num(m["d"])
     if mo is None or d is None or not 1 <= mo <= 12:
         return None
-    found = _next_month_day(mo, d, ctx.today)
+    found = next_month_day(mo, d, ctx.today)
     return _day_tok(m, (found,) if found else None, RANK_EXACT)
 
 
@@ -265,27 +239,16 @@ def _dom(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
     return _day_tok(m, (found,) if found else None, RANK_MONTH_DAY, rolls="month", month_day=d)
 
 
-def _week_offset_zh(pre: str | None) -> int | None:
-    if not pre:
-        return None
-    body = pre.replace(W.MEASURE_WORD_ZH, "").strip()
-    if body and set(body) == {W.NEXT_WEEK_ZH}:
-        return len(body)
-    if body and set(body) == {W.LAST_WEEK_ZH}:
-        return -len(body)
-    return 0
-
-
 def _weekday_zh(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
     d = W.WEEKDAY_SUFFIXES_ZH[m["d"]]
-    k = _week_offset_zh(m["pre"])
+    k = week_offset_zh(m["pre"])
     if k is None:
         return _symbol_tok(m, ctx, f"W{d}", RANK_WEEKDAY, rolls="week", weekday=d)
     return _symbol_tok(m, ctx, f"W{d}{k:+d}", RANK_WEEK)
 
 
 def _weekend_zh(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
-    k = _week_offset_zh(m["pre"])
+    k = week_offset_zh(m["pre"])
     return _symbol_tok(m, ctx, "WE" if not k else f"WE{k:+d}", RANK_WEEKDAY, weekend=True)
 
 
@@ -424,7 +387,7 @@ def _holiday(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
         name = "国庆"
     fixed = S.FIXED_FESTIVALS.get(name) or S.HOLIDAY_DAYS_ZH.get(name)
     if fixed is not None:
-        found = _next_month_day(fixed[0], fixed[1], ctx.today)
+        found = next_month_day(fixed[0], fixed[1], ctx.today)
         return _day_tok(m, (found,) if found else None, RANK_FESTIVAL)
     if name in S.LUNAR_FESTIVALS:
         month, day = S.LUNAR_FESTIVALS[name]
@@ -452,25 +415,10 @@ def _time_zh(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
     hour = _num(m["h"])
     if hour is None or hour > 24:
         return None
-    raw = m["m"]
-    minute = 0
+    minute = zh_minute(m["m"])
     end = m.end()
-    if raw is not None:
-        if raw in W.MINUTE_WORDS_ZH:
-            minute = W.MINUTE_WORDS_ZH[raw]
-        else:
-            text = raw.replace(" ", "")
-            past = text.startswith(W.MINUTE_PAST_ZH)
-            text = text.removeprefix(W.MINUTE_PAST_ZH)
-            marked = text.endswith(W.MINUTE_MARKERS_ZH)
-            for marker in W.MINUTE_MARKERS_ZH:
-                text = text.removesuffix(marker)
-            value = W.cn_to_int(text)
-            if value is None or value > 59 or (value < 10 and not (past or marked or text[:1] in W.ZERO_CHARS)):
-                # 三点五 (3:05 or 3:30?), 七点五月天, 三点一对一: only the hour is read
-                end = m.end("hm")
-            else:
-                minute = value
+    if minute is None:  # 三点五 (3:05 or 3:30?), 七点五月天, 三点一对一: only the hour is read
+        minute, end = 0, m.end("hm")
     padded = len(m["h"]) == 2 and m["h"].startswith("0")
     return [ClockTok(start=m.start(), end=end, hour=hour, minute=minute, padded=padded)]
 
@@ -586,12 +534,12 @@ _REL_EN = [w for w in _REL_ALL if w.isascii()]
 _PER_ZH = [w for w in W.PERIOD_WORDS if not w.isascii()]
 _PER_EN = [w for w in W.PERIOD_WORDS if w.isascii()]
 _DP_ZH = [w for w in W.DATED_PERIOD_WORDS if not w.isascii()]
-_UNIT_ZH = _alt(S.UNIT_MINUTES_ZH)
-_UNIT_EN = _alt(S.UNIT_MINUTES_EN)
-_LUNAR_MONTH = _alt(S.LUNAR_MONTHS)
-_LUNAR_DAY = rf"(?:[初廿][一二三四五六七八九十]|三十|{_NUM}(?:\s*{_DAY_MARK})?)"
-_EVERY_ZH = _alt(S.EVERY_ZH)
-_WEEKWORD_ZH = _alt(S.WEEK_WORDS_ZH)
+_UNIT_ZH = alt(S.UNIT_MINUTES_ZH)
+_UNIT_EN = alt(S.UNIT_MINUTES_EN)
+_LUNAR_MONTH = alt(S.LUNAR_MONTHS)
+_LUNAR_DAY = rf"(?:[初廿][一二三四五六七八九十]|三十|{_NUM}(?:\s*{DAY_MARK})?)"
+_EVERY_ZH = alt(S.EVERY_ZH)
+_WEEKWORD_ZH = alt(S.WEEK_WORDS_ZH)
 _HOLIDAY_NAMES = [
     *S.HOLIDAY_WORDS_ZH,
     *S.NATIONAL_DAY_ELEVEN,
@@ -601,97 +549,97 @@ _HOLIDAY_NAMES = [
     *S.LUNAR_FESTIVALS,
     *S.LUNAR_NEW_YEARS_EVE,
 ]
-_WD_EN_PLURAL = _alt(w + "s" for w in W.WEEKDAYS_EN if len(w) > 3)
+_WD_EN_PLURAL = alt(w + "s" for w in W.WEEKDAYS_EN if len(w) > 3)
 
 RULES: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
     # title words first: longest match wins, so they only shadow what they contain
-    _rule(_alt(S.TITLE_WORDS_ZH), _title_word),
+    _rule(alt(S.TITLE_WORDS_ZH), _title_word),
     # days
-    _rule(rf"(?<![0-9])(?P<y>[0-9]{{4}})\s*年\s*(?P<m>{_NUM})\s*月\s*(?P<d>{_NUM})(?:\s*{_DAY_MARK})?", _ymd),
+    _rule(rf"(?<![0-9])(?P<y>[0-9]{{4}})\s*年\s*(?P<m>{_NUM})\s*月\s*(?P<d>{_NUM})(?:\s*{DAY_MARK})?", _ymd),
     _rule(r"(?<![0-9])(?P<y>[0-9]{4})(?P<sep>[-/.])(?P<m>[0-9]{1,2})(?P=sep)(?P<d>[0-9]{1,2})(?![0-9])", _ymd),
     _rule(
         rf"(?P<y>[零〇一二三四五六七八九]{{4}}|[零〇一二三四五六七八九]{{2}}|(?<![0-9])[0-9]{{2}})\s*年\s*(?P<m>{_NUM})\s*月"
-        rf"\s*(?P<d>{_NUM})(?:\s*{_DAY_MARK})?",
+        rf"\s*(?P<d>{_NUM})(?:\s*{DAY_MARK})?",
         _ymd_any,
     ),
     _rule(
-        rf"{_L}(?P<mon>{_MONTHS})\.?\s*(?P<d>[0-9]{{1,2}}){_ORD}?,?\s+(?P<y>(?:19|20)[0-9]{{2}})(?![0-9])",
+        rf"{L}(?P<mon>{MONTHS})\.?\s*(?P<d>[0-9]{{1,2}}){ORD}?,?\s+(?P<y>(?:19|20)[0-9]{{2}})(?![0-9])",
         _ymd_any,
     ),
     _rule(
-        rf"(?<![0-9])(?:the\s+)?(?P<d>[0-9]{{1,2}}){_ORD}?\s*(?:of\s+)?(?P<mon>{_MONTHS}),?\s+(?P<y>(?:19|20)[0-9]{{2}})(?![0-9])",
+        rf"(?<![0-9])(?:the\s+)?(?P<d>[0-9]{{1,2}}){ORD}?\s*(?:of\s+)?(?P<mon>{MONTHS}),?\s+(?P<y>(?:19|20)[0-9]{{2}})(?![0-9])",
         _ymd_any,
     ),
     _rule(r"(?<![0-9.:/])(?P<m>[0-9]{1,2})/(?P<d>[0-9]{1,2})/(?P<y>(?:19|20)[0-9]{2})(?![0-9])", _ymd_any),
     _rule(r"(?<![0-9:/.-])(?P<m>[01][0-9])-(?P<d>[0-3][0-9])(?![0-9:-])(?P<mon>)", _md),
-    _rule(rf"(?P<w>[上下这本今])\s*个?\s*月\s*(?P<d>{_NUM})\s*{_DAY_MARK}", _month_rel_dom),
+    _rule(rf"(?P<w>[上下这本今])\s*个?\s*月\s*(?P<d>{_NUM})\s*{DAY_MARK}", _month_rel_dom),
     _rule(rf"{S.LUNAR_NEW_YEAR_DAYS}(?P<ld>[一二三四五六七八九十])(?P<lm>)", lambda m, ctx: _lunar_new_year_day(m, ctx)),
-    _rule(rf"(?:{_alt(S.LUNAR_PREFIXES)})\s*(?P<lm>{_LUNAR_MONTH})\s*月\s*(?P<ld>{_LUNAR_DAY})", _lunar),
-    _rule(rf"(?:{_alt(S.LUNAR_PREFIXES)})?\s*(?P<lm>{_alt(S.LUNAR_ONLY_MONTHS)})\s*月\s*(?P<ld>{_LUNAR_DAY})", _lunar),
-    _rule(rf"(?P<m>{_NUM})\s*月\s*(?P<d>{_NUM})(?:\s*{_DAY_MARK})?(?P<mon>)", _md),
+    _rule(rf"(?:{alt(S.LUNAR_PREFIXES)})\s*(?P<lm>{_LUNAR_MONTH})\s*月\s*(?P<ld>{_LUNAR_DAY})", _lunar),
+    _rule(rf"(?:{alt(S.LUNAR_PREFIXES)})?\s*(?P<lm>{alt(S.LUNAR_ONLY_MONTHS)})\s*月\s*(?P<ld>{_LUNAR_DAY})", _lunar),
+    _rule(rf"(?P<m>{_NUM})\s*月\s*(?P<d>{_NUM})(?:\s*{DAY_MARK})?(?P<mon>)", _md),
     _rule(r"(?<![0-9.:/])(?P<m>[0-9]{1,2})\s*/\s*(?P<d>[0-9]{1,2})(?![0-9/])(?P<mon>)", _md),
     _rule(
-        rf"{_L}(?P<mon>{_MONTHS})\.?\s*(?P<d>[0-9]{{1,2}}){_ORD}?(?![0-9a-z]){_NOT_CLOCK_AFTER}(?P<m>)",
+        rf"{L}(?P<mon>{MONTHS})\.?\s*(?P<d>[0-9]{{1,2}}){ORD}?(?![0-9a-z]){_NOT_CLOCK_AFTER}(?P<m>)",
         lambda m, ctx: _md_named(m, ctx),
     ),
     _rule(
-        rf"(?<![0-9])(?:the\s+)?(?P<d>[0-9]{{1,2}}){_ORD}?\s*(?:of\s+)?(?P<mon>{_MONTHS}){_R}(?P<m>)",
+        rf"(?<![0-9])(?:the\s+)?(?P<d>[0-9]{{1,2}}){ORD}?\s*(?:of\s+)?(?P<mon>{MONTHS}){R}(?P<m>)",
         lambda m, ctx: _md_named(m, ctx),
     ),
     _rule(
-        rf"{_L}(?P<mon>{_MONTHS})\.?\s*(?P<d>[0-9]{{1,2}}){_ORD}?\s*(?P<sep>-|–|~|to|through|thru|until)\s*"
-        rf"(?P<d2>[0-9]{{1,2}}){_ORD}?(?![0-9a-z:]){_NOT_CLOCK_AFTER}",
+        rf"{L}(?P<mon>{MONTHS})\.?\s*(?P<d>[0-9]{{1,2}}){ORD}?\s*(?P<sep>-|–|~|to|through|thru|until)\s*"
+        rf"(?P<d2>[0-9]{{1,2}}){ORD}?(?![0-9a-z:]){_NOT_CLOCK_AFTER}",
         lambda m, ctx: _md_range(m, ctx),
     ),
     _rule(
-        rf"(?P<m>{_NUM})\s*月\s*(?P<d>{_NUM})\s*{_DAY_MARK}?\s*(?P<sep>-|–|~|到|至)\s*(?P<d2>{_NUM})\s*{_DAY_MARK}",
+        rf"(?P<m>{_NUM})\s*月\s*(?P<d>{_NUM})\s*{DAY_MARK}?\s*(?P<sep>-|–|~|到|至)\s*(?P<d2>{_NUM})\s*{DAY_MARK}",
         lambda m, ctx: _md_range(m, ctx),
     ),
-    _rule(rf"下\s*个?\s*月\s*(?P<d>{_NUM})\s*{_DAY_MARK}", _next_month),
-    _rule(rf"{_L}(?:the\s+)?(?P<d>[0-9]{{1,2}}){_ORD}?\s+of\s+next\s+month{_R}", _next_month),
-    _rule(rf"{_L}next\s+month\s+(?:on\s+)?(?:the\s+)?(?P<d>[0-9]{{1,2}}){_ORD}?{_R}", _next_month),
-    _rule(rf"{_L}(?:on\s+)?the\s+(?P<d>[0-9]{{1,2}}){_ORD}\s+of\s+next\s+month{_R}", _next_month),
-    _rule(rf"(?P<d>{_NUM})\s*{_DAY_MARK}(?!本|{_alt(S.NOT_DAY_AFTER_HAO)})", _dom),
-    _rule(rf"(?<![0-9])(?:the\s+)?(?P<d>[0-9]{{1,2}}){_ORD}{_R}(?!\s+(?:{_alt(S.NOT_DAY_AFTER_ORDINAL)}){_R})", _dom),
+    _rule(rf"下\s*个?\s*月\s*(?P<d>{_NUM})\s*{DAY_MARK}", _next_month),
+    _rule(rf"{L}(?:the\s+)?(?P<d>[0-9]{{1,2}}){ORD}?\s+of\s+next\s+month{R}", _next_month),
+    _rule(rf"{L}next\s+month\s+(?:on\s+)?(?:the\s+)?(?P<d>[0-9]{{1,2}}){ORD}?{R}", _next_month),
+    _rule(rf"{L}(?:on\s+)?the\s+(?P<d>[0-9]{{1,2}}){ORD}\s+of\s+next\s+month{R}", _next_month),
+    _rule(rf"(?P<d>{_NUM})\s*{DAY_MARK}(?!本|{alt(S.NOT_DAY_AFTER_HAO)})", _dom),
+    _rule(rf"(?<![0-9])(?:the\s+)?(?P<d>[0-9]{{1,2}}){ORD}{R}(?!\s+(?:{alt(S.NOT_DAY_AFTER_ORDINAL)}){R})", _dom),
     _rule(
-        rf"(?P<pre>(?:下\s*)+个?|(?:上\s*)+个?|{_alt(W.THIS_WEEK_ZH)})?\s*(?:(?:{_WEEK_ZH})\s*(?=(?:{_WEEK_ZH})))?"
+        rf"(?P<pre>(?:下\s*)+个?|(?:上\s*)+个?|{alt(W.THIS_WEEK_ZH)})?\s*(?:(?:{_WEEK_ZH})\s*(?=(?:{_WEEK_ZH})))?"
         rf"(?:{_WEEK_ZH})\s*(?P<d>{_WD_ZH})",
         _weekday_zh,
     ),
-    _rule(rf"(?P<pre>(?:下\s*)+个?|(?:上\s*)+个?|{_alt(W.THIS_WEEK_ZH)})?\s*{W.WEEKEND_ZH}", _weekend_zh),
-    _rule(rf"{_L}(?P<d>{_WD_EN})\s+(?:of\s+)?(?:(?P<after>next)|(?P<thisweek>this))\s+week{_R}", _weekday_en),
-    _rule(rf"{_L}(?P<last>last)\s+(?P<d>{_WD_EN}){_R}", _weekday_en),
-    _rule(rf"{_L}next\s+week\s+(?:on\s+)?(?P<d>{_WD_EN})(?P<next>){_R}", _weekday_en),
-    _rule(rf"{_L}(?:(?P<next>next)\s+|(?P<this>this\s+(?:coming\s+)?|coming\s+))?(?P<d>{_WD_EN})\.?{_R}", _weekday_en),
-    _rule(rf"{_L}(?:(?P<next>next)\s+|this\s+|the\s+)?(?:{W.WEEKEND_EN}|week-end){_R}", _weekend_en),
-    _rule(rf"(?P<w>{_alt(_REL_ZH)})", _rel),
-    _rule(rf"{_L}(?P<w>{_alt(_REL_EN)}){_R}", _rel),
+    _rule(rf"(?P<pre>(?:下\s*)+个?|(?:上\s*)+个?|{alt(W.THIS_WEEK_ZH)})?\s*{W.WEEKEND_ZH}", _weekend_zh),
+    _rule(rf"{L}(?P<d>{_WD_EN})\s+(?:of\s+)?(?:(?P<after>next)|(?P<thisweek>this))\s+week{R}", _weekday_en),
+    _rule(rf"{L}(?P<last>last)\s+(?P<d>{_WD_EN}){R}", _weekday_en),
+    _rule(rf"{L}next\s+week\s+(?:on\s+)?(?P<d>{_WD_EN})(?P<next>){R}", _weekday_en),
+    _rule(rf"{L}(?:(?P<next>next)\s+|(?P<this>this\s+(?:coming\s+)?|coming\s+))?(?P<d>{_WD_EN})\.?{R}", _weekday_en),
+    _rule(rf"{L}(?:(?P<next>next)\s+|this\s+|the\s+)?(?:{W.WEEKEND_EN}|week-end){R}", _weekend_en),
+    _rule(rf"(?P<w>{alt(_REL_ZH)})", _rel),
+    _rule(rf"{L}(?P<w>{alt(_REL_EN)}){R}", _rel),
     _rule(rf"(?P<n>{_NUM}|[0-9]{{1,3}})\s*(?P<u>天|周|个星期|星期|个礼拜|礼拜)\s*(?:之)?后", _in_days),
-    _rule(rf"{_L}in\s+(?P<n>{_NUM_EN})\s+(?P<u>days?|weeks?){_R}", _in_days),
-    _rule(rf"{_L}(?P<n>{_NUM_EN})\s+(?P<u>days?|weeks?)\s+(?P<ago>ago){_R}", _in_days),
+    _rule(rf"{L}in\s+(?P<n>{_NUM_EN})\s+(?P<u>days?|weeks?){R}", _in_days),
+    _rule(rf"{L}(?P<n>{_NUM_EN})\s+(?P<u>days?|weeks?)\s+(?P<ago>ago){R}", _in_days),
     _rule(rf"(?P<n>{_NUM}|[0-9]{{1,3}})\s*(?P<u>天|周|个星期|个礼拜)\s*(?P<ago>前|以前|之前)(?!\s*提醒)", _in_days),
     _rule(
-        rf"{_L}in\s+(?:(?P<n>{_NUM_EN})\s*(?P<u>minutes?|mins?|hours?|hrs?)|(?P<half>half\s+an\s+hour)|(?P<quarter>a\s+quarter\s+of\s+an\s+hour)){_R}",
+        rf"{L}in\s+(?:(?P<n>{_NUM_EN})\s*(?P<u>minutes?|mins?|hours?|hrs?)|(?P<half>half\s+an\s+hour)|(?P<quarter>a\s+quarter\s+of\s+an\s+hour)){R}",
         _in_minutes,
     ),
     _rule(
-        rf"(?:(?P<n>{_NUM}|[0-9]{{1,3}})\s*(?P<u>分钟|个小时|小时|个钟头|钟头)|(?P<half>{_alt(S.HALF_HOUR_ZH)})|(?P<quarter>一刻钟))\s*(?:之|以)?后",
+        rf"(?:(?P<n>{_NUM}|[0-9]{{1,3}})\s*(?P<u>分钟|个小时|小时|个钟头|钟头)|(?P<half>{alt(S.HALF_HOUR_ZH)})|(?P<quarter>一刻钟))\s*(?:之|以)?后",
         _in_minutes,
     ),
-    _rule(rf"(?:{_alt(w for w in S.NOW_WORDS if not w.isascii())})|{_L}(?<!from\s)(?:right\s+)?now{_R}", _now),
-    _rule(rf"(?P<w>{_alt([*_DP_ZH, *S.MORE_DATED_PERIODS])})", _dated_period),
-    _rule(rf"{_L}(?P<w>tonight|last\s+night|this\s+morning|this\s+afternoon|this\s+evening){_R}", _dated_period),
-    _rule(rf"(?P<w>{_alt(w for w in _HOLIDAY_NAMES if not w.isascii())})", _holiday),
-    _rule(rf"{_L}(?P<w>{_alt(w for w in _HOLIDAY_NAMES if w.isascii())}){_R}", _holiday),
+    _rule(rf"(?:{alt(w for w in S.NOW_WORDS if not w.isascii())})|{L}(?<!from\s)(?:right\s+)?now{R}", _now),
+    _rule(rf"(?P<w>{alt([*_DP_ZH, *S.MORE_DATED_PERIODS])})", _dated_period),
+    _rule(rf"{L}(?P<w>tonight|last\s+night|this\s+morning|this\s+afternoon|this\s+evening){R}", _dated_period),
+    _rule(rf"(?P<w>{alt(w for w in _HOLIDAY_NAMES if not w.isascii())})", _holiday),
+    _rule(rf"{L}(?P<w>{alt(w for w in _HOLIDAY_NAMES if w.isascii())}){R}", _holiday),
     # periods
-    _rule(rf"(?P<w>{_alt(_PER_ZH)})", _period),
-    _rule(rf"{_L}(?:in\s+the\s+|at\s+)?(?P<w>{_alt(_PER_EN)}){_R}", _period),
+    _rule(rf"(?P<w>{alt(_PER_ZH)})", _period),
+    _rule(rf"{L}(?:in\s+the\s+|at\s+)?(?P<w>{alt(_PER_EN)}){R}", _period),
     # clock times
-    _rule(rf"(?P<hm>(?P<h>{_NUM})\s*(?:{_alt(W.HOUR_MARKERS_ZH)}))(?:\s*{_MINUTE_ZH})?", _time_zh),
+    _rule(rf"(?P<hm>(?P<h>{_NUM})\s*(?:{alt(W.HOUR_MARKERS_ZH)}))(?:\s*{MINUTE_ZH})?", _time_zh),
     _rule(
-        rf"(?<![0-9.:/])(?P<first>(?P<h1>[0-9]{{1,2}})(?::(?P<m1>[0-9]{{2}}))?(?:\s*(?P<ap1>{_MERIDIEM}))?)"
+        rf"(?<![0-9.:/])(?P<first>(?P<h1>[0-9]{{1,2}})(?::(?P<m1>[0-9]{{2}}))?(?:\s*(?P<ap1>{MERIDIEM}))?)"
         rf"\s*(?P<sep>-|–|~|to|until|till)\s*"
-        rf"(?P<h2>[0-9]{{1,2}})(?::(?P<m2>[0-9]{{2}}))?\s*(?P<ap2>{_MERIDIEM})(?![a-z])",
+        rf"(?P<h2>[0-9]{{1,2}})(?::(?P<m2>[0-9]{{2}}))?\s*(?P<ap2>{MERIDIEM})(?![a-z])",
         _clock_range,
     ),
     _rule(
@@ -700,9 +648,9 @@ RULES: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
         _clock_range,
     ),
     _rule(
-        rf"{_L}(?:from|between)\s+(?P<first>(?P<h1>[0-9]{{1,2}})(?::(?P<m1>[0-9]{{2}}))?(?:\s*(?P<ap1>{_MERIDIEM}))?)"
+        rf"{L}(?:from|between)\s+(?P<first>(?P<h1>[0-9]{{1,2}})(?::(?P<m1>[0-9]{{2}}))?(?:\s*(?P<ap1>{MERIDIEM}))?)"
         rf"\s*(?P<sep>-|–|~|to|until|till|and)\s*"
-        rf"(?P<h2>[0-9]{{1,2}})(?::(?P<m2>[0-9]{{2}}))?(?:\s*(?P<ap2>{_MERIDIEM}))?(?![0-9a-z])",
+        rf"(?P<h2>[0-9]{{1,2}})(?::(?P<m2>[0-9]{{2}}))?(?:\s*(?P<ap2>{MERIDIEM}))?(?![0-9a-z])",
         _clock_range,
     ),
     _rule(
@@ -714,77 +662,77 @@ RULES: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
         rf"(?P<first>(?P<h1>{_NUM})(?P<m1>)(?P<ap1>))\s*(?P<sep>-|~|–|到|至)\s*(?P<h2>{_NUM})\s*(?:点钟|点|时)(?P<m2>)(?P<ap2>)",
         _clock_range,
     ),
-    _rule(rf"(?<![0-9.:/])(?P<h>[0-9]{{1,2}})\s*[:：]\s*(?P<m>[0-9]{{2}})(?:\s*(?P<ap>{_MERIDIEM}))?(?![0-9a-z])", _clock),
-    _rule(rf"(?<![0-9.:/])(?P<h>[0-9]{{1,2}})\s*(?P<ap>{_MERIDIEM})(?![a-z])", _clock),
-    _rule(rf"(?<![0-9.:/])(?P<h>[0-9]{{1,2}})\s*(?:{_alt(W.OCLOCK_EN)}){_R}", _clock),
+    _rule(rf"(?<![0-9.:/])(?P<h>[0-9]{{1,2}})\s*[:：]\s*(?P<m>[0-9]{{2}})(?:\s*(?P<ap>{MERIDIEM}))?(?![0-9a-z])", _clock),
+    _rule(rf"(?<![0-9.:/])(?P<h>[0-9]{{1,2}})\s*(?P<ap>{MERIDIEM})(?![a-z])", _clock),
+    _rule(rf"(?<![0-9.:/])(?P<h>[0-9]{{1,2}})\s*(?:{alt(W.OCLOCK_EN)}){R}", _clock),
     _rule(
-        rf"{_L}(?P<at>at|@)\s*(?P<h>[0-9]{{1,2}})(?:\s*:\s*(?P<m>[0-9]{{2}}))?(?:\s*(?P<ap>{_MERIDIEM})(?![a-z]))?(?![0-9a-z:/.])",
+        rf"{L}(?P<at>at|@)\s*(?P<h>[0-9]{{1,2}})(?:\s*:\s*(?P<m>[0-9]{{2}}))?(?:\s*(?P<ap>{MERIDIEM})(?![a-z]))?(?![0-9a-z:/.])",
         _clock,
     ),
     _rule(
-        rf"{_L}(?:(?P<half>half)|(?P<quarter>(?:a\s+)?quarter)|(?P<n>[0-9]{{1,2}})\s*(?:minutes?|mins?)?)\s+(?P<dir>past|after|to|before|till)\s+"
-        rf"(?:(?P<noon>noon|midday)|(?P<h>[0-9]{{1,2}})(?:\s*(?P<ap>{_MERIDIEM})(?![a-z]))?)(?![0-9:])",
+        rf"{L}(?:(?P<half>half)|(?P<quarter>(?:a\s+)?quarter)|(?P<n>[0-9]{{1,2}})\s*(?:minutes?|mins?)?)\s+(?P<dir>past|after|to|before|till)\s+"
+        rf"(?:(?P<noon>noon|midday)|(?P<h>[0-9]{{1,2}})(?:\s*(?P<ap>{MERIDIEM})(?![a-z]))?)(?![0-9:])",
         _minutes_phrase,
     ),
     _rule(
         rf"(?<![0-9.:/])(?P<h>[0-9]{{1,2}})(?::(?P<m>[0-9]{{2}}))?(?=\s+(?:tonight|this\s+(?:morning|afternoon|evening)"
-        rf"|in\s+the\s+(?:morning|afternoon|evening)|at\s+night|(?:today|tomorrow|tmrw?)\s+(?:morning|afternoon|evening|night)){_R})",
+        rf"|in\s+the\s+(?:morning|afternoon|evening)|at\s+night|(?:today|tomorrow|tmrw?)\s+(?:morning|afternoon|evening|night)){R})",
         _clock,
     ),
-    _rule(rf"{_L}(?:12\s*)?(?:{_alt(W.NOON_EN)}){_R}", _noon),
-    _rule(rf"{_L}midnight{_R}|午夜", _midnight),
+    _rule(rf"{L}(?:12\s*)?(?:{alt(W.NOON_EN)}){R}", _noon),
+    _rule(rf"{L}midnight{R}|午夜", _midnight),
     # range separators (they only count between two days or two times)
-    _rule(_alt(S.RANGE_SEPARATORS_ZH), _sep),
-    _rule(rf"{_L}(?:{_alt(w for w in S.RANGE_SEPARATORS_EN if w.isalpha())}){_R}", _sep),
+    _rule(alt(S.RANGE_SEPARATORS_ZH), _sep),
+    _rule(rf"{L}(?:{alt(w for w in S.RANGE_SEPARATORS_EN if w.isalpha())}){R}", _sep),
     # repeats
-    _rule(_alt(S.DAILY_ZH), _repeat("DAILY")),
-    _rule(_alt(S.WEEKDAYS_ZH), _repeat("WEEKDAYS")),
-    _rule(rf"(?:{_alt(S.BIWEEKLY_ZH)})\s*(?:的)?\s*(?:(?:{_WEEKWORD_ZH})?(?P<d>{_WD_ZH}))?", _repeat("BIWEEKLY")),
+    _rule(alt(S.DAILY_ZH), _repeat("DAILY")),
+    _rule(alt(S.WEEKDAYS_ZH), _repeat("WEEKDAYS")),
+    _rule(rf"(?:{alt(S.BIWEEKLY_ZH)})\s*(?:的)?\s*(?:(?:{_WEEKWORD_ZH})?(?P<d>{_WD_ZH}))?", _repeat("BIWEEKLY")),
     _rule(rf"(?:{_EVERY_ZH})\s*(?:{_WEEKWORD_ZH})\s*(?P<d>{_WD_ZH})", _repeat("WEEKLY")),
     _rule(rf"(?:{_EVERY_ZH})\s*(?P<we>周末)", _repeat("WEEKLY")),
     _rule(rf"(?:{_EVERY_ZH})\s*(?:{_WEEKWORD_ZH})", _repeat("WEEKLY")),
-    _rule(rf"(?:{_alt(S.MONTH_WORDS_ZH)})\s*(?:的)?\s*(?P<md>{_NUM})\s*{_DAY_MARK}", _repeat("MONTHLY")),
-    _rule(_alt(S.MONTH_WORDS_ZH), _repeat("MONTHLY")),
-    _rule(_alt(S.YEAR_WORDS_ZH), _repeat("YEARLY")),
-    _rule(rf"{_L}(?:{_alt(S.DAILY_EN[:-1])}){_R}", _repeat("DAILY")),
-    _rule(rf"{_L}(?:{_alt(S.WEEKDAYS_EN)}){_R}", _repeat("WEEKDAYS")),
-    _rule(rf"{_L}(?:{_alt(S.EVERY_OTHER_EN)})\s+(?P<d>{_WD_EN}){_R}", _repeat("BIWEEKLY")),
-    _rule(rf"{_L}(?:{_alt(S.BIWEEKLY_EN[:-2])})(?:\s+on)?(?:\s+(?P<d>{_WD_EN})s?)?{_R}", _repeat("BIWEEKLY")),
-    _rule(rf"{_L}(?:{_alt(S.EVERY_EN)})\s+(?P<d>{_WD_EN})s?{_R}", _repeat("WEEKLY")),
-    _rule(rf"{_L}(?:on\s+)?(?P<d>{_WD_EN_PLURAL}){_R}", lambda m, ctx: _plural_weekday(m, ctx)),
-    _rule(rf"{_L}(?:{_alt(S.WEEKLY_EN[:-1])})(?:\s+on\s+(?P<d>{_WD_EN})s?)?{_R}", _repeat("WEEKLY")),
+    _rule(rf"(?:{alt(S.MONTH_WORDS_ZH)})\s*(?:的)?\s*(?P<md>{_NUM})\s*{DAY_MARK}", _repeat("MONTHLY")),
+    _rule(alt(S.MONTH_WORDS_ZH), _repeat("MONTHLY")),
+    _rule(alt(S.YEAR_WORDS_ZH), _repeat("YEARLY")),
+    _rule(rf"{L}(?:{alt(S.DAILY_EN[:-1])}){R}", _repeat("DAILY")),
+    _rule(rf"{L}(?:{alt(S.WEEKDAYS_EN)}){R}", _repeat("WEEKDAYS")),
+    _rule(rf"{L}(?:{alt(S.EVERY_OTHER_EN)})\s+(?P<d>{_WD_EN}){R}", _repeat("BIWEEKLY")),
+    _rule(rf"{L}(?:{alt(S.BIWEEKLY_EN[:-2])})(?:\s+on)?(?:\s+(?P<d>{_WD_EN})s?)?{R}", _repeat("BIWEEKLY")),
+    _rule(rf"{L}(?:{alt(S.EVERY_EN)})\s+(?P<d>{_WD_EN})s?{R}", _repeat("WEEKLY")),
+    _rule(rf"{L}(?:on\s+)?(?P<d>{_WD_EN_PLURAL}){R}", lambda m, ctx: _plural_weekday(m, ctx)),
+    _rule(rf"{L}(?:{alt(S.WEEKLY_EN[:-1])})(?:\s+on\s+(?P<d>{_WD_EN})s?)?{R}", _repeat("WEEKLY")),
     _rule(
-        rf"{_L}(?:{_alt(S.MONTHLY_EN)})\s+on\s+the\s+(?P<md>[0-9]{{1,2}}){_ORD}?{_R}",
+        rf"{L}(?:{alt(S.MONTHLY_EN)})\s+on\s+the\s+(?P<md>[0-9]{{1,2}}){ORD}?{R}",
         _repeat("MONTHLY"),
     ),
-    _rule(rf"{_L}(?:{_alt(S.MONTHLY_EN[:-1])}){_R}", _repeat("MONTHLY")),
-    _rule(rf"{_L}(?:{_alt(S.YEARLY_EN[:2])}){_R}", _repeat("YEARLY")),
-    _rule(rf"{_L}(?P<w>daily|weekly|monthly|yearly|annually|biweekly|fortnightly){_R}", _adjective_repeat),
+    _rule(rf"{L}(?:{alt(S.MONTHLY_EN[:-1])}){R}", _repeat("MONTHLY")),
+    _rule(rf"{L}(?:{alt(S.YEARLY_EN[:2])}){R}", _repeat("YEARLY")),
+    _rule(rf"{L}(?P<w>daily|weekly|monthly|yearly|annually|biweekly|fortnightly){R}", _adjective_repeat),
     # reminders
     _rule(
-        rf"(?:{_alt(S.AHEAD_ZH)})\s*(?:(?P<half>{_alt(S.HALF_HOUR_ZH)})|(?P<n>{_NUM}|[0-9]{{1,3}})\s*(?P<u>{_UNIT_ZH}))"
+        rf"(?:{alt(S.AHEAD_ZH)})\s*(?:(?P<half>{alt(S.HALF_HOUR_ZH)})|(?P<n>{_NUM}|[0-9]{{1,3}})\s*(?P<u>{_UNIT_ZH}))"
         rf"\s*(?:(?:来|的时候)?\s*(?:提醒|通知)\s*我?|(?:给我)?(?:提醒|通知))",
         _reminder,
     ),
     _rule(
-        rf"(?:提醒|通知)\s*我?\s*(?:{_alt(S.AHEAD_ZH)})\s*(?:(?P<half>{_alt(S.HALF_HOUR_ZH)})|(?P<n>{_NUM}|[0-9]{{1,3}})\s*(?P<u>{_UNIT_ZH}))",
+        rf"(?:提醒|通知)\s*我?\s*(?:{alt(S.AHEAD_ZH)})\s*(?:(?P<half>{alt(S.HALF_HOUR_ZH)})|(?P<n>{_NUM}|[0-9]{{1,3}})\s*(?P<u>{_UNIT_ZH}))",
         _reminder,
     ),
     _rule(
-        rf"(?:(?P<half>{_alt(S.HALF_HOUR_ZH)})|(?P<n>{_NUM}|[0-9]{{1,3}})\s*(?P<u>{_UNIT_ZH}))\s*(?:之)?前\s*(?:提醒|通知)\s*我?",
+        rf"(?:(?P<half>{alt(S.HALF_HOUR_ZH)})|(?P<n>{_NUM}|[0-9]{{1,3}})\s*(?P<u>{_UNIT_ZH}))\s*(?:之)?前\s*(?:提醒|通知)\s*我?",
         _reminder,
     ),
     _rule(
-        rf"{_L}(?:and\s+)?(?:remind|alert|notify)\s+me\s+(?:(?P<n>{_NUM_EN})\s*(?P<u>{_UNIT_EN})|(?P<half>half\s+an\s+hour)"
-        rf"|(?P<daybefore>the\s+day|a\s+day))\s+(?:before|ahead|early|prior|in\s+advance)(?:\s+it)?{_R}",
+        rf"{L}(?:and\s+)?(?:remind|alert|notify)\s+me\s+(?:(?P<n>{_NUM_EN})\s*(?P<u>{_UNIT_EN})|(?P<half>half\s+an\s+hour)"
+        rf"|(?P<daybefore>the\s+day|a\s+day))\s+(?:before|ahead|early|prior|in\s+advance)(?:\s+it)?{R}",
         _reminder,
     ),
     _rule(
-        rf"{_L}(?:with\s+)?(?:an?\s+)?(?P<n>{_NUM_EN})[-\s]*(?P<u>{_UNIT_EN})\s+(?:reminder|alert|notice|warning){_R}",
+        rf"{L}(?:with\s+)?(?:an?\s+)?(?P<n>{_NUM_EN})[-\s]*(?P<u>{_UNIT_EN})\s+(?:reminder|alert|notice|warning){R}",
         _reminder,
     ),
     _rule(
-        rf"{_L}(?:with\s+)?(?:an?\s+)?(?:reminder|alert)\s+(?P<n>{_NUM_EN})\s*(?P<u>{_UNIT_EN})\s+(?:before|ahead|early|prior){_R}",
+        rf"{L}(?:with\s+)?(?:an?\s+)?(?:reminder|alert)\s+(?P<n>{_NUM_EN})\s*(?P<u>{_UNIT_EN})\s+(?:before|ahead|early|prior){R}",
         _reminder,
     ),
 )
@@ -795,7 +743,7 @@ def _md_named(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
     d = _num(m["d"])
     if mo is None or d is None:
         return None
-    found = _next_month_day(mo, d, ctx.today)
+    found = next_month_day(mo, d, ctx.today)
     return _day_tok(m, (found,) if found else None, RANK_EXACT)
 
 
@@ -806,7 +754,7 @@ def _md_range(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
     d1, d2 = _num(m["d"]), _num(m["d2"])
     if mo is None or d1 is None or d2 is None or not 1 <= mo <= 12 or not d1 < d2 <= 31:
         return None
-    first = _next_month_day(mo, d1, ctx.today)
+    first = next_month_day(mo, d1, ctx.today)
     if first is None or d2 > calendar.monthrange(first.year, mo)[1]:
         return None
     return [

@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final
 
+from agent.timesym.words import CN_DIGITS, CN_TEN
+
 # --------------------------------------------------------------------------
 # Periods without an hour
 # --------------------------------------------------------------------------
@@ -163,27 +165,18 @@ HOLIDAY_WORDS_EN: Final[tuple[str, ...]] = ("qingming festival", "tomb-sweeping 
 # --------------------------------------------------------------------------
 
 LUNAR_PREFIXES: Final[tuple[str, ...]] = ("农历", "阴历", "旧历")
+#: 正月 … 腊月: the digit months (一月 … 十二月 read as 一 … 十二) and the three month names
+#: only the lunar calendar has.
+LUNAR_ONLY_MONTHS: Final[Mapping[str, int]] = MappingProxyType({"正": 1, "冬": 11, "腊": 12})
 LUNAR_MONTHS: Final[Mapping[str, int]] = MappingProxyType(
     {
-        "正": 1,
-        "一": 1,
-        "二": 2,
-        "三": 3,
-        "四": 4,
-        "五": 5,
-        "六": 6,
-        "七": 7,
-        "八": 8,
-        "九": 9,
-        "十": 10,
-        "冬": 11,
-        "十一": 11,
-        "腊": 12,
-        "十二": 12,
+        **{digit: value for digit, value in CN_DIGITS.items() if 1 <= value <= 9 and digit != "两"},
+        CN_TEN: 10,
+        CN_TEN + "一": 11,
+        CN_TEN + "二": 12,
+        **LUNAR_ONLY_MONTHS,
     }
 )
-#: Month names only the lunar calendar has: 正月十五, 腊月初八 need no 农历 before them.
-LUNAR_ONLY_MONTHS: Final[Mapping[str, int]] = MappingProxyType({"正": 1, "冬": 11, "腊": 12})
 #: 初一..初十, then 十一..二十, 廿一..廿九, 三十.
 LUNAR_DAY_PREFIXES: Final[Mapping[str, int]] = MappingProxyType({"初": 0, "廿": 20})
 
