@@ -32,8 +32,11 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--lang", choices=["zh_CN", "en"])
     parser.add_argument("--quit-after", type=int, metavar="MS", help="close after MS milliseconds (smoke tests)")
     parser.add_argument("--offscreen", action="store_true", help="no display needed (smoke tests)")
-    parser.add_argument("--report-startup", action="store_true",
-                        help="print the ms from process start to the window's first paint, then quit (benchmarks)")
+    parser.add_argument(
+        "--report-startup",
+        action="store_true",
+        help="print the ms from process start to the window's first paint, then quit (benchmarks)",
+    )
     args, _unknown = parser.parse_known_args(list(argv))
     return args
 

@@ -47,5 +47,6 @@ def missing_xcb_hint(environ: Mapping[str, str], platform: str) -> str | None:
         base = Path(folder)
         if any(base.glob("libxcb-cursor.so*")) or any(base.glob("*/libxcb-cursor.so*")):
             return None
-    return ("richeng: Qt's X11 plugin needs libxcb-cursor0 and may not start; on Debian/Ubuntu: "
-            "sudo apt-get install " + " ".join(XCB_LIBS))
+    return "richeng: Qt's X11 plugin needs libxcb-cursor0 and may not start; on Debian/Ubuntu: sudo apt-get install " + " ".join(
+        XCB_LIBS
+    )

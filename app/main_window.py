@@ -115,15 +115,17 @@ class MainWindow(QMainWindow):
         file_menu = bar.addMenu(self.tr("&File"))
         self._action(file_menu, self.tr("&New event…"), QKeySequence.StandardKey.New, self.calendar.new_event)
         # Ctrl+L: "go to the line at the top" (a browser's address bar); free everywhere here.
-        self.quick_add_action = self._action(file_menu, self.tr("&Quick add"), QKeySequence(QUICK_ADD_KEY),
-                                             self.calendar.focus_quick_add)
+        self.quick_add_action = self._action(
+            file_menu, self.tr("&Quick add"), QKeySequence(QUICK_ADD_KEY), self.calendar.focus_quick_add
+        )
         self._action(file_menu, self.tr("&Import .ics…"), QKeySequence("Ctrl+I"), self._import_dialog)
         self._action(file_menu, self.tr("&Export .ics…"), QKeySequence("Ctrl+E"), self._export_dialog)
         file_menu.addSeparator()
         self._action(file_menu, self.tr("S&ync now"), QKeySequence("F5"), self._sync_now)
         # Linux desktops define no standard Preferences/Quit keys: Ctrl+, and Ctrl+Q as GNOME apps use.
-        self.settings_action = self._action(file_menu, self.tr("&Settings…"),
-                                            _with_fallback(QKeySequence.StandardKey.Preferences, "Ctrl+,"), self.open_settings)
+        self.settings_action = self._action(
+            file_menu, self.tr("&Settings…"), _with_fallback(QKeySequence.StandardKey.Preferences, "Ctrl+,"), self.open_settings
+        )
         self._action(file_menu, self.tr("&Quit"), _with_fallback(QKeySequence.StandardKey.Quit, "Ctrl+Q"), self.close)
 
         edit_menu = bar.addMenu(self.tr("&Edit"))
@@ -139,13 +141,21 @@ class MainWindow(QMainWindow):
         view_menu = bar.addMenu(self.tr("&View"))
         # Single letters fire only while the calendar has the focus (app/keyboard.py).
         self._action(view_menu, self.tr("&Today"), QKeySequence("T"), self.calendar.go_today, scope=self.calendar)
-        for key, name, label in (("D", "day", self.tr("&Day")), ("W", "week", self.tr("&Week")),
-                                 ("M", "month", self.tr("&Month")), ("A", "agenda", self.tr("&Agenda"))):
+        for key, name, label in (
+            ("D", "day", self.tr("&Day")),
+            ("W", "week", self.tr("&Week")),
+            ("M", "month", self.tr("&Month")),
+            ("A", "agenda", self.tr("&Agenda")),
+        ):
             self._action(view_menu, label, QKeySequence(key), partial(self.calendar.set_view, name), scope=self.calendar)
 
         view_menu.addSeparator()
-        self.sidebar_action: QAction = self._action(view_menu, self.tr("&Sidebar"), QKeySequence("F9"),
-                                           lambda: self.calendar.set_sidebar_wanted(self.sidebar_action.isChecked()))
+        self.sidebar_action: QAction = self._action(
+            view_menu,
+            self.tr("&Sidebar"),
+            QKeySequence("F9"),
+            lambda: self.calendar.set_sidebar_wanted(self.sidebar_action.isChecked()),
+        )
         self.sidebar_action.setCheckable(True)
         self.sidebar_action.setChecked(True)
 
@@ -155,8 +165,14 @@ class MainWindow(QMainWindow):
         help_menu.addSeparator()
         self._action(help_menu, self.tr("&About Richeng"), None, self._about)
 
-    def _action(self, menu: QMenu, text: str, shortcut: QKeySequence | QKeySequence.StandardKey | list[QKeySequence] | None,
-                slot: Callable[[], object], scope: QWidget | None = None) -> QAction:
+    def _action(
+        self,
+        menu: QMenu,
+        text: str,
+        shortcut: QKeySequence | QKeySequence.StandardKey | list[QKeySequence] | None,
+        slot: Callable[[], object],
+        scope: QWidget | None = None,
+    ) -> QAction:
         """A menu action; with ``scope`` its shortcut works only while focus is inside it."""
         action = QAction(text, self)
         if isinstance(shortcut, list):

@@ -84,9 +84,19 @@ class DesktopNotifications(QObject):
                 flat += [action_id, label]
         address = DBusAddress(PATH, bus_name=SERVICE, interface=SERVICE)
         message = new_method_call(
-            address, "Notify", "susssasa{sv}i",
-            ("Richeng", 0, "appointment-soon", title, body, flat, {"category": ("s", "reminder"),
-                                                                  "urgency": ("y", 1)}, timeout_ms),
+            address,
+            "Notify",
+            "susssasa{sv}i",
+            (
+                "Richeng",
+                0,
+                "appointment-soon",
+                title,
+                body,
+                flat,
+                {"category": ("s", "reminder"), "urgency": ("y", 1)},
+                timeout_ms,
+            ),
         )
         try:
             reply = self.connection.send_and_get_reply(message, timeout=2)

@@ -98,13 +98,16 @@ class SpanLineEdit(QLineEdit):
         attributes = []
         applied = []
         for span in self.spans:
-            if span.role not in ROLE_STYLES or span.end > len(text) or text[span.start:span.end] != span.text:
+            if span.role not in ROLE_STYLES or span.end > len(text) or text[span.start : span.end] != span.text:
                 continue  # a stale span (the text changed since it was read)
             start, end = _utf16(text, span.start), _utf16(text, span.end)
             if end <= start:
                 continue
-            attributes.append(QInputMethodEvent.Attribute(
-                QInputMethodEvent.AttributeType.TextFormat, start - cursor, end - start, role_format(span.role)))
+            attributes.append(
+                QInputMethodEvent.Attribute(
+                    QInputMethodEvent.AttributeType.TextFormat, start - cursor, end - start, role_format(span.role)
+                )
+            )
             applied.append((start, end - start, span.role))
         if not applied and not self.applied:
             return
@@ -129,9 +132,13 @@ class SpanLineEdit(QLineEdit):
             self._apply()
 
     def event(self, event: QEvent) -> bool:  # a Qt override keeps Qt's name
-        if (self.undo_passes_when_empty and event.type() == QEvent.Type.ShortcutOverride
-                and isinstance(event, QKeyEvent) and not self.text()
-                and (event.matches(QKeySequence.StandardKey.Undo) or event.matches(QKeySequence.StandardKey.Redo))):
+        if (
+            self.undo_passes_when_empty
+            and event.type() == QEvent.Type.ShortcutOverride
+            and isinstance(event, QKeyEvent)
+            and not self.text()
+            and (event.matches(QKeySequence.StandardKey.Undo) or event.matches(QKeySequence.StandardKey.Redo))
+        ):
             event.ignore()  # nothing to undo here: the window's Undo (the last create) runs
             return False
         return super().event(event)
@@ -173,15 +180,24 @@ class QuickReader:
 # ---- the one-line preview -------------------------------------------------------------------
 
 REPEAT_WORDS = {
-    "DAILY": "daily", "WEEKDAYS": "every weekday", "WEEKLY": "weekly", "BIWEEKLY": "every 2 weeks",
-    "MONTHLY": "monthly", "YEARLY": "yearly", "LUNAR_YEARLY": "yearly (lunar)",
+    "DAILY": "daily",
+    "WEEKDAYS": "every weekday",
+    "WEEKLY": "weekly",
+    "BIWEEKLY": "every 2 weeks",
+    "MONTHLY": "monthly",
+    "YEARLY": "yearly",
+    "LUNAR_YEARLY": "yearly (lunar)",
 }
 
 
 def _repeat_text(repeat: str) -> str:
     words = {
-        "daily": _tr("daily"), "every weekday": _tr("every weekday"), "weekly": _tr("weekly"),
-        "every 2 weeks": _tr("every 2 weeks"), "monthly": _tr("monthly"), "yearly": _tr("yearly"),
+        "daily": _tr("daily"),
+        "every weekday": _tr("every weekday"),
+        "weekly": _tr("weekly"),
+        "every 2 weeks": _tr("every 2 weeks"),
+        "monthly": _tr("monthly"),
+        "yearly": _tr("yearly"),
         "yearly (lunar)": _tr("yearly (lunar)"),
     }
     return words.get(REPEAT_WORDS.get(repeat, ""), repeat.lower())
@@ -203,20 +219,26 @@ def _day(locale: QLocale, chinese: bool, day: date, today: date) -> str:
     return format_day(locale, day, "ddd MMM d" if day.year == today.year else "ddd MMM d, yyyy")
 
 
-def when_parts(start: date | datetime, end: date | datetime, chinese: bool, today: date,
-               tz: Any = None) -> list[tuple[str, str]]:
+def when_parts(start: date | datetime, end: date | datetime, chinese: bool, today: date, tz: Any = None) -> list[tuple[str, str]]:
     """(text, role) pieces joined by spaces: "周三 12月2日" (day) "15:00–16:00" (time);
     "Wed Dec 2 · all day"; "Wed Dec 2 – Fri Dec 4 · all day"."""
-    locale = QLocale(QLocale.Language.Chinese, QLocale.Country.China) if chinese else QLocale(
-        QLocale.Language.English, QLocale.Country.UnitedStates)
+    locale = (
+        QLocale(QLocale.Language.Chinese, QLocale.Country.China)
+        if chinese
+        else QLocale(QLocale.Language.English, QLocale.Country.UnitedStates)
+    )
     if isinstance(start, datetime) and isinstance(end, datetime):
         if tz is not None:
             start, end = start.astimezone(tz), end.astimezone(tz)
         head = _day(locale, chinese, start.date(), today)
         if end.date() == start.date() or (end.time() == datetime.min.time() and end.date() == start.date() + timedelta(days=1)):
             return [(head, "day"), (f"{start:%H:%M}–{end:%H:%M}", "time")]
-        return [(head, "day"), (f"{start:%H:%M} –", "time"), (_day(locale, chinese, end.date(), today), "day"),
-                (f"{end:%H:%M}", "time")]
+        return [
+            (head, "day"),
+            (f"{start:%H:%M} –", "time"),
+            (_day(locale, chinese, end.date(), today), "day"),
+            (f"{end:%H:%M}", "time"),
+        ]
     first = start.date() if isinstance(start, datetime) else start
     last = (end.date() if isinstance(end, datetime) else end) - timedelta(days=1)
     if last <= first:
@@ -225,7 +247,7 @@ def when_parts(start: date | datetime, end: date | datetime, chinese: bool, toda
 
 
 def when_text(start: date | datetime, end: date | datetime, chinese: bool, today: date, tz: Any = None) -> str:
-    """"周三 12月2日 15:00–16:00", "Wed Dec 2 · all day"."""
+    """ "周三 12月2日 15:00–16:00", "Wed Dec 2 · all day"."""
     return " ".join(text for text, _role in when_parts(start, end, chinese, today, tz))
 
 

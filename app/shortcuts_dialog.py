@@ -51,8 +51,9 @@ def _descriptions() -> dict[str, str]:
     # Spelled out so the catalogue check (and lupdate-style tools) can see every string.
     return {
         "Previous / next day": _tr("Previous / next day"),
-        "Scroll an hour (day, week); previous / next week (month) or event (agenda)":
-            _tr("Scroll an hour (day, week); previous / next week (month) or event (agenda)"),
+        "Scroll an hour (day, week); previous / next week (month) or event (agenda)": _tr(
+            "Scroll an hour (day, week); previous / next week (month) or event (agenda)"
+        ),
         "Open the selected event": _tr("Open the selected event"),
         "Delete the selected event (Undo in the notice)": _tr("Delete the selected event (Undo in the notice)"),
         "Clear the selection": _tr("Clear the selection"),
@@ -81,8 +82,11 @@ def menu_shortcuts(bar: QMenuBar) -> list[tuple[str, list[tuple[str, str]]]]:
         menu = top.menu()
         if not isinstance(menu, QMenu):
             continue
-        rows = [(plain(action.text()), key_text(action.shortcuts()))
-                for action in menu.actions() if isinstance(action, QAction) and action.shortcuts()]
+        rows = [
+            (plain(action.text()), key_text(action.shortcuts()))
+            for action in menu.actions()
+            if isinstance(action, QAction) and action.shortcuts()
+        ]
         if rows:
             groups.append((plain(top.text()), rows))
     return groups

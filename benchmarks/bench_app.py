@@ -68,8 +68,13 @@ def _command(frozen: Path | None) -> list[str]:
 def start_once(command: list[str], db: Path, env: dict[str, str]) -> tuple[float, float]:
     """(ms the app reports from process start to first paint, ms from spawn to that line)."""
     spawned = time.perf_counter()
-    process = subprocess.Popen([*command, "--offscreen", "--report-startup", "--db", str(db)],
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
+    process = subprocess.Popen(
+        [*command, "--offscreen", "--report-startup", "--db", str(db)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=env,
+    )
     assert process.stdout is not None
     reported = None
     for line in process.stdout:
@@ -92,8 +97,7 @@ def bench_start(label: str, command: list[str], starts: int, scratch: Path) -> d
         ms, wall = start_once(command, db, env)
         reported.append(ms)
         walls.append(wall)
-    return {"reported": statistics.median(reported), "wall": statistics.median(walls),
-            "min": min(reported), "max": max(reported)}
+    return {"reported": statistics.median(reported), "wall": statistics.median(walls), "min": min(reported), "max": max(reported)}
 
 
 def seed_month(store: Store, profile: int, count: int) -> None:
@@ -192,9 +196,13 @@ def bench_views(events: int, runs: int, scratch: Path) -> ViewFigures:
     store.close()
     every = [value for values in switches.values() for value in values]
     return {
-        "seeded_s": seeded, "in_range": in_range, "first_month": first_month,
-        "grab": statistics.median(grabs), "repaint": statistics.median(repaints),
-        "switch": statistics.median(every), "switch_max": max(every),
+        "seeded_s": seeded,
+        "in_range": in_range,
+        "first_month": first_month,
+        "grab": statistics.median(grabs),
+        "repaint": statistics.median(repaints),
+        "switch": statistics.median(every),
+        "switch_max": max(every),
         "per_view": {name: statistics.median(values) for name, values in sorted(switches.items())},
     }
 
@@ -214,16 +222,19 @@ def main() -> int:
             rows.append(("frozen", _command(args.frozen.resolve())))
         for label, command in rows:
             figures = bench_start(label, command, args.starts, scratch)
-            print(f"cold start to first paint ({label}, {args.starts} runs): {figures['reported']:.0f} ms "
-                  f"(min {figures['min']:.0f}, max {figures['max']:.0f}); spawn to report {figures['wall']:.0f} ms"
-                  f"   target < 1500 ms")
+            print(
+                f"cold start to first paint ({label}, {args.starts} runs): {figures['reported']:.0f} ms "
+                f"(min {figures['min']:.0f}, max {figures['max']:.0f}); spawn to report {figures['wall']:.0f} ms"
+                f"   target < 1500 ms"
+            )
         views = bench_views(args.events, args.runs, scratch)
-        print(f"month view, {views['in_range']} events in range (seeded in {views['seeded_s']:.1f} s): "
-              f"grab {views['grab']:.1f} ms, repaint {views['repaint']:.1f} ms   target < 100 ms"
-              f"   (first show incl. query {views['first_month']:.0f} ms)")
+        print(
+            f"month view, {views['in_range']} events in range (seeded in {views['seeded_s']:.1f} s): "
+            f"grab {views['grab']:.1f} ms, repaint {views['repaint']:.1f} ms   target < 100 ms"
+            f"   (first show incl. query {views['first_month']:.0f} ms)"
+        )
         per_view = ", ".join(f"{name} {ms:.1f}" for name, ms in views["per_view"].items())
-        print(f"switch view + repaint: {views['switch']:.1f} ms (max {views['switch_max']:.1f}; {per_view})"
-              f"   target < 50 ms")
+        print(f"switch view + repaint: {views['switch']:.1f} ms (max {views['switch_max']:.1f}; {per_view})   target < 50 ms")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return 0

@@ -87,8 +87,10 @@ def main() -> None:
     }
     for name, (turn, text) in stories.items():
         stalls = [one_turn(turn, text) for _ in range(args.runs)]
-        print(f"{name}: longest stall median {statistics.median(s for s, _ in stalls):.1f} ms "
-              f"(max {max(s for s, _ in stalls):.1f} ms), ticks median {statistics.median(n for _, n in stalls):.0f}")
+        print(
+            f"{name}: longest stall median {statistics.median(s for s, _ in stalls):.1f} ms "
+            f"(max {max(s for s, _ in stalls):.1f} ms), ticks median {statistics.median(n for _, n in stalls):.0f}"
+        )
 
 
 if __name__ == "__main__":

@@ -47,8 +47,13 @@ from agent.timesym.context import TimeContext
 TZ = ZoneInfo("Asia/Shanghai")
 ZONES = [ZoneInfo(name) for name in ("Asia/Shanghai", "America/New_York", "Europe/London", "UTC")]
 NOW = datetime(2026, 11, 30, 10, 0, tzinfo=TZ)
-RULES = ["FREQ=WEEKLY;UNTIL={until}", "FREQ=WEEKLY;BYDAY=MO,WE,FR;UNTIL={until}", "FREQ=MONTHLY;UNTIL={until}",
-         "FREQ=DAILY;COUNT=60", "FREQ=YEARLY"]
+RULES = [
+    "FREQ=WEEKLY;UNTIL={until}",
+    "FREQ=WEEKLY;BYDAY=MO,WE,FR;UNTIL={until}",
+    "FREQ=MONTHLY;UNTIL={until}",
+    "FREQ=DAILY;COUNT=60",
+    "FREQ=YEARLY",
+]
 
 
 def build(path: Path, events: int, recurring: int) -> None:
@@ -113,21 +118,25 @@ def legacy_month(store: Store, profile: int, start: datetime, end: datetime) -> 
     cursor = store.conn.cursor()
     cursor.row_factory = None
     found = 0
-    for floating, lo, hi in ((0, int(start.timestamp()), int(end.timestamp())),
-                             (1, wall_seconds(start.astimezone(TZ)), wall_seconds(end.astimezone(TZ)))):
+    for floating, lo, hi in (
+        (0, int(start.timestamp()), int(end.timestamp())),
+        (1, wall_seconds(start.astimezone(TZ)), wall_seconds(end.astimezone(TZ))),
+    ):
         (longest,) = cursor.execute(
             "SELECT MAX(end_ts - start_ts) FROM occurrences WHERE profile_id = ? AND floating = ?", (profile, floating)
         ).fetchone()
         if longest is None:
             continue
-        found += len(cursor.execute(
-            "SELECT o.start_ts, o.end_ts, o.recurrence_id, o.series_id, e.id, e.uid, e.title, e.all_day,"
-            " e.tzid, e.location, e.description, e.transp, e.status, e.completed, e.origin, e.calendar_id"
-            " FROM occurrences o INDEXED BY occurrences_range JOIN events e ON e.id = o.event_id"
-            " WHERE o.profile_id = ? AND o.floating = ? AND o.start_ts < ? AND o.start_ts >= ?"
-            " AND (o.end_ts > ? OR (o.end_ts = o.start_ts AND o.start_ts >= ?))",
-            [profile, floating, hi, lo - longest, lo, lo],
-        ).fetchall())
+        found += len(
+            cursor.execute(
+                "SELECT o.start_ts, o.end_ts, o.recurrence_id, o.series_id, e.id, e.uid, e.title, e.all_day,"
+                " e.tzid, e.location, e.description, e.transp, e.status, e.completed, e.origin, e.calendar_id"
+                " FROM occurrences o INDEXED BY occurrences_range JOIN events e ON e.id = o.event_id"
+                " WHERE o.profile_id = ? AND o.floating = ? AND o.start_ts < ? AND o.start_ts >= ?"
+                " AND (o.end_ts > ? OR (o.end_ts = o.start_ts AND o.start_ts >= ?))",
+                [profile, floating, hi, lo - longest, lo, lo],
+            ).fetchall()
+        )
     return found
 
 
@@ -136,21 +145,27 @@ def rtree_month(store: Store, profile: int, start: datetime, end: datetime) -> i
     cursor = store.conn.cursor()
     cursor.row_factory = None
     found = 0
-    for floating, lo, hi in ((0, int(start.timestamp()), int(end.timestamp())),
-                             (1, wall_seconds(start.astimezone(TZ)), wall_seconds(end.astimezone(TZ)))):
-        found += len(cursor.execute(
-            _RANGE_COLUMNS + " FROM occurrences o JOIN events e ON e.id = o.event_id"
-            " WHERE o.profile_id = ? AND o.floating = ? AND o.start_ts < ? AND o.start_ts >= ?"
-            " AND o.end_ts - o.start_ts <= ? AND (o.end_ts > ? OR (o.end_ts = o.start_ts AND o.start_ts >= ?))",
-            [profile, floating, hi, lo - LONG_SPAN, LONG_SPAN, lo, lo],
-        ).fetchall())
-        found += len(cursor.execute(
-            _RANGE_COLUMNS + " FROM occurrences_span s CROSS JOIN occurrences o ON o.id = s.id"
-            " JOIN events e ON e.id = o.event_id"
-            " WHERE s.span_start < ? AND s.span_end > ? AND o.profile_id = ? AND o.floating = ?"
-            " AND o.start_ts < ? AND o.end_ts > ? AND o.end_ts - o.start_ts > ?",
-            [hi, lo, profile, floating, hi, lo, LONG_SPAN],
-        ).fetchall())
+    for floating, lo, hi in (
+        (0, int(start.timestamp()), int(end.timestamp())),
+        (1, wall_seconds(start.astimezone(TZ)), wall_seconds(end.astimezone(TZ))),
+    ):
+        found += len(
+            cursor.execute(
+                _RANGE_COLUMNS + " FROM occurrences o JOIN events e ON e.id = o.event_id"
+                " WHERE o.profile_id = ? AND o.floating = ? AND o.start_ts < ? AND o.start_ts >= ?"
+                " AND o.end_ts - o.start_ts <= ? AND (o.end_ts > ? OR (o.end_ts = o.start_ts AND o.start_ts >= ?))",
+                [profile, floating, hi, lo - LONG_SPAN, LONG_SPAN, lo, lo],
+            ).fetchall()
+        )
+        found += len(
+            cursor.execute(
+                _RANGE_COLUMNS + " FROM occurrences_span s CROSS JOIN occurrences o ON o.id = s.id"
+                " JOIN events e ON e.id = o.event_id"
+                " WHERE s.span_start < ? AND s.span_end > ? AND o.profile_id = ? AND o.floating = ?"
+                " AND o.start_ts < ? AND o.end_ts > ? AND o.end_ts - o.start_ts > ?",
+                [hi, lo, profile, floating, hi, lo, LONG_SPAN],
+            ).fetchall()
+        )
     return found
 
 
@@ -193,8 +208,10 @@ def long_events(base: Path, counts: list[int], runs: int) -> None:
         old = timed(lambda: legacy_month(store, profile, *window), runs)
         new = timed(lambda: rtree_month(store, profile, *window), runs)
         assert legacy_month(store, profile, *window) == rtree_month(store, profile, *window)
-        print(f"| {count} | {len(result.events)} | {query[0]:.2f} / {query[1]:.2f} | {new[0]:.2f} / {new[1]:.2f} "
-              f"| {old[0]:.2f} / {old[1]:.2f} |")
+        print(
+            f"| {count} | {len(result.events)} | {query[0]:.2f} / {query[1]:.2f} | {new[0]:.2f} / {new[1]:.2f} "
+            f"| {old[0]:.2f} / {old[1]:.2f} |"
+        )
     store.close()
 
 
@@ -225,8 +242,10 @@ def main() -> None:
         timings.append((time.perf_counter() - started) * 1000)
     print(f"store: {args.events} events, {args.recurring} recurring, {occurrences} materialised occurrences")
     print(f"events list, one month (M+1 = 2026-12): {len(result.events)} instances")
-    print(f"median {statistics.median(timings):.2f} ms, p90 {sorted(timings)[int(len(timings) * 0.9)]:.2f} ms, "
-          f"min {min(timings):.2f} ms over {args.runs} runs (target < 20 ms)")
+    print(
+        f"median {statistics.median(timings):.2f} ms, p90 {sorted(timings)[int(len(timings) * 0.9)]:.2f} ms, "
+        f"min {min(timings):.2f} ms over {args.runs} runs (target < 20 ms)"
+    )
     store.close()
     if args.long:
         long_events(path, sorted({int(n) for n in args.long.split(",")}), args.runs)

@@ -107,9 +107,15 @@ def generate(count: int, seed: int = 7) -> bytes:
             parts.append(
                 "\r\n".join(
                     [
-                        "BEGIN:VEVENT", f"UID:{uid}", "DTSTAMP:20250101T000000Z", f"RECURRENCE-ID{rid_params}:{rid_value}",
-                        f"DTSTART{new_params}:{new_value}", f"DTEND{end_params}:{end_value}",
-                        f"SUMMARY:Event {index} moved", "SEQUENCE:1", "END:VEVENT",
+                        "BEGIN:VEVENT",
+                        f"UID:{uid}",
+                        "DTSTAMP:20250101T000000Z",
+                        f"RECURRENCE-ID{rid_params}:{rid_value}",
+                        f"DTSTART{new_params}:{new_value}",
+                        f"DTEND{end_params}:{end_value}",
+                        f"SUMMARY:Event {index} moved",
+                        "SEQUENCE:1",
+                        "END:VEVENT",
                     ]
                 )  # fmt: skip
                 + "\r\n"

@@ -139,8 +139,10 @@ def bench(mode: str, message: str) -> float:
     print(f"[{mode}] process 2: time to first token {b / 1000:8.2f} s   (process {seconds(second['process_s']):.1f} s)")
     print(f"[{mode}] saved state: {saved}")
     if mode != "cli":
-        print(f"[{mode}] start-up state: process 1 {first['start_source']}, process 2 {second['start_source']};"
-              f" saving at quit took {seconds(second['quit_s']) * 1000:.0f} ms")
+        print(
+            f"[{mode}] start-up state: process 1 {first['start_source']}, process 2 {second['start_source']};"
+            f" saving at quit took {seconds(second['quit_s']) * 1000:.0f} ms"
+        )
     print(f"[{mode}] second / first = {b / a:.1%}  (target <= 15%)")
     return b / a
 

@@ -71,7 +71,7 @@ def main() -> None:
         for index in range(args.rounds):
             common = ["--now", NOW, "--tz", "Asia/Shanghai"]
             day = f"D+{index + 1}"
-            for which in ((0, 1) if index % 2 == 0 else (1, 0)):
+            for which in (0, 1) if index % 2 == 0 else (1, 0):
                 db = str(Path(folder) / f"{which}-{index}.sqlite3")
                 process_ms(["--db", db, *common, "calendars", "list"])  # the file exists: both pay only the write
                 if which == 0:

@@ -82,8 +82,15 @@ def cpu_of(command: list[str], env: dict[str, str]) -> float:
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def paired(label: str, base: list[str], measured: list[str], pairs: int, env: dict[str, str], target: float,
-           prepare: Callable[[], None] | None = None) -> None:
+def paired(
+    label: str,
+    base: list[str],
+    measured: list[str],
+    pairs: int,
+    env: dict[str, str],
+    target: float,
+    prepare: Callable[[], None] | None = None,
+) -> None:
     cpu_of(base, env), cpu_of(measured, env)  # warm-up: bytecode cache, a new store migrated
     if prepare is not None:
         prepare()
@@ -94,8 +101,10 @@ def paired(label: str, base: list[str], measured: list[str], pairs: int, env: di
         measures.append(cpu_of(measured, env))
     b, m = statistics.median(bases), statistics.median(measures)
     ratios = statistics.median(x / y for x, y in zip(measures, bases, strict=True))
-    print(f"{label}: baseline {b * 1000:.0f} ms CPU, measured {m * 1000:.0f} ms CPU, "
-          f"ratio of medians {m / b:.2f}x (median of pair ratios {ratios:.2f}x; target <= {target:g}x), {pairs} pairs")
+    print(
+        f"{label}: baseline {b * 1000:.0f} ms CPU, measured {m * 1000:.0f} ms CPU, "
+        f"ratio of medians {m / b:.2f}x (median of pair ratios {ratios:.2f}x; target <= {target:g}x), {pairs} pairs"
+    )
 
 
 def main() -> None:
@@ -109,13 +118,25 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="richeng-startup-") as folder:
         scratch = Path(folder)
         env = environment(scratch)
-        paired("CLI `richeng time resolve D+1` vs `python -c pass`", [python, "-c", "pass"],
-               [*richeng, "time", "resolve", "D+1"], args.pairs, env, 4)
+        paired(
+            "CLI `richeng time resolve D+1` vs `python -c pass`",
+            [python, "-c", "pass"],
+            [*richeng, "time", "resolve", "D+1"],
+            args.pairs,
+            env,
+            4,
+        )
         if not args.skip_app:
             db = scratch / "app.sqlite3"
-            paired("app `richeng --offscreen --report-startup` vs a bare QWidget to first paint",
-                   [python, "-c", BARE_WINDOW], [*richeng, "--offscreen", "--report-startup", "--db", str(db)],
-                   args.pairs, env, 3, prepare=lambda: chinese_user(db))
+            paired(
+                "app `richeng --offscreen --report-startup` vs a bare QWidget to first paint",
+                [python, "-c", BARE_WINDOW],
+                [*richeng, "--offscreen", "--report-startup", "--db", str(db)],
+                args.pairs,
+                env,
+                3,
+                prepare=lambda: chinese_user(db),
+            )
 
 
 def chinese_user(db: Path) -> None:

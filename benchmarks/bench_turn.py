@@ -84,16 +84,23 @@ def main() -> None:
     calls: dict[str, set[int]] = {name: set() for name in figures}
     for run in range(args.runs):
         day = f"D+{run % 20 + 40}"
-        model = ScriptedModel([
-            call("prepare_or_create_schedule", title=f"开会 {run}", dateExpression=day, time="08:00"),
-            call("prepare_or_create_schedule", title=f"修车 {run}", dateExpression="WE+3"),
-            call("query_schedule_range", startExpression="D+1", endExpression="D+7"),
-            call("search_memory", query="生日"),
-            call("prepare_or_create_schedule", title=f"订蛋糕 {run}", dateExpression="12-08"),
-        ])
+        model = ScriptedModel(
+            [
+                call("prepare_or_create_schedule", title=f"开会 {run}", dateExpression=day, time="08:00"),
+                call("prepare_or_create_schedule", title=f"修车 {run}", dateExpression="WE+3"),
+                call("query_schedule_range", startExpression="D+1", endExpression="D+7"),
+                call("search_memory", query="生日"),
+                call("prepare_or_create_schedule", title=f"订蛋糕 {run}", dateExpression="12-08"),
+            ]
+        )
         bot = Assistant(store, profile, model)
-        for name, text in (("create", "八点开会"), (None, "周末修车"), ("clarification reply", "周日下午2点"),
-                           ("query", "本周有什么安排"), ("create + memory", "妈妈生日那天订蛋糕")):
+        for name, text in (
+            ("create", "八点开会"),
+            (None, "周末修车"),
+            ("clarification reply", "周日下午2点"),
+            ("query", "本周有什么安排"),
+            ("create + memory", "妈妈生日那天订蛋糕"),
+        ):
             ms, model_calls = timed(bot, text, ctx)
             if name:
                 figures[name].append(ms)
@@ -103,8 +110,10 @@ def main() -> None:
     print(f"store: {args.events} events ({args.events // 100} recurring), {occurrences} occurrences; {args.runs} runs each")
     every = [ms for values in figures.values() for ms in values]
     for name, values in figures.items():
-        print(f"{name:22s} median {statistics.median(values):6.2f} ms  p90 {sorted(values)[int(len(values) * 0.9)]:6.2f} ms"
-              f"  model calls {sorted(calls[name])}")
+        print(
+            f"{name:22s} median {statistics.median(values):6.2f} ms  p90 {sorted(values)[int(len(values) * 0.9)]:6.2f} ms"
+            f"  model calls {sorted(calls[name])}"
+        )
     print(f"all turns              median {statistics.median(every):6.2f} ms (target < 30 ms)")
 
 

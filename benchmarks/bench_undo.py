@@ -98,15 +98,21 @@ def main() -> int:
     def med(key: str) -> float:
         return statistics.median(run[key] for run in runs)
 
-    print(f"import of {args.events} events: {med('wall'):.2f} s wall, {med('cpu'):.2f} s CPU; the journal's hook "
-          f"{med('hook') * 1000:.0f} ms CPU ({100 * med('hook') / med('cpu'):.1f}% of the import's CPU)")
-    print(f"journal row {med('size') / 1e6:.2f} MB of JSON; undo of the whole import {med('undo_wall'):.2f} s wall, "
-          f"{med('undo_cpu'):.2f} s CPU (medians of {args.runs})")
+    print(
+        f"import of {args.events} events: {med('wall'):.2f} s wall, {med('cpu'):.2f} s CPU; the journal's hook "
+        f"{med('hook') * 1000:.0f} ms CPU ({100 * med('hook') / med('cpu'):.1f}% of the import's CPU)"
+    )
+    print(
+        f"journal row {med('size') / 1e6:.2f} MB of JSON; undo of the whole import {med('undo_wall'):.2f} s wall, "
+        f"{med('undo_cpu'):.2f} s CPU (medians of {args.runs})"
+    )
     journal_record._flush = _flush
     plain = statistics.median(edits(200, False) for _ in range(args.runs))
     kept = statistics.median(edits(200, True) for _ in range(args.runs))
-    print(f"one edit through EditService (create or replace): {plain * 1000:.2f} ms CPU without the journal, "
-          f"{kept * 1000:.2f} ms with it")
+    print(
+        f"one edit through EditService (create or replace): {plain * 1000:.2f} ms CPU without the journal, "
+        f"{kept * 1000:.2f} ms with it"
+    )
     return 0
 
 

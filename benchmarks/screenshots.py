@@ -77,8 +77,18 @@ def seed_week(store: Store, profile: int) -> None:
         add("Call with Bob", at(d[0], 16, 0), at(d[0], 16, 30), work)
         add("妈妈生日", d[6], d[6] + timedelta(days=1), family)
         # some more through the month, so the month grid is not empty around the week
-        for offset, (title, hour) in enumerate([("读书会", 20), ("Yoga", 7), ("项目复盘", 15), ("Haircut", 11),
-                                                ("牙医复诊", 9), ("Team dinner", 19), ("交房租", 10), ("Piano lesson", 18)]):
+        for offset, (title, hour) in enumerate(
+            [
+                ("读书会", 20),
+                ("Yoga", 7),
+                ("项目复盘", 15),
+                ("Haircut", 11),
+                ("牙医复诊", 9),
+                ("Team dinner", 19),
+                ("交房租", 10),
+                ("Piano lesson", 18),
+            ]
+        ):
             day = date(2026, 11, 3) + timedelta(days=offset * 3)
             add(title, at(day, hour), at(day, hour + 1), [personal, work, family, sport][offset % 4])
         for index in range(6):  # a crowded day: "+N more"
@@ -89,6 +99,7 @@ def wait_until(condition: Callable[[], bool], timeout_ms: int = 10_000) -> None:
     loop = QEventLoop()
     poll = QTimer()
     poll.setInterval(10)
+
     def check() -> None:
         if condition():
             loop.quit()
@@ -159,8 +170,7 @@ class Scene:
         from app.main_window import MainWindow
 
         for widget in self.widgets:
-            for pane in ([widget] if isinstance(widget, ChatPane) else
-                         [widget.chat] if isinstance(widget, MainWindow) else []):
+            for pane in [widget] if isinstance(widget, ChatPane) else [widget.chat] if isinstance(widget, MainWindow) else []:
                 pane.shutdown()
             widget.close()
             widget.deleteLater()
@@ -178,10 +188,14 @@ def chinese_scenes(shots: Shots, folder: Path) -> None:
     scene = Scene(folder, "zh")
     ctx = scene.ctx
     # The main window with a short conversation: a create, then a question about the weekend.
-    ctx.session.set_model(ScriptedModel([
-        call("prepare_or_create_schedule", title="和张三喝咖啡", dateExpression="D+5", time="15:00"),
-        call("prepare_or_create_schedule", title="修汽车轮毂", dateExpression="WE"),
-    ]))
+    ctx.session.set_model(
+        ScriptedModel(
+            [
+                call("prepare_or_create_schedule", title="和张三喝咖啡", dateExpression="D+5", time="15:00"),
+                call("prepare_or_create_schedule", title="修汽车轮毂", dateExpression="WE"),
+            ]
+        )
+    )
     window = scene.keep(MainWindow(ctx))
     window.resize(1440, 900)
     window.show()
@@ -255,9 +269,13 @@ def english_scenes(shots: Shots, folder: Path) -> None:
 
     scene = Scene(folder, "en")
     ctx = scene.ctx
-    ctx.session.set_model(ScriptedModel([
-        call("prepare_or_create_schedule", title="Fix the car", dateExpression="WE"),
-    ]))
+    ctx.session.set_model(
+        ScriptedModel(
+            [
+                call("prepare_or_create_schedule", title="Fix the car", dateExpression="WE"),
+            ]
+        )
+    )
     window = scene.keep(MainWindow(ctx))
     window.resize(1440, 900)
     window.show()

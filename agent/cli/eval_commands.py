@@ -226,4 +226,3 @@ def _usage_text(data: dict[str, Any]) -> str:
     for name, row in data["latency_ms"].items():
         lines.append(f"  {name:<20} n={row['n']:<5} p50={row['p50']:<10} p90={row['p90']:<10} max={row['max']}")
     return "\n".join(lines)
-

@@ -68,9 +68,7 @@ def build_report(suite: SuiteResult) -> dict[str, Any]:
     for group in groups.values():
         judged = group["cases"] - group["known"]
         group["pass_rate"] = round((group["passed"] + group["flaky"]) / judged, 3) if judged else None
-    model_calls = {
-        result.case.id: sum(turn.model_calls for turn in result.last.turns) for result in suite.results
-    }
+    model_calls = {result.case.id: sum(turn.model_calls for turn in result.last.turns) for result in suite.results}
     turns = [turn for result in suite.results for run in result.runs for turn in run.turns]
     calls = list(model_calls.values())
     return {
@@ -80,16 +78,28 @@ def build_report(suite: SuiteResult) -> dict[str, Any]:
         "finished_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "seconds": round(suite.seconds, 3),
         "options": suite.options,
-        "totals": {"cases": len(suite.results), "passed": suite.passed, "failed": suite.failed,
-                   "flaky": len(suite.by_status("flaky")), "known": len(suite.by_status("known")),
-                   "stale_known_issue": len(suite.by_status("stale_known_issue"))},  # fmt: skip
+        "totals": {
+            "cases": len(suite.results),
+            "passed": suite.passed,
+            "failed": suite.failed,
+            "flaky": len(suite.by_status("flaky")),
+            "known": len(suite.by_status("known")),
+            "stale_known_issue": len(suite.by_status("stale_known_issue")),
+        },  # fmt: skip
         "groups": dict(sorted(groups.items())),
         "known": [{"id": r.case.id, "reason": r.known_reason, "problems": r.problems} for r in suite.by_status("known")],
         "flaky": [{"id": r.case.id, "first_problems": r.problems} for r in suite.by_status("flaky")],
         "failed": [
-            {"id": r.case.id, "group": r.case.group, "status": r.status, "problems": r.problems, "source": r.case.source,
-             "turns": [t.to_json() for t in r.last.turns]}
-            for r in suite.results if r.status in FAILING
+            {
+                "id": r.case.id,
+                "group": r.case.group,
+                "status": r.status,
+                "problems": r.problems,
+                "source": r.case.source,
+                "turns": [t.to_json() for t in r.last.turns],
+            }
+            for r in suite.results
+            if r.status in FAILING
         ],  # fmt: skip
         "model_calls": {
             "per_case": model_calls,
@@ -98,9 +108,15 @@ def build_report(suite: SuiteResult) -> dict[str, Any]:
         },
         "latency_ms": latency_table(turn.timeline for turn in turns if turn.timeline),
         "cases": [
-            {"id": r.case.id, "group": r.case.group, "status": r.status, "attempts": len(r.runs),
-             "seconds": round(sum(run.seconds for run in r.runs), 4), "model_calls": model_calls[r.case.id],
-             "outcomes": [t.outcome for t in r.last.turns]}
+            {
+                "id": r.case.id,
+                "group": r.case.group,
+                "status": r.status,
+                "attempts": len(r.runs),
+                "seconds": round(sum(run.seconds for run in r.runs), 4),
+                "model_calls": model_calls[r.case.id],
+                "outcomes": [t.outcome for t in r.last.turns],
+            }
             for r in suite.results
         ],  # fmt: skip
     }

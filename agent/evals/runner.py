@@ -267,4 +267,3 @@ def _fill(record: TurnRecord, result: TurnResult, events: list[TurnEvent]) -> No
     record.stream = _collapse(events)
     record.calendar = result.calendar
     record.calendar_note = result.calendar_note
-

@@ -59,9 +59,7 @@ class Observation:
 
 
 def load_observations(store: Store, profile_id: int) -> list[Observation]:
-    rows = store.conn.execute(
-        "SELECT * FROM observations WHERE profile_id = ? ORDER BY created_at, id", (profile_id,)
-    ).fetchall()
+    rows = store.conn.execute("SELECT * FROM observations WHERE profile_id = ? ORDER BY created_at, id", (profile_id,)).fetchall()
     found = []
     for row in rows:
         try:
@@ -208,10 +206,18 @@ def export_case(store: Store, profile_id: int, observation_id: int, *, tz: str |
         "turns": turns,
         "expect": {},
         "incomplete": True,
-        "note": "exported from use (" + ", ".join(reasons or ["manual"])
+        "note": "exported from use ("
+        + ", ".join(reasons or ["manual"])
         + "); fill in the expectations, then remove 'incomplete'",
-        "observed": {"model": obs.model, "intent": obs.intent, "outcome": obs.outcome, "guard": obs.guard,
-                     "model_calls": obs.model_calls, "tools": obs.tools, "reply": obs.data.get("reply")},  # fmt: skip
+        "observed": {
+            "model": obs.model,
+            "intent": obs.intent,
+            "outcome": obs.outcome,
+            "guard": obs.guard,
+            "model_calls": obs.model_calls,
+            "tools": obs.tools,
+            "reply": obs.data.get("reply"),
+        },  # fmt: skip
     }
     parse_case(record, "live", "export")
     return record

@@ -158,11 +158,7 @@ class Writer:
         written_masters = {item.fields.uid for _, item in inserts if not item.fields.recurrence_id}
         written_masters |= {item.fields.uid for _, item, _ in updates if not item.fields.recurrence_id}
         in_file = {(item.fields.uid, item.fields.recurrence_id) for _, item in winners}
-        return [
-            row
-            for key, row in existing.items()
-            if row.recurrence_id and row.uid in written_masters and key not in in_file
-        ]
+        return [row for key, row in existing.items() if row.recurrence_id and row.uid in written_masters and key not in in_file]
 
     def _save(self, inserts: list[tuple[int, Prepared]], updates: list[tuple[int, Prepared, _Existing]], now: str) -> list[int]:
         """Write the new and the newer rows through the store's one mapping (``EventSql.save_many``)."""
@@ -178,8 +174,7 @@ class Writer:
             for new_id, (_, item) in zip(ids, inserts, strict=True)
         )
         self.report.changes.updated.extend(
-            Change(old.uid, old.recurrence_id, old.id, old.ics, old.calendar_id, old.origin, old.source)
-            for _, _, old in updates
+            Change(old.uid, old.recurrence_id, old.id, old.ics, old.calendar_id, old.origin, old.source) for _, _, old in updates
         )
         return ids
 

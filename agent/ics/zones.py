@@ -52,10 +52,26 @@ _WINDOWS_CASEFOLD = {name.casefold(): iana for name, iana in WINDOWS_TO_IANA.ite
 
 # Tie-breakers when several zones share a private VTIMEZONE's offsets.
 PREFERRED = (
-    "Asia/Shanghai", "America/New_York", "America/Chicago", "America/Denver", "America/Los_Angeles",
-    "Europe/London", "Europe/Berlin", "Europe/Paris", "Asia/Tokyo", "Asia/Hong_Kong", "Asia/Taipei",
-    "Asia/Singapore", "Asia/Kolkata", "Australia/Sydney", "Pacific/Auckland", "America/Sao_Paulo",
-    "Europe/Moscow", "America/Anchorage", "Pacific/Honolulu", "Asia/Seoul",
+    "Asia/Shanghai",
+    "America/New_York",
+    "America/Chicago",
+    "America/Denver",
+    "America/Los_Angeles",
+    "Europe/London",
+    "Europe/Berlin",
+    "Europe/Paris",
+    "Asia/Tokyo",
+    "Asia/Hong_Kong",
+    "Asia/Taipei",
+    "Asia/Singapore",
+    "Asia/Kolkata",
+    "Australia/Sydney",
+    "Pacific/Auckland",
+    "America/Sao_Paulo",
+    "Europe/Moscow",
+    "America/Anchorage",
+    "Pacific/Honolulu",
+    "Asia/Seoul",
 )
 
 _OFFSET_NAME = re.compile(r"^(?:\(?(?:GMT|UTC)\s*)([+-])\s*(\d{1,2})(?::?(\d{2}))?\)?$", re.IGNORECASE)
@@ -220,9 +236,7 @@ def match_offsets(custom: tzinfo, years: Sequence[int], hint: str = "") -> str |
         found = {name for name, offsets in _coarse_table(year).items() if offsets == target}
         candidates = found if candidates is None else candidates & found
     exact = sorted(
-        name
-        for name in candidates or ()
-        if all(_offsets(zoneinfo.ZoneInfo(name), daily[year]) == wanted[year] for year in years)
+        name for name in candidates or () if all(_offsets(zoneinfo.ZoneInfo(name), daily[year]) == wanted[year] for year in years)
     )
     if not exact:
         return _constant_fixed(custom, years)

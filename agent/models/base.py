@@ -137,11 +137,7 @@ class BaseChatModel:
         max_tokens: int = 512,
         temperature: float = 0.0,
     ) -> ModelResponse:
-        return drain(
-            self.stream(
-                messages, tools, tool_choice=tool_choice, max_tokens=max_tokens, temperature=temperature
-            )
-        )
+        return drain(self.stream(messages, tools, tool_choice=tool_choice, max_tokens=max_tokens, temperature=temperature))
 
     def __repr__(self) -> str:
         # Only the public name: a key or a client object must never reach a log through repr().

@@ -71,8 +71,7 @@ def store_api_key(base_url: str, key: str) -> None:
         keyring.set_password(SERVICE, normalize_base_url(base_url), key)
     except Exception as exc:
         raise UserFacingError(
-            f"could not save the key in the system keyring ({type(exc).__name__}); "
-            f"set {ENV_VARS[0]} in the environment instead"
+            f"could not save the key in the system keyring ({type(exc).__name__}); set {ENV_VARS[0]} in the environment instead"
         ) from None
 
 

@@ -174,9 +174,7 @@ def _load(path: Path, n_ctx: int, n_threads: int, n_batch: int) -> Loaded:
             raise ModelUnavailable("local models need llama-cpp-python, which is not installed") from None
         _route_llama_log()
         try:
-            llama = Llama(
-                model_path=key, n_ctx=n_ctx, n_threads=n_threads, n_batch=n_batch, verbose=False
-            )
+            llama = Llama(model_path=key, n_ctx=n_ctx, n_threads=n_threads, n_batch=n_batch, verbose=False)
         except Exception as exc:  # llama.cpp reports a bad file as a bare ValueError
             raise ModelUnavailable(f"cannot load {path.name} as a GGUF model ({type(exc).__name__})") from None
         if existing is not None:  # a larger context was asked for: replace, do not keep two
@@ -303,8 +301,7 @@ class LlamaChatModel(BaseChatModel):
         loaded.warm = job
         job.thread = threading.Thread(
             target=llama_warm.run_warm,
-            args=(self.path, loaded, job, lambda leading: self.prefix_tokens(leading, tools), messages, conversation,
-                  persist),
+            args=(self.path, loaded, job, lambda leading: self.prefix_tokens(leading, tools), messages, conversation, persist),
             name="llama-warm",
             daemon=True,
         )
@@ -360,9 +357,7 @@ class LlamaChatModel(BaseChatModel):
             log.warning("local model stopped inside a tool call before naming the tool")
             yield ModelEvent(kind="token", text=output)
         usage = Usage(prompt_tokens=len(tokens), completion_tokens=completion_tokens, cached_tokens=cached)
-        response = ModelResponse(
-            content=content, tool_calls=[call] if call else [], usage=usage, timings=watch.end()
-        )
+        response = ModelResponse(content=content, tool_calls=[call] if call else [], usage=usage, timings=watch.end())
         yield ModelEvent(kind="done", response=response)
 
 
@@ -391,17 +386,20 @@ class _Run:
             raise ModelUnavailable(f"the local model cannot use the tool-call grammar ({exc})") from None
         # stream=True gives llama_cpp's generator of chunks; its annotation does not tell the two
         # return types apart by ``stream``.
-        chunks = cast("Generator[CreateCompletionStreamResponse, None, None]", self.llama.create_completion(
-            prompt=self.tokens,
-            max_tokens=self.max_tokens,
-            temperature=self.temperature,
-            stop=self.stop,
-            stream=True,
-            grammar=grammar,
-            logits_processor=LogitsProcessorList([lazy]) if lazy else None,
-            repeat_penalty=1.0,
-            seed=0,
-        ))
+        chunks = cast(
+            "Generator[CreateCompletionStreamResponse, None, None]",
+            self.llama.create_completion(
+                prompt=self.tokens,
+                max_tokens=self.max_tokens,
+                temperature=self.temperature,
+                stop=self.stop,
+                stream=True,
+                grammar=grammar,
+                logits_processor=LogitsProcessorList([lazy]) if lazy else None,
+                repeat_penalty=1.0,
+                seed=0,
+            ),
+        )
         try:
             for chunk in chunks:
                 piece = str(chunk["choices"][0]["text"])

@@ -51,8 +51,6 @@ class WarmJob:
 
 
 @dataclass
-
-
 class Loaded:
     """One loaded ``Llama``: its lock (one generation or warm-up at a time) and its warm-up."""
 

@@ -83,8 +83,9 @@ def edit_receipt(outcome: EditOutcome, lang: str) -> str:
     today = outcome.today
     before, after = outcome.before, outcome.after
     scope = _scope_text(outcome, lang)
-    if "bulk" in outcome.changed or (outcome.status == "confirm" and outcome.options
-                                     and any(r.startswith("bulk") for r in outcome.reasons)):
+    if "bulk" in outcome.changed or (
+        outcome.status == "confirm" and outcome.options and any(r.startswith("bulk") for r in outcome.reasons)
+    ):
         return _bulk(outcome, lang)
     if outcome.status == "updated" and before is not None and after is not None:
         moved = before["start"] != after["start"] or before["end"] != after["end"]
@@ -113,24 +114,39 @@ def edit_receipt(outcome: EditOutcome, lang: str) -> str:
         lines = [f"{i}. {_line(option, lang, today)}" for i, option in enumerate(outcome.options, 1)]
         more = ""
         if outcome.more:
-            more = (f"\n（还有 {outcome.more} 个没列出，请说得更具体些）" if zh
-                    else f"\n({outcome.more} more not listed; say which more precisely)")
+            more = (
+                f"\n（还有 {outcome.more} 个没列出，请说得更具体些）"
+                if zh
+                else f"\n({outcome.more} more not listed; say which more precisely)"
+            )
         verb = ("删除" if outcome.op == "delete" else "修改") if zh else ("delete" if outcome.op == "delete" else "change")
         if zh:
             count = len(outcome.options) + outcome.more
-            return (f"有 {count} 个日程符合，还没有改动。要{verb}哪一个？\n" + "\n".join(lines) + more
-                    + "\n回复“第二个”或“10点那个”，或点下面的按钮。")
-        return (f"{len(outcome.options) + outcome.more} events match, so nothing changed yet. Which one should I {verb}?\n"
-                + "\n".join(lines) + more + "\nReply “the second” or “the 3pm one”, or use the buttons below.")
+            return (
+                f"有 {count} 个日程符合，还没有改动。要{verb}哪一个？\n"
+                + "\n".join(lines)
+                + more
+                + "\n回复“第二个”或“10点那个”，或点下面的按钮。"
+            )
+        return (
+            f"{len(outcome.options) + outcome.more} events match, so nothing changed yet. Which one should I {verb}?\n"
+            + "\n".join(lines)
+            + more
+            + "\nReply “the second” or “the 3pm one”, or use the buttons below."
+        )
     if outcome.status == "confirm" and before is not None:
         return _question(outcome, lang)
     if outcome.status == "edit_conflict" and before is not None and after is not None:
         overlaps = "\n".join(occurrence_line(occ, lang, today) for occ in outcome.conflicts)
         if zh:
-            return (f"把“{before['title']}”改到 {_when(after, lang, today)} 会和这些日程冲突：\n{overlaps}\n"
-                    "还没有改动。要照样改吗？回复“是”照改，或告诉我别的时间。")
-        return (f"Moving “{before['title']}” to {_when(after, lang, today)} overlaps:\n{overlaps}\n"
-                "Nothing changed yet. Move it anyway? Reply “yes”, or tell me another time.")
+            return (
+                f"把“{before['title']}”改到 {_when(after, lang, today)} 会和这些日程冲突：\n{overlaps}\n"
+                "还没有改动。要照样改吗？回复“是”照改，或告诉我别的时间。"
+            )
+        return (
+            f"Moving “{before['title']}” to {_when(after, lang, today)} overlaps:\n{overlaps}\n"
+            "Nothing changed yet. Move it anyway? Reply “yes”, or tell me another time."
+        )
     if outcome.status == "answered":
         return _answer(outcome, lang)
     if outcome.status == "cancelled" and outcome.kept:  # a declined bulk change names them all
@@ -156,11 +172,14 @@ def _bulk(outcome: EditOutcome, lang: str) -> str:
     if outcome.status == "confirm":
         if zh:
             verb = "删除" if deleting else "修改"
-            return (f"还没有改动：这会{verb}下面 {count} 个日程：\n{lines}\n"
-                    f"要全部{verb}吗？回复“是”确认（可以一次撤销），或“不用”。")
+            return (
+                f"还没有改动：这会{verb}下面 {count} 个日程：\n{lines}\n要全部{verb}吗？回复“是”确认（可以一次撤销），或“不用”。"
+            )
         verb = "delete" if deleting else "change"
-        return (f"Nothing changed yet: this would {verb} these {count} events:\n{lines}\n"
-                f"{verb.capitalize()} all {count}? Reply “yes” (one Undo reverts it), or “no”.")
+        return (
+            f"Nothing changed yet: this would {verb} these {count} events:\n{lines}\n"
+            f"{verb.capitalize()} all {count}? Reply “yes” (one Undo reverts it), or “no”."
+        )
     if zh:
         return f"已{'删除' if outcome.status == 'deleted' else '修改'} {count} 个日程：\n{lines}"
     return f"{'Deleted' if outcome.status == 'deleted' else 'Changed'} {count} events:\n{lines}"
@@ -176,8 +195,9 @@ def _answer(outcome: EditOutcome, lang: str) -> str:
         head = "这是在问，所以没有改动。日历上现在是" if zh else "You asked, so nothing changed. Your calendar has"
     lines = [_line(option, lang, outcome.today) for option in outcome.options]
     more = (f"\n（还有 {outcome.more} 个）" if zh else f"\n({outcome.more} more)") if outcome.more else ""
-    tail = ("\n要改的话，请直接说“删掉……”或“把……改到……”。" if zh
-            else "\nTo change it, say so directly (“delete …”, “move … to …”).")
+    tail = (
+        "\n要改的话，请直接说“删掉……”或“把……改到……”。" if zh else "\nTo change it, say so directly (“delete …”, “move … to …”)."
+    )
     return f"{head}{'：' if zh else ':'}\n" + "\n".join(lines) + more + tail
 
 
@@ -185,8 +205,11 @@ def _no_match(outcome: EditOutcome, lang: str) -> str:
     zh = lang == "zh"
     search = outcome.search
     if search is None:
-        return ("没有找到那个日程（它可能刚被改过），日历没有变化。" if zh
-                else "I couldn't find that event (it may have just changed); your calendar is unchanged.")
+        return (
+            "没有找到那个日程（它可能刚被改过），日历没有变化。"
+            if zh
+            else "I couldn't find that event (it may have just changed); your calendar is unchanged."
+        )
     where = window_label(search.start, search.end, lang, outcome.today)
     parts = [where]
     if search.words:
@@ -212,15 +235,23 @@ def _question(outcome: EditOutcome, lang: str) -> str:
         elif kind == "fuzzy":
             why.append("标题和你说的不完全一样" if zh else "its title is not exactly what you said")
         elif kind == "target_not_named":
-            why.append(f"你这句话里没有提到“{before.get('title', outcome.title)}”" if zh
-                       else f"your message does not name “{before.get('title', outcome.title)}”")
+            why.append(
+                f"你这句话里没有提到“{before.get('title', outcome.title)}”"
+                if zh
+                else f"your message does not name “{before.get('title', outcome.title)}”"
+            )
         elif kind == "not_from_user" and detail == "targetTime":
             why.append("这个时间不是你说的" if zh else "you did not name that time")
         elif kind == "not_from_user" and detail == "completed":
             why.append("你没有说它已经完成" if zh else "you did not say it is done")
         elif kind == "bulk":
-            why.append(f"你说的是“{detail}”，一次改动多个日程前先确认" if zh and not detail.isdigit()
-                       else "先确认一次改动多个日程" if zh else "a change to several events is confirmed first")
+            why.append(
+                f"你说的是“{detail}”，一次改动多个日程前先确认"
+                if zh and not detail.isdigit()
+                else "先确认一次改动多个日程"
+                if zh
+                else "a change to several events is confirmed first"
+            )
         elif kind == "value_differs":
             why.append("按你说的推算是这个时间" if zh else "this is the time your words give")
         elif kind == "not_from_user" and detail in ("newTime", "newDate"):
@@ -253,8 +284,11 @@ def _question(outcome: EditOutcome, lang: str) -> str:
         moved = after and (after.get("start") != before.get("start") or after.get("end") != before.get("end"))
         extra = "，".join(_changes(outcome, lang)) if zh else "; ".join(_changes(outcome, lang))
         if zh:
-            action = (f"修改{'' if series else ' '}{target}" + (f" → {_when(after, lang, today)}" if moved else "")
-                      + (f"（{scope}）" if scope else ""))
+            action = (
+                f"修改{'' if series else ' '}{target}"
+                + (f" → {_when(after, lang, today)}" if moved else "")
+                + (f"（{scope}）" if scope else "")
+            )
         else:
             action = f"change {target}" + (f" → {_when(after, lang, today)}" if moved else "") + (f" ({scope})" if scope else "")
         if extra:

@@ -43,20 +43,95 @@ from agent.timesym.resolve import SymbolError, resolve
 
 #: Words that place the remark in the past, whatever the verb.
 PAST_WORDS_ZH = (
-    "昨天", "昨日", "昨晚", "昨儿", "前天", "大前天", "刚才", "刚刚", "方才", "上周", "上星期", "上礼拜",
-    "上个星期", "上个礼拜", "上个月", "上次", "上回", "去年", "前几天", "当时",
+    "昨天",
+    "昨日",
+    "昨晚",
+    "昨儿",
+    "前天",
+    "大前天",
+    "刚才",
+    "刚刚",
+    "方才",
+    "上周",
+    "上星期",
+    "上礼拜",
+    "上个星期",
+    "上个礼拜",
+    "上个月",
+    "上次",
+    "上回",
+    "去年",
+    "前几天",
+    "当时",
 )
 #: 之前 / 以前 mean "before X" after a date or an event ("周五之前交报告") and "earlier" on
 #: their own; only the clause-initial use is a past marker.
 PAST_CLAUSE_START_ZH = ("之前", "以前", "早些时候", "那天", "那时")
 #: Event verbs whose perfective 了 / experiential 过 says the event already happened.
 EVENT_VERBS_ZH = (
-    "开", "吃", "爬", "去", "见", "看", "约", "做", "打", "聊", "谈", "跑", "买", "喝", "玩", "逛", "办",
-    "交", "参加", "面试", "体检", "上", "学", "练", "游", "拜访", "出差", "加班", "健身", "唱", "骑", "考",
-    "拍", "剪", "修", "洗", "睡", "回", "到", "来", "散", "遛", "听", "讲", "签", "聚", "碰", "培训", "复诊",
-    "复查", "通", "视频", "主持", "组织", "结束", "堵", "聊",
+    "开",
+    "吃",
+    "爬",
+    "去",
+    "见",
+    "看",
+    "约",
+    "做",
+    "打",
+    "聊",
+    "谈",
+    "跑",
+    "买",
+    "喝",
+    "玩",
+    "逛",
+    "办",
+    "交",
+    "参加",
+    "面试",
+    "体检",
+    "上",
+    "学",
+    "练",
+    "游",
+    "拜访",
+    "出差",
+    "加班",
+    "健身",
+    "唱",
+    "骑",
+    "考",
+    "拍",
+    "剪",
+    "修",
+    "洗",
+    "睡",
+    "回",
+    "到",
+    "来",
+    "散",
+    "遛",
+    "听",
+    "讲",
+    "签",
+    "聚",
+    "碰",
+    "培训",
+    "复诊",
+    "复查",
+    "通",
+    "视频",
+    "主持",
+    "组织",
+    "结束",
+    "堵",
+    "聊",
     # a commute or a school day that is over ("下班了", "孩子放学了", "终于下课了")
-    "下班", "放学", "下课", "收工", "到家",
+    "下班",
+    "放学",
+    "下课",
+    "收工",
+    "到家",
 )
 #: 刚 alone ("刚开完会", "刚到家") places the event just now; these words are something else
 #: (刚好 "as it happens", 刚需 …), and 刚X的 modifies a noun ("刚上映的那部电影").
@@ -69,8 +144,29 @@ RESULT_ZH = ("完", "结束")
 RELATIVE_HEADS_ZH = ("那个", "那场", "那次", "那顿", "那家", "那部", "那趟", "那位", "那节", "那堂", "那回")
 #: An event judged with 得 + a degree word ("上午的会开得很顺利", "聊得还不错").
 JUDGED_ZH = (
-    "很", "挺", "还", "不错", "太", "真", "非常", "特别", "蛮", "比较", "超", "一般", "不太", "不怎么", "顺利", "开心",
-    "愉快", "累", "爽", "饱", "晚", "久", "好",
+    "很",
+    "挺",
+    "还",
+    "不错",
+    "太",
+    "真",
+    "非常",
+    "特别",
+    "蛮",
+    "比较",
+    "超",
+    "一般",
+    "不太",
+    "不怎么",
+    "顺利",
+    "开心",
+    "愉快",
+    "累",
+    "爽",
+    "饱",
+    "晚",
+    "久",
+    "好",
 )
 #: Same-day words that look forward (今晚 …) but not against a completion in their clause:
 #: "今晚的聚餐已经吃完了" is a remark, whatever later time today the model picks.
@@ -88,36 +184,164 @@ SAME_DAY_EN = ("tonight", "this afternoon", "this evening")
 #: Words after 了 that are not the perfective of an event ("开了个会" is; "别忘了" is not).
 NOT_PERFECTIVE_ZH = ("忘了", "好了", "算了", "对了", "为了", "除了", "罢了", "得了", "了解", "了不起", "不了", "极了", "死了")
 PAST_WORDS_EN = (
-    "yesterday", "last night", "last week", "last month", "last year", "last weekend", "earlier today",
-    "this past", "ago", "just got off", "just got back", "just got home", "just finished", "just had",
-    "just came back", "just left", "the other day", "previously",
+    "yesterday",
+    "last night",
+    "last week",
+    "last month",
+    "last year",
+    "last weekend",
+    "earlier today",
+    "this past",
+    "ago",
+    "just got off",
+    "just got back",
+    "just got home",
+    "just finished",
+    "just had",
+    "just came back",
+    "just left",
+    "the other day",
+    "previously",
 )
 #: English forms that say an event or a commute/school day is over ("Back from the gym",
 #: "Done with work for today", "Class is over", "Lunch with the team just ended").
 DONE_EN = (
-    "back from", "home from", "off work", "done with", "done for the day", "school's out", "is over", "are over",
-    "'s over", "is done", "are done", "ended", "wrapped", "just out of", "through with", "survived", "finally home",
-    "back home", "already", "got out of",
+    "back from",
+    "home from",
+    "off work",
+    "done with",
+    "done for the day",
+    "school's out",
+    "is over",
+    "are over",
+    "'s over",
+    "is done",
+    "are done",
+    "ended",
+    "wrapped",
+    "just out of",
+    "through with",
+    "survived",
+    "finally home",
+    "back home",
+    "already",
+    "got out of",
 )
 PAST_VERBS_EN = (
-    "had", "went", "was", "were", "met", "did", "attended", "finished", "visited", "saw", "ate", "grabbed",
-    "played", "ran", "hiked", "called", "talked", "spent", "took", "came", "got", "left", "enjoyed",
-    "wrapped up", "caught up", "hung out",
+    "had",
+    "went",
+    "was",
+    "were",
+    "met",
+    "did",
+    "attended",
+    "finished",
+    "visited",
+    "saw",
+    "ate",
+    "grabbed",
+    "played",
+    "ran",
+    "hiked",
+    "called",
+    "talked",
+    "spent",
+    "took",
+    "came",
+    "got",
+    "left",
+    "enjoyed",
+    "wrapped up",
+    "caught up",
+    "hung out",
 )
-LAST_WEEKDAYS_EN = ("last monday", "last tuesday", "last wednesday", "last thursday", "last friday",
-                    "last saturday", "last sunday")
+LAST_WEEKDAYS_EN = (
+    "last monday",
+    "last tuesday",
+    "last wednesday",
+    "last thursday",
+    "last friday",
+    "last saturday",
+    "last sunday",
+)
 MORNING_WORDS = ("今天上午", "今早", "今天早上", "今天早晨", "this morning")
 #: Words that look forward: with one of these, a past marker is about something else.
 FUTURE_WORDS_ZH = (
-    "明天", "明早", "明晚", "后天", "大后天", "下周", "下星期", "下礼拜", "下个", "下次", "下回", "下月", "明年",
-    "待会", "等会", "等一下", "一会儿", "回头", "以后", "将来", "今晚", "今天晚上", "要", "想", "打算", "准备",
-    "计划", "得去", "需要", "提醒", "记得", "安排", "预约", "预定", "预订", "约一下", "帮我", "加个", "加一个",
-    "添加", "记一下", "放到", "加到", "定个", "订个", "别忘", "到时候", "将要", "会去", "再去",
+    "明天",
+    "明早",
+    "明晚",
+    "后天",
+    "大后天",
+    "下周",
+    "下星期",
+    "下礼拜",
+    "下个",
+    "下次",
+    "下回",
+    "下月",
+    "明年",
+    "待会",
+    "等会",
+    "等一下",
+    "一会儿",
+    "回头",
+    "以后",
+    "将来",
+    "今晚",
+    "今天晚上",
+    "要",
+    "想",
+    "打算",
+    "准备",
+    "计划",
+    "得去",
+    "需要",
+    "提醒",
+    "记得",
+    "安排",
+    "预约",
+    "预定",
+    "预订",
+    "约一下",
+    "帮我",
+    "加个",
+    "加一个",
+    "添加",
+    "记一下",
+    "放到",
+    "加到",
+    "定个",
+    "订个",
+    "别忘",
+    "到时候",
+    "将要",
+    "会去",
+    "再去",
 )
 FUTURE_WORDS_EN = (
-    "tomorrow", "tonight", "next", "later", "upcoming", "will", "going to", "gonna", "need to", "have to",
-    "plan to", "want to", "remind", "schedule", "book", "add", "put", "set up", "pencil", "don't forget",
-    "coming", "this afternoon", "this evening",
+    "tomorrow",
+    "tonight",
+    "next",
+    "later",
+    "upcoming",
+    "will",
+    "going to",
+    "gonna",
+    "need to",
+    "have to",
+    "plan to",
+    "want to",
+    "remind",
+    "schedule",
+    "book",
+    "add",
+    "put",
+    "set up",
+    "pencil",
+    "don't forget",
+    "coming",
+    "this afternoon",
+    "this evening",
 )
 _CLAUSE = re.compile(r"[，,。.!！?？;；\n]+")
 
@@ -312,7 +536,8 @@ def future_markers(text: str, ctx: TimeContext | None = None) -> list[str]:
         same_day_off = SAME_DAY_RULE and _completed(clause)
         found += [w for w in FUTURE_WORDS_ZH if w in clause and not (same_day_off and w in SAME_DAY_ZH)]
         found += [
-            w for w in FUTURE_WORDS_EN
+            w
+            for w in FUTURE_WORDS_EN
             if re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", clause) and not (same_day_off and w in SAME_DAY_EN)
         ]
     if ctx is not None and FUTURE_DAY_RULE:
@@ -354,13 +579,12 @@ def date_reasons(day: date | None, start: time | None, grounding: Grounding, ctx
     return reasons
 
 
-def check_create(
-    title: str, day: date | None, grounding: Grounding, ctx: TimeContext, start: time | None = None
-) -> Verdict:
+def check_create(title: str, day: date | None, grounding: Grounding, ctx: TimeContext, start: time | None = None) -> Verdict:
     """Reasons to ask before writing ``title`` on ``day`` (at ``start``); none: go on."""
     clear = _has_any(fold(grounding.user_text), CLEAR_WORDS)
-    return Verdict(title_reasons(title, grounding) + date_reasons(day, start, grounding, ctx)
-                   + (["bulk_clear:" + clear] if clear else []))
+    return Verdict(
+        title_reasons(title, grounding) + date_reasons(day, start, grounding, ctx) + (["bulk_clear:" + clear] if clear else [])
+    )
 
 
 # ---- edits: the same latch for update_schedule / delete_schedule ---------------------------
@@ -372,15 +596,83 @@ EDIT_WORD_FIELDS = ("targetTitle", "newTitle", "location", "notes")
 #: Words that say "change" / "delete" in a message. Their absence does not decide anything:
 #: it only makes code ask before the write ("明天的周会是几点？" with a delete call asks).
 CHANGE_WORDS = (
-    "改", "挪", "移", "换", "推", "提前", "延", "调", "放到", "放在", "标记", "完成", "做完", "搞定", "好了", "提醒", "叫",
-    "地点", "备注", "加上", "设", "定在", "定到", "move", "change", "reschedul", "push", "shift", "rename", "mark", "done",
-    "remind", "set", "put", "postpone", "delay", "bring", "make it", "switch", "update", "call", "finished", "complete",
-    "打勾", "打个勾", "写完", "tick",
+    "改",
+    "挪",
+    "移",
+    "换",
+    "推",
+    "提前",
+    "延",
+    "调",
+    "放到",
+    "放在",
+    "标记",
+    "完成",
+    "做完",
+    "搞定",
+    "好了",
+    "提醒",
+    "叫",
+    "地点",
+    "备注",
+    "加上",
+    "设",
+    "定在",
+    "定到",
+    "move",
+    "change",
+    "reschedul",
+    "push",
+    "shift",
+    "rename",
+    "mark",
+    "done",
+    "remind",
+    "set",
+    "put",
+    "postpone",
+    "delay",
+    "bring",
+    "make it",
+    "switch",
+    "update",
+    "call",
+    "finished",
+    "complete",
+    "打勾",
+    "打个勾",
+    "写完",
+    "tick",
 )
 DELETE_WORDS = (
-    "删", "取消", "去掉", "不去", "不要", "不用", "不参加", "不开", "撤", "清", "移除", "划掉", "拿掉", "算了",
-    "不办", "不做", "不约",
-    "cancel", "delet", "remov", "drop", "clear", "call off", "scrap", "skip", "not going", "won't", "get rid",
+    "删",
+    "取消",
+    "去掉",
+    "不去",
+    "不要",
+    "不用",
+    "不参加",
+    "不开",
+    "撤",
+    "清",
+    "移除",
+    "划掉",
+    "拿掉",
+    "算了",
+    "不办",
+    "不做",
+    "不约",
+    "cancel",
+    "delet",
+    "remov",
+    "drop",
+    "clear",
+    "call off",
+    "scrap",
+    "skip",
+    "not going",
+    "won't",
+    "get rid",
 )
 
 
@@ -390,33 +682,108 @@ DELETE_WORDS = (
 NEGATORS_ZH = ("千万别", "千万不要", "不要", "不用", "不必", "不需要", "没必要", "无需", "不想", "先不", "别", "甭", "不", "没")
 #: The change verbs a negator can stand on (不要取消, 别动, 先不删, 不用改了).
 NEGATABLE_VERBS_ZH = (
-    "删", "取消", "改", "挪", "移", "推迟", "推后", "延", "提前", "调", "换", "去掉", "撤", "清", "动", "标记", "碰",
+    "删",
+    "取消",
+    "改",
+    "挪",
+    "移",
+    "推迟",
+    "推后",
+    "延",
+    "提前",
+    "调",
+    "换",
+    "去掉",
+    "撤",
+    "清",
+    "动",
+    "标记",
+    "碰",
 )
 #: Between the negator and the verb: 不要再改, 别给我删, 先不把它挪 …
 NEGATION_FILLER_ZH = "再先帮我给把它都去"
 NEGATORS_EN = ("don't", "dont", "do not", "never", "no need to", "not", "doesn't", "does not", "shouldn't", "stop")
 NEGATABLE_VERBS_EN = (
-    "cancel", "delete", "remove", "move", "change", "reschedule", "push", "shift", "touch", "drop", "clear",
-    "rename", "mark", "edit", "postpone", "bring",
+    "cancel",
+    "delete",
+    "remove",
+    "move",
+    "change",
+    "reschedule",
+    "push",
+    "shift",
+    "touch",
+    "drop",
+    "clear",
+    "rename",
+    "mark",
+    "edit",
+    "postpone",
+    "bring",
 )
 #: A question whatever else the sentence holds (取消了吗, 还在吗, 是不是).
 QUESTION_MARKERS_ZH = (
-    "了吗", "了么", "了没", "还在吗", "还有吗", "还开吗", "是不是", "有没有", "是否", "几点", "什么时候", "哪天", "啥时候",
-    "多久", "有什么", "什么安排", "哪些", "还在不在",
+    "了吗",
+    "了么",
+    "了没",
+    "还在吗",
+    "还有吗",
+    "还开吗",
+    "是不是",
+    "有没有",
+    "是否",
+    "几点",
+    "什么时候",
+    "哪天",
+    "啥时候",
+    "多久",
+    "有什么",
+    "什么安排",
+    "哪些",
+    "还在不在",
 )
 #: A final 吗 after one of these is a polite request (能把周会挪到周三吗), not a question.
 POLITE_FRAMES_ZH = ("能不能", "可不可以", "能否", "可以", "能帮", "能把", "帮我", "帮忙", "麻烦", "请", "你能")
-QUESTION_START_EN = ("is", "was", "are", "were", "did", "does", "do", "has", "have", "had", "am", "when", "what",
-                     "where", "which", "how", "why", "who")
+QUESTION_START_EN = (
+    "is",
+    "was",
+    "are",
+    "were",
+    "did",
+    "does",
+    "do",
+    "has",
+    "have",
+    "had",
+    "am",
+    "when",
+    "what",
+    "where",
+    "which",
+    "how",
+    "why",
+    "who",
+)
 QUESTION_MARKERS_EN = ("still on", "still happening", "still scheduled", "still there")
-POLITE_FRAMES_EN = ("can you", "could you", "would you", "will you", "can i", "could i", "please", "would it be",
-                    "is it possible")
+POLITE_FRAMES_EN = (
+    "can you",
+    "could you",
+    "would you",
+    "will you",
+    "can i",
+    "could i",
+    "please",
+    "would it be",
+    "is it possible",
+)
 HEDGES_ZH = ("可能", "也许", "好像", "大概", "或许", "说不定", "不确定", "不知道", "不一定", "要不要", "是不是该", "似乎")
 HEDGES_EN = ("maybe", "perhaps", "not sure", "unsure", "might", "possibly", "probably", "i guess", "not certain")
 HEARSAY_ZH = ("听说", "据说", "通知说", "说是", "有人说", "群里说")
 #: X说 is hearsay unless the 说 is one of these words (说明, 比如说 …) or the speaker is 我.
 NOT_HEARSAY_ZH = ("说明", "说一下", "说好", "说清楚", "比如说", "就是说", "再说", "所以说", "我说", "跟你说", "小说")
 HEARSAY_EN = ("said", "says", "told me", "heard", "according to", "apparently", "supposedly")
+
+
 def mood_reasons(text: str) -> list[str]:
     """Reasons the change verb of ``text`` is not a request: negated, a question, a hedge,
     hearsay (each ``kind:word``). Empty: nothing in the mood stops the change."""
@@ -425,8 +792,7 @@ def mood_reasons(text: str) -> list[str]:
     folded = fold(text)
     reasons: list[str] = []
     neg = re.search(
-        f"({'|'.join(map(re.escape, NEGATORS_ZH))})[{NEGATION_FILLER_ZH}]{{0,3}}"
-        f"({'|'.join(map(re.escape, NEGATABLE_VERBS_ZH))})",
+        f"({'|'.join(map(re.escape, NEGATORS_ZH))})[{NEGATION_FILLER_ZH}]{{0,3}}({'|'.join(map(re.escape, NEGATABLE_VERBS_ZH))})",
         folded,
     )
     if neg and not (neg.group(1) in ("不", "没") and neg.start() > 0 and folded[neg.start() - 1] in "要用必想先别"):
@@ -442,8 +808,11 @@ def mood_reasons(text: str) -> list[str]:
         reasons.append("question:" + word)
     elif plain.endswith(("吗", "么", "嘛", "吗？", "吗?")) and not _has_any(plain, POLITE_FRAMES_ZH):
         reasons.append("question:吗")
-    elif (re.match(rf"({'|'.join(QUESTION_START_EN)})\b", plain) and not _has_word_en(plain, POLITE_FRAMES_EN)
-          and not re.match(r"do(n't| not)\b", plain)):
+    elif (
+        re.match(rf"({'|'.join(QUESTION_START_EN)})\b", plain)
+        and not _has_word_en(plain, POLITE_FRAMES_EN)
+        and not re.match(r"do(n't| not)\b", plain)
+    ):
         reasons.append("question:" + plain.split()[0])
     elif word := _has_word_en(plain, QUESTION_MARKERS_EN):
         reasons.append("question:" + word)
@@ -466,22 +835,91 @@ def mood_reasons(text: str) -> list[str]:
 #: Verbs and function words dropped from the message before its units are compared with the
 #: found event's title: "删掉明天的周会" must not name "季度复盘（请删除所有日程）" by its 删.
 TARGET_NOISE_ZH = (
-    "删掉", "删除", "删了", "去掉", "取消", "改到", "改成", "改为", "挪到", "移到", "调到", "换到", "放到", "推迟", "延后",
-    "提前", "帮我", "一下", "那个", "这个", "那次", "这次", "上午", "下午", "晚上", "早上", "中午", "日程", "安排",
+    "删掉",
+    "删除",
+    "删了",
+    "去掉",
+    "取消",
+    "改到",
+    "改成",
+    "改为",
+    "挪到",
+    "移到",
+    "调到",
+    "换到",
+    "放到",
+    "推迟",
+    "延后",
+    "提前",
+    "帮我",
+    "一下",
+    "那个",
+    "这个",
+    "那次",
+    "这次",
+    "上午",
+    "下午",
+    "晚上",
+    "早上",
+    "中午",
+    "日程",
+    "安排",
 )
 #: The scope words: the widest one the message holds is the widest scope it allows
 #: (none: this instance only).
 SCOPE_WORDS = {
-    "following": ("以后", "之后", "往后", "今后", "从现在起", "接下来", "from now on", "going forward", "onward",
-                  "following", "future", "after that"),
-    "all": ("全部", "每次", "每一次", "所有", "每周", "每个", "整个系列", "一直", "都", "every", "all", "each",
-            "whole series", "always", "entire series"),
+    "following": (
+        "以后",
+        "之后",
+        "往后",
+        "今后",
+        "从现在起",
+        "接下来",
+        "from now on",
+        "going forward",
+        "onward",
+        "following",
+        "future",
+        "after that",
+    ),
+    "all": (
+        "全部",
+        "每次",
+        "每一次",
+        "所有",
+        "每周",
+        "每个",
+        "整个系列",
+        "一直",
+        "都",
+        "every",
+        "all",
+        "each",
+        "whole series",
+        "always",
+        "entire series",
+    ),
 }
 SCOPE_ORDER = {"this": 0, "following": 1, "all": 2}
 #: ``completed`` needs one of these in the message (either way: 完成 / 未完成, done / not done).
 COMPLETION_WORDS = (
-    "完成", "做完", "搞定", "弄完", "办完", "写完", "干完", "打勾", "打个勾", "勾掉", "结束了",
-    "done", "finish", "complete", "tick", "check off", "checked off",
+    "完成",
+    "做完",
+    "搞定",
+    "弄完",
+    "办完",
+    "写完",
+    "干完",
+    "打勾",
+    "打个勾",
+    "勾掉",
+    "结束了",
+    "done",
+    "finish",
+    "complete",
+    "tick",
+    "check off",
+    "checked off",
 )
 
 
@@ -490,8 +928,17 @@ COMPLETION_WORDS = (
 BULK_WORDS_ZH = ("都", "全部", "所有", "清空", "全都", "统统", "一律")
 BULK_WORDS_EN = ("everything", "all my", "all the", "all of", "every event", "all events", "clear my calendar", "wipe")
 #: Words that empty a calendar: a create in such a turn asks (清空日历 is no title).
-CLEAR_WORDS = ("清空", "全部删", "都删", "删除所有", "删掉所有", "delete everything", "clear my calendar",
-               "clear the calendar", "wipe")
+CLEAR_WORDS = (
+    "清空",
+    "全部删",
+    "都删",
+    "删除所有",
+    "删掉所有",
+    "delete everything",
+    "clear my calendar",
+    "clear the calendar",
+    "wipe",
+)
 
 
 def bulk_word(text: str) -> str | None:
@@ -607,7 +1054,12 @@ def scope_allowed(text: str) -> str:
 
 
 def target_reasons(
-    title: str, start: datetime | date, recurring: bool, scope: str, args: dict[str, Any], grounding: Grounding,
+    title: str,
+    start: datetime | date,
+    recurring: bool,
+    scope: str,
+    args: dict[str, Any],
+    grounding: Grounding,
     ctx: TimeContext,
 ) -> list[str]:
     """Reasons to ask about the one event found: its title shares nothing with the user's

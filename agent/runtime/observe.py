@@ -77,7 +77,16 @@ def record(
         cur = conn.execute(
             "INSERT INTO observations(profile_id, created_at, user_text, intent, outcome, guard, model, model_calls, data)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (profile_id, at.astimezone(UTC).isoformat(), user_text, intent, outcome, guard, model, model_calls,
-             json.dumps(data, ensure_ascii=False, default=str)),
+            (
+                profile_id,
+                at.astimezone(UTC).isoformat(),
+                user_text,
+                intent,
+                outcome,
+                guard,
+                model,
+                model_calls,
+                json.dumps(data, ensure_ascii=False, default=str),
+            ),
         )
     return int(cur.lastrowid or 0)

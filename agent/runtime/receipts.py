@@ -31,7 +31,7 @@ def language_of(text: str, setting: str | None = None) -> str:
 
 
 def day_label(day: date, lang: str, today: date | None = None, *, with_year: bool | None = None) -> str:
-    """"12月2日（周三）" / "Wed 2 Dec". A day outside ``today``'s year carries its year, so a
+    """ "12月2日（周三）" / "Wed 2 Dec". A day outside ``today``'s year carries its year, so a
     query that resolved to next year never reads as this year; without ``today`` (a caller
     with no clock) the year is always shown rather than guessed. ``with_year`` forces it."""
     year = with_year if with_year is not None else today is None or day.year != today.year
@@ -134,12 +134,16 @@ def outcome_receipt(outcome: Outcome, lang: str) -> str:
     if outcome.status == "created" and outcome.event is not None:
         when = span_label(outcome.event.start, outcome.event.end, lang, today)
         if outcome.deduplicated:
-            text = f"这个日程已经在日历里了：{when} {title}（{outcome.calendar}），没有重复添加。" if zh else (
-                f"That event is already on your calendar: {when} {title} ({outcome.calendar}); nothing was added twice."
+            text = (
+                f"这个日程已经在日历里了：{when} {title}（{outcome.calendar}），没有重复添加。"
+                if zh
+                else (f"That event is already on your calendar: {when} {title} ({outcome.calendar}); nothing was added twice.")
             )
         else:
-            text = f"已创建：{when} {title}（日历：{outcome.calendar}）" if zh else (
-                f"Created: {when} {title} (calendar: {outcome.calendar})"
+            text = (
+                f"已创建：{when} {title}（日历：{outcome.calendar}）"
+                if zh
+                else (f"Created: {when} {title} (calendar: {outcome.calendar})")
             )
         text += series_note(outcome, lang)
         if outcome.calendar_fell_back:
@@ -147,7 +151,7 @@ def outcome_receipt(outcome: Outcome, lang: str) -> str:
                 f"\n没有找到日历“{outcome.requested_calendar}”，已放入默认日历“{outcome.calendar}”。"
                 if zh
                 else f"\nThere is no calendar named “{outcome.requested_calendar}”, so it went into the default calendar "
-                     f"“{outcome.calendar}”."
+                f"“{outcome.calendar}”."
             )
         return text
     if outcome.status == "needs_date":
@@ -190,10 +194,24 @@ def outcome_receipt(outcome: Outcome, lang: str) -> str:
     return f"I couldn't work out {what}, so nothing was written. Could you say the date and time another way?"
 
 
-_REPEAT_ZH = {"DAILY": "每天", "WEEKDAYS": "每个工作日", "WEEKLY": "每周{w}", "BIWEEKLY": "每两周的{w}",
-              "MONTHLY": "每月{d}日", "YEARLY": "每年{m}月{d}日", "LUNAR_YEARLY": "每年农历{lunar}"}
-_REPEAT_EN = {"DAILY": "every day", "WEEKDAYS": "every weekday", "WEEKLY": "every {w}", "BIWEEKLY": "every other {w}",
-              "MONTHLY": "monthly on day {d}", "YEARLY": "every year on {m}/{d}", "LUNAR_YEARLY": "every year on lunar {lunar}"}
+_REPEAT_ZH = {
+    "DAILY": "每天",
+    "WEEKDAYS": "每个工作日",
+    "WEEKLY": "每周{w}",
+    "BIWEEKLY": "每两周的{w}",
+    "MONTHLY": "每月{d}日",
+    "YEARLY": "每年{m}月{d}日",
+    "LUNAR_YEARLY": "每年农历{lunar}",
+}
+_REPEAT_EN = {
+    "DAILY": "every day",
+    "WEEKDAYS": "every weekday",
+    "WEEKLY": "every {w}",
+    "BIWEEKLY": "every other {w}",
+    "MONTHLY": "monthly on day {d}",
+    "YEARLY": "every year on {m}/{d}",
+    "LUNAR_YEARLY": "every year on lunar {lunar}",
+}
 
 
 def series_note(outcome: Outcome, lang: str) -> str:
@@ -207,8 +225,12 @@ def series_note(outcome: Outcome, lang: str) -> str:
         day = start.date() if isinstance(start, datetime) else start
         from agent.timesym.lunar import lunar_full_label
 
-        fill = {"w": (f"{ZH_WEEKDAYS[day.weekday()]}" if zh else EN_WEEKDAYS[day.weekday()]), "d": day.day, "m": day.month,
-                "lunar": lunar_full_label(day)}
+        fill = {
+            "w": (f"{ZH_WEEKDAYS[day.weekday()]}" if zh else EN_WEEKDAYS[day.weekday()]),
+            "d": day.day,
+            "m": day.month,
+            "lunar": lunar_full_label(day),
+        }
         pattern = (_REPEAT_ZH if zh else _REPEAT_EN)[series["repeat"]].format(**fill)
         if series.get("count"):
             pattern += f"，共 {series['count']} 次" if zh else f", {series['count']} times"
@@ -324,13 +346,17 @@ def unconfirmed_receipt(outcome: Outcome, lang: str) -> str:
         if kind == "past_tense":
             why.append(f"听起来这件事已经发生了（“{word}”）" if zh else f"it sounds like this already happened (“{word}”)")
         elif kind == "date_contradicts":
-            why.append(f"你说的是“{word}”，和要写入的日期对不上" if zh
-                       else f"you said “{word}”, which is not the day it would go on")
+            why.append(
+                f"你说的是“{word}”，和要写入的日期对不上" if zh else f"you said “{word}”, which is not the day it would go on"
+            )
         elif kind == "title_not_from_user":
             why.append("这个标题不是你这句话里的说法" if zh else "that title is not in your own words")
         elif kind == "bulk_clear":
-            why.append(f"你说的是“{word}”，听起来是要删除而不是新建" if zh
-                       else f"you said “{word}”, which sounds like removing, not adding")
+            why.append(
+                f"你说的是“{word}”，听起来是要删除而不是新建"
+                if zh
+                else f"you said “{word}”, which sounds like removing, not adding"
+            )
     when = ""
     if outcome.candidates and len(outcome.candidates) == 1:
         when = day_label(outcome.candidates[0], lang, outcome.today)

@@ -181,4 +181,3 @@ class ChatSession:
             if self._warm_wanted:  # a button's exchange is resent next turn too
                 self.warm_up()
             return result
-

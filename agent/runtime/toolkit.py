@@ -162,8 +162,12 @@ class Registry:
                 parameters = tool.parameters()
                 if "calendarName" in parameters["properties"] and calendar_names:
                     parameters["properties"]["calendarName"]["enum"] = list(calendar_names)
-                tools.append({"type": "function", "function": {"name": tool.name, "description": tool.description,
-                                                               "parameters": parameters}})
+                tools.append(
+                    {
+                        "type": "function",
+                        "function": {"name": tool.name, "description": tool.description, "parameters": parameters},
+                    }
+                )
             text = json.dumps(tools, ensure_ascii=False)
             if len(self._schemas) >= 32:
                 self._schemas.clear()

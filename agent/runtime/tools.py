@@ -182,11 +182,18 @@ def _change(name: str, op: str, deps: ToolDeps, args: UpdateArgs | DeleteArgs) -
 
     word = bulk_word(grounding.user_text) if grounding is not None else None
     if len(deps.writes) > 1 or word:  # bulk: one confirmation listing every event, never a direct write
-        calls = [("delete" if name == "delete_schedule" else "update", dict(args))
-                 for name, args in deps.writes if name in ("update_schedule", "delete_schedule")] or [(op, raw)]
+        calls = [
+            ("delete" if name == "delete_schedule" else "update", dict(args))
+            for name, args in deps.writes
+            if name in ("update_schedule", "delete_schedule")
+        ] or [(op, raw)]
         try:
-            return ToolResult(name, True, (bulk := deps.edits.request_bulk(
-                calls, reasons + [f"bulk:{word or len(deps.writes)}"])).to_json(), value=bulk)
+            return ToolResult(
+                name,
+                True,
+                (bulk := deps.edits.request_bulk(calls, reasons + [f"bulk:{word or len(deps.writes)}"])).to_json(),
+                value=bulk,
+            )
         except UserFacingError as exc:
             return _fail(name, exc)
     try:

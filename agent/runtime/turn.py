@@ -190,8 +190,9 @@ class Assistant:
         # The pending choice grounds too: "都不是，是后天那个" may name an event it listed.
         pending_words = " ".join(str(o.get("title", "")) for o in _pending_options(pending)) if pending is not None else ""
         grounding = Grounding(text, " ".join(part for part in (stub.title if stub is not None else "", pending_words) if part))
-        toolset = build_toolset(self.store, self.profile_id, ctx, req.commands, req.memory, archive, names, grounding,
-                                req.edits, self.tools)
+        toolset = build_toolset(
+            self.store, self.profile_id, ctx, req.commands, req.memory, archive, names, grounding, req.edits, self.tools
+        )
         state.timeline.mark("context_build")
 
         reply, outcome_name, value = yield from self._model_loop(state, toolset, messages, req.patch, stop)
@@ -453,9 +454,17 @@ class Assistant:
             guard=guard,
             model=getattr(self.model, "name", None),
             model_calls=state.model_calls,
-            data={"tools": state.tool_log, "timeline": result.timeline, "tokens": state.tokens,
-                  "command_id": command_id, "event_ids": result.event_ids, "reply": reply,
-                  "guard_answer": state.meta.get("guard_answer"), "calendar": calendar, "calendar_note": note},
+            data={
+                "tools": state.tool_log,
+                "timeline": result.timeline,
+                "tokens": state.tokens,
+                "command_id": command_id,
+                "event_ids": result.event_ids,
+                "reply": reply,
+                "guard_answer": state.meta.get("guard_answer"),
+                "calendar": calendar,
+                "calendar_note": note,
+            },
             at=state.ctx.now,
         )
         return result
@@ -476,8 +485,14 @@ def _pending_options(pending: EditStub) -> list[dict[str, Any]]:
 def _pending_summary(pending: EditStub) -> str:
     slots = pending.slots
     options = _pending_options(pending)
-    return json.dumps({"status": pending.status, "op": slots.get("op"),
-                       "events": [{"title": o.get("title"), "start": o.get("start")} for o in options]}, ensure_ascii=False)
+    return json.dumps(
+        {
+            "status": pending.status,
+            "op": slots.get("op"),
+            "events": [{"title": o.get("title"), "start": o.get("start")} for o in options],
+        },
+        ensure_ascii=False,
+    )
 
 
 def _patch_values(patch: SlotPatch) -> dict[str, str]:

@@ -27,6 +27,7 @@ SESSION_GAP_MINUTES = 120
 
 NEW_CONVERSATION = "new_conversation"  # meta key of the marker a "New conversation" click writes
 
+
 @dataclass(frozen=True)
 class Message:
     id: int
@@ -107,9 +108,7 @@ class ArchiveService:
             kept.append(message)
             later = message.created_at
         kept.reverse()
-        total = self.store.conn.execute(
-            "SELECT COUNT(*) FROM messages WHERE profile_id = ?", (self.profile_id,)
-        ).fetchone()[0]
+        total = self.store.conn.execute("SELECT COUNT(*) FROM messages WHERE profile_id = ?", (self.profile_id,)).fetchone()[0]
         kept = kept[-limit:]
         return kept, int(total) - len(kept)
 
@@ -119,8 +118,7 @@ class ArchiveService:
         return [
             index
             for index in range(1, len(messages))
-            if messages[index].created_at - messages[index - 1].created_at > gap
-            or messages[index - 1].meta.get(NEW_CONVERSATION)
+            if messages[index].created_at - messages[index - 1].created_at > gap or messages[index - 1].meta.get(NEW_CONVERSATION)
         ]
 
     def search(self, query: str, limit: int = 10) -> list[Message]:
@@ -135,8 +133,7 @@ class ArchiveService:
             ).fetchall()
         else:
             rows = self.store.conn.execute(
-                "SELECT * FROM messages WHERE profile_id = ? AND content LIKE ? ESCAPE '\\'"
-                " ORDER BY created_at DESC LIMIT ?",
+                "SELECT * FROM messages WHERE profile_id = ? AND content LIKE ? ESCAPE '\\' ORDER BY created_at DESC LIMIT ?",
                 (self.profile_id, like_pattern(query), limit),
             ).fetchall()
         return [_message(row) for row in rows]

@@ -109,9 +109,7 @@ class CalendarService:
         if any(existing.casefold() == name.casefold() for existing in self.names()):
             raise ValidationError(f"a calendar named '{name}' already exists")
         with self.store.transaction() as conn:
-            count = conn.execute(
-                "SELECT COUNT(*) FROM calendars WHERE profile_id = ?", (self.profile_id,)
-            ).fetchone()[0]
+            count = conn.execute("SELECT COUNT(*) FROM calendars WHERE profile_id = ?", (self.profile_id,)).fetchone()[0]
             make_default = default or count == 0
             if make_default:
                 conn.execute("UPDATE calendars SET is_default = 0 WHERE profile_id = ?", (self.profile_id,))
@@ -205,13 +203,21 @@ class CalendarService:
             cur = conn.execute(
                 "INSERT INTO calendars(id, profile_id, name, color, is_default, visible, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (None if taken else old.id, self.profile_id, old.name, old.color, int(old.is_default),
-                 int(old.visible), snapshot.created_at),
+                (
+                    None if taken else old.id,
+                    self.profile_id,
+                    old.name,
+                    old.color,
+                    int(old.is_default),
+                    int(old.visible),
+                    snapshot.created_at,
+                ),
             )
             calendar_id = int(cur.lastrowid or 0)
             for change in snapshot.events.deleted:
-                moved = Change(change.uid, change.recurrence_id, change.event_id, change.before_ics,
-                               calendar_id, change.before_origin)
+                moved = Change(
+                    change.uid, change.recurrence_id, change.event_id, change.before_ics, calendar_id, change.before_origin
+                )
                 restored.extend(repo.restore(moved))
         return self.by_id(calendar_id), restored
 

@@ -54,7 +54,19 @@ ANSWER_KINDS = ("negated", "question")
 TargetCheck = Callable[[Occurrence, str], tuple[list[str], dict[str, Any]]]
 #: Short answers to "要删除整个系列吗？" beyond the grounding latch's yes/no words.
 EDIT_CONFIRM_WORDS = (
-    "删吧", "删", "删除", "删掉", "改吧", "改", "照改", "直接改", "挪吧", "就这样", "move it", "delete it", "go ahead",
+    "删吧",
+    "删",
+    "删除",
+    "删掉",
+    "改吧",
+    "改",
+    "照改",
+    "直接改",
+    "挪吧",
+    "就这样",
+    "move it",
+    "delete it",
+    "go ahead",
 )
 
 
@@ -241,8 +253,9 @@ class ChatEditService:
         if args.get("calendarName"):
             choice = self.calendars.choose(str(args["calendarName"]))
             if choice.fell_back:
-                raise UserFacingError(f"there is no calendar named '{args['calendarName']}'; calendars: "
-                                      f"{', '.join(self.calendars.names())}")
+                raise UserFacingError(
+                    f"there is no calendar named '{args['calendarName']}'; calendars: {', '.join(self.calendars.names())}"
+                )
             plan["calendar"] = choice.calendar.name
             plan["calendar_id"] = choice.calendar.id
         for key, name in (("location", "location"), ("notes", "notes")):
@@ -254,9 +267,7 @@ class ChatEditService:
             plan["completed"] = bool(args["completed"])
         return plan
 
-    def request(
-        self, op: str, args: dict[str, Any], reasons: list[str], check: TargetCheck | None = None
-    ) -> EditOutcome:
+    def request(self, op: str, args: dict[str, Any], reasons: list[str], check: TargetCheck | None = None) -> EditOutcome:
         """One ``update_schedule``/``delete_schedule`` call. ``reasons`` are the grounding
         latch's reasons to ask first; ``check`` adds its reasons about the one event found
         (named by the user? a scope the words allow?). A reason of ``ANSWER_KINDS`` turns the
@@ -282,8 +293,7 @@ class ChatEditService:
             if len(search.matches) == 1:
                 base.before, base.uid, base.at = options[0], search.matches[0].uid, search.matches[0].start
                 base.title = search.matches[0].title
-            return base.outcome("answered", options=options, more=max(0, len(search.matches) - MAX_OPTIONS),
-                                reasons=answers)
+            return base.outcome("answered", options=options, more=max(0, len(search.matches) - MAX_OPTIONS), reasons=answers)
         if len(search.matches) > 1:
             options = [as_option(occ) for occ in search.matches[:MAX_OPTIONS]]
             # The per-event checks (target named? value the words give? scope?) are made now,
@@ -358,8 +368,15 @@ class ChatEditService:
                 changes.extend(self._write(str(item["op"]), plan, occ, str(item.get("scope") or "this"), start, end))
                 done.append(as_option(occ))
         status = "deleted" if ops == {"delete"} else "updated"
-        outcome = EditOutcome(status, op=str(stub.slots.get("op", "update")), title=f"{len(done)}", today=self.ctx.today,
-                              options=done, before=done[0] if done else None, after=done[0] if done else None)
+        outcome = EditOutcome(
+            status,
+            op=str(stub.slots.get("op", "update")),
+            title=f"{len(done)}",
+            today=self.ctx.today,
+            options=done,
+            before=done[0] if done else None,
+            after=done[0] if done else None,
+        )
         if not done:
             return EditOutcome("no_match", today=self.ctx.today, message="those events changed meanwhile")
         self.facts.changes.extend(changes)  # after COMMIT: the exit guard's fact
@@ -401,8 +418,13 @@ class ChatEditService:
         slots = stub.slots
         self._end(stub.id, "answered")
         if occ is None:
-            return EditOutcome("no_match", op=slots["op"], title=options[index]["title"], today=self.ctx.today,
-                               message="that event changed meanwhile")
+            return EditOutcome(
+                "no_match",
+                op=slots["op"],
+                title=options[index]["title"],
+                today=self.ctx.today,
+                message="that event changed meanwhile",
+            )
         reasons = list(slots.get("reasons") or [])
         plan = dict(slots.get("plan") or {})
         checks = list(slots.get("checks") or [])
@@ -421,10 +443,22 @@ class ChatEditService:
         occ = refind(self.queries, target, self.ctx)
         self._end(stub.id, "answered")
         if occ is None:
-            return EditOutcome("no_match", op=slots.get("op", "update"), title=str(target.get("title", "")),
-                               today=self.ctx.today, message="that event changed meanwhile")
-        return self._decide(slots["op"], slots.get("plan") or {}, occ, slots.get("scope") or "this", [],
-                            confirmed=True, allow_conflict=stub.status == "edit_conflict")
+            return EditOutcome(
+                "no_match",
+                op=slots.get("op", "update"),
+                title=str(target.get("title", "")),
+                today=self.ctx.today,
+                message="that event changed meanwhile",
+            )
+        return self._decide(
+            slots["op"],
+            slots.get("plan") or {},
+            occ,
+            slots.get("scope") or "this",
+            [],
+            confirmed=True,
+            allow_conflict=stub.status == "edit_conflict",
+        )
 
     def cancel(self, stub: EditStub | None = None) -> EditOutcome:
         stub = stub or self.active()
@@ -562,8 +596,15 @@ class ChatEditService:
             cur = conn.execute(
                 "INSERT INTO commands(profile_id, kind, title, slots, status, candidates, updated_at, expires_at, created_at)"
                 " VALUES (?, 'edit', ?, ?, ?, '[]', ?, ?, ?)",
-                (self.profile_id, title[:200] or "?", json.dumps(slots, ensure_ascii=False, default=str), status,
-                 now.isoformat(), (now + ttl).isoformat(), now.isoformat()),
+                (
+                    self.profile_id,
+                    title[:200] or "?",
+                    json.dumps(slots, ensure_ascii=False, default=str),
+                    status,
+                    now.isoformat(),
+                    (now + ttl).isoformat(),
+                    now.isoformat(),
+                ),
             )
             return int(cur.lastrowid or 0), now + ttl
 

@@ -41,8 +41,18 @@ from agent.timesym.context import TimeContext, day_start, local_datetime
 from agent.timesym.resolve import SymbolError, resolve, resolve_time
 
 # The values and helpers live in ``command_types.py``; these names stay importable from here.
-__all__ = ["ACTIVE", "IDEMPOTENCY_WINDOW", "MAX_DURATION_MINUTES", "MAX_TITLE", "CommandService", "GroundingCheck",
-           "Outcome", "Stub", "WriteFacts", "clean_title"]
+__all__ = [
+    "ACTIVE",
+    "IDEMPOTENCY_WINDOW",
+    "MAX_DURATION_MINUTES",
+    "MAX_TITLE",
+    "CommandService",
+    "GroundingCheck",
+    "Outcome",
+    "Stub",
+    "WriteFacts",
+    "clean_title",
+]
 
 
 MAX_SPAN_DAYS = 366  # an all-day event over more days than a year is a typo

@@ -64,9 +64,7 @@ class QueryService:
         include_cancelled: bool = False,
     ) -> list[Occurrence]:
         calendar_ids = [self.calendars.get(calendar).id] if calendar else None
-        found = self.events.occurrences(
-            start, end, self.ctx.tz, calendar_ids=calendar_ids, incomplete_only=incomplete_only
-        )
+        found = self.events.occurrences(start, end, self.ctx.tz, calendar_ids=calendar_ids, incomplete_only=incomplete_only)
         if include_cancelled:
             return found
         return [occ for occ in found if occ.status != "CANCELLED"]
@@ -88,9 +86,7 @@ class QueryService:
         """Events that make their time unavailable: opaque and not cancelled."""
         return [occ for occ in self.between(start, end) if occ.transp != "TRANSPARENT"]
 
-    def free_slots(
-        self, start_expression: str, end_expression: str, duration_minutes: int = 60
-    ) -> list[FreeSlot]:
+    def free_slots(self, start_expression: str, end_expression: str, duration_minutes: int = 60) -> list[FreeSlot]:
         """Free stretches of at least ``duration_minutes`` within working hours, from now on."""
         if not 5 <= duration_minutes <= 24 * 60:
             raise ValidationError("durationMinutes must be between 5 and 1440")
@@ -119,6 +115,7 @@ class QueryService:
 
 def _bounds(occ: Occurrence, ctx: TimeContext) -> tuple[datetime, datetime]:
     """An occurrence's instants in the user's zone (all-day: whole local days)."""
+
     def instant(value: date | datetime) -> datetime:
         if isinstance(value, datetime):
             if value.tzinfo is None:
@@ -129,9 +126,7 @@ def _bounds(occ: Occurrence, ctx: TimeContext) -> tuple[datetime, datetime]:
     return instant(occ.start), instant(occ.end)
 
 
-def _working_windows(
-    start: datetime, end: datetime, hours: WorkingHours, ctx: TimeContext
-) -> list[tuple[datetime, datetime]]:
+def _working_windows(start: datetime, end: datetime, hours: WorkingHours, ctx: TimeContext) -> list[tuple[datetime, datetime]]:
     windows = []
     day = start.astimezone(ctx.tz).date()
     last = end.astimezone(ctx.tz).date()

@@ -58,9 +58,7 @@ class SearchService:
             return []
         return self._hits(_MATCH, {"q": needle}, limit, now, tz, calendar_ids)
 
-    def next_occurrence(
-        self, uid: str, *, now: datetime | None = None, tz: ZoneInfo | None = None
-    ) -> SearchHit | None:
+    def next_occurrence(self, uid: str, *, now: datetime | None = None, tz: ZoneInfo | None = None) -> SearchHit | None:
         """The occurrence of ``uid`` that a "show me this event" should open."""
         hits = self._hits("e.uid = :uid", {"uid": uid}, 1, now, tz, None)
         return hits[0] if hits else None
@@ -101,9 +99,7 @@ class SearchService:
             moment = aware(ts, bool(row["floating"]), tz)
             instant = moment.replace(tzinfo=tz) if moment.tzinfo is None else moment
             start: datetime | date = moment.date() if row["all_day"] else moment
-            hit = SearchHit(
-                row["uid"], row["title"], start, row["calendar"], int(row["calendar_id"]), row["location"], upcoming
-            )
+            hit = SearchHit(row["uid"], row["title"], start, row["calendar"], int(row["calendar_id"]), row["location"], upcoming)
             # Upcoming beats past; among upcoming the soonest, among past the latest.
             rank = instant.timestamp() if upcoming else -instant.timestamp()
             current = best.get(hit.uid)

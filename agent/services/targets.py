@@ -81,7 +81,7 @@ def _core(words: str, ctx: TimeContext | None = None) -> str:
             core = stripped or core
     for frame in _FRAME:
         if core.startswith(frame) and len(core) > len(frame):
-            core = core[len(frame):]
+            core = core[len(frame) :]
         if core.endswith(frame) and len(core) > len(frame):
             core = core[: -len(frame)]
     return core
@@ -150,8 +150,31 @@ _ORDINALS_ZH = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六
 _ORDINALS_EN = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "1st": 1, "2nd": 2, "3rd": 3}
 _LAST = ("最后一个", "最后那个", "最后", "last", "the last one", "last one")
 _FILLERS = (
-    "就是", "那个", "那场", "那一个", "这个", "那次", "的那个", "的", "吧", "啊", "呀", "选", "要", "是",
-    "the one at", "the one", "the", "one", "at", "please", "pick", "option", "number", "no.", "#",
+    "就是",
+    "那个",
+    "那场",
+    "那一个",
+    "这个",
+    "那次",
+    "的那个",
+    "的",
+    "吧",
+    "啊",
+    "呀",
+    "选",
+    "要",
+    "是",
+    "the one at",
+    "the one",
+    "the",
+    "one",
+    "at",
+    "please",
+    "pick",
+    "option",
+    "number",
+    "no.",
+    "#",
 )
 _MAX_PICK_CHARS = 24
 
@@ -164,7 +187,7 @@ def _strip_fillers(text: str) -> str:
         for filler in sorted(_FILLERS, key=len, reverse=True):
             for form in (filler, filler + " "):
                 if s.startswith(form) and len(s) > len(form):
-                    s, changed = s[len(form):].strip(), True
+                    s, changed = s[len(form) :].strip(), True
             if s.endswith(filler) and len(s) > len(filler) and (not filler.isascii() or s[-len(filler) - 1] == " "):
                 s, changed = s[: -len(filler)].strip(), True
     return s
@@ -203,8 +226,18 @@ def pick_choice(text: str, options: list[dict[str, Any]], ctx: TimeContext) -> i
     return None
 
 
-_PERIODS = {"上午": (0, 12), "早上": (0, 12), "中午": (11, 14), "下午": (12, 18), "晚上": (18, 24), "傍晚": (17, 20),
-            "morning": (0, 12), "afternoon": (12, 18), "evening": (17, 24), "tonight": (17, 24)}
+_PERIODS = {
+    "上午": (0, 12),
+    "早上": (0, 12),
+    "中午": (11, 14),
+    "下午": (12, 18),
+    "晚上": (18, 24),
+    "傍晚": (17, 20),
+    "morning": (0, 12),
+    "afternoon": (12, 18),
+    "evening": (17, 24),
+    "tonight": (17, 24),
+}
 
 
 def _by_period(period: tuple[int, int], options: list[dict[str, Any]], ctx: TimeContext) -> int | None:

@@ -71,10 +71,7 @@ def recurrence_key(value: date | datetime | None) -> str:
             suffix = "Z"
         else:
             suffix = ""
-        return (
-            f"{value.year:04d}{value.month:02d}{value.day:02d}"
-            f"T{value.hour:02d}{value.minute:02d}{value.second:02d}{suffix}"
-        )
+        return f"{value.year:04d}{value.month:02d}{value.day:02d}T{value.hour:02d}{value.minute:02d}{value.second:02d}{suffix}"
     return f"{value.year:04d}{value.month:02d}{value.day:02d}"
 
 

@@ -52,10 +52,29 @@ from agent.store.file_guard import FileGuard
 from agent.store.migrations import MIGRATIONS
 
 __all__ = [  # what this module holds, and what it re-exports from file_check for older importers
-    "BUSY_TIMEOUT_MS", "MIGRATIONS", "SCHEMA_VERSION", "SQLITE_MAGIC", "Clock", "DamagedStoreError", "FileCheck",
-    "ReadOnlyStoreError", "Store", "_has_schema", "_header_problem", "_read_version", "_split_sql", "_writable",
-    "connect_read_only", "db_hint", "default_db_path", "inspect_file", "local_now", "read_only_uri", "read_version",
-    "refusal", "utc_now_iso",
+    "BUSY_TIMEOUT_MS",
+    "MIGRATIONS",
+    "SCHEMA_VERSION",
+    "SQLITE_MAGIC",
+    "Clock",
+    "DamagedStoreError",
+    "FileCheck",
+    "ReadOnlyStoreError",
+    "Store",
+    "_has_schema",
+    "_header_problem",
+    "_read_version",
+    "_split_sql",
+    "_writable",
+    "connect_read_only",
+    "db_hint",
+    "default_db_path",
+    "inspect_file",
+    "local_now",
+    "read_only_uri",
+    "read_version",
+    "refusal",
+    "utc_now_iso",
 ]
 
 Clock = Callable[[], datetime]
@@ -283,9 +302,7 @@ class Store:
             raise StoreError(f"{self.path} is closed")
         target = ":memory:" if self.file is None else str(self.file)
         try:
-            conn = sqlite3.connect(
-                target, isolation_level=None, check_same_thread=False, factory=_ThreadConnection
-            )
+            conn = sqlite3.connect(target, isolation_level=None, check_same_thread=False, factory=_ThreadConnection)
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open {self.path}: {exc}") from None
         assert isinstance(conn, _ThreadConnection)
@@ -306,10 +323,7 @@ class Store:
         if current == SCHEMA_VERSION:
             return
         with self.transaction() as conn:
-            conn.execute(
-                "CREATE TABLE IF NOT EXISTS schema_migrations ("
-                " version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)"
-            )
+            conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations ( version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
             for number in range(current + 1, SCHEMA_VERSION + 1):
                 for statement in _split_sql(MIGRATIONS[number - 1]):
                     conn.execute(statement)

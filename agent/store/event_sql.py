@@ -32,9 +32,7 @@ COLUMNS: tuple[str, ...] = (
 
 # The columns a write sets beside them; ``id`` None lets SQLite choose (``rowid``).
 _OWN = ("id", "profile_id", "calendar_id", "origin", "created_at", "updated_at", "ics", "source")
-_INSERT = (
-    f"INSERT INTO events ({', '.join(_OWN + COLUMNS)}) VALUES ({', '.join('?' for _ in _OWN + COLUMNS)})"
-)
+_INSERT = f"INSERT INTO events ({', '.join(_OWN + COLUMNS)}) VALUES ({', '.join('?' for _ in _OWN + COLUMNS)})"
 _UPDATE = (
     "UPDATE events SET "
     + ", ".join(f"{name} = ?" for name in ("calendar_id", "updated_at", "ics", "source", *COLUMNS))
@@ -199,8 +197,7 @@ class EventSql:
     def clear_orphan_occurrences(self) -> None:
         """Instances whose event or series row was lost."""
         self.conn.execute(
-            "DELETE FROM occurrences WHERE event_id NOT IN (SELECT id FROM events)"
-            " OR series_id NOT IN (SELECT id FROM events)"
+            "DELETE FROM occurrences WHERE event_id NOT IN (SELECT id FROM events) OR series_id NOT IN (SELECT id FROM events)"
         )
 
     def clear_orphan_alarms(self) -> int:

@@ -154,8 +154,7 @@ class EventRepo:
         existing: dict[tuple[str, str], sqlite3.Row] = {}
         for uid in uids:
             for row in conn.execute(
-                "SELECT id, uid, recurrence_id, ics, calendar_id, origin, source FROM events"
-                " WHERE profile_id = ? AND uid = ?",
+                "SELECT id, uid, recurrence_id, ics, calendar_id, origin, source FROM events WHERE profile_id = ? AND uid = ?",
                 (self.profile_id, uid),
             ):
                 existing[(row["uid"], row["recurrence_id"])] = row
@@ -188,14 +187,11 @@ class EventRepo:
                 (self.profile_id, uid, recurrence_id),
             ).fetchall()
         else:
-            rows = conn.execute(
-                "SELECT * FROM events WHERE profile_id = ? AND uid = ?", (self.profile_id, uid)
-            ).fetchall()
+            rows = conn.execute("SELECT * FROM events WHERE profile_id = ? AND uid = ?", (self.profile_id, uid)).fetchall()
         changes = ChangeSet()
         for row in rows:
             changes.deleted.append(
-                Change(row["uid"], row["recurrence_id"], row["id"], row["ics"], row["calendar_id"], row["origin"],
-                       row["source"])
+                Change(row["uid"], row["recurrence_id"], row["id"], row["ics"], row["calendar_id"], row["origin"], row["source"])
             )
         self.sql.delete(row["id"] for row in rows)
         if recurrence_id:
@@ -209,8 +205,11 @@ class EventRepo:
             return self.delete(change.uid, change.recurrence_id or None)
         component = parse_component(change.before_ics)
         return self.save(
-            component, int(change.before_calendar_id or 0), change.before_origin or "user",
-            source=change.before_source, ics=change.before_ics,
+            component,
+            int(change.before_calendar_id or 0),
+            change.before_origin or "user",
+            source=change.before_source,
+            ics=change.before_ics,
         )
 
     # ---- occurrence materialisation (agent/store/expansion.py) -------------------------
@@ -309,8 +308,24 @@ def _occurrences(
     """(sort instant, all-day first, title, occurrence) for each row of one window."""
     out = []
     fromtimestamp = datetime.fromtimestamp
-    for (o_start, o_end, rid, series_id, event_id, uid, title, all_day, tzid, location,
-         description, transp, status, completed, origin, calendar_id) in rows:
+    for (
+        o_start,
+        o_end,
+        rid,
+        series_id,
+        event_id,
+        uid,
+        title,
+        all_day,
+        tzid,
+        location,
+        description,
+        transp,
+        status,
+        completed,
+        origin,
+        calendar_id,
+    ) in rows:
         start: datetime | date
         end: datetime | date
         if floating:
@@ -321,8 +336,25 @@ def _occurrences(
             start, end, key = fromtimestamp(o_start, tz), fromtimestamp(o_end, tz), o_start
         name, color = calendars.get(calendar_id, ("", "#888888"))
         occurrence = Occurrence(
-            event_id, series_id, uid, rid, title, start, end, bool(all_day), floating, tzid, name,
-            calendar_id, color, location, description, transp, status, bool(completed), origin,
+            event_id,
+            series_id,
+            uid,
+            rid,
+            title,
+            start,
+            end,
+            bool(all_day),
+            floating,
+            tzid,
+            name,
+            calendar_id,
+            color,
+            location,
+            description,
+            transp,
+            status,
+            bool(completed),
+            origin,
         )
         out.append((key, 1 if not all_day else 0, title, occurrence))
     return out

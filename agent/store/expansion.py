@@ -133,14 +133,17 @@ class CapNote(NamedTuple):
         """The English note for reports; the editor words it in zh or en itself."""
         when = ""
         if self.hidden_from is not None:
-            moment = from_wall_seconds(self.hidden_from) if self.floating or tz is None else (
-                datetime.fromtimestamp(self.hidden_from, tz).replace(tzinfo=None)
+            moment = (
+                from_wall_seconds(self.hidden_from)
+                if self.floating or tz is None
+                else (datetime.fromtimestamp(self.hidden_from, tz).replace(tzinfo=None))
             )
             when = f" (nothing from {moment:%Y-%m-%d %H:%M} on)"
         return (
             f"this series repeats more often than Richeng expands: only its first {self.shown} "
             f"instances are shown{when}; the event itself is kept whole"
         )
+
 
 class Expander:
     """The instances of one profile's series; runs inside the caller's transaction
@@ -398,8 +401,17 @@ class Expander:
                     if row is not None and occurrence.start is adapter.start:
                         if not low <= row["start_ts"] < high or row["status"] == "CANCELLED":
                             continue
-                        out.append((self.profile_id, master_id, row["id"], row["floating"], row["start_ts"],
-                                    row["end_ts"], row["recurrence_id"]))
+                        out.append(
+                            (
+                                self.profile_id,
+                                master_id,
+                                row["id"],
+                                row["floating"],
+                                row["start_ts"],
+                                row["end_ts"],
+                                row["recurrence_id"],
+                            )
+                        )
                         continue
                     if occurrence.recurrence_ids:
                         instance = occurrence.as_component(False)
@@ -412,9 +424,7 @@ class Expander:
                         _, is_floating, start_ts, end_ts, _ = span_columns(occurrence.start, occurrence.end)
                         cancelled = run.master_cancelled
                         rid = recurrence_key(occurrence.start)
-                        if run.override_keys and (
-                            rid in run.override_keys or _wall_key(occurrence.start) in run.override_keys
-                        ):
+                        if run.override_keys and (rid in run.override_keys or _wall_key(occurrence.start) in run.override_keys):
                             continue  # the override's own row stands in for it, below
                     if not low <= start_ts < high or cancelled:
                         continue

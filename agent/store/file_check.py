@@ -131,9 +131,7 @@ def inspect_file(path: Path, *, integrity: bool = True, known: int | None = None
 
 
 def read_version(conn: sqlite3.Connection) -> int:
-    row = conn.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
-    ).fetchone()
+    row = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").fetchone()
     if row is None:
         return 0
     (version,) = conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations").fetchone()
@@ -179,8 +177,10 @@ def refusal(check: FileCheck, *, known: int | None = None) -> StoreError:
     found = list_backups(path)
     if found:
         newest = found[0]
-        backup = (f"the newest backup is {newest.path} ({newest.created.astimezone():%Y-%m-%d %H:%M}); restore it with "
-                  f"`{hint} db restore {shlex.quote(str(newest.path))}`, or save")
+        backup = (
+            f"the newest backup is {newest.path} ({newest.created.astimezone():%Y-%m-%d %H:%M}); restore it with "
+            f"`{hint} db restore {shlex.quote(str(newest.path))}`, or save"
+        )
     else:
         backup = "there is no backup of it; save"
     return DamagedStoreError(

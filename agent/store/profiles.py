@@ -17,14 +17,10 @@ def ensure_profile(store: Store, name: str = DEFAULT_PROFILE, calendar_name: str
     if row is not None:
         return int(row["id"])
     with store.transaction() as conn:
-        cur = conn.execute(
-            "INSERT INTO profiles(name, created_at) VALUES (?, ?)", (name, utc_now_iso())
-        )
+        cur = conn.execute("INSERT INTO profiles(name, created_at) VALUES (?, ?)", (name, utc_now_iso()))
         profile_id = int(cur.lastrowid or 0)
         conn.execute(
-            "INSERT INTO calendars(profile_id, name, color, is_default, created_at)"
-            " VALUES (?, ?, ?, 1, ?)",
+            "INSERT INTO calendars(profile_id, name, color, is_default, created_at) VALUES (?, ?, ?, 1, ?)",
             (profile_id, calendar_name.strip() or DEFAULT_CALENDAR_NAME, "#3b82f6", utc_now_iso()),
         )
     return profile_id
-

@@ -334,4 +334,3 @@ def bound(query: Any, budget: int, resume: list[tuple[str, int] | None] | None =
         if not found:
             found = walks
     return found
-

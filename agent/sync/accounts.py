@@ -243,8 +243,7 @@ class AccountService:
                 raise ValidationError(f"'{remote.name}' already syncs with local calendar '{existing.calendar_name}'")
         with self.store.transaction() as conn:
             cur = conn.execute(
-                "INSERT INTO sync_calendars(account_id, remote_url, remote_name, calendar_id, created_at)"
-                " VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO sync_calendars(account_id, remote_url, remote_name, calendar_id, created_at) VALUES (?, ?, ?, ?, ?)",
                 (account.id, remote.url, remote.name, local.id, utc_now_iso()),
             )
         return self.mapping(int(cur.lastrowid or 0))
@@ -278,7 +277,6 @@ def set_sync_interval_minutes(store: Store, profile_id: int, minutes: int) -> No
     if minutes < 0:
         raise ValidationError("the sync interval cannot be negative")
     SettingsService(store, profile_id).set(INTERVAL_KEY, int(minutes))
-
 
 
 def pick_remote(calendars: list[RemoteInfo], wanted: str) -> RemoteInfo:

@@ -38,12 +38,9 @@ class ItemStore:
 
     def all(self) -> list[SyncItem]:
         with self.store.lock:
-            rows = self.store.conn.execute(
-                "SELECT * FROM sync_items WHERE mapping_id = ?", (self.mapping_id,)
-            ).fetchall()
+            rows = self.store.conn.execute("SELECT * FROM sync_items WHERE mapping_id = ?", (self.mapping_id,)).fetchall()
         return [
-            SyncItem(r["id"], r["uid"], r["href"], r["etag"], r["local_hash"], r["remote_hash"], bool(r["ignored"]))
-            for r in rows
+            SyncItem(r["id"], r["uid"], r["href"], r["etag"], r["local_hash"], r["remote_hash"], bool(r["ignored"])) for r in rows
         ]
 
     def get(self, uid: str) -> SyncItem | None:
@@ -61,9 +58,7 @@ class ItemStore:
     ) -> None:
         """Remember ``uid`` at ``href``; another UID remembered at that href is replaced."""
         with self.store.transaction() as conn:
-            conn.execute(
-                "DELETE FROM sync_items WHERE mapping_id = ? AND href = ? AND uid != ?", (self.mapping_id, href, uid)
-            )
+            conn.execute("DELETE FROM sync_items WHERE mapping_id = ? AND href = ? AND uid != ?", (self.mapping_id, href, uid))
             conn.execute(
                 "INSERT INTO sync_items(mapping_id, uid, href, etag, local_hash, remote_hash, ignored, synced_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
@@ -96,9 +91,7 @@ class LocalCalendar:
             ).fetchall()
         grouped: dict[str, list[LocalRow]] = {}
         for row in rows:
-            grouped.setdefault(row["uid"], []).append(
-                LocalRow(row["recurrence_id"], row["ics"], row["start_ts"], row["end_ts"])
-            )
+            grouped.setdefault(row["uid"], []).append(LocalRow(row["recurrence_id"], row["ics"], row["start_ts"], row["end_ts"]))
         return grouped
 
     def rows(self, uid: str) -> list[LocalRow]:

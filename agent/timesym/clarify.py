@@ -122,7 +122,6 @@ _Handler = Callable[[re.Match[str], TimeContext], tuple[_Token, ...] | None]
 # --------------------------------------------------------------------------
 
 
-
 _WEEK_PRE_ZH: Final = (
     rf"(?P<pre>(?:{re.escape(W.NEXT_WEEK_ZH)})+{W.MEASURE_WORD_ZH}?"
     rf"|(?:{re.escape(W.LAST_WEEK_ZH)})+{W.MEASURE_WORD_ZH}?"
@@ -158,14 +157,12 @@ def _md_en(m: re.Match[str], ctx: TimeContext) -> tuple[_Token, ...] | None:
     return _month_day(W.MONTHS_EN.get(re.sub(r"\s+", " ", m["mon"])), W.cn_to_int(m["d"]))
 
 
-
 def _day(m: re.Match[str], ctx: TimeContext) -> tuple[_Token, ...] | None:
     d = W.cn_to_int(m["d"])
     found = next_day_of_month(d, ctx.today) if d is not None else None
     # A full ISO date: the day is already computed, and MM-DD would silently
     # change meaning if resolved on a later day.
     return (_DateTok(found.isoformat(), _DateKind.ANCHOR),) if found else None
-
 
 
 def _weekday_zh(m: re.Match[str], ctx: TimeContext) -> tuple[_Token, ...] | None:

@@ -117,8 +117,11 @@ class AgendaCanvas(QWidget):
             text = palette.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text)
         painter.setFont(small)
         painter.setPen(muted(palette))
-        painter.drawText(QRectF(rect.left() + 12, rect.top(), TIME_COLUMN - 16, rect.height()),
-                         Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, row.time_text)
+        painter.drawText(
+            QRectF(rect.left() + 12, rect.top(), TIME_COLUMN - 16, rect.height()),
+            Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+            row.time_text,
+        )
         painter.fillRect(QRectF(TIME_COLUMN - 8, rect.top() + 6, 4, rect.height() - 12), QColor(event.occ.color or "#3b82f6"))
         title_font = QFont(self.font())
         title_font.setStrikeOut(event.occ.completed)
@@ -128,18 +131,24 @@ class AgendaCanvas(QWidget):
         metrics = QFontMetrics(title_font)
         details = " · ".join(value for value in (event.occ.location, event.occ.calendar) if value)
         if details:
-            painter.drawText(QRectF(TIME_COLUMN, rect.top() + 3, available, rect.height() / 2),
-                             Qt.AlignmentFlag.AlignBottom | Qt.AlignmentFlag.AlignLeft,
-                             metrics.elidedText(event.occ.title, Qt.TextElideMode.ElideRight, available))
+            painter.drawText(
+                QRectF(TIME_COLUMN, rect.top() + 3, available, rect.height() / 2),
+                Qt.AlignmentFlag.AlignBottom | Qt.AlignmentFlag.AlignLeft,
+                metrics.elidedText(event.occ.title, Qt.TextElideMode.ElideRight, available),
+            )
             painter.setFont(small)
             painter.setPen(muted(palette))
-            painter.drawText(QRectF(TIME_COLUMN, rect.center().y() + 1, available, rect.height() / 2 - 3),
-                             Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft,
-                             QFontMetrics(small).elidedText(details, Qt.TextElideMode.ElideRight, available))
+            painter.drawText(
+                QRectF(TIME_COLUMN, rect.center().y() + 1, available, rect.height() / 2 - 3),
+                Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft,
+                QFontMetrics(small).elidedText(details, Qt.TextElideMode.ElideRight, available),
+            )
         else:
-            painter.drawText(QRectF(TIME_COLUMN, rect.top(), available, rect.height()),
-                             Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
-                             metrics.elidedText(event.occ.title, Qt.TextElideMode.ElideRight, available))
+            painter.drawText(
+                QRectF(TIME_COLUMN, rect.top(), available, rect.height()),
+                Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+                metrics.elidedText(event.occ.title, Qt.TextElideMode.ElideRight, available),
+            )
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         self.view.setFocus(Qt.FocusReason.MouseFocusReason)

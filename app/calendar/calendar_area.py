@@ -154,8 +154,9 @@ class CalendarArea(QWidget):
     def minimumSizeHint(self) -> QSize:
         """Without the sidebar: it hides itself rather than hold the window wide."""
         hint = super().minimumSizeHint()
-        right = max(self.nav.minimumSizeHint().width(), self.search_panel.minimumSizeHint().width(),
-                    self.stack.minimumSizeHint().width())
+        right = max(
+            self.nav.minimumSizeHint().width(), self.search_panel.minimumSizeHint().width(), self.stack.minimumSizeHint().width()
+        )
         return QSize(right, hint.height())
 
     def sidebar_fits(self, width: int) -> bool:
@@ -181,8 +182,11 @@ class CalendarArea(QWidget):
         settings = self.ctx.settings
         self.week_start = int(settings.get("week_start") or 1)
         self.chinese = prefers_chinese(settings.get("language"))
-        self.qlocale = QLocale(QLocale.Language.Chinese, QLocale.Country.China) if self.chinese else QLocale(
-            QLocale.Language.English, QLocale.Country.UnitedStates)
+        self.qlocale = (
+            QLocale(QLocale.Language.Chinese, QLocale.Country.China)
+            if self.chinese
+            else QLocale(QLocale.Language.English, QLocale.Country.UnitedStates)
+        )
         self.holidays = HolidayBook(str(settings.get("holiday_country") or ""), self.chinese)
         hours = settings.working_hours()
         self.work_minutes = (hours.start.hour * 60 + hours.start.minute, hours.end.hour * 60 + hours.end.minute)

@@ -125,9 +125,14 @@ class EventDialog(QDialog):
         self.zone.setCompleter(completer)
 
         self.recurrence = QComboBox(self)
-        for kind, label in (("none", self.tr("Does not repeat")), ("daily", self.tr("Daily")),
-                            ("weekly", self.tr("Weekly")), ("monthly", self.tr("Monthly")),
-                            ("yearly", self.tr("Yearly")), ("lunar", self.tr("Yearly by lunar date (农历)"))):
+        for kind, label in (
+            ("none", self.tr("Does not repeat")),
+            ("daily", self.tr("Daily")),
+            ("weekly", self.tr("Weekly")),
+            ("monthly", self.tr("Monthly")),
+            ("yearly", self.tr("Yearly")),
+            ("lunar", self.tr("Yearly by lunar date (农历)")),
+        ):
             self.recurrence.addItem(label, kind)
         self.recurrence.currentIndexChanged.connect(self._recurrence_changed)
         self.weekday_buttons: dict[str, QToolButton] = {}
@@ -271,7 +276,7 @@ class EventDialog(QDialog):
                 trigger = alarm.decoded("TRIGGER") if alarm.get("TRIGGER") is not None else None
                 if isinstance(trigger, timedelta) and trigger <= timedelta(0):
                     self.add_reminder(int(-trigger.total_seconds() // 60))
-        first_day = (start.date() if isinstance(start, datetime) else start)
+        first_day = start.date() if isinstance(start, datetime) else start
         self.until.setDate(_qdate(first_day + timedelta(days=90)))
         if master is not None:
             rule = master.get("RRULE")
@@ -292,7 +297,8 @@ class EventDialog(QDialog):
             if cap is not None:
                 self._cap_note = self.tr(
                     "This series repeats more often than Richeng expands: only its first {0} instances are "
-                    "shown in the calendar. The event itself is kept whole.").format(cap.shown)
+                    "shown in the calendar. The event itself is kept whole."
+                ).format(cap.shown)
 
     def set_zone(self, name: str) -> None:
         if name == FLOATING:
@@ -394,8 +400,9 @@ class EventDialog(QDialog):
         self.until.setVisible(repeating and mode == "until")
         self.count.setVisible(repeating and mode == "count")
         if kind == "lunar":
-            self.recurrence_note.setText(self.tr("Repeats on the same 农历 day each year; without an end it is "
-                                                 "stored for the next 30 years."))
+            self.recurrence_note.setText(
+                self.tr("Repeats on the same 农历 day each year; without an end it is stored for the next 30 years.")
+            )
         elif kind == "custom":
             self.recurrence_note.setText(self.tr("This rule was made elsewhere and is kept unchanged."))
         if self._cap_note:
@@ -428,8 +435,11 @@ class EventDialog(QDialog):
             start: date | datetime = start_day
             end: date | datetime = end_day + timedelta(days=1)
         else:
-            zone_name = str(self.zone.currentData() if self.zone.currentText() == self.zone.itemText(self.zone.currentIndex())
-                            else self.zone.currentText())
+            zone_name = str(
+                self.zone.currentData()
+                if self.zone.currentText() == self.zone.itemText(self.zone.currentIndex())
+                else self.zone.currentText()
+            )
             try:
                 tz = ZoneInfo(zone_name) if zone_name else None
             except (zoneinfo.ZoneInfoNotFoundError, ValueError):

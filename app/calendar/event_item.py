@@ -34,6 +34,7 @@ def blend(color: QColor, base: QColor, amount: float) -> QColor:
 
 def contrast_text(fill: QColor) -> QColor:
     """Black or white, whichever reads better on ``fill`` (relative luminance)."""
+
     def channel(value: int) -> float:
         c = value / 255
         return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
@@ -151,8 +152,9 @@ def paint_block(
     if inner.height() < line * 1.8 and time_text:
         # Short block: "Title  09:00–09:15" on one line; the title is what people scan for.
         combined = f"{event.occ.title}  {time_text}"
-        painter.drawText(inner, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop,
-                         _elided(combined, title_key, int(inner.width())))
+        painter.drawText(
+            inner, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, _elided(combined, title_key, int(inner.width()))
+        )
         painter.restore()
         return
     # Wrap the title over the lines the block has room for (CJK titles wrap anywhere).
@@ -172,8 +174,11 @@ def paint_block(
     for value in details:
         if y + small_line > inner.bottom() + 2:
             break
-        painter.drawText(QRectF(inner.left(), y, inner.width(), small_line), Qt.AlignmentFlag.AlignLeft,
-                         _elided(value, small_key, int(inner.width())))
+        painter.drawText(
+            QRectF(inner.left(), y, inner.width(), small_line),
+            Qt.AlignmentFlag.AlignLeft,
+            _elided(value, small_key, int(inner.width())),
+        )
         y += small_line
     painter.restore()
 
@@ -228,8 +233,11 @@ def paint_bar(
     painter.setPen(text)
     inner = rect.adjusted(7, 0, -3, 0)
     label = f"{prefix} {event.occ.title}" if prefix else event.occ.title
-    painter.drawText(inner, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
-                     QFontMetrics(label_font).elidedText(label, Qt.TextElideMode.ElideRight, int(inner.width())))
+    painter.drawText(
+        inner,
+        Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+        QFontMetrics(label_font).elidedText(label, Qt.TextElideMode.ElideRight, int(inner.width())),
+    )
     painter.restore()
 
 
@@ -286,17 +294,25 @@ class LineStyle:
 def line_style(palette: QPalette, font: QFont, cache: TextCache) -> LineStyle:
     strike = QFont(font)
     strike.setStrikeOut(True)
-    return LineStyle(palette, font, strike, palette.color(QPalette.ColorRole.Text), muted(palette),
-                     palette.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text), line_height(font), cache,
-                     font.toString(), strike.key(), {})
+    return LineStyle(
+        palette,
+        font,
+        strike,
+        palette.color(QPalette.ColorRole.Text),
+        muted(palette),
+        palette.color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text),
+        line_height(font),
+        cache,
+        font.toString(),
+        strike.key(),
+        {},
+    )
 
 
 NO_PEN = Qt.PenStyle.NoPen
 
 
-def paint_line_item(
-    painter: QPainter, rect: QRectF, event: ViewEvent, style: LineStyle, time_text: str, selected: bool
-) -> None:
+def paint_line_item(painter: QPainter, rect: QRectF, event: ViewEvent, style: LineStyle, time_text: str, selected: bool) -> None:
     """A timed event inside a month cell: colour dot, time, title (hot path: kept lean)."""
     occ = event.occ
     left, top, right, height = rect.left(), rect.top(), rect.right(), rect.height()

@@ -55,8 +55,16 @@ def duplicate_draft(event: ViewEvent, component: icalendar.Event | None) -> Even
     start, end = occ.start, occ.end
     if isinstance(start, datetime) and isinstance(end, datetime) and start.tzinfo is not None and occ.tzid:
         start, end = start.astimezone(ZoneInfo(occ.tzid)), end.astimezone(ZoneInfo(occ.tzid))
-    return EventDraft(occ.title, start, end, occ.calendar_id, description=occ.description, location=occ.location,
-                      transp=occ.transp, alarm_minutes=reminder_minutes(component))
+    return EventDraft(
+        occ.title,
+        start,
+        end,
+        occ.calendar_id,
+        description=occ.description,
+        location=occ.location,
+        transp=occ.transp,
+        alarm_minutes=reminder_minutes(component),
+    )
 
 
 def event_text(event: ViewEvent, locale: QLocale, chinese: bool) -> str:
@@ -76,8 +84,9 @@ def event_text(event: ViewEvent, locale: QLocale, chinese: bool) -> str:
         if last != event.start.date():
             when += " – " + day_text(last)
         when += "，" + _tr("all day") if chinese else ", " + _tr("all day")
-    elif event.start.date() == event.end.date() or event.end == datetime.combine(event.start.date() + timedelta(days=1),
-                                                                                   datetime.min.time()):
+    elif event.start.date() == event.end.date() or event.end == datetime.combine(
+        event.start.date() + timedelta(days=1), datetime.min.time()
+    ):
         when = f"{day_text(event.start.date())} {clock(event.start)}–{clock(event.end)}"
     else:
         when = f"{day_text(event.start.date())} {clock(event.start)} – {day_text(event.end.date())} {clock(event.end)}"

@@ -40,7 +40,7 @@ class DayMark:
 
 
 def short_name(name: str) -> str:
-    """"国庆节（补假）" -> "国庆节", "Day off (substituted from …)" -> "Day off"; first of several."""
+    """ "国庆节（补假）" -> "国庆节", "Day off (substituted from …)" -> "Day off"; first of several."""
     first = name.split(";")[0].strip()
     for bracket in ("（", " ("):
         first = first.split(bracket)[0]
@@ -129,8 +129,9 @@ def _store_year(key: str, marks: dict[date, DayMark]) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        partial.write_text(json.dumps({"format": CACHE_FORMAT, "identity": identity, "years": years},
-                                      ensure_ascii=False), encoding="utf-8")
+        partial.write_text(
+            json.dumps({"format": CACHE_FORMAT, "identity": identity, "years": years}, ensure_ascii=False), encoding="utf-8"
+        )
         os.replace(partial, path)
     except OSError:
         pass  # a cache only: the marks are right either way

@@ -147,14 +147,9 @@ class MonthView(CalendarView):
                 for column in range(bar[1], bar[2]):
                     covering[column].append(bar)
             timed = [self._timed.get(week_first + timedelta(days=column), []) for column in range(7)]
-            overflow = [
-                len(covering[c]) + len(timed[c]) > slots or any(bar[3] >= slots for bar in covering[c])
-                for c in range(7)
-            ]
+            overflow = [len(covering[c]) + len(timed[c]) > slots or any(bar[3] >= slots for bar in covering[c]) for c in range(7)]
             shown = {
-                id(bar)
-                for bar in bars
-                if bar[3] < slots - 1 or (bar[3] == slots - 1 and not any(overflow[bar[1]:bar[2]]))
+                id(bar) for bar in bars if bar[3] < slots - 1 or (bar[3] == slots - 1 and not any(overflow[bar[1] : bar[2]]))
             }
             for bar in bars:
                 if id(bar) in shown:
@@ -252,8 +247,10 @@ class MonthView(CalendarView):
             if item.kind == "more":
                 painter.setFont(small)
                 painter.setPen(small_style.muted)
-                painter.drawStaticText(QPointF(rect.left() + 6, rect.top() + (rect.height() - small_style.line) / 2 + 1),
-                                       self.texts.get(self.tr("+{0} more").format(item.count), small))
+                painter.drawStaticText(
+                    QPointF(rect.left() + 6, rect.top() + (rect.height() - small_style.line) / 2 + 1),
+                    self.texts.get(self.tr("+{0} more").format(item.count), small),
+                )
                 continue
             assert item.event is not None
             selected = item.event.key == self.selected_key and dragging is None
@@ -291,8 +288,9 @@ class MonthView(CalendarView):
             painter.setPen(style.muted)
         else:
             painter.setPen(style.text)
-        painter.drawStaticText(QPointF(number_rect.left() + 4, number_rect.top() + (number_rect.height() - size.height()) / 2),
-                               label)
+        painter.drawStaticText(
+            QPointF(number_rect.left() + 4, number_rect.top() + (number_rect.height() - size.height()) / 2), label
+        )
         right = rect.right() - 4
         painter.setFont(small)
         if mark is not None and (mark.off or mark.workday):
@@ -312,8 +310,9 @@ class MonthView(CalendarView):
             if width > 10:
                 shown = self.texts.get(text, small, width)
                 painter.setPen(HOLIDAY_COLOR if mark is not None and mark.name else style.muted)
-                painter.drawStaticText(QPointF(right - shown.size().width(),
-                                               rect.top() + 3 + (DAY_LINE - 4 - shown.size().height()) / 2), shown)
+                painter.drawStaticText(
+                    QPointF(right - shown.size().width(), rect.top() + 3 + (DAY_LINE - 4 - shown.size().height()) / 2), shown
+                )
 
     def _paint_drag(self, painter: QPainter, palette: QPalette) -> None:
         drag = self.drag
@@ -329,8 +328,10 @@ class MonthView(CalendarView):
         day = max(lo, self.first_day)
         while day <= hi and (day - self.first_day).days < 7 * WEEKS:
             index = (day - self.first_day).days
-            painter.fillRect(QRectF((index % 7) * width, HEAD + (index // 7) * height, width, height),
-                             palette.color(QPalette.ColorRole.Highlight))
+            painter.fillRect(
+                QRectF((index % 7) * width, HEAD + (index // 7) * height, width, height),
+                palette.color(QPalette.ColorRole.Highlight),
+            )
             day += timedelta(days=1)
         painter.restore()
 

@@ -164,8 +164,10 @@ class NavBar(QWidget):
     def _row_minimum(self, with_search: bool) -> int:
         """The first row's minimum width, with or without the search box and date picker."""
         current = self.row.minimumSize().width()
-        search = sum(max(widget.minimumSizeHint().width(), widget.minimumWidth()) + self.row.spacing()
-                     for widget in (self.search, self.date_edit))
+        search = sum(
+            max(widget.minimumSizeHint().width(), widget.minimumWidth()) + self.row.spacing()
+            for widget in (self.search, self.date_edit)
+        )
         if with_search == (not self.compact):
             return current
         return current + search if with_search else current - search

@@ -156,8 +156,12 @@ class QuickAddBar(QWidget):
         self._fit()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if (watched is self.field and event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent)
-                and event.key() == Qt.Key.Key_Escape):
+        if (
+            watched is self.field
+            and event.type() == QEvent.Type.KeyPress
+            and isinstance(event, QKeyEvent)
+            and event.key() == Qt.Key.Key_Escape
+        ):
             if self.field.text():
                 self.field.clear()
             else:

@@ -155,4 +155,3 @@ def lunar_rdates(start: date | datetime, count: int | None = None, until: date |
     if not isinstance(start, datetime):
         return list(days)
     return [datetime.combine(day, start.timetz()) for day in days]
-

@@ -17,7 +17,7 @@ def tr(text: str) -> str:
 
 
 def ask_scope(parent: QWidget | None, action: str, title: str) -> Scope | None:
-    """"this" / "following" / "all", or None when the user cancels.
+    """ "this" / "following" / "all", or None when the user cancels.
 
     ``action`` is "edit", "move" or "delete"; it only changes the wording.
     """

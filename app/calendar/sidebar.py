@@ -247,7 +247,11 @@ class Sidebar(QWidget):
             self.banner.hide()
 
     def _confirm(self, text: str) -> bool:
-        answer = QMessageBox.question(self, self.tr("Delete calendar"), text + "\n" + self.tr("You can undo this right after."),
-                                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
-                                      QMessageBox.StandardButton.Cancel)
+        answer = QMessageBox.question(
+            self,
+            self.tr("Delete calendar"),
+            text + "\n" + self.tr("You can undo this right after."),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel,
+        )
         return answer == QMessageBox.StandardButton.Yes

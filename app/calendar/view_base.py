@@ -70,9 +70,7 @@ class CalendarView(QWidget):
         """The anchor ``delta`` pages away (previous/next)."""
         raise NotImplementedError
 
-    def set_data(
-        self, events: list[ViewEvent], marks: dict[date, DayMark], lunar: dict[date, str], now: datetime
-    ) -> None:
+    def set_data(self, events: list[ViewEvent], marks: dict[date, DayMark], lunar: dict[date, str], now: datetime) -> None:
         self.events = events
         self.marks = marks
         self.lunar = lunar
@@ -136,8 +134,9 @@ class CalendarView(QWidget):
         if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and selected is not None:
             self.event_activated.emit(selected)
             return
-        if selected is not None and (key == Qt.Key.Key_Menu or (
-                key == Qt.Key.Key_F10 and event.modifiers() == Qt.KeyboardModifier.ShiftModifier)):
+        if selected is not None and (
+            key == Qt.Key.Key_Menu or (key == Qt.Key.Key_F10 and event.modifiers() == Qt.KeyboardModifier.ShiftModifier)
+        ):
             # The keyboard's way to the event menu (Menu key, Shift+F10), opened at the view.
             self.context_requested.emit(selected, self.mapToGlobal(QPoint(self.width() // 3, self.height() // 3)))
             return

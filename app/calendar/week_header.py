@@ -155,10 +155,15 @@ class WeekHeader(QWidget):
         days: list[BarItem | HeaderDay] = []
         for index in range(state.days):
             day = state.first_day + timedelta(days=index)
-            days.append(HeaderDay(day, state.marks.get(day), state.lunar.get(day, ""), self.hidden_count(index),
-                                  index == state.selected_index))
-        return [*days, *(BarItem(item.event, item.row, item.first, item.end, self.bar_rect(item))
-                         for item in self.bars if self.shown(item))]
+            days.append(
+                HeaderDay(
+                    day, state.marks.get(day), state.lunar.get(day, ""), self.hidden_count(index), index == state.selected_index
+                )
+            )
+        return [
+            *days,
+            *(BarItem(item.event, item.row, item.first, item.end, self.bar_rect(item)) for item in self.bars if self.shown(item)),
+        ]
 
     # ---- painting ------------------------------------------------------------------------
 
@@ -191,8 +196,9 @@ class WeekHeader(QWidget):
                 painter.setFont(small)
                 painter.setPen(muted(palette))
                 rect = QRectF(x + 4, LABEL_HEIGHT + (MAX_ROWS - 1) * BAR_HEIGHT + 2, width - 8, BAR_HEIGHT - 2)
-                painter.drawText(rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
-                                 self.tr("+{0} more").format(hidden))
+                painter.drawText(
+                    rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, self.tr("+{0} more").format(hidden)
+                )
         painter.setPen(QPen(palette.color(QPalette.ColorRole.Mid), 0.6))
         for index in range(state.days + 1):
             x = grid.column_x(index)
@@ -200,14 +206,23 @@ class WeekHeader(QWidget):
         painter.drawLine(QPointF(0, self.height() - 1), QPointF(self.width(), self.height() - 1))
         painter.setFont(small)
         painter.setPen(muted(palette))
-        painter.drawText(QRectF(0, LABEL_HEIGHT, GUTTER - 6, BAR_HEIGHT),
-                         Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, self.tr("all-day"))
+        painter.drawText(
+            QRectF(0, LABEL_HEIGHT, GUTTER - 6, BAR_HEIGHT),
+            Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+            self.tr("all-day"),
+        )
         dragging = self.drag.event.key if self.drag and self.drag.event and self.drag.moved else None
         for item in self.bars:
             if self.shown(item):
-                paint_bar(painter, self.bar_rect(item), item.event, palette, small,
-                          selected=item.event.key == state.selected_key and dragging is None,
-                          ghost=item.event.key == dragging)
+                paint_bar(
+                    painter,
+                    self.bar_rect(item),
+                    item.event,
+                    palette,
+                    small,
+                    selected=item.event.key == state.selected_key and dragging is None,
+                    ghost=item.event.key == dragging,
+                )
         self._paint_drag(painter, palette, small)
         painter.end()
 
@@ -224,8 +239,12 @@ class WeekHeader(QWidget):
         if mark is not None and (mark.off or mark.workday):
             # 休/班 badge right after the weekday, so it reads as part of this day's label.
             badge = self.tr("off") if mark.off else self.tr("work")
-            badge_rect = QRectF(weekday_rect.left() + small_metrics.horizontalAdvance(weekday) + 4, rect.top() + 3,
-                                small_metrics.horizontalAdvance(badge) + 6, 14)
+            badge_rect = QRectF(
+                weekday_rect.left() + small_metrics.horizontalAdvance(weekday) + 4,
+                rect.top() + 3,
+                small_metrics.horizontalAdvance(badge) + 6,
+                14,
+            )
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(HOLIDAY_COLOR if mark.off else WORKDAY_COLOR)
             painter.drawRoundedRect(badge_rect, 3, 3)
@@ -252,9 +271,11 @@ class WeekHeader(QWidget):
             painter.setPen(HOLIDAY_COLOR if mark is not None and mark.name else muted(palette))
             width = int(right - x)
             if width > 8:
-                painter.drawText(QRectF(x, number_rect.top(), width, number_rect.height()),
-                                 Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                                 QFontMetrics(small).elidedText(text, Qt.TextElideMode.ElideRight, width))
+                painter.drawText(
+                    QRectF(x, number_rect.top(), width, number_rect.height()),
+                    Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                    QFontMetrics(small).elidedText(text, Qt.TextElideMode.ElideRight, width),
+                )
 
     def _paint_drag(self, painter: QPainter, palette: QPalette, font: QFont) -> None:
         drag = self.drag
@@ -264,14 +285,22 @@ class WeekHeader(QWidget):
             grid = self.columns
             painter.save()
             painter.setOpacity(0.35)
-            painter.fillRect(QRectF(grid.column_x(drag.first), LABEL_HEIGHT, grid.column_x(drag.end) - grid.column_x(drag.first),
-                                    BAR_HEIGHT), palette.color(QPalette.ColorRole.Highlight))
+            painter.fillRect(
+                QRectF(grid.column_x(drag.first), LABEL_HEIGHT, grid.column_x(drag.end) - grid.column_x(drag.first), BAR_HEIGHT),
+                palette.color(QPalette.ColorRole.Highlight),
+            )
             painter.restore()
             return
         rect = self._span_rect(drag.first, drag.end, 0)
         shift = timedelta(days=drag.first - drag.press_first)
-        paint_bar(painter, rect, ViewEvent(drag.event.occ, drag.event.start + shift, drag.event.end + shift),
-                  palette, font, selected=True)
+        paint_bar(
+            painter,
+            rect,
+            ViewEvent(drag.event.occ, drag.event.start + shift, drag.event.end + shift),
+            palette,
+            font,
+            selected=True,
+        )
 
     # ---- mouse ---------------------------------------------------------------------------
 

@@ -122,8 +122,7 @@ class TimeGrid(QWidget):
             painter.fillRect(QRectF(x, self.y_of(view.work_minutes[1]), w, self.height()), off)
         selected = view.selected_day_index()
         if selected is not None:
-            painter.fillRect(QRectF(self.column_x(selected), 0, self.column_width(), self.height()),
-                             selected_day_tint(palette))
+            painter.fillRect(QRectF(self.column_x(selected), 0, self.column_width(), self.height()), selected_day_tint(palette))
         grid_pen = QPen(palette.color(QPalette.ColorRole.Mid))
         grid_pen.setWidthF(0.6)
         label_font = QFont(self.font())
@@ -137,8 +136,11 @@ class TimeGrid(QWidget):
             painter.drawLine(QPointF(GUTTER - 4, y), QPointF(self.width(), y))
             if 0 < hour < 24:
                 painter.setPen(palette.color(QPalette.ColorRole.PlaceholderText))
-                painter.drawText(QRectF(0, y - 8, GUTTER - 8, 16),
-                                 Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, f"{hour:02d}:00")
+                painter.drawText(
+                    QRectF(0, y - 8, GUTTER - 8, 16),
+                    Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
+                    f"{hour:02d}:00",
+                )
         painter.setPen(grid_pen)
         for index in range(view.days + 1):
             x = self.column_x(index)
@@ -150,9 +152,16 @@ class TimeGrid(QWidget):
             rect = self.item_rect(item)
             if not rect.intersects(QRectF(clip)):
                 continue
-            paint_block(painter, rect, item.event, palette, block_font,
-                        selected=item.event.key == view.selected_key and dragging is None,
-                        time_text=time_text(item.event.start, item.event.end), ghost=item.event.key == dragging)
+            paint_block(
+                painter,
+                rect,
+                item.event,
+                palette,
+                block_font,
+                selected=item.event.key == view.selected_key and dragging is None,
+                time_text=time_text(item.event.start, item.event.end),
+                ghost=item.event.key == dragging,
+            )
         self._paint_drag(painter, palette, block_font)
         self._paint_now(painter)
         painter.end()
@@ -178,24 +187,42 @@ class TimeGrid(QWidget):
             painter.save()
             painter.setOpacity(0.35)
             for segment in day_segments(drag.start, drag.end, self.view.first_day, self.view.days):
-                rect = QRectF(self.column_x(segment.day_index) + 1, self.y_of(segment.start_minute),
-                              self.column_width() - 4, self.y_of(segment.end_minute - segment.start_minute))
+                rect = QRectF(
+                    self.column_x(segment.day_index) + 1,
+                    self.y_of(segment.start_minute),
+                    self.column_width() - 4,
+                    self.y_of(segment.end_minute - segment.start_minute),
+                )
                 painter.fillRect(rect, color)
             painter.restore()
             painter.setPen(palette.color(QPalette.ColorRole.Text))
             first = day_segments(drag.start, drag.end, self.view.first_day, self.view.days)
             if first:
                 segment = first[0]
-                painter.drawText(QRectF(self.column_x(segment.day_index) + 5, self.y_of(segment.start_minute) + 1,
-                                        self.column_width() - 8, 16), Qt.AlignmentFlag.AlignLeft,
-                                 time_text(drag.start, drag.end))
+                painter.drawText(
+                    QRectF(
+                        self.column_x(segment.day_index) + 5, self.y_of(segment.start_minute) + 1, self.column_width() - 8, 16
+                    ),
+                    Qt.AlignmentFlag.AlignLeft,
+                    time_text(drag.start, drag.end),
+                )
             return
         preview = ViewEvent(drag.event.occ, drag.start, drag.end)
         for segment in day_segments(drag.start, drag.end, self.view.first_day, self.view.days):
-            item = GridItem(preview, segment.day_index, segment.start_minute, segment.end_minute, 0, 1, 1,
-                            segment.starts_here, segment.ends_here)
-            paint_block(painter, self.item_rect(item), preview, palette, font, selected=True,
-                        time_text=time_text(drag.start, drag.end))
+            item = GridItem(
+                preview,
+                segment.day_index,
+                segment.start_minute,
+                segment.end_minute,
+                0,
+                1,
+                1,
+                segment.starts_here,
+                segment.ends_here,
+            )
+            paint_block(
+                painter, self.item_rect(item), preview, palette, font, selected=True, time_text=time_text(drag.start, drag.end)
+            )
 
     # ---- mouse ---------------------------------------------------------------------------
 
@@ -230,7 +257,8 @@ class TimeGrid(QWidget):
             if item is not None:
                 rect = self.item_rect(item)
                 near_edge = (item.ends_here and pos.y() >= rect.bottom() - EDGE) or (
-                    item.starts_here and pos.y() <= rect.top() + EDGE)
+                    item.starts_here and pos.y() <= rect.top() + EDGE
+                )
                 resizing = near_edge and rect.height() > 3 * EDGE
                 shape = Qt.CursorShape.SizeVerCursor if resizing else Qt.CursorShape.PointingHandCursor
             self.setCursor(shape)
@@ -372,8 +400,19 @@ class WeekView(CalendarView):
             today = [(event, segment) for event, segment in segments if segment.day_index == index]
             placements = place_columns([(s.start_minute, s.end_minute) for _, s in today], MIN_BLOCK_MINUTES)
             for (event, segment), placement in zip(today, placements, strict=True):
-                items.append(GridItem(event, index, segment.start_minute, segment.end_minute, placement.column,
-                                      placement.columns, placement.span, segment.starts_here, segment.ends_here))
+                items.append(
+                    GridItem(
+                        event,
+                        index,
+                        segment.start_minute,
+                        segment.end_minute,
+                        placement.column,
+                        placement.columns,
+                        placement.span,
+                        segment.starts_here,
+                        segment.ends_here,
+                    )
+                )
         self.grid_items = items
         self._set_header_state()
         self.header.relayout([event for event in self.events if event.is_bar])
@@ -394,8 +433,18 @@ class WeekView(CalendarView):
         self.grid.update()
 
     def _set_header_state(self) -> None:
-        self.header.set_state(HeaderState(self.first_day, self.days, self.marks, self.lunar, self.now.date(),
-                                          self.selected_day_index(), self.selected_key, self.qlocale))
+        self.header.set_state(
+            HeaderState(
+                self.first_day,
+                self.days,
+                self.marks,
+                self.lunar,
+                self.now.date(),
+                self.selected_day_index(),
+                self.selected_key,
+                self.qlocale,
+            )
+        )
 
     def scroll_to_minute(self, minute: int) -> None:
         bar = self.scroll_area.verticalScrollBar()

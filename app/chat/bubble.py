@@ -138,8 +138,9 @@ class MessageBubble(QFrame):
         inner = self._max_width - ((margins.left() + margins.right()) if margins else 20)
         metrics = self.body.fontMetrics()
         natural = max((metrics.horizontalAdvance(line) for line in self._text.split("\n")), default=0) + 4
-        footer = self.meta.sizeHint().width() + (self.link.sizeHint().width() + self.undo_button.sizeHint().width() + 16
-                                                 if self.link.isVisibleTo(self) else 0)
+        footer = self.meta.sizeHint().width() + (
+            self.link.sizeHint().width() + self.undo_button.sizeHint().width() + 16 if self.link.isVisibleTo(self) else 0
+        )
         self.body.setMinimumWidth(max(0, min(max(natural, footer, 24), inner)))
 
     def append(self, piece: str) -> None:

@@ -63,8 +63,9 @@ class CandidateBar(QWidget):
 
         self.chip = QFrame(self)
         self.chip.setObjectName("pending_chip")
-        self.chip.setStyleSheet("QFrame#pending_chip { border: 1px solid palette(mid); border-radius: 11px;"
-                                " background: palette(alternate-base); }")
+        self.chip.setStyleSheet(
+            "QFrame#pending_chip { border: 1px solid palette(mid); border-radius: 11px; background: palette(alternate-base); }"
+        )
         self.chip_label = QLabel(self.chip)
         self.cancel_button = QToolButton(self.chip)
         self.cancel_button.setText("×")
@@ -140,9 +141,7 @@ class CandidateBar(QWidget):
             "edit_conflict": self.tr("overlaps other events"),
         }.get(status, self.tr("pending"))
 
-    def show_pending(
-        self, title: str, status: str, candidates: Sequence[date], lang: str, today: date | None = None
-    ) -> None:
+    def show_pending(self, title: str, status: str, candidates: Sequence[date], lang: str, today: date | None = None) -> None:
         """Show the chip for the pending command, and day buttons when it needs a day."""
         self.title, self.status = title, status
         self.chip_label.setText(self.tr("Pending: {0} · {1}").format(title, self.status_text(status)))

@@ -113,8 +113,12 @@ class ChatPane(QWidget):
         header.addWidget(self.model_label)
         self.new_button = QToolButton(self)
         self.new_button.setText(self.tr("New conversation"))
-        self.new_button.setToolTip(self.tr("Start a fresh conversation: the assistant forgets the talk so far "
-                                           "(it stays searchable) and the pending request is dropped"))
+        self.new_button.setToolTip(
+            self.tr(
+                "Start a fresh conversation: the assistant forgets the talk so far "
+                "(it stays searchable) and the pending request is dropped"
+            )
+        )
         self.new_button.setAutoRaise(True)
         self.new_button.clicked.connect(self.new_conversation)
         header.addWidget(self.new_button)
@@ -459,10 +463,9 @@ class ChatPane(QWidget):
 
 def _short_model_name(name: str) -> str:
     if name.startswith("openai:"):
-        model, _, url = name[len("openai:"):].partition("@")
+        model, _, url = name[len("openai:") :].partition("@")
         host = url.split("//", 1)[-1].split("/", 1)[0]
         return f"{model} · {host}" if host else model
     if name.startswith("llama:"):
         return name.rsplit("/", 1)[-1]
     return name
-

@@ -27,8 +27,9 @@ class GuardBanner(QFrame):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("guard_banner")
-        self.setStyleSheet("QFrame#guard_banner { border: 1px solid #d4a017; border-radius: 6px;"
-                           " background: rgba(212, 160, 23, 0.16); }")
+        self.setStyleSheet(
+            "QFrame#guard_banner { border: 1px solid #d4a017; border-radius: 6px; background: rgba(212, 160, 23, 0.16); }"
+        )
         self.flag: str | None = None
         icon = QLabel(self)
         size = self.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize)
@@ -50,25 +51,39 @@ class GuardBanner(QFrame):
 
     def text_for(self, flag: str, outcome: str = "") -> str:
         if outcome == ANSWERED:
-            return self.tr("The assistant described your schedule without looking at it. Its reply was "
-                           "replaced with what your calendar really shows for that day.")
+            return self.tr(
+                "The assistant described your schedule without looking at it. Its reply was "
+                "replaced with what your calendar really shows for that day."
+            )
         if flag == UNVERIFIED_CREATE:
-            return self.tr("The assistant said it had created or saved something, but nothing was written "
-                           "to your calendar. Its reply was replaced with what actually happened.")
+            return self.tr(
+                "The assistant said it had created or saved something, but nothing was written "
+                "to your calendar. Its reply was replaced with what actually happened."
+            )
         if flag == UNVERIFIED_UPDATE:
-            return self.tr("The assistant said it had changed an event, but nothing was changed. "
-                           "Its reply was replaced with what actually happened.")
+            return self.tr(
+                "The assistant said it had changed an event, but nothing was changed. "
+                "Its reply was replaced with what actually happened."
+            )
         if flag == UNVERIFIED_DELETE:
-            return self.tr("The assistant said it had deleted something, but nothing was deleted. "
-                           "Its reply was replaced with what actually happened.")
+            return self.tr(
+                "The assistant said it had deleted something, but nothing was deleted. "
+                "Its reply was replaced with what actually happened."
+            )
         if flag == UNVERIFIED_MEMORY:
-            return self.tr("The assistant said it would remember something, but nothing was saved. "
-                           "Its reply was replaced with what actually happened.")
+            return self.tr(
+                "The assistant said it would remember something, but nothing was saved. "
+                "Its reply was replaced with what actually happened."
+            )
         if flag == UNVERIFIED_QUERY:
-            return self.tr("The assistant described your schedule without looking at it. Nothing was read "
-                           "or changed; its reply was replaced. Ask again to get a real answer.")
-        return self.tr("The assistant claimed something that did not happen. Nothing was written; "
-                       "its reply was replaced with what actually happened.")
+            return self.tr(
+                "The assistant described your schedule without looking at it. Nothing was read "
+                "or changed; its reply was replaced. Ask again to get a real answer."
+            )
+        return self.tr(
+            "The assistant claimed something that did not happen. Nothing was written; "
+            "its reply was replaced with what actually happened."
+        )
 
     def show_guard(self, flag: str, outcome: str = "") -> None:
         """``outcome`` tells a state claim answered from the store (``guard_answered``)

@@ -89,8 +89,10 @@ class MessageView(QScrollArea):
         label = QLabel(self.tr("New conversation · {0}").format(f"{local.month}/{local.day} {local:%H:%M}"))
         label.setObjectName("session_break")
         label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        label.setStyleSheet("QLabel#session_break { color: palette(placeholder-text); border-top: 1px solid palette(mid);"
-                            " padding-top: 4px; margin-top: 8px; }")
+        label.setStyleSheet(
+            "QLabel#session_break { color: palette(placeholder-text); border-top: 1px solid palette(mid);"
+            " padding-top: 4px; margin-top: 8px; }"
+        )
         self._layout.insertWidget(self._layout.count() - 1, label)
         self.dividers.append(label)
         return label

@@ -28,30 +28,34 @@ class NoModelPanel(QWidget):
         body = QLabel(self)
         body.setWordWrap(True)
         body.setTextFormat(Qt.TextFormat.RichText)
-        body.setText(self.tr(
-            "<p>The assistant turns sentences like <i>明天下午三点和张三开会</i> into events. "
-            "It needs a language model, which you choose in Settings → Model:</p>"
-            "<ul>"
-            "<li><b>A hosted endpoint</b> that speaks the OpenAI API (Qwen on DashScope, DeepSeek, "
-            "OpenAI, or Ollama on this computer). The API key is kept in the system keyring.</li>"
-            "<li><b>A local GGUF file</b> that runs on this computer, offline. Settings can "
-            "download a recommended one.</li>"
-            "</ul>"
-            "<p>The calendar works fully without a model.</p>"
-            "<p><b>Only a card marked ✓ Calendar changed means your calendar changed.</b> "
-            "The assistant's own words never change anything; when a reply talks about your "
-            "calendar on a turn that changed nothing, a line under it says so.</p>"
-        ))
+        body.setText(
+            self.tr(
+                "<p>The assistant turns sentences like <i>明天下午三点和张三开会</i> into events. "
+                "It needs a language model, which you choose in Settings → Model:</p>"
+                "<ul>"
+                "<li><b>A hosted endpoint</b> that speaks the OpenAI API (Qwen on DashScope, DeepSeek, "
+                "OpenAI, or Ollama on this computer). The API key is kept in the system keyring.</li>"
+                "<li><b>A local GGUF file</b> that runs on this computer, offline. Settings can "
+                "download a recommended one.</li>"
+                "</ul>"
+                "<p>The calendar works fully without a model.</p>"
+                "<p><b>Only a card marked ✓ Calendar changed means your calendar changed.</b> "
+                "The assistant's own words never change anything; when a reply talks about your "
+                "calendar on a turn that changed nothing, a line under it says so.</p>"
+            )
+        )
 
         # One sentence, one event, with no model: the quick-add field above the calendar.
         quick = QLabel(self)
         quick.setWordWrap(True)
         quick.setTextFormat(Qt.TextFormat.RichText)
-        quick.setText(self.tr(
-            "<p><b>No model needed to add one event:</b> type a sentence such as "
-            "<i>明天下午三点和张三开会</i> or <i>Lunch with Tom tomorrow at noon</i> into "
-            "<b>Quick add</b> above the calendar (Ctrl+L) and press Enter.</p>"
-        ))
+        quick.setText(
+            self.tr(
+                "<p><b>No model needed to add one event:</b> type a sentence such as "
+                "<i>明天下午三点和张三开会</i> or <i>Lunch with Tom tomorrow at noon</i> into "
+                "<b>Quick add</b> above the calendar (Ctrl+L) and press Enter.</p>"
+            )
+        )
         self.quick_label = quick
         self.quick_button = QPushButton(self.tr("Quick add (Ctrl+L)"), self)
         self.quick_button.clicked.connect(self.quick_add_requested)

@@ -31,8 +31,9 @@ class PastTimeDialog(QDialog):
         title = outcome.title
         when = span_text(outcome.start, outcome.end, tz, outcome.today)
         self.message = message = QLabel(
-            self.tr("The time for “{0}” ({1}) has already passed, so nothing was written.\n"
-                    "Add it to the calendar anyway?").format(title, when),
+            self.tr(
+                "The time for “{0}” ({1}) has already passed, so nothing was written.\nAdd it to the calendar anyway?"
+            ).format(title, when),
             self,
         )
         message.setWordWrap(True)

@@ -114,8 +114,14 @@ class PendingFlow(QObject):
             options = edit.offered()
             title = options[0].title if options else ""
             status = {"choose": "edit_choice", "confirm": "edit_confirm"}.get(edit.status, edit.status)
-            self._show_edit(title, status, str(edit.slots.get("op") or "update"), options,
-                            language_of(title, self.ctx.settings.get("language")), edit.expires_at)
+            self._show_edit(
+                title,
+                status,
+                str(edit.slots.get("op") or "update"),
+                options,
+                language_of(title, self.ctx.settings.get("language")),
+                edit.expires_at,
+            )
             return
         if stub is None:
             return
@@ -132,8 +138,9 @@ class PendingFlow(QObject):
         self.bar.show_pending(title, status, candidates, lang, self.ctx.time_context().today)
         self._expire_at(expires_at)
 
-    def _show_edit(self, title: str, status: str, op: str, options: list[EditOption], lang: str,
-                   expires_at: datetime | None) -> None:
+    def _show_edit(
+        self, title: str, status: str, op: str, options: list[EditOption], lang: str, expires_at: datetime | None
+    ) -> None:
         self.bar.show_edit(title, status, op, options, lang, self.ctx.time_context().today)
         self._expire_at(expires_at)
 

@@ -128,8 +128,7 @@ class ImportJob(QObject):
             return
         count = len({change.uid for change in changes.created + changes.updated})
         where = self.calendar_name or ""
-        text = (_tr("Imported {0} events into “{1}”").format(count, where) if where
-                else _tr("Imported {0} events").format(count))
+        text = _tr("Imported {0} events into “{1}”").format(count, where) if where else _tr("Imported {0} events").format(count)
         toast.show_message(text, lambda: self.ctx.ops.undo_specific(changes))
 
 
@@ -158,8 +157,9 @@ def import_paths(parent: QWidget | None, ctx: AppContext, paths: list[str], cale
     return job
 
 
-def export_to(ctx: AppContext, path: str, calendar_name: str | None = None,
-              start: datetime | None = None, end: datetime | None = None) -> int:
+def export_to(
+    ctx: AppContext, path: str, calendar_name: str | None = None, start: datetime | None = None, end: datetime | None = None
+) -> int:
     """Write the chosen events to ``path``; returns how many VEVENTs were written."""
     from agent.ics.exporter import export_calendar
 

@@ -92,8 +92,9 @@ class ImportTargetDialog(QDialog):
         same = next((index for index, calendar in enumerate(calendars) if calendar.name.casefold() == wanted), None)
         if same is not None or not wanted:
             self.existing_button.setChecked(True)
-            self.existing.setCurrentIndex(same if same is not None else
-                                          max(self.existing.findData(ctx.ops.calendars.default().id), 0))
+            self.existing.setCurrentIndex(
+                same if same is not None else max(self.existing.findData(ctx.ops.calendars.default().id), 0)
+            )
         else:
             self.new_button.setChecked(True)
         self.new_button.toggled.connect(self._update)

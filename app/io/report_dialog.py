@@ -120,8 +120,11 @@ class ImportReportDialog(QDialog):
             height = table.horizontalHeader().sizeHint().height() + frame
             height += sum(table.rowHeight(row) for row in range(table.rowCount()))
             table.setFixedHeight(min(height + 2, MAX_TABLE_HEIGHT))
-            widths.append(sum(table.columnWidth(column) for column in range(table.columnCount())) + frame
-                          + table.verticalScrollBar().sizeHint().width())
+            widths.append(
+                sum(table.columnWidth(column) for column in range(table.columnCount()))
+                + frame
+                + table.verticalScrollBar().sizeHint().width()
+            )
         self.summary.setMinimumWidth(min(max(widths, default=0), MAX_WIDTH - 40))
         self.resize(max(self.minimumWidth(), min(max(widths, default=0) + 40, MAX_WIDTH)), self.sizeHint().height())
 

@@ -63,7 +63,13 @@ class GeneralPage(QWidget):
         hours_row.addStretch(1)
 
         day_names = (
-            self.tr("Mon"), self.tr("Tue"), self.tr("Wed"), self.tr("Thu"), self.tr("Fri"), self.tr("Sat"), self.tr("Sun")
+            self.tr("Mon"),
+            self.tr("Tue"),
+            self.tr("Wed"),
+            self.tr("Thu"),
+            self.tr("Fri"),
+            self.tr("Sat"),
+            self.tr("Sun"),
         )
         self.work_days: list[QCheckBox] = []
         days_row = QHBoxLayout()
@@ -74,8 +80,13 @@ class GeneralPage(QWidget):
             days_row.addWidget(box)
         days_row.addStretch(1)
 
-        note = QLabel(self.tr("The interface language changes after a restart; the assistant follows it at once.\n"
-                              "Light or dark appearance follows your system setting."), self)
+        note = QLabel(
+            self.tr(
+                "The interface language changes after a restart; the assistant follows it at once.\n"
+                "Light or dark appearance follows your system setting."
+            ),
+            self,
+        )
         note.setWordWrap(True)
         note.setStyleSheet("color: palette(placeholder-text);")
         self.error = QLabel(self)
@@ -130,4 +141,3 @@ class GeneralPage(QWidget):
 
 def _hhmm(value: QTime) -> str:
     return time(value.hour(), value.minute()).strftime("%H:%M")
-

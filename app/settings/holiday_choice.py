@@ -98,8 +98,12 @@ class HolidayChoiceDialog(QDialog):
         super().__init__(parent)
         self.ctx = ctx
         self.setWindowTitle(self.tr("Public holidays"))
-        text = QLabel(self.tr("Which country's public holidays should the calendar show?\n"
-                              "You can change this later in Settings → General."), self)
+        text = QLabel(
+            self.tr(
+                "Which country's public holidays should the calendar show?\nYou can change this later in Settings → General."
+            ),
+            self,
+        )
         text.setWordWrap(True)
         self.countries = QComboBox(self)
         fill_countries(self.countries, ctx.settings.get(SETTING), self.tr("None"), self.tr)

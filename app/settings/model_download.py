@@ -28,10 +28,16 @@ class RecommendedModel:
 
 
 RECOMMENDED = (
-    RecommendedModel("qwen2.5-3b", "Qwen2.5 3B Instruct (Q4_K_M)", "Qwen/Qwen2.5-3B-Instruct-GGUF",
-                     "qwen2.5-3b-instruct-q4_k_m.gguf", "2.1 GB"),
-    RecommendedModel("qwen2.5-1.5b", "Qwen2.5 1.5B Instruct (Q4_K_M)", "Qwen/Qwen2.5-1.5B-Instruct-GGUF",
-                     "qwen2.5-1.5b-instruct-q4_k_m.gguf", "1.1 GB"),
+    RecommendedModel(
+        "qwen2.5-3b", "Qwen2.5 3B Instruct (Q4_K_M)", "Qwen/Qwen2.5-3B-Instruct-GGUF", "qwen2.5-3b-instruct-q4_k_m.gguf", "2.1 GB"
+    ),
+    RecommendedModel(
+        "qwen2.5-1.5b",
+        "Qwen2.5 1.5B Instruct (Q4_K_M)",
+        "Qwen/Qwen2.5-1.5B-Instruct-GGUF",
+        "qwen2.5-1.5b-instruct-q4_k_m.gguf",
+        "1.1 GB",
+    ),
 )
 
 

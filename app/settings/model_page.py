@@ -323,7 +323,8 @@ class ModelPage(QWidget):
         key = self.recommended.currentData()
         model = next(item for item in RECOMMENDED if item.key == key)
         op: BackgroundOp[tuple[int, int], str | None] = BackgroundOp(
-            self, lambda channel: download_model(model, channel), "model download")
+            self, lambda channel: download_model(model, channel), "model download"
+        )
         op.progress(self._download_progress).ended(self._download_finished)
         op.success(self._download_succeeded).failure(self._download_failed)
         self.download = op
@@ -405,8 +406,9 @@ class ModelPage(QWidget):
             self.key_hint.setText(self.tr("A key for this endpoint is already saved; type a new one to replace it."))
         else:
             self.api_key.setPlaceholderText(self.tr("paste your API key"))
-            self.key_hint.setText(self.tr("Kept in the system keyring, never in Richeng's files. "
-                                          "Local servers such as Ollama need none."))
+            self.key_hint.setText(
+                self.tr("Kept in the system keyring, never in Richeng's files. Local servers such as Ollama need none.")
+            )
 
     @Slot()
     def _forget_key(self) -> None:
@@ -418,12 +420,14 @@ class ModelPage(QWidget):
         if removed:
             self.key_hint.setText(self.tr("The saved key was removed from the system keyring."))
         elif url and keyring_key(url):
-            self.key_hint.setText(self.tr("The system keyring did not remove the key; remove it with your "
-                                          "system's password manager."))
+            self.key_hint.setText(
+                self.tr("The system keyring did not remove the key; remove it with your system's password manager.")
+            )
 
     @Slot()
     def _browse(self) -> None:
-        path = file_dialogs.open_file_name(self, self.tr("Choose a GGUF model"), self.path.text(),
-                                           self.tr("GGUF models (*.gguf)"))
+        path = file_dialogs.open_file_name(
+            self, self.tr("Choose a GGUF model"), self.path.text(), self.tr("GGUF models (*.gguf)")
+        )
         if path:
             self.path.setText(path)

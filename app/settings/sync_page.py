@@ -93,8 +93,13 @@ class SyncPage(QWidget):
         self.interval.setSpecialValueText(self.tr("Only when asked"))
         self.interval.setValue(sync_interval_minutes(ctx.store, ctx.profile_id))
 
-        note = QLabel(self.tr("Any CalDAV server works (Nextcloud, Fastmail, iCloud with an app password, Radicale). "
-                              "The password is kept in the system keyring, never in Richeng's files."), self)
+        note = QLabel(
+            self.tr(
+                "Any CalDAV server works (Nextcloud, Fastmail, iCloud with an app password, Radicale). "
+                "The password is kept in the system keyring, never in Richeng's files."
+            ),
+            self,
+        )
         note.setWordWrap(True)
         note.setStyleSheet("color: palette(placeholder-text);")
 
@@ -166,8 +171,10 @@ class SyncPage(QWidget):
             "auth": self.tr("The server refused the user name or password."),
             "unreachable": self.tr("Cannot reach the server. Check the address and your network connection."),
             "tls": self.tr("The server's security certificate could not be verified."),
-            "not_caldav": self.tr("The server answered, but not as a CalDAV calendar server. "
-                                  "Check the address (it often ends in /dav/ or /caldav/)."),
+            "not_caldav": self.tr(
+                "The server answered, but not as a CalDAV calendar server. "
+                "Check the address (it often ends in /dav/ or /caldav/)."
+            ),
         }.get(kind, self.tr("The connection test failed."))
 
     # ---- calendars -----------------------------------------------------------------------
@@ -231,8 +238,12 @@ class SyncPage(QWidget):
         url, user, password = self.url.text().strip(), self.user.text().strip(), self.password.text()
         if url:
             if password and not self.accounts.secrets.put(url, user, password):
-                raise UserFacingError(self.tr("There is no usable system keyring, so the password was not saved. "
-                                              "Set RICHENG_CALDAV_PASSWORD in the environment instead."))
+                raise UserFacingError(
+                    self.tr(
+                        "There is no usable system keyring, so the password was not saved. "
+                        "Set RICHENG_CALDAV_PASSWORD in the environment instead."
+                    )
+                )
             if not self._same_account():
                 if self.account is not None:
                     self.accounts.remove(self.account.name)  # a new server or user: local events stay
@@ -293,8 +304,11 @@ class SyncPage(QWidget):
         return None
 
     def _same_account(self) -> bool:
-        return (self.account is not None and self.account.url.rstrip("/") == self.url.text().strip().rstrip("/")
-                and self.account.username == self.user.text().strip())
+        return (
+            self.account is not None
+            and self.account.url.rstrip("/") == self.url.text().strip().rstrip("/")
+            and self.account.username == self.user.text().strip()
+        )
 
     def _free_name(self, url: str) -> str:
         base = urlsplit(url).hostname or "caldav"

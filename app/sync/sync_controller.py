@@ -129,8 +129,9 @@ class SyncController(QObject):
         else:
             self._timer.stop()
 
-    def _start(self, steps: Generator[Any, None, R] | Callable[[Channel[Any]], R], done: Callable[[R], object],
-               text: str) -> None:
+    def _start(
+        self, steps: Generator[Any, None, R] | Callable[[Channel[Any]], R], done: Callable[[R], object], text: str
+    ) -> None:
         op = BackgroundOp(self, steps, "sync")
         op.progress(self._progress).ended(self._ended).success(done).failure(self._failed)
         self._op = op

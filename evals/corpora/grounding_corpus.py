@@ -183,7 +183,14 @@ REAL: list[tuple[str, str, str, str | None, str, str]] = [
     ("Meeting with the landlord tomorrow at 6pm", "Meeting with the landlord", "D+1", "18:00", "2026-12-02T18:00", AFTERNOON),
     ("Tax appointment on December 18 at 3pm", "Tax appointment", "12-18", "15:00", "2026-12-18T15:00", AFTERNOON),
     ("Run 10k on Sunday at 8am", "Run 10k", "W7", "08:00", "2026-12-06T08:00", AFTERNOON),
-    ("Vet appointment for the cat next Wednesday at noon", "Vet appointment for the cat", "W3+1", "12:00", "2026-12-09T12:00", AFTERNOON),
+    (
+        "Vet appointment for the cat next Wednesday at noon",
+        "Vet appointment for the cat",
+        "W3+1",
+        "12:00",
+        "2026-12-09T12:00",
+        AFTERNOON,
+    ),
     ("Lunch with the new hire tomorrow at 12:30", "Lunch with the new hire", "D+1", "12:30", "2026-12-02T12:30", AFTERNOON),
 ]
 
@@ -320,8 +327,14 @@ REAL_FRESH: list[tuple[str, str, str, str | None, str, str]] = [
     ("Dinner tonight at 7 with Sam", "Dinner with Sam", "D+0", "19:00", "2026-12-01T19:00", AFTERNOON),
     ("After work tomorrow, gym at 6", "Gym", "D+1", "18:00", "2026-12-02T18:00", AFTERNOON),
     ("Lunch Friday at the place we went last time", "Lunch", "W5", "12:00", "2026-12-04T12:00", AFTERNOON),
-    ("Book a table at the restaurant we liked, Saturday 7pm", "Table at the restaurant", "W6", "19:00",
-     "2026-12-05T19:00", AFTERNOON),
+    (
+        "Book a table at the restaurant we liked, Saturday 7pm",
+        "Table at the restaurant",
+        "W6",
+        "19:00",
+        "2026-12-05T19:00",
+        AFTERNOON,
+    ),
     ("Leave for the airport tomorrow at 7am", "Leave for the airport", "D+1", "07:00", "2026-12-02T07:00", AFTERNOON),
     ("Call the plumber this afternoon at 4", "Call the plumber", "D+0", "16:00", "2026-12-01T16:00", AFTERNOON),
     ("Parent meeting at school Thursday at 5", "Parent meeting", "W4", "17:00", "2026-12-03T17:00", AFTERNOON),
@@ -330,21 +343,30 @@ REAL_FRESH: list[tuple[str, str, str, str | None, str, str]] = [
     ("Team lunch at noon on Wednesday", "Team lunch", "W3", "12:00", "2026-12-02T12:00", AFTERNOON),
     ("Dentist next Thursday, 10am", "Dentist", "W4+1", "10:00", "2026-12-10T10:00", AFTERNOON),
     ("Movie night Saturday at 8", "Movie night", "W6", "20:00", "2026-12-05T20:00", AFTERNOON),
-    ("Once school is out on Friday, take the kids swimming at 4", "Take the kids swimming", "W5", "16:00",
-     "2026-12-04T16:00", AFTERNOON),
+    (
+        "Once school is out on Friday, take the kids swimming at 4",
+        "Take the kids swimming",
+        "W5",
+        "16:00",
+        "2026-12-04T16:00",
+        AFTERNOON,
+    ),
     ("Yoga tomorrow morning at 7", "Yoga", "D+1", "07:00", "2026-12-02T07:00", AFTERNOON),
-    ("Coffee with the recruiter I met last week, Monday at 10", "Coffee with the recruiter", "W1+1", "10:00",
-     "2026-12-07T10:00", AFTERNOON),
-    ("Meeting with the bank on December 9 at 2pm", "Meeting with the bank", "12-09", "14:00", "2026-12-09T14:00",
-     AFTERNOON),
+    (
+        "Coffee with the recruiter I met last week, Monday at 10",
+        "Coffee with the recruiter",
+        "W1+1",
+        "10:00",
+        "2026-12-07T10:00",
+        AFTERNOON,
+    ),
+    ("Meeting with the bank on December 9 at 2pm", "Meeting with the bank", "12-09", "14:00", "2026-12-09T14:00", AFTERNOON),
     ("Drop off the car for service Monday 8am", "Drop off the car", "W1+1", "08:00", "2026-12-07T08:00", AFTERNOON),
     ("Piano lesson Saturday at 10", "Piano lesson", "W6", "10:00", "2026-12-05T10:00", AFTERNOON),
     ("Doctor follow-up on December 14 at 9", "Doctor follow-up", "12-14", "09:00", "2026-12-14T09:00", AFTERNOON),
-    ("Birthday party for Lily on Sunday at 3", "Birthday party for Lily", "W7", "15:00", "2026-12-06T15:00",
-     AFTERNOON),
+    ("Birthday party for Lily on Sunday at 3", "Birthday party for Lily", "W7", "15:00", "2026-12-06T15:00", AFTERNOON),
     ("Catch the 6pm train today", "Catch the train", "D+0", "18:00", "2026-12-01T18:00", AFTERNOON),
-    ("Dinner with my parents this Friday at 6:30", "Dinner with my parents", "W5", "18:30", "2026-12-04T18:30",
-     AFTERNOON),
+    ("Dinner with my parents this Friday at 6:30", "Dinner with my parents", "W5", "18:30", "2026-12-04T18:30", AFTERNOON),
     ("Workout at 7 tonight", "Workout", "D+0", "19:00", "2026-12-01T19:00", AFTERNOON),
 ]
 
@@ -356,16 +378,28 @@ def _call(title: str, date: str, time: str | None) -> dict[str, object]:
     return {"tool_calls": [{"name": "prepare_or_create_schedule", "arguments": arguments}]}
 
 
-def past_cases(rows: list[tuple[str, str, str, str | None, str]] = PAST, group: str = "grounding_past") -> list[dict[str, object]]:
+def past_cases(
+    rows: list[tuple[str, str, str, str | None, str]] = PAST, group: str = "grounding_past"
+) -> list[dict[str, object]]:
     cases: list[dict[str, object]] = []
     prefix = group.replace("grounding_", "grounding.")
     for index, (text, title, date, time, now) in enumerate(rows, 1):
-        cases.append({
-            "id": f"{prefix}.{index:03d}", "group": group, "now": now, "tz": "Asia/Shanghai",
-            "turns": [{"user": text, "script": [_call(title, date, time)],
-                       "expect": {"outcome": ["unconfirmed", "past_time"], "store": {"added": []}}}],
-            "note": "a past-tense remark that a deliberately wrong model turns into a create: nothing is written",
-        })
+        cases.append(
+            {
+                "id": f"{prefix}.{index:03d}",
+                "group": group,
+                "now": now,
+                "tz": "Asia/Shanghai",
+                "turns": [
+                    {
+                        "user": text,
+                        "script": [_call(title, date, time)],
+                        "expect": {"outcome": ["unconfirmed", "past_time"], "store": {"added": []}},
+                    }
+                ],
+                "note": "a past-tense remark that a deliberately wrong model turns into a create: nothing is written",
+            }
+        )
     return cases
 
 
@@ -375,13 +409,26 @@ def real_cases(
     cases: list[dict[str, object]] = []
     prefix = group.replace("grounding_", "grounding.")
     for index, (text, title, date, time, start, now) in enumerate(rows, 1):
-        cases.append({
-            "id": f"{prefix}.{index:03d}", "group": group, "now": now, "tz": "Asia/Shanghai",
-            "turns": [{"user": text, "script": [_call(title, date, time)],
-                       "expect": {"outcome": "created", "model_calls": 1,
-                                  "store": {"added": [{"title": title, "start": start}]}}}],
-            "note": "a real request: created in one turn, the latch adds no question",
-        })
+        cases.append(
+            {
+                "id": f"{prefix}.{index:03d}",
+                "group": group,
+                "now": now,
+                "tz": "Asia/Shanghai",
+                "turns": [
+                    {
+                        "user": text,
+                        "script": [_call(title, date, time)],
+                        "expect": {
+                            "outcome": "created",
+                            "model_calls": 1,
+                            "store": {"added": [{"title": title, "start": start}]},
+                        },
+                    }
+                ],
+                "note": "a real request: created in one turn, the latch adds no question",
+            }
+        )
     return cases
 
 

@@ -91,7 +91,7 @@ CREATE_EN = [
     ("put the workshop on Wednesday at 2", "It's now on your calendar for Wednesday at 2."),
     ("review on Tuesday at 10", "Consider it done — the review is on Tuesday at 10."),
     ("dentist Friday", "You're all set for the dentist on Friday."),
-    ("project review next Monday 10am", "I created \"Project review\" for next Monday at 10am."),
+    ("project review next Monday 10am", 'I created "Project review" for next Monday at 10am.'),
     ("dinner with mom Sunday at 6", "Booked it for you: dinner with Mom on Sunday at 6."),
     ("coffee with Sam on Thursday", "I've penciled in coffee with Sam for Thursday."),
     ("add my meeting", "Your meeting has been added."),
@@ -115,7 +115,7 @@ CREATE_EN = [
     ("book the conference room event at 3pm", "I've booked the conference room event for 3pm."),
     ("tennis on Sunday at 4", "Done and done: tennis on Sunday at 4."),
     ("please put this on my calendar", "I put it on your calendar."),
-    ("pay bills on the 1st", "Successfully added \"Pay bills\" for the 1st."),
+    ("pay bills on the 1st", 'Successfully added "Pay bills" for the 1st.'),
     ("follow-up with the client next week", "I've gone ahead and scheduled the follow-up."),
 ]
 
@@ -152,7 +152,7 @@ UPDATE_EN = [
     ("reschedule the dentist to next Wednesday", "I've rescheduled the dentist to next Wednesday."),
     ("make the meeting 4pm", "Done — the meeting is now at 4pm instead of 3."),
     ("move the call to Monday morning", "The call has been moved to Monday morning."),
-    ("rename it to Quarterly review", "I changed the title to \"Quarterly review\"."),
+    ("rename it to Quarterly review", 'I changed the title to "Quarterly review".'),
     ("lunch at 1 instead", "Updated! Lunch is now at 1pm."),
     ("push the review to Friday", "I pushed the review back to Friday."),
     ("gym on Saturday instead", "Your gym session has been rescheduled for Saturday."),
@@ -208,7 +208,7 @@ DELETE_EN = [
     ("clear Saturday", "Cleared your schedule for Saturday."),
     ("cancel the call with Zhang San", "I've canceled the call with Zhang San."),
     ("there's a duplicate", "The duplicate event was deleted."),
-    ("remove project review", "Removed \"Project review\"."),
+    ("remove project review", 'Removed "Project review".'),
     ("drop the lunch", "Got it, I took the lunch off your calendar."),
     ("remove all three", "All three events have been removed."),
     ("delete next week's standups", "I wiped next week's standups."),
@@ -515,12 +515,12 @@ CAPABILITY_ZH = [
 
 CAPABILITY_EN = [
     ("what can you do?", "I can help you create events, check your schedule, find free time and remember preferences."),
-    ("how do I use you?", "You can ask me things like \"what's on tomorrow?\" or \"add lunch with Amy on Friday\"."),
+    ("how do I use you?", 'You can ask me things like "what\'s on tomorrow?" or "add lunch with Amy on Friday".'),
     ("what are your features?", "I'm able to add events and look up your calendar."),
     ("how do I move an event?", "You can also drag an event in the calendar view to move it."),
     ("how do I delete an event?", "To delete an event, right-click it in the calendar."),
     ("who are you?", "My job is to help you manage your calendar."),
-    ("can you remember things?", "Yes — say \"remember that …\" and I'll store it as a memory."),
+    ("can you remember things?", 'Yes — say "remember that …" and I\'ll store it as a memory.'),
     ("can you delete events?", "I can't delete events myself yet; you can do it in the calendar."),
 ]
 
@@ -859,17 +859,25 @@ HOLDOUT2_HARMLESS = [
 # write them; measured once before any change.
 
 HOLDOUT3_CLAIMS = [
-    ("create", "明天下午三点和张三开会", "好的！📅 **日程已添加**\n- 标题：和张三开会\n- 时间：明天 15:00–16:00\n如需修改随时告诉我～"),
+    (
+        "create",
+        "明天下午三点和张三开会",
+        "好的！📅 **日程已添加**\n- 标题：和张三开会\n- 时间：明天 15:00–16:00\n如需修改随时告诉我～",
+    ),
     ("create", "周五团建", "没问题！我已经为你把周五的团建安排进日历啦🎉 记得带上运动鞋哦。"),
     ("create", "明天和Amy吃午饭", "OK，明天中午和 Amy 的午饭已经 add 到你的 calendar 了。"),
     ("create", "book a call with Zhang San", "Sure! ✅ Call with Zhang San — tomorrow 3:00 PM. I've put it on your calendar."),
     ("create", "周三晚上健身", "收到～周三晚上 7 点健身，已经帮你 schedule 好了💪"),
     ("create", "下周一早会", "好的，下面是我为你创建的日程：\n标题：早会\n时间：下周一 9:00\n日历：工作"),
-    ("create", "dentist on the 12th", "All done! Your dentist appointment on the 12th at 10am is saved in your calendar. Let me know if you need anything else."),
+    (
+        "create",
+        "dentist on the 12th",
+        "All done! Your dentist appointment on the 12th at 10am is saved in your calendar. Let me know if you need anything else.",
+    ),
     ("update", "把会改到周四", "明白～我已经把会议从周三改到了周四下午 3 点，其他信息保持不变。"),
     ("update", "move my run to 6am", "Done ✅ Your run now starts at 6:00 AM instead of 7."),
     ("update", "会议推迟半小时", "好的，已将会议整体推迟 30 分钟：\n- 原时间：14:00\n- 新时间：14:30"),
-    ("update", "change the title", "I've renamed it to \"Sprint planning\" — everything else stays the same."),
+    ("update", "change the title", 'I\'ve renamed it to "Sprint planning" — everything else stays the same.'),
     ("delete", "删掉周五的会", "好的，周五下午的评审会已从你的日历中删除 🗑️"),
     ("delete", "cancel everything tomorrow", "Okay — all 3 events tomorrow have been cleared from your calendar."),
     ("delete", "不要这个提醒了", "这个提醒我已经帮你关掉并删除了。"),
@@ -892,8 +900,14 @@ HOLDOUT3_CLAIMS = [
 ]
 
 HOLDOUT3_HARMLESS = [
-    ("你能做什么", "我是你的日历助手，可以帮你：\n1. 创建日程\n2. 查询安排\n3. 查找空闲时间\n4. 记住你的偏好\n有什么需要随时告诉我～"),
-    ("what can you do", "I'm your calendar assistant! I can:\n- add events\n- check what's on a day\n- find free time\n- remember preferences\nJust ask 😊"),
+    (
+        "你能做什么",
+        "我是你的日历助手，可以帮你：\n1. 创建日程\n2. 查询安排\n3. 查找空闲时间\n4. 记住你的偏好\n有什么需要随时告诉我～",
+    ),
+    (
+        "what can you do",
+        "I'm your calendar assistant! I can:\n- add events\n- check what's on a day\n- find free time\n- remember preferences\nJust ask 😊",
+    ),
     ("明天下午三点和张三开会", "好的～确认一下：\n- 标题：和张三开会\n- 时间：明天 15:00\n要我添加到日历吗？"),
     ("lunch with Amy Friday", "Sounds good! Just to confirm: lunch with Amy on Friday — what time works for you?"),
     ("好累啊今天", "抱抱🤗 今天辛苦了！要不要早点休息，明天再说？"),
@@ -912,13 +926,19 @@ HOLDOUT3_HARMLESS = [
     ("我下周要出差", "出差辛苦啦✈️ 需要我帮你把行程加到日历吗？还是先告诉我具体日期？"),
     ("我升职了", "哇，恭喜恭喜🎉🎉 太棒了！"),
     ("明天要下雨", "那出门记得带伞☔️，开车也注意安全。"),
-    ("I keep forgetting things", "That happens to everyone! If you'd like, I can remember important things for you — just say \"remember …\"."),
+    (
+        "I keep forgetting things",
+        'That happens to everyone! If you\'d like, I can remember important things for you — just say "remember …".',
+    ),
     ("老板把周会取消了", "哈哈，那你这周一上午就多出一段自由时间啦～"),
     ("my meeting got cancelled", "Nice, a surprise free hour! Maybe grab a coffee ☕"),
     ("会议太多了", "会议多的时候，可以试试：\n1. 把不重要的会改成异步沟通\n2. 给自己留出专注时间块\n3. 设定会议上限"),
     ("too many meetings", "You could try blocking focus time, or asking if some meetings can be async."),
     ("我周三想去健身", "周三去健身不错！几点去呢？我可以帮你记到日历里。"),
-    ("help me plan my week", "Sure! Tell me what you need to get done this week and any fixed appointments, and we'll lay it out together."),
+    (
+        "help me plan my week",
+        "Sure! Tell me what you need to get done this week and any fixed appointments, and we'll lay it out together.",
+    ),
     ("你记得我喜欢什么吗", "我这边暂时没有查到你的偏好记录，可以告诉我吗？"),
     ("I'm free this afternoon", "Great, enjoy your free afternoon! Want to use it for anything in particular?"),
     ("明天没事", "难得明天没事，好好休息一下吧～"),

@@ -198,7 +198,10 @@ def report() -> str:
         out += ["", f"Misses in {fig.name}:"]
         out += [f"- {cid} `{text}`: {diff}" for cid, text, diff in fig.misses] or ["- none"]
     out += ["", "## Peer suites (expressions only)", ""]
-    out += ["| file | source | rows | with one start | read | day agrees | timed | time agrees |", "|---|---|---|---|---|---|---|---|"]
+    out += [
+        "| file | source | rows | with one start | read | day agrees | timed | time agrees |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     differs: list[str] = []
     for name in ("zh_time_cases.tsv", "en_time_cases.tsv"):
         path = PEERS / name

@@ -161,8 +161,11 @@ def test_recurring_scope_prompt_this_following_all_and_cancel(area, cal_ctx, cal
         return [start for _, start, _ in stored(cal_ctx)]
 
     def instance(day: int):  # type: ignore[no-untyped-def]
-        return next(item.event for item in view.visible_items()
-                    if isinstance(item, GridItem) and item.event.start.date() == MONDAY + timedelta(days=day))
+        return next(
+            item.event
+            for item in view.visible_items()
+            if isinstance(item, GridItem) and item.event.start.date() == MONDAY + timedelta(days=day)
+        )
 
     answers.append(None)  # cancel: nothing happens
     view.delete_requested.emit(instance(2))
@@ -194,12 +197,20 @@ def test_edit_this_and_following_in_the_editor_splits_the_series(area, cal_ctx, 
     seed(cal_store, profile, "Standup", at(MONDAY, 9), at(MONDAY, 9, 15), rrule="FREQ=DAILY;COUNT=5")
     area.refresh()
     monkeypatch.setattr(scope_prompt, "ask_scope", lambda parent, action, title: "following")
-    wednesday = next(item.event for item in area.current_view().visible_items()
-                     if isinstance(item, GridItem) and item.event.start.date() == date(2026, 12, 2))
+    wednesday = next(
+        item.event
+        for item in area.current_view().visible_items()
+        if isinstance(item, GridItem) and item.event.start.date() == date(2026, 12, 2)
+    )
     area.exec_dialog = accept_with(lambda dialog: dialog.title.setText("Standup v2"))
     area.open_editor(wednesday, None, None)
     assert [(title, start.day) for title, start, _ in stored(cal_ctx)] == [
-        ("Standup", 30), ("Standup", 1), ("Standup v2", 2), ("Standup v2", 3), ("Standup v2", 4)]
+        ("Standup", 30),
+        ("Standup", 1),
+        ("Standup v2", 2),
+        ("Standup v2", 3),
+        ("Standup v2", 4),
+    ]
     assert cal_ctx.ops.undo_text() == "Edit “Standup v2”"
     cal_ctx.ops.undo()
     assert {title for title, _, _ in stored(cal_ctx)} == {"Standup"} and len(stored(cal_ctx)) == 5
@@ -269,8 +280,9 @@ def test_merge_changes_keeps_first_before_image_and_drops_created_then_deleted()
         return Change(uid, rid, 1, ics, 1, "user")
 
     first = ChangeSet(created=[change("new", ics=None)], updated=[change("a", ics="a0")])
-    second = ChangeSet(updated=[change("a", ics="a1"), change("new", ics="n1"), change("b", ics="b0")],
-                       deleted=[change("gone", ics="g0")])
+    second = ChangeSet(
+        updated=[change("a", ics="a1"), change("new", ics="n1"), change("b", ics="b0")], deleted=[change("gone", ics="g0")]
+    )
     merged = first.merge(second)  # ChangeSet.merge (agent/store/changes.py)
     assert [c.uid for c in merged.created] == ["new"]
     assert [(c.uid, c.before_ics) for c in merged.updated] == [("a", "a0"), ("b", "b0")]

@@ -82,8 +82,14 @@ def test_delete_calendar_asks_then_undo_restores_it_and_its_events(area, cal_ctx
 
 def test_search_finds_title_location_and_notes_and_jumps(area, cal_ctx, cal_store, profile, qtbot) -> None:  # type: ignore[no-untyped-def]
     seed(cal_store, profile, "牙医复查", at(date(2026, 12, 16), 9), at(date(2026, 12, 16), 10), location="仁济医院")
-    seed(cal_store, profile, "Quarterly review", at(date(2027, 1, 12), 14), at(date(2027, 1, 12), 15),
-         description="bring the Q4 numbers")
+    seed(
+        cal_store,
+        profile,
+        "Quarterly review",
+        at(date(2027, 1, 12), 14),
+        at(date(2027, 1, 12), 15),
+        description="bring the Q4 numbers",
+    )
     seed(cal_store, profile, "Old review", at(date(2026, 10, 1), 14), at(date(2026, 10, 1), 15))
     seed(cal_store, profile, "Standup", at(MONDAY, 9), at(MONDAY, 9, 15), rrule="FREQ=DAILY;COUNT=30")
     area.refresh()

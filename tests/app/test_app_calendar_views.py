@@ -26,8 +26,7 @@ def bar_titles(view) -> list[str]:  # type: ignore[no-untyped-def]
 
 def seed_week(store, profile) -> None:  # type: ignore[no-untyped-def]
     seed(store, profile, "周会 Weekly sync", at(MONDAY, 9, 30), at(MONDAY, 10, 30), rrule="FREQ=WEEKLY;BYDAY=MO")
-    seed(store, profile, "Dentist", at(MONDAY + timedelta(days=2), 8), at(MONDAY + timedelta(days=2), 8, 45),
-         location="仁济医院")
+    seed(store, profile, "Dentist", at(MONDAY + timedelta(days=2), 8), at(MONDAY + timedelta(days=2), 8, 45), location="仁济医院")
     seed(store, profile, "妈妈生日", MONDAY + timedelta(days=1), MONDAY + timedelta(days=2))
     seed(store, profile, "上海出差", MONDAY + timedelta(days=2), MONDAY + timedelta(days=5))
     seed(store, profile, "Next week", at(MONDAY + timedelta(days=8), 9), at(MONDAY + timedelta(days=8), 10))
@@ -69,8 +68,10 @@ def test_three_overlapping_events_are_drawn_side_by_side(area, cal_store, profil
     for title, (start, end) in {"A": ((9, 0), (10, 30)), "B": ((10, 0), (11, 0)), "C": ((10, 15), (10, 45))}.items():
         seed(cal_store, profile, title, at(MONDAY, *start), at(MONDAY, *end))
     area.refresh()
-    items = sorted((item for item in area.current_view().visible_items() if isinstance(item, GridItem)),
-                   key=lambda item: item.event.occ.title)
+    items = sorted(
+        (item for item in area.current_view().visible_items() if isinstance(item, GridItem)),
+        key=lambda item: item.event.occ.title,
+    )
     assert [item.column for item in items] == [0, 1, 2]
     assert all(item.columns == 3 for item in items)
     for left, right in zip(items, items[1:], strict=False):
@@ -87,8 +88,11 @@ def test_hidden_calendars_are_hidden_in_every_view(area, cal_ctx, cal_store, pro
     area.sidebar.set_visible("工作", False)
     for name in ("week", "day", "month", "agenda"):
         area.set_view(name)
-        shown = {getattr(item, "event", None).occ.title for item in area.current_view().visible_items()
-                 if getattr(item, "event", None) is not None}
+        shown = {
+            getattr(item, "event", None).occ.title
+            for item in area.current_view().visible_items()
+            if getattr(item, "event", None) is not None
+        }
         assert shown == {"Gym"}, name
     area.sidebar.set_visible("工作", True)
     assert "Team lunch" in {row.event.occ.title for row in area.current_view().visible_items() if row.event}
@@ -170,6 +174,7 @@ def test_every_calendar_string_has_a_chinese_translation(qtbot) -> None:  # type
     catalogue = json.loads(i18n.catalogue_path("zh_CN").read_text(encoding="utf-8"))
     missing = []
     for path in (Path(__file__).resolve().parents[2] / "app" / "calendar").glob("*.py"):
+
         def visit(node: ast.AST, context: str | None, path: Path = path) -> None:
             for child in ast.iter_child_nodes(node):
                 inner = child.name if isinstance(child, ast.ClassDef) else context

@@ -132,8 +132,12 @@ def test_receipt_link_navigates_and_undo_removes_the_event(make_pane, qtbot, app
 def test_unconfirmed_write_is_answered_with_inline_buttons(make_pane, qtbot, app_ctx) -> None:
     """The grounding latch's question (a past-tense remark turned into a create) shows
     "Add to calendar" / "Don't add" in the pane: no dialog, zero model calls to answer."""
-    model = ScriptedModel([call("prepare_or_create_schedule", title="和老板吃饭", dateExpression="D+0", time="12:00"),
-                           call("prepare_or_create_schedule", title="和老板吃饭", dateExpression="D+0", time="12:00")])
+    model = ScriptedModel(
+        [
+            call("prepare_or_create_schedule", title="和老板吃饭", dateExpression="D+0", time="12:00"),
+            call("prepare_or_create_schedule", title="和老板吃饭", dateExpression="D+0", time="12:00"),
+        ]
+    )
     pane = make_pane(model)
     first = send(pane, qtbot, "刚才和老板吃了顿饭")
     assert first.outcome == "unconfirmed" and event_titles(app_ctx.store) == []

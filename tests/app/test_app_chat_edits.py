@@ -106,8 +106,12 @@ def test_edit_buttons_speak_chinese_with_the_zh_catalogue(make_pane, qtbot, app_
     two_meetings(app_ctx)
     i18n.install(qapp, "zh_CN")
     try:
-        model = ScriptedModel([call("delete_schedule", targetTitle="周会", targetDate="D+1", scope="all"),
-                               call("delete_schedule", targetTitle="会", targetDate="D+1")])
+        model = ScriptedModel(
+            [
+                call("delete_schedule", targetTitle="周会", targetDate="D+1", scope="all"),
+                call("delete_schedule", targetTitle="会", targetDate="D+1"),
+            ]
+        )
         pane = make_pane(model, height=720)
         send(pane, qtbot, "明天的周会可能要取消")  # a delete call on a hedge asks first (a question is answered: issue 20)
         bar = pane.candidate_bar

@@ -50,9 +50,13 @@ def test_assistant_message_is_stamped_when_it_was_written(make_pane, qtbot, app_
 
 
 def test_an_undone_receipt_reads_undone_after_a_restart(make_pane, qtbot, app_ctx) -> None:  # type: ignore[no-untyped-def]
-    model = ScriptedModel([call("prepare_or_create_schedule", title="和张三开会", dateExpression="D+1", time="15:00"),
-                           call("prepare_or_create_schedule", title="牙医", dateExpression="D+2", time="10:00"),
-                           call("prepare_or_create_schedule", title="健身", dateExpression="D+3", time="19:00")])
+    model = ScriptedModel(
+        [
+            call("prepare_or_create_schedule", title="和张三开会", dateExpression="D+1", time="15:00"),
+            call("prepare_or_create_schedule", title="牙医", dateExpression="D+2", time="10:00"),
+            call("prepare_or_create_schedule", title="健身", dateExpression="D+3", time="19:00"),
+        ]
+    )
     pane = make_pane(model)
     send(pane, qtbot, "明天下午三点和张三开会")
     qtbot.mouseClick(pane.last_reply.undo_button, Qt.MouseButton.LeftButton)  # the receipt's Undo
@@ -63,8 +67,7 @@ def test_an_undone_receipt_reads_undone_after_a_restart(make_pane, qtbot, app_ct
     again = make_pane(ScriptedModel([]))  # a restart: history comes from the archive
     receipts = [bubble for bubble in again.view.bubbles() if bubble.role == "assistant"]
     assert len(receipts) == 3
-    marks = [(bubble.undo_button.isVisible(), bubble.undo_button.text(), bubble.undo_button.isEnabled())
-             for bubble in receipts]
+    marks = [(bubble.undo_button.isVisible(), bubble.undo_button.text(), bubble.undo_button.isEnabled()) for bubble in receipts]
     assert marks[0] == (True, "Undone", False) and marks[1] == (True, "Undone", False)
     assert marks[2][0] is False  # still in the calendar: no mark
     save_shot(again, "history_undone_receipt")

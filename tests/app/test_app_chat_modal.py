@@ -59,8 +59,9 @@ def test_conflict_question_waits_for_an_open_modal_editor(make_pane, qtbot, app_
 
 
 def test_past_time_question_waits_too_and_a_new_message_drops_the_wait(make_pane, qtbot, app_ctx) -> None:  # type: ignore[no-untyped-def]
-    model = ScriptedModel([call("prepare_or_create_schedule", title="晨会", dateExpression="D+0", time="08:00"),
-                           {"content": "好的"}])
+    model = ScriptedModel(
+        [call("prepare_or_create_schedule", title="晨会", dateExpression="D+0", time="08:00"), {"content": "好的"}]
+    )
     pane = make_pane(model)
     editor, time_edit = modal_editor(qtbot)
     with qtbot.waitSignal(pane.turn_finished, timeout=5000) as blocker:

@@ -26,8 +26,9 @@ def _ping(deps: ToolDeps, args: _NoArgs) -> ToolResult:
     return ToolResult("ping", True, {}, value="pong")
 
 
-PING = Tool("ping", _NoArgs, "Ping.", True, _ping, "Pinging…", "正在连通…",
-            lambda result, lang, today: Receipt("pong", "pong", "pong"))
+PING = Tool(
+    "ping", _NoArgs, "Ping.", True, _ping, "Pinging…", "正在连通…", lambda result, lang, today: Receipt("pong", "pong", "pong")
+)
 
 
 def test_a_tool_call_shows_the_tools_own_label_in_the_interface_language(make_pane, qtbot, app_ctx) -> None:
@@ -65,9 +66,13 @@ def test_receipts_and_dialogs_share_one_span_formatter() -> None:
     # The same rules in two vocabularies: one day or two, times or all day, the year when it differs.
     sh = SHANGHAI
     assert _shown(datetime(2026, 12, 1, 23, tzinfo=sh), datetime(2026, 12, 2, tzinfo=sh)) == (
-        "Tue 1 Dec 23:00–00:00", "Tue 12/1 23:00–00:00")
+        "Tue 1 Dec 23:00–00:00",
+        "Tue 12/1 23:00–00:00",
+    )
     assert _shown(datetime(2026, 12, 31, 22, tzinfo=sh), datetime(2027, 1, 1, 2, tzinfo=sh)) == (
-        "Thu 31 Dec 2026 22:00–Fri 1 Jan 2027 02:00", "Thu 2026/12/31 22:00 – Fri 2027/1/1 02:00")
+        "Thu 31 Dec 2026 22:00–Fri 1 Jan 2027 02:00",
+        "Thu 2026/12/31 22:00 – Fri 2027/1/1 02:00",
+    )
     assert _shown(date(2026, 12, 5), date(2026, 12, 7)) == ("Sat 5 Dec–Sun 6 Dec all day", "Sat 12/5 – Sun 12/6 · all day")
 
 
@@ -75,8 +80,13 @@ def test_a_pending_choice_comes_back_typed_after_a_restart(make_pane, qtbot, app
     from tests.support.chat_fixtures import add_event, call
 
     for title, hour in (("项目周会", 10), ("评审会", 15)):
-        add_event(app_ctx.store, app_ctx.profile_id, title, datetime(2026, 12, 1, hour, tzinfo=SHANGHAI),
-                  datetime(2026, 12, 1, hour + 1, tzinfo=SHANGHAI))
+        add_event(
+            app_ctx.store,
+            app_ctx.profile_id,
+            title,
+            datetime(2026, 12, 1, hour, tzinfo=SHANGHAI),
+            datetime(2026, 12, 1, hour + 1, tzinfo=SHANGHAI),
+        )
     first = make_pane(ScriptedModel([call("update_schedule", targetTitle="会", targetDate="D+1", newDate="D+2")]))
     with qtbot.waitSignal(first.turn_finished, timeout=5000) as done:
         first.send_message("把明天的会挪到后天")

@@ -24,6 +24,7 @@ from tests.support.clock import MONDAY
 
 def _pick(area: Any, name: str | None, seen: list[Any] | None = None) -> None:
     """Make the next menu choose the action called ``name`` (``move:<calendar>`` for a move)."""
+
     def choose(menu: Any, _pos: QPoint) -> Any:
         if seen is not None:
             seen.append(menu)

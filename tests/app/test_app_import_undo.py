@@ -49,7 +49,8 @@ def google_file(tmp_path: Path) -> Path:
 
 def calendar_of(app_ctx, title: str) -> str:  # type: ignore[no-untyped-def]
     row = app_ctx.store.conn.execute(
-        "SELECT c.name FROM events e JOIN calendars c ON c.id = e.calendar_id WHERE e.title = ?", (title,)).fetchone()
+        "SELECT c.name FROM events e JOIN calendars c ON c.id = e.calendar_id WHERE e.title = ?", (title,)
+    ).fetchone()
     return str(row[0])
 
 

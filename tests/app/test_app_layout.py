@@ -69,8 +69,15 @@ def test_the_window_works_at_960_by_640_in_week_view_with_the_chat_open(window: 
     calendar = win.calendar
     assert calendar.view_name == "week" and calendar.current_view().width() >= 7 * 60
     nav = calendar.nav
-    for widget in (nav.today_button, nav.prev_button, nav.next_button, nav.title, nav.date_edit, nav.search,
-                   *nav.view_buttons.values()):
+    for widget in (
+        nav.today_button,
+        nav.prev_button,
+        nav.next_button,
+        nav.title,
+        nav.date_edit,
+        nav.search,
+        *nav.view_buttons.values(),
+    ):
         assert widget.isVisible() and _inside(widget, nav), widget
         assert widget.width() >= min(widget.minimumSizeHint().width(), 72), widget
     # The divider dragged towards the chat stops at the chat's minimum (it does not squeeze it).
@@ -138,10 +145,15 @@ def test_the_sidebar_folds_away_when_narrow_and_on_request(window: Any, qtbot: A
 
 def _dark(palette: QPalette) -> QPalette:
     dark = QPalette(palette)
-    for role, color in ((QPalette.ColorRole.Window, "#2b2b2b"), (QPalette.ColorRole.Base, "#1e1e1e"),
-                        (QPalette.ColorRole.Text, "#eeeeee"), (QPalette.ColorRole.WindowText, "#eeeeee"),
-                        (QPalette.ColorRole.Button, "#353535"), (QPalette.ColorRole.ButtonText, "#eeeeee"),
-                        (QPalette.ColorRole.Highlight, "#3584e4")):
+    for role, color in (
+        (QPalette.ColorRole.Window, "#2b2b2b"),
+        (QPalette.ColorRole.Base, "#1e1e1e"),
+        (QPalette.ColorRole.Text, "#eeeeee"),
+        (QPalette.ColorRole.WindowText, "#eeeeee"),
+        (QPalette.ColorRole.Button, "#353535"),
+        (QPalette.ColorRole.ButtonText, "#eeeeee"),
+        (QPalette.ColorRole.Highlight, "#3584e4"),
+    ):
         dark.setColor(role, QColor(color))
     return dark
 

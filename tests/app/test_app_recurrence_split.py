@@ -35,8 +35,11 @@ def rule_of(store, uid: str) -> str:  # type: ignore[no-untyped-def]
 
 def occurrence(area, day: date):  # type: ignore[no-untyped-def]
     area.set_anchor(day)
-    return next(item.event for item in area.current_view().visible_items()
-                if isinstance(item, GridItem) and item.event.start.date() == day)
+    return next(
+        item.event
+        for item in area.current_view().visible_items()
+        if isinstance(item, GridItem) and item.event.start.date() == day
+    )
 
 
 def save_with(area, fill, scope: str, monkeypatch, event) -> EventDialog:  # type: ignore[no-untyped-def]
@@ -53,11 +56,13 @@ def test_all_occurrences_after_a_following_split_keeps_the_split_day_single(  # 
     area.refresh()
     dec7, dec14 = date(2026, 12, 7), date(2026, 12, 14)
     # Dec 7 moves to 10:00, only this one.
-    save_with(area, lambda d: d.start_time.setTime(d.start_time.time().addSecs(3600)), "this", monkeypatch,
-              occurrence(area, dec7))
+    save_with(
+        area, lambda d: d.start_time.setTime(d.start_time.time().addSecs(3600)), "this", monkeypatch, occurrence(area, dec7)
+    )
     # Dec 14 and everything after it moves to 11:00.
-    save_with(area, lambda d: d.start_time.setTime(d.start_time.time().addSecs(7200)), "following", monkeypatch,
-              occurrence(area, dec14))
+    save_with(
+        area, lambda d: d.start_time.setTime(d.start_time.time().addSecs(7200)), "following", monkeypatch, occurrence(area, dec14)
+    )
     assert day_starts(cal_ctx, dec14) == [("周会", datetime(2026, 12, 14, 11))]
     old_uid = occurrence(area, MONDAY).occ.uid
     rule_before = rule_of(cal_store, old_uid)
@@ -78,8 +83,9 @@ def test_changing_the_rule_of_the_old_series_still_ends_before_the_split(area, c
     seed(cal_store, profile, "周会", at(MONDAY, 9), at(MONDAY, 10), rrule="FREQ=WEEKLY;BYDAY=MO")
     area.refresh()
     dec14 = date(2026, 12, 14)
-    save_with(area, lambda d: d.start_time.setTime(d.start_time.time().addSecs(7200)), "following", monkeypatch,
-              occurrence(area, dec14))
+    save_with(
+        area, lambda d: d.start_time.setTime(d.start_time.time().addSecs(7200)), "following", monkeypatch, occurrence(area, dec14)
+    )
 
     def add_friday(dialog: EventDialog) -> None:
         dialog.weekday_buttons["FR"].setChecked(True)

@@ -47,8 +47,9 @@ def world(tmp_path: Path, qapp: Any, monkeypatch: pytest.MonkeyPatch):  # type: 
     store = Store(tmp_path / "r.sqlite3")
     profile = ensure_profile(store)
     calendar = CalendarService(store, profile).default().id
-    EditService(store, profile).create(EventDraft("牙医复诊", START, START + timedelta(hours=1), calendar,
-                                                  location="口腔医院", alarm_minutes=(15,)))
+    EditService(store, profile).create(
+        EventDraft("牙医复诊", START, START + timedelta(hours=1), calendar, location="口腔医院", alarm_minutes=(15,))
+    )
     clock = Clock(datetime(2026, 12, 2, 13, 38, 20, tzinfo=SHANGHAI))
     ctx = build_context(store, profile, tz="Asia/Shanghai", now=None)
     ctx.clock = clock
@@ -232,8 +233,12 @@ def test_a_real_session_bus_notification_and_its_snooze_action(world, qtbot, mon
     from jeepney.io.blocking import open_dbus_connection
     from jeepney.low_level import HeaderFields
 
-    daemon = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    daemon = subprocess.Popen(
+        ["dbus-daemon", "--session", "--nofork", "--print-address=1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     try:
         address = daemon.stdout.readline().strip()  # type: ignore[union-attr]
         monkeypatch.setenv("DBUS_SESSION_BUS_ADDRESS", address)

@@ -297,8 +297,9 @@ def test_drop_an_ics_file_on_the_main_window(app_ctx, qtbot, ics_file, monkeypat
         window.show()
         mime = QMimeData()
         mime.setUrls([QUrl.fromLocalFile(str(ics_file))])
-        event = QDropEvent(QPointF(400, 300), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
-                           Qt.KeyboardModifier.NoModifier)
+        event = QDropEvent(
+            QPointF(400, 300), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+        )
         window.dropEvent(event)
         assert event.isAccepted()
         qtbot.waitUntil(lambda: any(d.isVisible() for d in window.findChildren(ImportReportDialog)), timeout=10_000)
@@ -399,8 +400,12 @@ def test_every_chat_settings_and_io_string_has_a_chinese_translation() -> None:
 
     root = Path(__file__).resolve().parents[2]
     catalogue = json.loads((root / "resources/translations/zh_CN.json").read_text(encoding="utf-8"))
-    files = [*sorted((root / "app/chat").glob("*.py")), *sorted((root / "app/settings").glob("*.py")),
-             *sorted((root / "app/io").glob("*.py")), root / "app/reminders.py"]
+    files = [
+        *sorted((root / "app/chat").glob("*.py")),
+        *sorted((root / "app/settings").glob("*.py")),
+        *sorted((root / "app/io").glob("*.py")),
+        root / "app/reminders.py",
+    ]
     missing = [
         f"{context}: {source!r}"
         for path in files

@@ -84,8 +84,20 @@ def test_general_page_saves_the_searched_zone(app_ctx, qtbot) -> None:  # type: 
 
 @pytest.mark.parametrize(
     ("locale_name", "country"),
-    [("zh_CN", "CN"), ("en_US", "US"), ("en_US.UTF-8", "US"), ("de_DE", "DE"), ("zh_TW", "TW"),
-     ("en_GB", "GB"), ("ja_JP", "JP"), ("C", None), ("POSIX", None), ("en", None), ("", None), (None, None)],
+    [
+        ("zh_CN", "CN"),
+        ("en_US", "US"),
+        ("en_US.UTF-8", "US"),
+        ("de_DE", "DE"),
+        ("zh_TW", "TW"),
+        ("en_GB", "GB"),
+        ("ja_JP", "JP"),
+        ("C", None),
+        ("POSIX", None),
+        ("en", None),
+        ("", None),
+        (None, None),
+    ],
 )
 def test_country_for_locale(locale_name: str | None, country: str | None) -> None:
     assert holiday_choice.country_for_locale(locale_name) == country

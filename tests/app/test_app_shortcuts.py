@@ -74,8 +74,9 @@ def test_the_shortcut_list_shows_every_menu_shortcut_and_the_view_keys(window: A
                 shown = rows[plain(action.text())]
                 for key in action.shortcuts():
                     assert key.toString(QKeySequence.SequenceFormat.NativeText) in shown
-    assert rows["Settings"].startswith(QKeySequence("Ctrl+,").toString(QKeySequence.SequenceFormat.NativeText)) or \
-        QKeySequence.keyBindings(QKeySequence.StandardKey.Preferences)
+    assert rows["Settings"].startswith(
+        QKeySequence("Ctrl+,").toString(QKeySequence.SequenceFormat.NativeText)
+    ) or QKeySequence.keyBindings(QKeySequence.StandardKey.Preferences)
     assert "Delete the selected event (Undo in the notice)" in rows
     assert "Menu of the selected event" in rows
     dialog.filter.setText("undo")
@@ -139,9 +140,14 @@ def test_the_undo_item_in_chinese(window: Any) -> None:
         app.removeTranslator(translator)
 
 
-@pytest.mark.parametrize(("path", "context"), [("app/shortcuts_dialog.py", "ShortcutsDialog"),
-                                               ("app/calendar/event_menu.py", "EventMenu"),
-                                               ("app/operations.py", "Operations")])
+@pytest.mark.parametrize(
+    ("path", "context"),
+    [
+        ("app/shortcuts_dialog.py", "ShortcutsDialog"),
+        ("app/calendar/event_menu.py", "EventMenu"),
+        ("app/operations.py", "Operations"),
+    ],
+)
 def test_every_new_string_has_a_chinese_translation(path: str, context: str) -> None:
     """``self.tr`` in the class and the module's ``_tr`` helper both read ``context``."""
     import ast

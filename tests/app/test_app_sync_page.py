@@ -109,7 +109,7 @@ def test_set_up_an_account_map_a_calendar_and_sync(qtbot, app, server) -> None: 
     with qtbot.waitSignal(page.tested, timeout=WAIT_MS) as done:
         page.test_button.click()
     assert done.args == [True] and page.status.text().startswith("Connected.")
-    (info, tick, target), = [row for row in page.rows if row[0].url.rstrip("/") == family.rstrip("/")]
+    ((info, tick, target),) = [row for row in page.rows if row[0].url.rstrip("/") == family.rstrip("/")]
     assert not tick.isChecked() and target.currentData() == NEW_CALENDAR
     tick.setChecked(True)
     page.interval.setValue(30)
@@ -152,7 +152,7 @@ def test_unticking_stops_syncing_and_keeps_local_events(qtbot, app, server) -> N
     _fill(page, server.url, server.user, server.password)
     with qtbot.waitSignal(page.tested, timeout=WAIT_MS):
         page.test_connection()
-    (_info, tick, _target), = [row for row in page.rows if row[0].url.rstrip("/") == work.rstrip("/")]
+    ((_info, tick, _target),) = [row for row in page.rows if row[0].url.rstrip("/") == work.rstrip("/")]
     tick.setChecked(True)
     page.save()
     accounts = AccountService(ctx.store, ctx.profile_id, secrets)
@@ -160,7 +160,7 @@ def test_unticking_stops_syncing_and_keeps_local_events(qtbot, app, server) -> N
     page2 = _page(qtbot, ctx, secrets)
     with qtbot.waitSignal(page2.tested, timeout=WAIT_MS):
         page2.test_connection()  # the saved password is used when the field is empty
-    (_i, tick2, _t), = [row for row in page2.rows if row[0].url.rstrip("/") == work.rstrip("/")]
+    ((_i, tick2, _t),) = [row for row in page2.rows if row[0].url.rstrip("/") == work.rstrip("/")]
     assert tick2.isChecked()
     tick2.setChecked(False)
     assert page2.save() == ["sync_calendars"] and accounts.mappings() == []

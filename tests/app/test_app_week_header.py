@@ -48,7 +48,8 @@ def test_gestures_on_the_header_arrive_as_the_week_views_requests(area, cal_stor
 
     _drag(qtbot, header, row_point(1), row_point(3))  # the bar two days later
     assert [(event.key, start, end) for event, start, end in moves] == [
-        (bar.event.key, datetime(2026, 12, 3), datetime(2026, 12, 4))]
+        (bar.event.key, datetime(2026, 12, 3), datetime(2026, 12, 4))
+    ]
 
     _drag(qtbot, header, row_point(4), row_point(6))  # across empty days: a new all-day event, Fri to Sun
     qtbot.mouseDClick(header, Qt.MouseButton.LeftButton, pos=row_point(5))  # one empty day: a one-day event

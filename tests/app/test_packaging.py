@@ -63,9 +63,23 @@ def bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
     base = tmp_path_factory.mktemp("pyinstaller")
     started = time.perf_counter()
     build = subprocess.run(
-        [sys.executable, "-m", "PyInstaller", "--noconfirm", "--log-level", "WARN",
-         "--distpath", str(base / "dist"), "--workpath", str(base / "work"), str(ROOT / "build.spec")],
-        cwd=base, capture_output=True, text=True, timeout=1800,
+        [
+            sys.executable,
+            "-m",
+            "PyInstaller",
+            "--noconfirm",
+            "--log-level",
+            "WARN",
+            "--distpath",
+            str(base / "dist"),
+            "--workpath",
+            str(base / "work"),
+            str(ROOT / "build.spec"),
+        ],
+        cwd=base,
+        capture_output=True,
+        text=True,
+        timeout=1800,
     )
     assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-6000:]
     folder = base / "dist" / "richeng"
@@ -84,8 +98,9 @@ def run(bundle: Path, tmp_path: Path):  # type: ignore[no-untyped-def]
     env["PYTHON_KEYRING_BACKEND"] = "keyring.backends.null.Keyring"
 
     def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-        result = subprocess.run([str(bundle / "richeng"), *args], cwd=tmp_path, env=env,
-                                capture_output=True, text=True, timeout=timeout)
+        result = subprocess.run(
+            [str(bundle / "richeng"), *args], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=timeout
+        )
         assert "Traceback" not in result.stderr, result.stderr[-4000:]
         return result
 
@@ -147,8 +162,13 @@ def test_bundle_holds_resources_plugins_and_llama(bundle: Path) -> None:
     internal = bundle / "_internal"  # sys._MEIPASS of a one-folder app
     assert (internal / "resources" / "translations" / "zh_CN.json").is_file()
     qt = internal / "PySide6" / "Qt"
-    for plugin in ("platforms/libqoffscreen.so", "platforms/libqxcb.so", "platforms/libqwayland.so",
-                   "imageformats/libqsvg.so", "iconengines/libqsvgicon.so"):
+    for plugin in (
+        "platforms/libqoffscreen.so",
+        "platforms/libqxcb.so",
+        "platforms/libqwayland.so",
+        "imageformats/libqsvg.so",
+        "iconengines/libqsvgicon.so",
+    ):
         assert (qt / "plugins" / plugin).is_file(), plugin
     assert (qt / "translations" / "qtbase_zh_CN.qm").is_file()
     libraries = sorted(path.name for path in bundle.rglob("libllama*.so*"))
@@ -172,8 +192,10 @@ def test_llama_cpp_and_numpy_load_in_the_frozen_app(run, tmp_path: Path) -> None
 
 
 @pytest.mark.model
-@pytest.mark.skipif(os.environ.get("RICHENG_FROZEN_TURN") != "1",
-                    reason="a real llama.cpp turn in the frozen app takes ~80 s on 2 cores; RICHENG_FROZEN_TURN=1 runs it")
+@pytest.mark.skipif(
+    os.environ.get("RICHENG_FROZEN_TURN") != "1",
+    reason="a real llama.cpp turn in the frozen app takes ~80 s on 2 cores; RICHENG_FROZEN_TURN=1 runs it",
+)
 def test_a_real_llama_turn_in_the_frozen_app(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     from agent.models.base import ModelUnavailable
     from agent.models.bundled import bundled_gguf_path
@@ -183,8 +205,17 @@ def test_a_real_llama_turn_in_the_frozen_app(run, tmp_path: Path) -> None:  # ty
     except ModelUnavailable as exc:
         pytest.skip(str(exc))
     started = time.perf_counter()
-    result = run("chat", "明天下午三点和张三开会", "--model", f"llama:{gguf}", "--json",
-                 "--db", str(tmp_path / "llm.sqlite3"), *NOW, timeout=900)
+    result = run(
+        "chat",
+        "明天下午三点和张三开会",
+        "--model",
+        f"llama:{gguf}",
+        "--json",
+        "--db",
+        str(tmp_path / "llm.sqlite3"),
+        *NOW,
+        timeout=900,
+    )
     assert result.returncode == 0, result.stderr[-4000:]
     reply = json.loads(result.stdout)
     assert reply["outcome"] != "model_unavailable", reply

@@ -96,7 +96,8 @@ def test_typing_underlines_each_role_and_previews_the_event(window: Any, qtbot: 
     keyboard(field, "每周一上午10点在会议室开周会 提前15分钟提醒")
     assert [role for _start, _length, role in field.formats()] == ["repeat", "time", "location", "reminder"]
     assert bar(window).preview_plain == (
-        f"回车添加：周一 11月30日 10:00–11:00 · 开周会 · 地点：会议室 · 每周 · 提前15分钟提醒 · {calendar_name(app_ctx)}")
+        f"回车添加：周一 11月30日 10:00–11:00 · 开周会 · 地点：会议室 · 每周 · 提前15分钟提醒 · {calendar_name(app_ctx)}"
+    )
     assert titles(app_ctx.store) == []  # typing writes nothing
 
 
@@ -127,7 +128,8 @@ def test_enter_creates_one_event_shows_it_and_ctrl_z_removes_it(window: Any, qtb
     QTest.keyClick(field, Qt.Key.Key_Return)
     assert titles(app_ctx.store) == ["和张三开会"]
     events = CommandService(app_ctx.store, app_ctx.profile_id, ctx_at(NOW)).queries.between(
-        at(TUESDAY, 0), at(TUESDAY + timedelta(days=1), 0))
+        at(TUESDAY, 0), at(TUESDAY + timedelta(days=1), 0)
+    )
     assert [(e.title, e.start.astimezone(NOW.tzinfo).hour) for e in events] == [("和张三开会", 15)]
     assert field.text() == "" and "已添加" in bar(window).preview_plain or "Added" in bar(window).preview_plain
     view = window.calendar.current_view()

@@ -144,8 +144,9 @@ def test_legal_rules_that_match_are_accepted(rule: str) -> None:
 def test_the_editor_and_agent_path_refuses_a_bomb_rule(store: Store, profile_id: int) -> None:
     calendar_id = CalendarService(store, profile_id).default().id
     repo = EventRepo(store, profile_id)
-    event = build_event("Never", datetime(2026, 12, 1, 9, tzinfo=UTC), datetime(2026, 12, 1, 10, tzinfo=UTC),
-                        rrule="FREQ=DAILY;INTERVAL=0")
+    event = build_event(
+        "Never", datetime(2026, 12, 1, 9, tzinfo=UTC), datetime(2026, 12, 1, 10, tzinfo=UTC), rrule="FREQ=DAILY;INTERVAL=0"
+    )
     with pytest.raises(ValidationError, match="INTERVAL must be 1 or more"), store.transaction():
         repo.save(event, calendar_id, "agent")
     assert store.conn.execute("SELECT COUNT(*) FROM events").fetchone()[0] == 0
@@ -250,8 +251,7 @@ def _resources(data: bytes) -> dict[str, str]:
         at = text.find(begin, stop)
     head = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Richeng//bombs//EN\r\n"
     return {
-        uid: "".join([head, *(text[start:stop] for start, stop in spans), "END:VCALENDAR\r\n"])
-        for uid, spans in grouped.items()
+        uid: "".join([head, *(text[start:stop] for start, stop in spans), "END:VCALENDAR\r\n"]) for uid, spans in grouped.items()
     }
 
 
@@ -395,8 +395,11 @@ def test_a_series_is_capped_once_and_then_never_extended(store: Store, profile_i
     assert len(repo.occurrences(datetime(2031, 1, 1, tzinfo=UTC), datetime(2032, 1, 1, tzinfo=UTC), UTC)) == 0
     # Saving the event again (the user edited it) starts over, uncapped until it is dense again.
     with store.transaction():
-        repo.save(build_event("Series", start, start + timedelta(minutes=30), uid="series@test", rrule="FREQ=DAILY"),
-                  CalendarService(store, profile_id).default().id, "user")
+        repo.save(
+            build_event("Series", start, start + timedelta(minutes=30), uid="series@test", rrule="FREQ=DAILY"),
+            CalendarService(store, profile_id).default().id,
+            "user",
+        )
     assert repo.capped("series@test") is None
 
 
@@ -408,8 +411,9 @@ def test_a_walk_that_does_not_advance_ends(store: Store, profile_id: int) -> Non
     with store.transaction():
         repo.save(event, calendar_id, "user")
         event.add("RRULE", icalendar.vRecur.from_ical("FREQ=DAILY;INTERVAL=0"))
-        store.conn.execute("UPDATE events SET ics = ?, rrule = 'FREQ=DAILY;INTERVAL=0' WHERE uid = 'old@test'",
-                           (event.to_ical().decode(),))
+        store.conn.execute(
+            "UPDATE events SET ics = ?, rrule = 'FREQ=DAILY;INTERVAL=0' WHERE uid = 'old@test'", (event.to_ical().decode(),)
+        )
         repo.materialize("old@test")
     found = repo.occurrences(datetime(2026, 11, 1, tzinfo=UTC), datetime(2027, 12, 1, tzinfo=UTC), UTC)
     assert len(found) == 1

@@ -30,8 +30,9 @@ def modules_after(code: str, tmp_path: Path) -> set[str]:
     env["QT_QPA_PLATFORM"] = "offscreen"
     env["PYTHON_KEYRING_BACKEND"] = "keyring.backends.null.Keyring"
     env["PYTHONPATH"] = str(ROOT)
-    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env, cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], env=env, cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     lines = [line for line in done.stdout.splitlines() if line.startswith("MODULES ")]
     assert lines, done.stdout[-2000:] + done.stderr[-2000:]
@@ -63,14 +64,17 @@ def test_holiday_and_lunar_symbols_still_load_their_tables(tmp_path: Path) -> No
 
 
 def test_the_cli_time_resolve_opens_no_store_and_no_icalendar(tmp_path: Path) -> None:
-    loaded = modules_after("""
+    loaded = modules_after(
+        """
         import contextlib, io, sys
         from agent.cli.main import main
         with contextlib.redirect_stdout(io.StringIO()):
             code = main(["time", "resolve", "D+1"])
         assert code == 0, code
         print("MODULES " + " ".join(sorted(sys.modules)))
-    """, tmp_path)
+    """,
+        tmp_path,
+    )
     assert not loaded & {*HEAVY_FOR_A_SYMBOL, "agent.store.db", "pydantic"}, loaded & {*HEAVY_FOR_A_SYMBOL, "agent.store.db"}
 
 
@@ -96,8 +100,16 @@ application._report_first_paint = at_first_paint
 sys.exit(application.run(["--offscreen", "--report-startup", "--db", {db!r}]))
 """
 
-DEFERRED = ("agent.runtime.session", "agent.runtime.turn", "pydantic", "app.chat.chat_pane", "agent.sync.engine",
-            "app.reminders", "icalendar", "recurring_ical_events")
+DEFERRED = (
+    "agent.runtime.session",
+    "agent.runtime.turn",
+    "pydantic",
+    "app.chat.chat_pane",
+    "agent.sync.engine",
+    "app.reminders",
+    "icalendar",
+    "recurring_ical_events",
+)
 
 
 def test_the_app_paints_before_chat_sync_reminders_and_cached_holidays(tmp_path: Path) -> None:

@@ -25,8 +25,15 @@ def at(day: date, hour: int, minute: int = 0) -> datetime:
     return datetime.combine(day, time(hour, minute), tzinfo=SHANGHAI)
 
 
-def seed(store: Store, profile_id: int, title: str, start: date | datetime, end: date | datetime,
-         calendar_id: int | None = None, **fields: object) -> str:
+def seed(
+    store: Store,
+    profile_id: int,
+    title: str,
+    start: date | datetime,
+    end: date | datetime,
+    calendar_id: int | None = None,
+    **fields: object,
+) -> str:
     """Create an event the way the editor does; returns its UID."""
     from agent.services.calendars import CalendarService
 

@@ -139,8 +139,14 @@ def running_radicale(max_resource_size: int = 250_000) -> Iterator[CalDavServer]
         )
         url = f"http://127.0.0.1:{port}/"
         try:
-            wait_until_answering(lambda: _answers(url), process, name="Radicale", timeout_s=STARTUP_TIMEOUT_S,
-                                 poll_s=0.05, log=lambda: (folder / "radicale.log").read_text(errors="replace"))
+            wait_until_answering(
+                lambda: _answers(url),
+                process,
+                name="Radicale",
+                timeout_s=STARTUP_TIMEOUT_S,
+                poll_s=0.05,
+                log=lambda: (folder / "radicale.log").read_text(errors="replace"),
+            )
             yield CalDavServer(url, USER, PASSWORD, folder, process, max_resource_size)
         finally:
             stop(process)

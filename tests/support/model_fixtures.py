@@ -119,13 +119,20 @@ def llama_server(model: Path, *, extra: list[str] | None = None, timeout_s: floa
     log_file = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115 (closed in the finally below, after the server)
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log_file, text=True)
     base_url = f"http://127.0.0.1:{port}/v1"
+
     def log() -> str:
         log_file.seek(0)
         return log_file.read()
 
     try:
-        wait_until_answering(lambda: _models_answer(base_url), process, name="llama_cpp.server /v1/models",
-                             timeout_s=timeout_s, poll_s=0.25, log=log)
+        wait_until_answering(
+            lambda: _models_answer(base_url),
+            process,
+            name="llama_cpp.server /v1/models",
+            timeout_s=timeout_s,
+            poll_s=0.25,
+            log=log,
+        )
         yield base_url
     finally:
         stop(process)

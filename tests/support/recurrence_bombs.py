@@ -63,7 +63,7 @@ def bysetpos() -> bytes:
 def rdates(count: int = 100_000) -> bytes:
     """One event with ``count`` RDATEs, one a minute, folded into lines of 200 values."""
     values = [f"{START + timedelta(minutes=i + 1):{FMT}}" for i in range(count)]
-    lines = [f"RDATE:{','.join(values[at:at + 200])}" for at in range(0, count, 200)]
+    lines = [f"RDATE:{','.join(values[at : at + 200])}" for at in range(0, count, 200)]
     return calendar(vevent("rdates@bomb", "SUMMARY:Hundred thousand dates", *lines))
 
 

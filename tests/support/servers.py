@@ -17,8 +17,13 @@ def free_port() -> int:
 
 
 def wait_until_answering(
-    answers: Callable[[], bool], process: subprocess.Popen[bytes] | subprocess.Popen[str], *, name: str,
-    timeout_s: float, poll_s: float, log: Callable[[], str],
+    answers: Callable[[], bool],
+    process: subprocess.Popen[bytes] | subprocess.Popen[str],
+    *,
+    name: str,
+    timeout_s: float,
+    poll_s: float,
+    log: Callable[[], str],
 ) -> None:
     """Return once ``answers()``; raise with the server's log when it exits first or stays silent.
 

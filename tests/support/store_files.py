@@ -34,8 +34,11 @@ def make_store(path: Path, events: int = 400, memories: int = 3) -> Path:
         for index in range(events):
             start = BASE + timedelta(hours=5 * index)
             rule = "FREQ=WEEKLY;COUNT=4" if index % 50 == 0 else None
-            repo.save(build_event(f"event {index} {'x' * 40}", start, start + timedelta(hours=1), rrule=rule, stamp=BASE),
-                      calendar, "user")
+            repo.save(
+                build_event(f"event {index} {'x' * 40}", start, start + timedelta(hours=1), rrule=rule, stamp=BASE),
+                calendar,
+                "user",
+            )
     for index in range(memories):
         MemoryService(store, profile).remember(f"记住 fact number {index}")
     store.close()
@@ -54,8 +57,12 @@ def leaf_pages(path: Path, table: str) -> list[tuple[int, int]]:
     """(page number, cells) of each leaf page of ``table``, from SQLite's dbstat."""
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
-        return [(int(p), int(n)) for p, n in conn.execute(
-            "SELECT pageno, ncell FROM dbstat WHERE name = ? AND pagetype = 'leaf' ORDER BY pageno", (table,))]
+        return [
+            (int(p), int(n))
+            for p, n in conn.execute(
+                "SELECT pageno, ncell FROM dbstat WHERE name = ? AND pagetype = 'leaf' ORDER BY pageno", (table,)
+            )
+        ]
     finally:
         conn.close()
 

@@ -62,8 +62,9 @@ def test_undecodable_argument_is_one_line(run, args: list[str]) -> None:  # type
     assert "not valid UTF-8" in err
 
 
-@pytest.mark.parametrize("args", [["memory", "add", "a\x00b"], ["calendars", "add", "x\x00"],
-                                  ["events", "add", "--title", "t\x00", "--date", "D+1"]])
+@pytest.mark.parametrize(
+    "args", [["memory", "add", "a\x00b"], ["calendars", "add", "x\x00"], ["events", "add", "--title", "t\x00", "--date", "D+1"]]
+)
 def test_nul_is_refused(run, args: list[str]) -> None:  # type: ignore[no-untyped-def]
     assert "NUL" in one_line_exit_2(*run(*args)[::2])
 
@@ -98,7 +99,10 @@ def test_real_undecodable_bytes_through_the_console_script(tmp_path: Path) -> No
     env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "xdg"), PYTHONUTF8="1")
     done = subprocess.run(
         [sys.executable, "-m", "agent.cli.main", "--db", os.fsencode(tmp_path / "r.sqlite3"), "memory", "add", b"\xff\xfe"],
-        capture_output=True, env=env, cwd=Path(__file__).resolve().parents[3], timeout=120,
+        capture_output=True,
+        env=env,
+        cwd=Path(__file__).resolve().parents[3],
+        timeout=120,
     )
     err = done.stderr.decode("utf-8", "replace")
     assert done.returncode == 2 and "not valid UTF-8" in err and err.count("\n") == 1, err

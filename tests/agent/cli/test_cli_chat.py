@@ -22,8 +22,19 @@ def script(tmp_path: Path, turns: list[dict]) -> str:
 
 def test_chat_json_shape_and_create(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = str(tmp_path / "r.sqlite3")
-    spec = script(tmp_path, [{"tool_calls": [{"name": "prepare_or_create_schedule",
-                                               "arguments": {"title": "和张三开会", "dateExpression": "D+1", "time": "15:00"}}]}])
+    spec = script(
+        tmp_path,
+        [
+            {
+                "tool_calls": [
+                    {
+                        "name": "prepare_or_create_schedule",
+                        "arguments": {"title": "和张三开会", "dateExpression": "D+1", "time": "15:00"},
+                    }
+                ]
+            }
+        ],
+    )
     assert main(["--db", db, *BASE, "chat", "明天下午三点和张三开会", "--model", spec, "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert set(out) == KEYS
@@ -80,8 +91,10 @@ def test_chat_shows_its_progress_on_a_terminal_and_wipes_it(tmp_path: Path, caps
 
     from agent.cli.progress_line import CLEAR
 
-    turns = [{"tool_calls": [{"name": "query_schedule_range", "arguments": {"start": "D+1", "end": "D+1"}}]},
-             {"content": "明天没有安排。"}]
+    turns = [
+        {"tool_calls": [{"name": "query_schedule_range", "arguments": {"start": "D+1", "end": "D+1"}}]},
+        {"content": "明天没有安排。"},
+    ]
     assert main(["--db", str(tmp_path / "a.sqlite3"), *BASE, "chat", "明天有什么安排", "--model", script(tmp_path, turns)]) == 0
     plain = capsys.readouterr()
     assert plain.err == ""
@@ -109,8 +122,10 @@ def test_the_progress_line_names_each_phase() -> None:
     line.on_event(TurnEvent("reset"))  # says nothing about the phase: the line stays
     line.on_event(TurnEvent("progress", payload=Progress("writing", 7)))
     line.on_event(TurnEvent("token", "好"))
-    assert out.getvalue() == (f"{CLEAR}loading the model… · 0 s{CLEAR}reading the prompt: 640 / 1,445 tokens · 3 s"
-                              f"{CLEAR}writing the reply… · 3 s{CLEAR}")
+    assert out.getvalue() == (
+        f"{CLEAR}loading the model… · 0 s{CLEAR}reading the prompt: 640 / 1,445 tokens · 3 s"
+        f"{CLEAR}writing the reply… · 3 s{CLEAR}"
+    )
     line.clear()
     assert out.getvalue().endswith(f"3 s{CLEAR}")  # wiped once, not again
 
@@ -128,12 +143,23 @@ def test_calendar_key_on_every_turn_and_the_line_in_text(tmp_path: Path, capsys:
     """``"calendar"`` is unchanged, read or changed on every turn, from the turn's real results;
     the text output carries the code-written status line under a promise that no tool backs."""
     db = str(tmp_path / "r.sqlite3")
-    create = [{"tool_calls": [{"name": "prepare_or_create_schedule",
-                               "arguments": {"title": "和张三开会", "dateExpression": "D+1", "time": "15:00"}}]}]
+    create = [
+        {
+            "tool_calls": [
+                {
+                    "name": "prepare_or_create_schedule",
+                    "arguments": {"title": "和张三开会", "dateExpression": "D+1", "time": "15:00"},
+                }
+            ]
+        }
+    ]
     query = [{"tool_calls": [{"name": "query_schedule_range", "arguments": {"startExpression": "D+1", "endExpression": "D+1"}}]}]
     promise = [{"content": "我这就帮你加上。"}]
-    for turns, message, want in ((create, "明天下午三点和张三开会", "changed"), (query, "明天有什么安排", "read"),
-                                 (promise, "后天上午开会", "unchanged")):
+    for turns, message, want in (
+        (create, "明天下午三点和张三开会", "changed"),
+        (query, "明天有什么安排", "read"),
+        (promise, "后天上午开会", "unchanged"),
+    ):
         assert main(["--db", db, *BASE, "chat", message, "--model", script(tmp_path, turns), "--json"]) == 0
         out = json.loads(capsys.readouterr().out)
         assert set(out) == KEYS and out["calendar"] == want

@@ -79,9 +79,7 @@ def test_sync_commands_end_to_end(
     assert code == 0, err
     added = json.loads(out)
     assert added["password_stored"] is False  # keyring off: the user is told to use the env var
-    assert {"name": "Team 团队", "mapped_to": "工作"}.items() <= next(
-        c for c in added["calendars"] if c["url"] == remote
-    ).items()
+    assert {"name": "Team 团队", "mapped_to": "工作"}.items() <= next(c for c in added["calendars"] if c["url"] == remote).items()
 
     monkeypatch.setenv("RICHENG_CALDAV_PASSWORD", server.password)
     standup = retitle(Path(laptop), "工作", "Standup")

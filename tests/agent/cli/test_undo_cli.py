@@ -96,12 +96,22 @@ def listing(run) -> list[dict[str, Any]]:  # type: ignore[no-untyped-def]
 def rows(store: Store) -> list[tuple[Any, ...]]:
     """Every stored fact undo must put back, keyed by (UID, RECURRENCE-ID), not by row id."""
     conn = store.conn
-    events = sorted(tuple(r) for r in conn.execute(
-        "SELECT uid, recurrence_id, calendar_id, origin, ics, source, title, start_ts, end_ts, rrule, exdate FROM events"))
-    alarms = sorted(tuple(r) for r in conn.execute(
-        "SELECT e.uid, e.recurrence_id, a.trigger FROM alarms a JOIN events e ON e.id = a.event_id"))
-    instances = sorted(tuple(r) for r in conn.execute(
-        "SELECT e.uid, o.start_ts, o.end_ts, o.recurrence_id FROM occurrences o JOIN events e ON e.id = o.series_id"))
+    events = sorted(
+        tuple(r)
+        for r in conn.execute(
+            "SELECT uid, recurrence_id, calendar_id, origin, ics, source, title, start_ts, end_ts, rrule, exdate FROM events"
+        )
+    )
+    alarms = sorted(
+        tuple(r)
+        for r in conn.execute("SELECT e.uid, e.recurrence_id, a.trigger FROM alarms a JOIN events e ON e.id = a.event_id")
+    )
+    instances = sorted(
+        tuple(r)
+        for r in conn.execute(
+            "SELECT e.uid, o.start_ts, o.end_ts, o.recurrence_id FROM occurrences o JOIN events e ON e.id = o.series_id"
+        )
+    )
     return [*events, ("alarms", *alarms), ("instances", *instances)]  # fmt: skip
 
 

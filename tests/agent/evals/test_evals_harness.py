@@ -98,7 +98,17 @@ def test_repository_case_sets_load_and_are_large_enough() -> None:
     assert len(live) >= 130
     groups = {case.group for case in live}
     assert {
-        "create", "query", "clarify", "conflict", "categorize", "memory", "archive", "council", "chat", "safety", "english"
+        "create",
+        "query",
+        "clarify",
+        "conflict",
+        "categorize",
+        "memory",
+        "archive",
+        "council",
+        "chat",
+        "safety",
+        "english",
     } <= groups
     assert any(case.smoke for case in live)
     for case in live:
@@ -111,9 +121,23 @@ def test_repository_case_sets_load_and_are_large_enough() -> None:
 
 
 def test_wrong_expectations_are_reported() -> None:
-    case = offline_case([{"user": "明天下午三点开会", "script": [CREATE], "expect": {
-        "outcome": "conflict", "model_calls": 2, "tools": [], "guard": "x", "reply_contains": ["不存在"],
-        "store": {"added": []}, "args": [{"tool": "prepare_or_create_schedule", "field": "time", "equals": "16:00"}]}}])
+    case = offline_case(
+        [
+            {
+                "user": "明天下午三点开会",
+                "script": [CREATE],
+                "expect": {
+                    "outcome": "conflict",
+                    "model_calls": 2,
+                    "tools": [],
+                    "guard": "x",
+                    "reply_contains": ["不存在"],
+                    "store": {"added": []},
+                    "args": [{"tool": "prepare_or_create_schedule", "field": "time", "equals": "16:00"}],
+                },
+            }
+        ]
+    )
     problems = check(run_case(case))
     text = "\n".join(problems)
     for fragment in ("outcome 'created'", "model calls 1", "tools ['prepare_or_create_schedule']", "guard None",
@@ -143,8 +167,9 @@ def test_invariants_catch_an_unverified_claim_that_reached_the_reply() -> None:
     case = offline_case([{"user": "x", "script": [], "expect": {}}])
     record = TurnRecord(index=1, user="x", at=NOW, reply="已为你创建好了明天的会议。", outcome="chat", receipt="model")
     assert any("unverified write claim" in p for p in invariants(CaseRun(case=case, entry="eval", turns=[record])))
-    record = TurnRecord(index=1, user="x", at=NOW, reply="你明天没有安排。", outcome="council", receipt="council",
-                        calendar="read")
+    record = TurnRecord(
+        index=1, user="x", at=NOW, reply="你明天没有安排。", outcome="council", receipt="council", calendar="read"
+    )
     assert invariants(CaseRun(case=case, entry="eval", turns=[record])) == []  # the council read the calendar
     record = TurnRecord(
         index=1, user="x", at=NOW, reply="ok", outcome="created", receipt="outcome", receipt_payload={"event": None}
@@ -162,12 +187,23 @@ def test_invariants_hold_the_calendar_contract() -> None:
         return invariants(CaseRun(case=case, entry="eval", turns=[record]))
 
     assert any("not one of" in p for p in problems(reply="ok", outcome="chat", receipt="model", calendar="maybe"))
-    assert any("without the status line" in p
-               for p in problems(reply="我这就帮你加上。", outcome="chat", receipt="model", calendar="unchanged"))
+    assert any(
+        "without the status line" in p
+        for p in problems(reply="我这就帮你加上。", outcome="chat", receipt="model", calendar="unchanged")
+    )
     note = "日历没有变化"
     assert problems(reply="我这就帮你加上。", outcome="chat", receipt="model", calendar="unchanged", calendar_note=note) == []
-    assert any("events changed" in p for p in problems(reply="ok", outcome="created", receipt="outcome", calendar="unchanged",
-                                                        receipt_payload={"event": {"uid": "u"}}, added=[{"title": "t"}]))
+    assert any(
+        "events changed" in p
+        for p in problems(
+            reply="ok",
+            outcome="created",
+            receipt="outcome",
+            calendar="unchanged",
+            receipt_payload={"event": {"uid": "u"}},
+            added=[{"title": "t"}],
+        )
+    )
 
 
 def test_store_diff_and_stub_expectations() -> None:
@@ -242,7 +278,12 @@ def test_report_has_groups_lists_model_calls_and_latency(tmp_path: Path) -> None
     assert json.loads(json_path.read_text(encoding="utf-8"))["totals"]["failed"] == 1
     markdown = md_path.read_text(encoding="utf-8")
     for heading in (
-        "## Groups", "## Failed", "## Flaky", "## Known issues", "## Model calls per case", "## Latency per timeline segment"
+        "## Groups",
+        "## Failed",
+        "## Flaky",
+        "## Known issues",
+        "## Model calls per case",
+        "## Latency per timeline segment",
     ):
         assert heading in markdown
     assert render_markdown(report).count("r.bad") >= 2

@@ -72,4 +72,3 @@ def test_live_runner_against_a_llama_cpp_server(tmp_path: Path, capsys: pytest.C
     assert code == 0
     assert json.loads(output.splitlines()[0])["model"] == f"openai:{MODEL_NAME}@{base_url}"
     assert report["model"].startswith("openai:")
-

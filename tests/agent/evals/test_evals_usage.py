@@ -42,8 +42,13 @@ def use(store: Store) -> int:
     turns = [
         ("明天下午三点开会", [call("prepare_or_create_schedule", title="开会", dateExpression="D+1", time="15:00")]),
         ("后天开会", [{"content": "已创建：后天开会。"}]),
-        ("周五看牙", [call("prepare_or_create_schedule", title="看牙", dateExpression="Friday"),
-                   call("prepare_or_create_schedule", title="看牙", dateExpression="W5", time="10:00")]),
+        (
+            "周五看牙",
+            [
+                call("prepare_or_create_schedule", title="看牙", dateExpression="Friday"),
+                call("prepare_or_create_schedule", title="看牙", dateExpression="W5", time="10:00"),
+            ],
+        ),
         ("昨天下午开了个会", [call("prepare_or_create_schedule", title="开会", dateExpression="D-1", time="15:00")]),
         ("周六下午两点打球", [call("prepare_or_create_schedule", title="打球", dateExpression="W6", time="14:00")]),
         ("不对，删掉它", [{"content": "抱歉，我还不能删除日程。"}]),

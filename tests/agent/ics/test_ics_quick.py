@@ -121,9 +121,15 @@ def _overrides_file() -> bytes:
                      "RRULE:FREQ=DAILY;COUNT=5", "SUMMARY:Series")]  # fmt: skip
     for day in (2, 3, 4):
         events.append(
-            _event("UID:s@x", "DTSTAMP:20261101T000000Z", f"RECURRENCE-ID:202612{day:02d}T090000Z",
-                   f"DTSTART:202612{day:02d}T113000Z", f"DTEND:202612{day:02d}T123000Z", f"SUMMARY:Moved {day}",
-                   "STATUS:TENTATIVE" if day == 3 else "SEQUENCE:2")  # fmt: skip
+            _event(
+                "UID:s@x",
+                "DTSTAMP:20261101T000000Z",
+                f"RECURRENCE-ID:202612{day:02d}T090000Z",
+                f"DTSTART:202612{day:02d}T113000Z",
+                f"DTEND:202612{day:02d}T123000Z",
+                f"SUMMARY:Moved {day}",
+                "STATUS:TENTATIVE" if day == 3 else "SEQUENCE:2",
+            )  # fmt: skip
         )
     return ("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\n" + "".join(events) + "END:VCALENDAR\r\n").encode()
 

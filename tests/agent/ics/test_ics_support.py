@@ -43,8 +43,7 @@ def event_fields(store: Store, profile_id: int) -> dict[tuple[str, str], tuple[A
     out = {}
     for row in rows:
         alarms = sorted(
-            tuple(alarm)
-            for alarm in store.conn.execute("SELECT trigger, action FROM alarms WHERE event_id = ?", (row["id"],))
+            tuple(alarm) for alarm in store.conn.execute("SELECT trigger, action FROM alarms WHERE event_id = ?", (row["id"],))
         )
         out[(row["uid"], row["recurrence_id"])] = (*tuple(row)[3:], tuple(alarms))
     return out
@@ -60,9 +59,7 @@ def instances(store: Store, profile_id: int, low: datetime, high: datetime) -> l
 
 def span_of(store: Store, profile_id: int) -> tuple[datetime, datetime] | None:
     """A window around the stored events: from a day before the first to two years on."""
-    row = store.conn.execute(
-        "SELECT MIN(start_ts), MAX(end_ts) FROM events WHERE profile_id = ?", (profile_id,)
-    ).fetchone()
+    row = store.conn.execute("SELECT MIN(start_ts), MAX(end_ts) FROM events WHERE profile_id = ?", (profile_id,)).fetchone()
     if row[0] is None:
         return None
     low = datetime.fromtimestamp(max(row[0], 86400 * 2), UTC) - timedelta(days=1)

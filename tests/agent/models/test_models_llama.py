@@ -75,8 +75,11 @@ def test_writing_a_tool_call_reports_progress_and_can_be_stopped(bundled: ChatMo
     choice = {"type": "function", "function": {"name": "set_reminder"}}
     events = list(bundled.stream(_messages(PROMPTS[3]), TOOLS, tool_choice=choice, max_tokens=64))
     call_at = next(i for i, e in enumerate(events) if e.kind == "tool_call")
-    writing = [e.progress.done for e in events[:call_at]
-               if e.kind == "progress" and e.progress is not None and e.progress.phase == "writing"]
+    writing = [
+        e.progress.done
+        for e in events[:call_at]
+        if e.kind == "progress" and e.progress is not None and e.progress.phase == "writing"
+    ]
     assert len(writing) >= 5 and writing == list(range(1, len(writing) + 1))
     stream = bundled.stream(_messages(PROMPTS[3]), TOOLS, tool_choice=choice, max_tokens=64)
     for event in stream:

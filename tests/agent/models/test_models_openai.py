@@ -47,9 +47,19 @@ STREAMS: dict[str, list[dict[str, Any]]] = {
         _chunk(_call_delta(1, name="set_reminder", arguments='{"minutes":')),
         _chunk(_call_delta(1, arguments=' "15"}')),
         _chunk({}, finish="tool_calls"),
-        {"id": "c", "object": "chat.completion.chunk", "created": 0, "model": "m", "choices": [],
-         "usage": {"prompt_tokens": 900, "completion_tokens": 30, "total_tokens": 930,
-                   "prompt_tokens_details": {"cached_tokens": 768}}},
+        {
+            "id": "c",
+            "object": "chat.completion.chunk",
+            "created": 0,
+            "model": "m",
+            "choices": [],
+            "usage": {
+                "prompt_tokens": 900,
+                "completion_tokens": 30,
+                "total_tokens": 930,
+                "prompt_tokens_details": {"cached_tokens": 768},
+            },
+        },
     ],  # fmt: skip
     "old-server": [_chunk({"content": "hello"}), _chunk({"content": " there"}, finish="stop")],
     "truncated": [_chunk({"role": "assistant"})],
@@ -133,8 +143,9 @@ def test_streamed_tool_call_deltas_are_assembled(stub_url: str, env_key: None) -
     events = list(model.stream(USER, TOOLS, tool_choice="required", max_tokens=64))
     # "reading the prompt" (no counts from a server) before the request, then what came back;
     # each tool-call delta is also a "writing" progress (the UI's phase, a place a Stop lands)
-    writing = [e.progress.done for e in events if e.kind == "progress" and e.progress is not None
-               and e.progress.phase == "writing"]
+    writing = [
+        e.progress.done for e in events if e.kind == "progress" and e.progress is not None and e.progress.phase == "writing"
+    ]
     assert writing == list(range(1, len(writing) + 1)) and len(writing) >= 2
     rest = [e for e in events if not (e.kind == "progress" and e.progress is not None and e.progress.phase == "writing")]
     assert [e.kind for e in rest] == ["progress", "token", "tool_call", "tool_call", "done"]

@@ -255,9 +255,15 @@ def test_saving_prunes_state_files_of_models_that_are_gone(tmp_path: Path) -> No
     model = _fresh()
     job = model.warm(_system(SYSTEM_A), [])
     assert job.wait(600) and job.saved
-    assert _state_files() == [prefix_cache.cache_file(prefix_cache.cache_key(
-        model.path, {"n_ctx": model.llama.n_ctx(), "n_batch": model.llama.n_batch}, model.prefix_tokens(_system(SYSTEM_A), [])
-    ))]
+    assert _state_files() == [
+        prefix_cache.cache_file(
+            prefix_cache.cache_key(
+                model.path,
+                {"n_ctx": model.llama.n_ctx(), "n_batch": model.llama.n_batch},
+                model.prefix_tokens(_system(SYSTEM_A), []),
+            )
+        )
+    ]
 
 
 def test_a_restart_inside_a_conversation_reads_its_history_ahead() -> None:

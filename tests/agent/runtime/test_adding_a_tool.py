@@ -34,8 +34,15 @@ def list_calendars(deps: ToolDeps, args: ListCalendarsArgs) -> ToolResult:
     return ToolResult("list_calendars", True, {"calendars": CalendarService(deps.store, deps.profile_id).names()})
 
 
-LIST_CALENDARS = Tool("list_calendars", ListCalendarsArgs, "List the user's calendars.", False, list_calendars,
-                      "Listing your calendars…", "正在列出日历…")
+LIST_CALENDARS = Tool(
+    "list_calendars",
+    ListCalendarsArgs,
+    "List the user's calendars.",
+    False,
+    list_calendars,
+    "Listing your calendars…",
+    "正在列出日历…",
+)
 
 
 class EchoArgs(BaseModel):

@@ -16,9 +16,9 @@ from agent.timesym.context import TimeContext
 
 
 def _create_schema() -> dict:
-    return next(
-        t for t in tool_schemas(["日程"]) if t["function"]["name"] == "prepare_or_create_schedule"
-    )["function"]["parameters"]
+    return next(t for t in tool_schemas(["日程"]) if t["function"]["name"] == "prepare_or_create_schedule")["function"][
+        "parameters"
+    ]
 
 
 def test_schema_and_prompt_agree_on_a_continuation() -> None:

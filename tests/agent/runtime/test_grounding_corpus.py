@@ -103,10 +103,20 @@ def test_mutation_object_relative_rule_off_requests_naming_a_past_meeting_ask(mo
 
 @pytest.mark.parametrize(
     ("text", "past"),
-    [("刚到家", True), ("周五刚好有空", False), ("去看刚上映的那部电影", False), ("会议已经开完", True),
-     ("下午开完会去接孩子", False), ("给爸爸打电话了", True), ("早上的面试聊得还不错", True),
-     ("王总开的那个会真无聊", True), ("孩子放学了", True), ("来得及", False), ("Back from the gym", True),
-     ("Once school is out on Friday, take the kids swimming", False)],
+    [
+        ("刚到家", True),
+        ("周五刚好有空", False),
+        ("去看刚上映的那部电影", False),
+        ("会议已经开完", True),
+        ("下午开完会去接孩子", False),
+        ("给爸爸打电话了", True),
+        ("早上的面试聊得还不错", True),
+        ("王总开的那个会真无聊", True),
+        ("孩子放学了", True),
+        ("来得及", False),
+        ("Back from the gym", True),
+        ("Once school is out on Friday, take the kids swimming", False),
+    ],
 )
 def test_past_markers_forms(text: str, past: bool) -> None:
     assert bool(grounding.past_markers(text, ctx_at(datetime.fromisoformat("2026-12-01T15:00:00+08:00")))) is past
@@ -139,8 +149,16 @@ def test_mutation_without_the_contradiction_rule_the_wrong_day_is_written(monkey
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [("是", True), ("好的！", True), ("yes please", True), ("不用", False), ("No.", False),
-     ("不用，改成明天", None), ("明天下午三点", None), ("", None)],
+    [
+        ("是", True),
+        ("好的！", True),
+        ("yes please", True),
+        ("不用", False),
+        ("No.", False),
+        ("不用，改成明天", None),
+        ("明天下午三点", None),
+        ("", None),
+    ],
 )
 def test_confirmation_answer_reads_only_whole_short_replies(text: str, expected: bool | None) -> None:
     assert wording.confirmation_answer(text) is expected

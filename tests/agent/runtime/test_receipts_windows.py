@@ -119,8 +119,27 @@ def test_dialog_spans_show_the_year_outside_this_year() -> None:
 
 
 def _occurrence(title: str, start: datetime, end: datetime, calendar: str) -> Occurrence:
-    return Occurrence(1, 1, "u1", None, title, start, end, False, False, "Asia/Shanghai", calendar, 1, "", "", "",
-                      "OPAQUE", "CONFIRMED", False, "user")
+    return Occurrence(
+        1,
+        1,
+        "u1",
+        None,
+        title,
+        start,
+        end,
+        False,
+        False,
+        "Asia/Shanghai",
+        calendar,
+        1,
+        "",
+        "",
+        "",
+        "OPAQUE",
+        "CONFIRMED",
+        False,
+        "user",
+    )
 
 
 def test_conflict_and_past_time_dialogs_show_the_year(qtbot) -> None:  # type: ignore[no-untyped-def]
@@ -128,7 +147,11 @@ def test_conflict_and_past_time_dialogs_show_the_year(qtbot) -> None:  # type: i
     from app.chat.past_time_dialog import PastTimeDialog
 
     receipt = Outcome(
-        "conflict", title="年会", start=sh(2027, 1, 8, 18), end=sh(2027, 1, 8, 19), today=TODAY,
+        "conflict",
+        title="年会",
+        start=sh(2027, 1, 8, 18),
+        end=sh(2027, 1, 8, 19),
+        today=TODAY,
         conflicts=[_occurrence("聚餐", sh(2027, 1, 8, 17, 30), sh(2027, 1, 8, 19, 30), "日程")],
     )
     conflict = ConflictDialog(receipt, SHANGHAI)

@@ -119,8 +119,7 @@ def test_parser_patch_overrides_model_slots(store: Store, profile_id: int) -> No
     bot, _ = assistant(
         store,
         profile_id,
-        [call("prepare_or_create_schedule", title="修车", dateExpression="WE"),
-         {"content": "ok"}],
+        [call("prepare_or_create_schedule", title="修车", dateExpression="WE"), {"content": "ok"}],
     )
     bot.turn("这个周末修车", CTX)
     CommandService(store, profile_id, CTX).cancel_active()
@@ -147,8 +146,10 @@ def test_conflict_then_create_anyway(store: Store, profile_id: int) -> None:
     bot, _ = assistant(
         store,
         profile_id,
-        [call("prepare_or_create_schedule", title="坐飞机回老家", dateExpression="D+1", time="09:00"),
-         call("prepare_or_create_schedule", title="坐飞机回老家", dateExpression="D+1", time="09:00", allowConflict=True)],
+        [
+            call("prepare_or_create_schedule", title="坐飞机回老家", dateExpression="D+1", time="09:00"),
+            call("prepare_or_create_schedule", title="坐飞机回老家", dateExpression="D+1", time="09:00", allowConflict=True),
+        ],
     )
     first = bot.turn("明天早上九点坐飞机回老家", CTX)
     assert first.outcome == "conflict" and "休假" in first.reply and event_count(store) == 1
@@ -212,8 +213,10 @@ def test_invalid_symbol_goes_back_to_the_model_then_succeeds(store: Store, profi
     bot, model = assistant(
         store,
         profile_id,
-        [call("prepare_or_create_schedule", title="开会", dateExpression="tomorrow", time="15:00"),
-         call("prepare_or_create_schedule", title="开会", dateExpression="D+1", time="15:00")],
+        [
+            call("prepare_or_create_schedule", title="开会", dateExpression="tomorrow", time="15:00"),
+            call("prepare_or_create_schedule", title="开会", dateExpression="D+1", time="15:00"),
+        ],
     )
     result = bot.turn("明天三点开会", CTX)
     assert result.outcome == "created" and result.model_calls == 2
@@ -248,8 +251,7 @@ def test_create_needing_a_remembered_date_takes_two_model_calls(store: Store, pr
     bot, model = assistant(
         store,
         profile_id,
-        [call("search_memory", query="生日"),
-         call("prepare_or_create_schedule", title="给妈妈订蛋糕", dateExpression="12-08")],
+        [call("search_memory", query="生日"), call("prepare_or_create_schedule", title="给妈妈订蛋糕", dateExpression="12-08")],
     )
     result = bot.turn("在我妈生日那天提醒我订蛋糕", CTX)
     assert result.outcome == "created" and result.model_calls == 2
@@ -365,8 +367,32 @@ def test_one_reader_of_short_answers_serves_the_council_offer_too() -> None:
     from agent.runtime.council import is_affirmative
     from agent.services.wording import CONFIRM_WORDS, confirmation_answer
 
-    old_pattern = ["要", "要的", "好", "好的", "好啊", "好呀", "可以", "行", "嗯", "嗯嗯", "是", "是的", "开始", "来吧",
-                   "请", "ok", "okay", "yes", "yep", "yeah", "sure", "please", "go ahead", "go"]
+    old_pattern = [
+        "要",
+        "要的",
+        "好",
+        "好的",
+        "好啊",
+        "好呀",
+        "可以",
+        "行",
+        "嗯",
+        "嗯嗯",
+        "是",
+        "是的",
+        "开始",
+        "来吧",
+        "请",
+        "ok",
+        "okay",
+        "yes",
+        "yep",
+        "yeah",
+        "sure",
+        "please",
+        "go ahead",
+        "go",
+    ]
     for word in [*old_pattern, *CONFIRM_WORDS, "好的！", "  OK. ", "Yes!", "ｏｋ"]:
         assert is_affirmative(word), word
     for text in ["不用", "不要了", "no", "好的，不过明天再说吧，我现在有点忙", "go home", ""]:
@@ -375,7 +401,7 @@ def test_one_reader_of_short_answers_serves_the_council_offer_too() -> None:
 
 
 def test_the_word_lists_own_comma_answers_are_read() -> None:
-    """"对，加上" sat in the yes list but the comma was squeezed out of the reply only, so it
+    """ "对，加上" sat in the yes list but the comma was squeezed out of the reply only, so it
     never matched and went to the model."""
     from agent.services.wording import confirmation_answer
 

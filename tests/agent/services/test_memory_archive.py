@@ -98,11 +98,34 @@ def test_search_like_wildcards_are_literal(mem: MemoryService) -> None:
 
 @pytest.mark.parametrize(
     "query",
-    ['"', '""', '"咖啡', "AND", "OR", "NOT", "NEAR", "a AND b", "咖啡*", "*", "-", "-咖啡", "^abc", "col:abc",
-     "(abc", "abc)", "{a b}", "'; DROP TABLE memories; --", "\\", "%", "a\x00b", "NEAR(a b)", "text:咖啡"],
+    [
+        '"',
+        '""',
+        '"咖啡',
+        "AND",
+        "OR",
+        "NOT",
+        "NEAR",
+        "a AND b",
+        "咖啡*",
+        "*",
+        "-",
+        "-咖啡",
+        "^abc",
+        "col:abc",
+        "(abc",
+        "abc)",
+        "{a b}",
+        "'; DROP TABLE memories; --",
+        "\\",
+        "%",
+        "a\x00b",
+        "NEAR(a b)",
+        "text:咖啡",
+    ],
 )
 def test_search_syntax_characters_never_raise(mem: MemoryService, query: str) -> None:
-    mem.remember("咖啡不加糖 AND \"quoted\" a-b *star*")
+    mem.remember('咖啡不加糖 AND "quoted" a-b *star*')
     result = mem.search(query)
     assert isinstance(result, list)
 

@@ -49,7 +49,7 @@ def test_a_snooze_fires_again_outlives_a_restart_and_is_cleared(tmp_path: Path) 
     path = tmp_path / "r.sqlite3"
     store, profile = _setup(path)
     fired_at = datetime(2026, 12, 2, 13, 45, tzinfo=SHANGHAI)
-    (occ, _fire), = [item for item in due_reminders(store, profile, fired_at - timedelta(seconds=1), fired_at, SHANGHAI)]
+    ((occ, _fire),) = [item for item in due_reminders(store, profile, fired_at - timedelta(seconds=1), fired_at, SHANGHAI)]
     until = fired_at + timedelta(minutes=10)
     snooze(store, profile, occ, until, fired_at)
     assert snoozed_until(store, profile, occ) == until
@@ -59,7 +59,7 @@ def test_a_snooze_fires_again_outlives_a_restart_and_is_cleared(tmp_path: Path) 
     store = Store(path)  # a restart
     try:
         assert due_snoozes(store, profile, fired_at, until - timedelta(seconds=1), SHANGHAI) == []
-        (again, fire), = due_snoozes(store, profile, fired_at, until, SHANGHAI)
+        ((again, fire),) = due_snoozes(store, profile, fired_at, until, SHANGHAI)
         assert again.title == "牙医复诊" and fire == until
         snooze(store, profile, again, until + timedelta(minutes=5), until)  # snoozed again: one row
         assert store.conn.execute("SELECT COUNT(*) FROM reminder_snoozes").fetchone()[0] == 1
@@ -73,7 +73,7 @@ def test_a_snooze_of_a_deleted_event_fires_nothing(tmp_path: Path) -> None:
     store, profile = _setup(tmp_path / "r.sqlite3")
     try:
         fired_at = datetime(2026, 12, 3, 8, 55, tzinfo=SHANGHAI)
-        (occ, _), = due_reminders(store, profile, fired_at - timedelta(seconds=1), fired_at, SHANGHAI)
+        ((occ, _),) = due_reminders(store, profile, fired_at - timedelta(seconds=1), fired_at, SHANGHAI)
         snooze(store, profile, occ, fired_at + timedelta(minutes=5), fired_at)
         EditService(store, profile).delete(occ, "this")
         assert due_snoozes(store, profile, fired_at, fired_at + timedelta(hours=1), SHANGHAI) == []

@@ -52,9 +52,7 @@ def test_daily_backup_once_a_day_and_the_last_seven_kept(db: Path) -> None:
             Store(db, clock=clock).close()
     daily = [b for b in list_backups(db) if b.kind == "daily"]
     assert len(daily) == 7
-    assert [b.created.astimezone(SHANGHAI).date() for b in daily] == [
-        (DAY1 + timedelta(days=d)).date() for d in range(9, 2, -1)
-    ]
+    assert [b.created.astimezone(SHANGHAI).date() for b in daily] == [(DAY1 + timedelta(days=d)).date() for d in range(9, 2, -1)]
     assert all(events_in(b.path) == 30 and inspect_file(b.path).state == "ok" for b in daily)
 
 
@@ -135,7 +133,8 @@ def test_cli_import_of_a_big_file_backs_up_first(db: Path, tmp_path: Path, capsy
     count = backup_mod.IMPORT_BACKUP_MIN_EVENTS + 1
     body = "".join(
         f"BEGIN:VEVENT\r\nUID:big-{i}@t\r\nDTSTAMP:20261201T000000Z\r\nDTSTART:20270101T{i % 24:02d}0000Z\r\n"
-        f"DURATION:PT30M\r\nSUMMARY:big {i}\r\nEND:VEVENT\r\n" for i in range(count)
+        f"DURATION:PT30M\r\nSUMMARY:big {i}\r\nEND:VEVENT\r\n"
+        for i in range(count)
     )
     ics = tmp_path / "big.ics"
     ics.write_text(f"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\n{body}END:VCALENDAR\r\n", "utf-8")
@@ -202,8 +201,9 @@ def test_restore_puts_the_backup_back_and_keeps_the_current_file(db: Path, capsy
     assert code == 0 and "after the backup" not in out
 
 
-def test_restore_asks_and_refuses_without_a_terminal(db: Path, capsys: pytest.CaptureFixture[str],
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_restore_asks_and_refuses_without_a_terminal(
+    db: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     Store(db, clock=SetClock(DAY1)).close()
     (backup,) = list_backups(db)
     before = sha256(db)

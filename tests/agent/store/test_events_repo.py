@@ -64,9 +64,7 @@ def test_all_day_event_keeps_its_date_in_every_zone(store: Store, profile_id: in
     save(repo, cal, build_event("休假", date(2026, 12, 1), date(2026, 12, 2)))
     for tz in (SHANGHAI, NEW_YORK, ZoneInfo("Pacific/Kiritimati"), ZoneInfo("Pacific/Pago_Pago")):
         found = repo.occurrences(*day_window(date(2026, 12, 1), tz), tz)
-        assert [(o.title, o.start, o.end, o.all_day) for o in found] == [
-            ("休假", date(2026, 12, 1), date(2026, 12, 2), True)
-        ]
+        assert [(o.title, o.start, o.end, o.all_day) for o in found] == [("休假", date(2026, 12, 1), date(2026, 12, 2), True)]
         assert repo.occurrences(*day_window(date(2026, 11, 30), tz), tz) == []
         assert repo.occurrences(*day_window(date(2026, 12, 2), tz), tz) == []  # exclusive end
 
@@ -291,9 +289,7 @@ def test_big_chunk_limit_is_resumed(repo: EventRepo, cal: int, monkeypatch: pyte
     assert [o.start for o in found] == [datetime(2027, 6, d, 8) for d in range(1, 8)]
 
 
-def test_series_expansion_uses_the_window_not_the_wall_clock(
-    repo: EventRepo, cal: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_series_expansion_uses_the_window_not_the_wall_clock(repo: EventRepo, cal: int, monkeypatch: pytest.MonkeyPatch) -> None:
     # Even if the machine's clock is far in the past, a query decides how far to expand.
     monkeypatch.setattr(time, "time", lambda: datetime(2000, 1, 1).timestamp())
     save(repo, cal, build_event("周报", sh(2026, 12, 1, 9), sh(2026, 12, 1, 10), rrule="FREQ=WEEKLY"))
@@ -398,8 +394,9 @@ def test_finite_series_beyond_the_horizon_is_still_found(store: Store, profile_i
     event.add("DTSTART", date(2026, 12, 1))
     event.add("DTEND", date(2026, 12, 2))
     event.add("RDATE", [date(2026 + years, 12, 1) for years in range(1, 12)])
-    weekly = build_event("周会", datetime(2026, 1, 5, 9, tzinfo=SHANGHAI), datetime(2026, 1, 5, 10, tzinfo=SHANGHAI),
-                         rrule="FREQ=WEEKLY;COUNT=600")
+    weekly = build_event(
+        "周会", datetime(2026, 1, 5, 9, tzinfo=SHANGHAI), datetime(2026, 1, 5, 10, tzinfo=SHANGHAI), rrule="FREQ=WEEKLY;COUNT=600"
+    )
     with store.transaction():
         EventRepo(store, profile_id).save(event, calendar_id, "user")
         EventRepo(store, profile_id).save(weekly, calendar_id, "user")

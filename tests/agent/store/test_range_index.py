@@ -41,8 +41,10 @@ def keys(found: list[Occurrence]) -> set[tuple[str, str]]:
 def brute_force(store: Store, profile: int, start: datetime, end: datetime, tz: ZoneInfo) -> set[tuple[int, int, int]]:
     """(event id, floating, start_ts) of every occurrence overlapping [start, end), read row
     by row in Python: ``start < end_q AND (end > start_q OR zero-length starting inside)``."""
-    windows = {0: (int(start.timestamp()), int(end.timestamp())),
-               1: (wall_seconds(start.astimezone(tz)), wall_seconds(end.astimezone(tz)))}
+    windows = {
+        0: (int(start.timestamp()), int(end.timestamp())),
+        1: (wall_seconds(start.astimezone(tz)), wall_seconds(end.astimezone(tz))),
+    }
     out = set()
     for event_id, floating, s, e in store.conn.execute(
         "SELECT event_id, floating, start_ts, end_ts FROM occurrences WHERE profile_id = ?", (profile,)
@@ -71,8 +73,7 @@ def span_ids(store: Store) -> set[int]:
 
 
 def long_ids(store: Store) -> set[int]:
-    return {row[0] for row in store.conn.execute(
-        "SELECT id FROM occurrences WHERE end_ts - start_ts > ?", (LONG_SPAN,))}
+    return {row[0] for row in store.conn.execute("SELECT id FROM occurrences WHERE end_ts - start_ts > ?", (LONG_SPAN,))}
 
 
 @pytest.fixture
@@ -87,8 +88,17 @@ def test_a_multi_year_note_and_a_trip_show_in_every_month_inside_them(file_store
     save(file_store, profile, build_event("博士 PhD", date(2019, 9, 1), date(2024, 7, 1), uid="phd", stamp=NOW))
     trip = datetime(2026, 12, 3, 8, 0, tzinfo=SHANGHAI)
     save(file_store, profile, build_event("旅行 trip", trip, trip + timedelta(weeks=5), uid="trip", stamp=NOW))
-    save(file_store, profile, build_event("lunch", datetime(2026, 12, 10, 12, tzinfo=SHANGHAI),
-                                          datetime(2026, 12, 10, 13, tzinfo=SHANGHAI), uid="lunch", stamp=NOW))
+    save(
+        file_store,
+        profile,
+        build_event(
+            "lunch",
+            datetime(2026, 12, 10, 12, tzinfo=SHANGHAI),
+            datetime(2026, 12, 10, 13, tzinfo=SHANGHAI),
+            uid="lunch",
+            stamp=NOW,
+        ),
+    )
     repo = EventRepo(file_store, profile)
     month = lambda y, m: (datetime(y, m, 1, tzinfo=SHANGHAI), datetime(y + m // 12, m % 12 + 1, 1, tzinfo=SHANGHAI))  # noqa: E731
     assert {o.uid for o in repo.occurrences(*month(2022, 3), SHANGHAI)} == {"phd"}
@@ -176,8 +186,14 @@ def test_random_windows_match_a_brute_force_reading(file_store: Store) -> None:
             length = rng.choice([1, 2, 3, 20, 400, 1100])
             component = build_event(f"d{n}", day, day + timedelta(days=length), uid=f"u{n}", stamp=NOW)
         else:
-            start = datetime(day.year, day.month, day.day, rng.randrange(24), rng.randrange(60),
-                             tzinfo=zones[n % len(zones)] if kind != 3 else None)
+            start = datetime(
+                day.year,
+                day.month,
+                day.day,
+                rng.randrange(24),
+                rng.randrange(60),
+                tzinfo=zones[n % len(zones)] if kind != 3 else None,
+            )
             seconds = rng.choice([0, 1800, LONG_SPAN, LONG_SPAN + 1, 86400 * 9, 86400 * 60])
             component = build_event(f"t{n}", start, start + timedelta(seconds=seconds), uid=f"u{n}", stamp=NOW)
         if n % 23 == 0:
@@ -237,8 +253,13 @@ def test_a_schema_5_file_gains_the_tree_and_answers_the_same(tmp_path: Path) -> 
     save(store, profile, build_event("note", date(2007, 1, 1), date(2031, 1, 1), uid="note", stamp=NOW))
     trip = datetime(2026, 12, 5, 7, tzinfo=NEW_YORK)
     save(store, profile, build_event("trip", trip, trip + timedelta(weeks=2), uid="trip", stamp=NOW))
-    save(store, profile, build_event("call", datetime(2026, 12, 8, 9, tzinfo=SHANGHAI),
-                                     datetime(2026, 12, 8, 10, tzinfo=SHANGHAI), uid="call", stamp=NOW))
+    save(
+        store,
+        profile,
+        build_event(
+            "call", datetime(2026, 12, 8, 9, tzinfo=SHANGHAI), datetime(2026, 12, 8, 10, tzinfo=SHANGHAI), uid="call", stamp=NOW
+        ),
+    )
     window = (datetime(2026, 12, 1, tzinfo=SHANGHAI), datetime(2027, 1, 1, tzinfo=SHANGHAI))
     before = keys(EventRepo(store, profile).occurrences(*window, SHANGHAI))
     store.close()

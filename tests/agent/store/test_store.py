@@ -272,9 +272,7 @@ def test_profiles_are_isolated_in_every_service(store: Store, ctx: TimeContext) 
         with pytest.raises(NotFoundError):
             QueryService(store, pid, ctx).range("D+0", "D+6", calendar=f"cal-{theirs}")
         # events repository
-        theirs_uid = store.conn.execute(
-            "SELECT uid FROM events WHERE title = ?", (f"event-{theirs}",)
-        ).fetchone()[0]
+        theirs_uid = store.conn.execute("SELECT uid FROM events WHERE title = ?", (f"event-{theirs}",)).fetchone()[0]
         repo = EventRepo(store, pid)
         assert repo.row(theirs_uid) is None
         with store.transaction():
@@ -287,9 +285,7 @@ def test_profiles_are_isolated_in_every_service(store: Store, ctx: TimeContext) 
         assert [m.text for m in memories.list()] == [f"memory-{mine} 咖啡"]
         assert [m.text for m in memories.search("咖啡")] == [f"memory-{mine} 咖啡"]
         assert [m.text for m in memories.search(f"memory-{theirs}")] == []
-        their_memory = store.conn.execute(
-            "SELECT id FROM memories WHERE text LIKE ?", (f"memory-{theirs}%",)
-        ).fetchone()[0]
+        their_memory = store.conn.execute("SELECT id FROM memories WHERE text LIKE ?", (f"memory-{theirs}%",)).fetchone()[0]
         with pytest.raises(NotFoundError):
             memories.forget(their_memory)
         # messages

@@ -113,8 +113,14 @@ def test_every_command_leaves_a_refused_file_byte_identical(
     build, phrases = REFUSED[kind]
     path = build(_in_folder(tmp_path))
     before, listing = sha256(path), folder_listing(path)
-    others = [["db", "check"], ["chat", "你好", "--model", "script:/nonexistent.json"], ["sync", "accounts"],
-              ["sync", "conflicts"], ["sync", "run"], ["time", "resolve", "D+1"]]
+    others = [
+        ["db", "check"],
+        ["chat", "你好", "--model", "script:/nonexistent.json"],
+        ["sync", "accounts"],
+        ["sync", "conflicts"],
+        ["sync", "run"],
+        ["time", "resolve", "D+1"],
+    ]
     for args in READS + WRITES + others:
         code, _out, err = cli(path, capsys, args, ics)
         line = one_line(err)
@@ -188,9 +194,7 @@ def test_not_a_database_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture
 # ---- read-only ------------------------------------------------------------------------------
 
 
-def test_read_only_file_reads_work_and_writes_are_refused(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], ics: Path
-) -> None:
+def test_read_only_file_reads_work_and_writes_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str], ics: Path) -> None:
     path = make_store(_in_folder(tmp_path), events=60)
     Store(path, backups=False).close()
     with read_only(path):
@@ -292,8 +296,7 @@ def test_recover_rebuilds_instances_when_the_occurrences_table_is_damaged(
     with Store(path, backups=False) as store:  # a series whose instances span several pages
         repo = EventRepo(store, ensure_profile(store))
         with store.transaction():
-            repo.save(build_event("daily", BASE, BASE + timedelta(hours=1), rrule="FREQ=DAILY;COUNT=300", stamp=BASE),
-                      1, "user")
+            repo.save(build_event("daily", BASE, BASE + timedelta(hours=1), rrule="FREQ=DAILY;COUNT=300", stamp=BASE), 1, "user")
     healthy = tmp_path / "healthy.sqlite3"
     healthy.write_bytes(path.read_bytes())
     leaves = leaf_pages(path, "occurrences")

@@ -122,7 +122,8 @@ def test_reader_thread_racing_a_writer_never_sees_half_a_transaction(store: Stor
             while not done.is_set():
                 # One statement, one snapshot: both counts see the same committed state.
                 total, latest = store.conn.execute(
-                    "SELECT COUNT(*), COUNT(*) FILTER (WHERE text LIKE '% b') FROM memories").fetchone()
+                    "SELECT COUNT(*), COUNT(*) FILTER (WHERE text LIKE '% b') FROM memories"
+                ).fetchone()
                 counts.append(total)
                 assert total == 2 * latest
             counts.append(count(store))

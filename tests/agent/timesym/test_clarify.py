@@ -487,9 +487,7 @@ _slotty_text = st.lists(
     max_size=8,
 ).map("".join)
 _contexts = st.builds(
-    lambda d, zone: TimeContext(
-        now=datetime(d.year, d.month, d.day, 10, 0, tzinfo=ZoneInfo(zone)), tz=ZoneInfo(zone)
-    ),
+    lambda d, zone: TimeContext(now=datetime(d.year, d.month, d.day, 10, 0, tzinfo=ZoneInfo(zone)), tz=ZoneInfo(zone)),
     st.dates(min_value=date(1900, 1, 1), max_value=date(9999, 12, 31)),
     st.sampled_from(["Asia/Shanghai", "America/New_York", "UTC", "Pacific/Kiritimati"]),
 )
