@@ -82,7 +82,8 @@ def run(argv: Sequence[str]) -> int:
     from PySide6.QtWidgets import QApplication, QMessageBox
 
     from agent.errors import UserFacingError
-    from agent.store.db import Store, default_db_path
+    from agent.store.db import Store
+    from agent.store.file_check import default_db_path
     from agent.store.profiles import ensure_profile
     from app import i18n
     from app.main_window import MainWindow

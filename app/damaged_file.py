@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QMessageBox
 
-    from agent.store.db import DamagedStoreError, Store
+    from agent.store.db import Store
+    from agent.store.file_check import DamagedStoreError
 
 Ask = Callable[[str, list[tuple[str, str]]], str | None]  # text, (key, button label)… -> key or None
 

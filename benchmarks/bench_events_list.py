@@ -40,7 +40,7 @@ from agent.services.calendars import CalendarService
 from agent.services.queries import QueryService
 from agent.store.components import build_event, wall_seconds
 from agent.store.db import Store
-from agent.store.events import _RANGE_COLUMNS, LONG_SPAN, EventRepo
+from agent.store.events import LONG_SPAN, RANGE_COLUMNS, EventRepo
 from agent.store.profiles import ensure_profile
 from agent.timesym.context import TimeContext
 
@@ -151,7 +151,7 @@ def rtree_month(store: Store, profile: int, start: datetime, end: datetime) -> i
     ):
         found += len(
             cursor.execute(
-                _RANGE_COLUMNS + " FROM occurrences o JOIN events e ON e.id = o.event_id"
+                RANGE_COLUMNS + " FROM occurrences o JOIN events e ON e.id = o.event_id"
                 " WHERE o.profile_id = ? AND o.floating = ? AND o.start_ts < ? AND o.start_ts >= ?"
                 " AND o.end_ts - o.start_ts <= ? AND (o.end_ts > ? OR (o.end_ts = o.start_ts AND o.start_ts >= ?))",
                 [profile, floating, hi, lo - LONG_SPAN, LONG_SPAN, lo, lo],
@@ -159,7 +159,7 @@ def rtree_month(store: Store, profile: int, start: datetime, end: datetime) -> i
         )
         found += len(
             cursor.execute(
-                _RANGE_COLUMNS + " FROM occurrences_span s CROSS JOIN occurrences o ON o.id = s.id"
+                RANGE_COLUMNS + " FROM occurrences_span s CROSS JOIN occurrences o ON o.id = s.id"
                 " JOIN events e ON e.id = o.event_id"
                 " WHERE s.span_start < ? AND s.span_end > ? AND o.profile_id = ? AND o.floating = ?"
                 " AND o.start_ts < ? AND o.end_ts > ? AND o.end_ts - o.start_ts > ?",

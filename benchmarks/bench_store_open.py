@@ -48,7 +48,8 @@ def main() -> None:
     os.environ["XDG_DATA_HOME"] = str(scratch / "data")
 
     from agent.store import backups
-    from agent.store.db import Store, inspect_file
+    from agent.store.db import Store
+    from agent.store.file_check import inspect_file
     from agent.store.recover import recover
     from benchmarks import bench_events_list
 

@@ -65,9 +65,9 @@ def edits(count: int, with_journal: bool) -> float:
     from agent.store import events as events_module
 
     tz = ZoneInfo("Asia/Shanghai")
-    saved = events_module.journal.collect
+    saved = events_module.journal_record.collect
     if not with_journal:
-        events_module.journal.collect = lambda *a, **k: None
+        events_module.journal_record.collect = lambda *a, **k: None
     try:
         with tempfile.TemporaryDirectory() as folder:
             store = Store(Path(folder) / "bench.sqlite3", backups=False)
@@ -82,7 +82,7 @@ def edits(count: int, with_journal: bool) -> float:
             took = (time.process_time() - start) / (2 * count)
             store.close()
     finally:
-        events_module.journal.collect = saved
+        events_module.journal_record.collect = saved
     return took
 
 

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
 from agent.models.script_backend import ScriptedModel  # noqa: E402
 from agent.services.calendars import CalendarService  # noqa: E402
-from agent.services.commands import Outcome  # noqa: E402
+from agent.services.command_types import Outcome  # noqa: E402
 from agent.services.editing import EditService, EventDraft  # noqa: E402
 from agent.store.db import Store  # noqa: E402
 from agent.store.profiles import ensure_profile  # noqa: E402

@@ -107,7 +107,7 @@ def db_path(value: str | None) -> Path:
     An empty ``--db ""`` is an error, not the default file; a folder, pipe or device is refused
     before SQLite opens it (a FIFO would hang, ``/dev/zero`` read as an endless file)."""
     if value is None:
-        from agent.store.db import default_db_path
+        from agent.store.file_check import default_db_path
 
         return default_db_path()
     path = checked_path(value, "--db")
@@ -151,9 +151,9 @@ class Session:
         store = Store(db_path(getattr(self.args, "db", None)), reading=self.reading,
                       clock=self._clock if pretend else None)  # fmt: skip
         OPEN_STORES.append(store)
-        from agent.store import journal
+        from agent.store import journal_record
 
-        journal.set_default_origin(store, "cli")  # the undo journal says who wrote (chat turns say chat)
+        journal_record.set_default_origin(store, "cli")  # the undo journal says who wrote (chat turns say chat)
         for notice in store.notices:  # e.g. a daily backup that could not be written
             print(f"richeng: warning: {' '.join(notice.split())}", file=sys.stderr)
         return store

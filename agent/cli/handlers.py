@@ -11,7 +11,7 @@ from agent.cli.common import CliError, Session, checked_path, emit, fail
 from agent.timesym.context import TimeContext
 
 if TYPE_CHECKING:  # the store and icalendar load only for commands that open the store
-    from agent.store.events import Occurrence
+    from agent.store.occurrence import Occurrence
 
 
 def _when(occ: Occurrence) -> str:
@@ -32,7 +32,8 @@ def _event_lines(events: list[Occurrence]) -> str:
 
 def time_resolve(args: argparse.Namespace) -> int:
     """Invalid symbols still get their ``kind: error`` object on stdout; exit 2 says so too."""
-    from agent.timesym.resolve import SymbolError, error_json, resolve
+    from agent.timesym.grammar import SymbolError
+    from agent.timesym.resolve import error_json, resolve
 
     ctx = Session(args, reading=True).ctx if (args.tz or args.now or args.db) else TimeContext.system()
     results: list[dict[str, Any]] = []
@@ -133,7 +134,8 @@ def _add_problem(args: argparse.Namespace, ctx: TimeContext) -> str | None:
     """What the command service would answer ``invalid``, found before it runs: it keeps an
     invalid request as a stub for the chat's next reply to fix, a row the CLI has no use for
     (a refused command must leave the database as it was; issue 19's fuzzing found it)."""
-    from agent.timesym.resolve import SymbolError, resolve, resolve_time
+    from agent.timesym.grammar import SymbolError
+    from agent.timesym.resolve import resolve, resolve_time
 
     if not args.title.strip():
         return "title is required: a short name for the event"
@@ -313,10 +315,10 @@ def chat(args: argparse.Namespace) -> int:
 
     warm_model(model, session.store, session.profile_id)  # a local model: saved prefix state, or read it now
     from agent.cli.progress_line import ProgressLine
-    from agent.store import journal
+    from agent.store import journal_record
 
     line = ProgressLine(sys.stderr) if sys.stderr.isatty() else None  # a terminal only: captured output stays as it was
-    with journal.origin(session.store, "chat"):
+    with journal_record.origin(session.store, "chat"):
         turn = assistant.stream_turn(args.message, session.ctx)
         try:
             while True:

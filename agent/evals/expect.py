@@ -15,9 +15,10 @@ from typing import Any
 from agent.evals.cases import Case
 from agent.evals.runner import CaseRun, TurnRecord
 from agent.runtime.calendar_status import CHANGED, READ, STATES, UNCHANGED, mentions_calendar, promises_action
-from agent.runtime.guard import claims_calendar_state, claims_write
+from agent.runtime.claims import claims_calendar_state, claims_write
 from agent.timesym.context import TimeContext
-from agent.timesym.resolve import SymbolError, resolve_range
+from agent.timesym.grammar import SymbolError
+from agent.timesym.resolve import resolve_range
 
 WRITE_TOOLS = frozenset(
     {"prepare_or_create_schedule", "remember_fact", "cancel_schedule_command", "update_schedule", "delete_schedule"}

@@ -17,7 +17,8 @@ from zoneinfo import ZoneInfo
 from agent.evals.cases import Case, CaseError, parse_when
 from agent.services.archive import ArchiveService
 from agent.services.calendars import CalendarService
-from agent.services.commands import ACTIVE, CommandService
+from agent.services.command_types import ACTIVE
+from agent.services.commands import CommandService
 from agent.services.memory import MemoryService
 from agent.services.settings import SettingsService
 from agent.store.components import aware, build_event

@@ -27,7 +27,8 @@ from agent.evals.fixtures import (
 from agent.models.base import ChatModel, ModelEvent, ModelResponse, ToolChoice
 from agent.models.script_backend import ScriptedModel
 from agent.runtime.session import ChatSession
-from agent.runtime.turn import Assistant, TurnEvent, TurnResult
+from agent.runtime.turn import Assistant
+from agent.runtime.turn_types import TurnEvent, TurnResult
 
 RECEIPT_BY_OUTCOME = {
     "created": "outcome", "needs_date": "outcome", "conflict": "outcome", "past_time": "outcome",

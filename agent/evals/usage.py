@@ -21,7 +21,7 @@ from zoneinfo import ZoneInfo
 
 from agent.evals.cases import CaseError, cases_dir, parse_case
 from agent.evals.report import latency_table, percentile
-from agent.services.commands import ACTIVE
+from agent.services.command_types import ACTIVE
 from agent.services.settings import SettingsService
 from agent.store.components import aware
 from agent.store.db import Store

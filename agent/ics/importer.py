@@ -28,10 +28,10 @@ from agent.ics.reader import ENCODING_NAMES, IcsReadError, RawCalendar, RawCompo
 from agent.ics.repair import content_digest, needs_repair, repair
 from agent.ics.report import ImportProblem, ImportReport
 from agent.ics.writer import Writer
-from agent.store import journal
+from agent.store import journal_record
 from agent.store.db import Store
 
-__all__ = ["MAX_FILE_BYTES", "ImportProblem", "ImportReport", "IcsReadError", "import_bytes", "import_file"]
+__all__ = ["MAX_FILE_BYTES", "import_bytes", "import_file"]
 
 ORIGINS = ("user", "agent", "import")
 BATCH = 2000  # events prepared before a write: bounds memory, big enough to amortise each write
@@ -94,7 +94,7 @@ def import_bytes(
     with store.transaction():
         _Import(store, profile_id, origin, report, calendar_name, parts).run(calendars, data)
         # One undo journal entry for the whole file, committed with it (agent/store/journal.py).
-        journal.collect(store, profile_id, report.changes, origin="import", label=f"import {Path(source_name).name}")
+        journal_record.collect(store, profile_id, report.changes, origin="import", label=f"import {Path(source_name).name}")
     return report
 
 

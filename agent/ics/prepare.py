@@ -23,7 +23,7 @@ import x_wr_timezone
 from agent.errors import UserFacingError
 from agent.ics import quick, zones
 from agent.ics.reader import RawCalendar, RawComponent, split_head, unfold
-from agent.store import events, recurrence
+from agent.store import expansion, recurrence
 from agent.store.components import EventFields, index_fields, parse_component
 
 CALENDAR_PROPERTY = "X-RICHENG-CALENDAR"
@@ -472,7 +472,7 @@ def _plain_override(component: icalendar.Event) -> bool:
 
 def recurrence_budget() -> int:
     """The walks' budget for one series, as the store's expander sets it."""
-    return events.MAX_SERIES_INSTANCES + 2 * events.MAX_INSTANCES_PER_CHUNK
+    return expansion.MAX_SERIES_INSTANCES + 2 * expansion.MAX_INSTANCES_PER_CHUNK
 
 
 def _exdates(component: icalendar.Event) -> list[Any]:

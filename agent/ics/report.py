@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent.store.events import ChangeSet
+from agent.store.changes import ChangeSet
 
 
 @dataclass(frozen=True)

@@ -20,10 +20,11 @@ import icalendar
 from agent.ics.prepare import Prepared
 from agent.ics.report import ImportProblem, ImportReport
 from agent.services.calendars import CalendarService
+from agent.store.changes import Change
 from agent.store.components import excluded_single, parse_component
 from agent.store.db import Store, utc_now_iso
 from agent.store.event_sql import EventSql, OccurrenceRow
-from agent.store.events import Change, EventRepo
+from agent.store.events import EventRepo
 
 _DTSTAMP = re.compile(r"^DTSTAMP[;:][^\n]*\n(?:[ \t][^\n]*\n)*", re.MULTILINE)
 _CHUNK = 500

@@ -37,7 +37,7 @@ class ScriptFileError(ModelUnavailable, InputFileError):
     an unavailable model to the app, and the user's bad file to the CLI (exit 2)."""
 
 
-def _pieces(content: str) -> list[str]:
+def pieces(content: str) -> list[str]:
     """A few token-like pieces (words; runs of CJK split into short chunks) for realistic streams."""
     out: list[str] = []
     for word in _PIECE_RE.findall(content) or ([content] if content else []):
@@ -134,7 +134,7 @@ class ScriptedModel(BaseChatModel):
         if "unavailable" in turn:
             raise ModelUnavailable(str(turn["unavailable"]))
         content = str(turn.get("content", ""))
-        for piece in _pieces(content):
+        for piece in pieces(content):
             watch.first_output()
             yield ModelEvent(kind="token", text=piece)
         calls: list[ToolCall] = []

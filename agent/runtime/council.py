@@ -14,7 +14,7 @@ from typing import Any
 from agent.models.base import ChatModel, ModelEvent, ModelResponse
 from agent.services.archive import Message
 from agent.services.wording import accepts_offer
-from agent.store.events import Occurrence
+from agent.store.occurrence import Occurrence
 
 WINDOW = timedelta(minutes=30)
 ADVISORS = (

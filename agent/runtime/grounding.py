@@ -37,7 +37,8 @@ from typing import Any
 from agent.services.wording import fold, units
 from agent.timesym.clarify import date_mentions, time_mentions
 from agent.timesym.context import TimeContext
-from agent.timesym.resolve import SymbolError, resolve
+from agent.timesym.grammar import SymbolError
+from agent.timesym.resolve import resolve
 
 # ---- vocabulary (data; the functions below only look words up) ---------------------------
 

@@ -34,8 +34,6 @@ from agent.runtime.claims import (
     STATE,
     UPDATE,
     Claim,
-    claims_calendar_state,
-    claims_write,
     find_claims,
 )
 
@@ -132,7 +130,15 @@ def honest_reply(kind: str, lang: str) -> str:
 
 
 __all__ = [
-    "ANSWERED", "FLAGS", "GuardVerdict", "TurnFacts", "UNVERIFIED_CREATE", "UNVERIFIED_DELETE", "UNVERIFIED_MEMORY",
-    "UNVERIFIED_QUERY", "UNVERIFIED_UPDATE", "check_reply", "claims_calendar_state", "claims_write", "find_claims",
+    "ANSWERED",
+    "FLAGS",
+    "GuardVerdict",
+    "TurnFacts",
+    "UNVERIFIED_CREATE",
+    "UNVERIFIED_DELETE",
+    "UNVERIFIED_MEMORY",
+    "UNVERIFIED_QUERY",
+    "UNVERIFIED_UPDATE",
+    "check_reply",
     "honest_reply",
-]  # fmt: skip
+]

@@ -13,7 +13,7 @@ from typing import Any
 
 from agent.runtime.fence import PROMPT_RULE, as_data
 from agent.services.archive import Message
-from agent.services.commands import Stub
+from agent.services.command_types import Stub
 from agent.timesym.context import TimeContext
 from agent.timesym.grammar import GRAMMAR_SUMMARY
 

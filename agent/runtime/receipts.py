@@ -12,10 +12,10 @@ from datetime import date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from agent.services.commands import Outcome
+from agent.services.command_types import Outcome
 from agent.services.memory import Memory
 from agent.services.queries import FreeSlot, RangeResult
-from agent.store.events import Occurrence
+from agent.store.occurrence import Occurrence
 from agent.timesym.context import day_start
 
 ZH_WEEKDAYS = "一二三四五六日"

@@ -27,7 +27,8 @@ from typing import Any
 
 from agent.models.base import ChatModel
 from agent.runtime.toolkit import Registry
-from agent.runtime.turn import Assistant, TurnEvent, TurnResult
+from agent.runtime.turn import Assistant
+from agent.runtime.turn_types import TurnEvent, TurnResult
 from agent.store.db import Store
 from agent.timesym.context import TimeContext
 

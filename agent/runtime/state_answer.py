@@ -27,7 +27,8 @@ from agent.services.queries import QueryService, RangeResult
 from agent.timesym import words as W
 from agent.timesym.clarify import parse_slot_reply
 from agent.timesym.context import TimeContext
-from agent.timesym.resolve import SymbolError, resolve_range
+from agent.timesym.grammar import SymbolError
+from agent.timesym.resolve import resolve_range
 
 #: A reply that spans more than this is not "the day it names"; it gets the apology.
 MAX_ANSWER_DAYS: Final = 62

@@ -24,7 +24,7 @@ from agent.runtime import receipts as R
 from agent.runtime.edit_receipts import edit_outcome_name, edit_receipt
 from agent.runtime.grounding import Grounding, bulk_word, edit_reasons, target_reasons, title_reasons, value_check
 from agent.runtime.toolkit import Receipt, Registry, Tool, ToolDeps, ToolResult
-from agent.store.events import Occurrence
+from agent.store.occurrence import Occurrence
 from agent.timesym.grammar import RANGE_BOUND_PATTERN, TIME_PATTERN
 from agent.timesym.resolve import resolve_range
 

@@ -34,7 +34,8 @@ from agent.runtime.turn_types import ReceiptValue, TurnEvent, TurnRequest, TurnR
 from agent.services.archive import ArchiveService, Message
 from agent.services.calendars import CalendarService
 from agent.services.chat_edits import ChatEditService, EditOutcome, EditStub
-from agent.services.commands import CommandService, Outcome, Stub
+from agent.services.command_types import Outcome, Stub
+from agent.services.commands import CommandService
 from agent.services.memory import MemoryService
 from agent.services.queries import QueryService
 from agent.services.settings import SettingsService
@@ -524,4 +525,4 @@ def _drain(generator: Generator[TurnEvent, None, TurnResult]) -> TurnResult:
             return done.value
 
 
-__all__ = ["Assistant", "TurnEvent", "TurnResult", "MAX_MODEL_CALLS", "MAX_RETRIES"]
+__all__ = ["Assistant", "MAX_MODEL_CALLS", "MAX_RETRIES"]

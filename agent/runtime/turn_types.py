@@ -16,10 +16,11 @@ from agent.runtime.observe import Timeline
 from agent.runtime.toolkit import ParsedCall
 from agent.services.archive import ArchiveService
 from agent.services.chat_edits import ChatEditService, EditOutcome, EditStub
-from agent.services.commands import CommandService, Outcome, Stub
+from agent.services.command_types import Outcome, Stub
+from agent.services.commands import CommandService
 from agent.services.memory import Memory, MemoryService
 from agent.services.queries import FreeSlot, RangeResult
-from agent.store.events import ChangeSet
+from agent.store.changes import ChangeSet
 from agent.timesym.clarify import SlotPatch
 from agent.timesym.context import TimeContext
 

@@ -9,8 +9,9 @@ from typing import Any
 
 from agent.errors import NotFoundError, ValidationError
 from agent.services.text import MAX_CALENDAR_NAME, check_text
+from agent.store.changes import Change, ChangeSet
 from agent.store.db import Store, utc_now_iso
-from agent.store.events import Change, ChangeSet, EventRepo
+from agent.store.events import EventRepo
 from agent.store.profiles import DEFAULT_CALENDAR_NAME
 
 PALETTE = ["#3b82f6", "#ef4444", "#10b981", "#f59e0b", "#8b5cf6", "#ec4899", "#14b8a6", "#64748b"]

@@ -31,17 +31,19 @@ import icalendar
 
 from agent.errors import StoreError, UserFacingError
 from agent.services.calendars import CalendarService
-from agent.services.commands import WriteFacts, clean_title
+from agent.services.command_types import WriteFacts, clean_title
 from agent.services.editing import EditService
 from agent.services.queries import QueryService
 from agent.services.settings import SettingsService
 from agent.services.targets import MAX_OPTIONS, Search, as_option, find_targets, fold, pick_choice, refind
 from agent.services.wording import confirmation_answer
-from agent.store import journal
+from agent.store import journal_record
+from agent.store.changes import ChangeSet
 from agent.store.components import set_alarms
-from agent.store.events import ChangeSet, Occurrence
+from agent.store.occurrence import Occurrence
 from agent.timesym.context import TimeContext, local_datetime
-from agent.timesym.resolve import SymbolError, resolve, resolve_time
+from agent.timesym.grammar import SymbolError
+from agent.timesym.resolve import resolve, resolve_time
 
 PENDING = ("choose", "confirm", "edit_conflict")
 #: Reasons (from the grounding latch) that are answered from the store with nothing pending:
@@ -358,7 +360,7 @@ class ChatEditService:
         changes = ChangeSet()
         done: list[dict[str, Any]] = []
         ops = {str(item["op"]) for item in items}
-        with journal.origin(self.store, "chat"), self.store.transaction():
+        with journal_record.origin(self.store, "chat"), self.store.transaction():
             for item in items:
                 occ = refind(self.queries, item["target"], self.ctx)
                 if occ is None:
@@ -575,7 +577,7 @@ class ChatEditService:
         changes = ChangeSet()
         # One change set, one COMMIT (undo reverts all of it), journalled as the chat's own
         # change whichever entry point ran the turn (app, CLI, eval).
-        with journal.origin(self.store, "chat"), self.store.transaction():
+        with journal_record.origin(self.store, "chat"), self.store.transaction():
             if op == "delete":
                 changes.extend(self.edits.delete(occ, scope))  # type: ignore[arg-type]
             else:

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from typing import Any, Protocol
 
-from agent.store.events import ChangeSet, Occurrence
+from agent.store.changes import ChangeSet
+from agent.store.occurrence import Occurrence
 
 ACTIVE = ("needs_date", "conflict", "past_time", "invalid", "unconfirmed")
 IDEMPOTENCY_WINDOW = timedelta(minutes=10)

@@ -19,7 +19,6 @@ from agent.services.command_types import (
     ACTIVE,
     IDEMPOTENCY_WINDOW,
     MAX_DURATION_MINUTES,
-    MAX_TITLE,
     GroundingCheck,
     Outcome,
     Round,
@@ -34,25 +33,16 @@ from agent.services.queries import QueryService
 from agent.services.repeat import Series, build_series
 from agent.services.settings import SettingsService
 from agent.services.stub_rules import CHOOSING, Fit, fit_reply, map_loose
+from agent.store.changes import ChangeSet
 from agent.store.components import build_event, wall_seconds
 from agent.store.db import Store
-from agent.store.events import ChangeSet, EventRepo, Occurrence
+from agent.store.events import EventRepo
+from agent.store.occurrence import Occurrence
 from agent.timesym.context import TimeContext, day_start, local_datetime
-from agent.timesym.resolve import SymbolError, resolve, resolve_time
+from agent.timesym.grammar import SymbolError
+from agent.timesym.resolve import resolve, resolve_time
 
-# The values and helpers live in ``command_types.py``; these names stay importable from here.
-__all__ = [
-    "ACTIVE",
-    "IDEMPOTENCY_WINDOW",
-    "MAX_DURATION_MINUTES",
-    "MAX_TITLE",
-    "CommandService",
-    "GroundingCheck",
-    "Outcome",
-    "Stub",
-    "WriteFacts",
-    "clean_title",
-]
+__all__ = ["CommandService"]
 
 
 MAX_SPAN_DAYS = 366  # an all-day event over more days than a year is a typo

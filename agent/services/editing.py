@@ -29,10 +29,12 @@ else:  # on first use: the app's first paint imports this module but edits nothi
     icalendar = lazy_module("icalendar", __name__)
 
 from agent.errors import NotFoundError, ValidationError
-from agent.store.changes import Change, ChangeSet
+from agent.store.changes import ChangeSet
 from agent.store.components import build_event, index_fields, new_uid, parse_component, recurrence_key, set_alarms
 from agent.store.db import Store
-from agent.store.events import CapNote, EventRepo, Occurrence
+from agent.store.events import EventRepo
+from agent.store.expansion import CapNote
+from agent.store.occurrence import Occurrence
 
 Scope = Literal["this", "following", "all"]
 EDITABLE = ("title", "description", "location", "transp", "completed")
@@ -487,4 +489,4 @@ def _end_series_before(component: icalendar.Event, original: datetime | date) ->
     rule["UNTIL"] = [until]
 
 
-__all__ = ["CapNote", "Change", "EditService", "EventDraft", "RecurrenceDates", "Scope"]
+__all__ = ["EditService", "EventDraft", "RecurrenceDates", "Scope"]

@@ -15,7 +15,8 @@ from agent.errors import ValidationError
 from agent.services.calendars import CalendarService
 from agent.services.settings import SettingsService, WorkingHours
 from agent.store.db import Store
-from agent.store.events import EventRepo, Occurrence
+from agent.store.events import EventRepo
+from agent.store.occurrence import Occurrence
 from agent.timesym.context import TimeContext, local_datetime
 from agent.timesym.resolve import resolve_range
 

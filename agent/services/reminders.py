@@ -14,7 +14,8 @@ from zoneinfo import ZoneInfo
 from icalendar.prop import vDDDTypes, vDuration
 
 from agent.store.db import Store
-from agent.store.events import EventRepo, Occurrence
+from agent.store.events import EventRepo
+from agent.store.occurrence import Occurrence
 
 ABSOLUTE_LOOKAHEAD = timedelta(days=400)  # an absolute trigger names the first instance after it
 

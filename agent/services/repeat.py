@@ -16,8 +16,9 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from agent.timesym.context import TimeContext, local_datetime
+from agent.timesym.grammar import SymbolError
 from agent.timesym.lunar import lunar_month_day, lunar_to_solar, lunar_year_of, month_length
-from agent.timesym.resolve import SymbolError, resolve
+from agent.timesym.resolve import resolve
 
 REPEATS = ("DAILY", "WEEKDAYS", "WEEKLY", "BIWEEKLY", "MONTHLY", "YEARLY", "LUNAR_YEARLY")
 BYDAY = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")

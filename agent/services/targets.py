@@ -27,10 +27,11 @@ from typing import Any
 
 from agent.services.queries import QueryService
 from agent.services.wording import units as _units
-from agent.store.events import Occurrence
+from agent.store.occurrence import Occurrence
 from agent.timesym.clarify import date_mentions, parse_slot_reply
 from agent.timesym.context import TimeContext, day_start, local_datetime
-from agent.timesym.resolve import SymbolError, resolve, resolve_time
+from agent.timesym.grammar import SymbolError
+from agent.timesym.resolve import resolve, resolve_time
 
 PAST_DAYS = 7
 AHEAD_DAYS = 60

@@ -33,49 +33,16 @@ from agent.errors import StoreError
 from agent.store.file_check import (
     BUSY_TIMEOUT_MS,
     SCHEMA_VERSION,
-    SQLITE_MAGIC,
-    DamagedStoreError,
-    FileCheck,
-    _has_schema,
-    _header_problem,
-    _read_version,
-    _writable,
     connect_read_only,
-    db_hint,
-    default_db_path,
     inspect_file,
-    read_only_uri,
     read_version,
     refusal,
+    writable,
 )
 from agent.store.file_guard import FileGuard
 from agent.store.migrations import MIGRATIONS
 
-__all__ = [  # what this module holds, and what it re-exports from file_check for older importers
-    "BUSY_TIMEOUT_MS",
-    "MIGRATIONS",
-    "SCHEMA_VERSION",
-    "SQLITE_MAGIC",
-    "Clock",
-    "DamagedStoreError",
-    "FileCheck",
-    "ReadOnlyStoreError",
-    "Store",
-    "_has_schema",
-    "_header_problem",
-    "_read_version",
-    "_split_sql",
-    "_writable",
-    "connect_read_only",
-    "db_hint",
-    "default_db_path",
-    "inspect_file",
-    "local_now",
-    "read_only_uri",
-    "read_version",
-    "refusal",
-    "utc_now_iso",
-]
+__all__ = ["Clock", "ReadOnlyStoreError", "Store", "split_sql", "local_now", "utc_now_iso"]
 
 Clock = Callable[[], datetime]
 
@@ -220,7 +187,7 @@ class Store:
                 check = inspect_file(file, known=SCHEMA_VERSION)
         if check.state not in ("new", "ok"):
             raise refusal(check, known=SCHEMA_VERSION)
-        if not _writable(file):
+        if not writable(file):
             if check.state == "new":
                 raise StoreError(f"cannot create {file}: its folder is read-only")
             if not reading:
@@ -325,7 +292,7 @@ class Store:
         with self.transaction() as conn:
             conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations ( version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
             for number in range(current + 1, SCHEMA_VERSION + 1):
-                for statement in _split_sql(MIGRATIONS[number - 1]):
+                for statement in split_sql(MIGRATIONS[number - 1]):
                     conn.execute(statement)
                 conn.execute(
                     "INSERT INTO schema_migrations(version, applied_at) VALUES (?, ?)",
@@ -468,7 +435,7 @@ class Store:
         self.close()
 
 
-def _split_sql(script: str) -> list[str]:
+def split_sql(script: str) -> list[str]:
     """Split a migration into statements; ``sqlite3.complete_statement`` knows triggers."""
     statements: list[str] = []
     buffer = ""

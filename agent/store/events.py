@@ -24,17 +24,13 @@ else:  # on first use: a range query needs none (start-up, issue 14)
     icalendar = lazy_module("icalendar", __name__)
 
 from agent.errors import NotFoundError, ValidationError
-from agent.store import journal
+from agent.store import journal_record
 from agent.store.changes import Change, ChangeSet
 from agent.store.components import EPOCH, EventFields, index_fields, parse_component, wall_seconds
 from agent.store.db import Store, utc_now_iso
 from agent.store.event_sql import ChangedRow, EventSql, NewRow
 from agent.store.expansion import (
     DAY,
-    EXTEND_BY,
-    HORIZON,
-    MAX_INSTANCES_PER_CHUNK,
-    MAX_SERIES_INSTANCES,
     CapNote,
     Expander,
 )
@@ -135,7 +131,7 @@ class EventRepo:
             )
         if materialize:
             self.materialize(fields.uid)
-        journal.collect(self.store, self.profile_id, changes, origin)  # the undo journal (one entry per commit)
+        journal_record.collect(self.store, self.profile_id, changes, origin)  # the undo journal (one entry per commit)
         return changes
 
     def save_plain(self, parts: list[tuple[str, EventFields]], calendar_id: int, origin: str) -> ChangeSet:
@@ -175,7 +171,7 @@ class EventRepo:
             Change(fields.uid, fields.recurrence_id, new_id, None, None, None)
             for new_id, (_, _, _, fields) in zip(new_ids, inserts, strict=True)
         ]
-        journal.collect(self.store, self.profile_id, changes, origin)
+        journal_record.collect(self.store, self.profile_id, changes, origin)
         return changes
 
     def delete(self, uid: str, recurrence_id: str | None = None) -> ChangeSet:
@@ -196,7 +192,7 @@ class EventRepo:
         self.sql.delete(row["id"] for row in rows)
         if recurrence_id:
             self.materialize(uid)
-        journal.collect(self.store, self.profile_id, changes)
+        journal_record.collect(self.store, self.profile_id, changes)
         return changes
 
     def restore(self, change: Change) -> ChangeSet:
@@ -278,14 +274,14 @@ class EventRepo:
                 # only its own lengths, so no row comes twice. The tree's 32-bit boxes only
                 # ever contain their rows: the exact integer test follows.
                 rows = cursor.execute(
-                    _RANGE_COLUMNS + " FROM occurrences o JOIN events e ON e.id = o.event_id"
+                    RANGE_COLUMNS + " FROM occurrences o JOIN events e ON e.id = o.event_id"
                     " WHERE o.profile_id = ? AND o.floating = ? AND o.start_ts < ? AND o.start_ts >= ?"
                     " AND o.end_ts - o.start_ts <= ?"
                     " AND (o.end_ts > ? OR (o.end_ts = o.start_ts AND o.start_ts >= ?))" + extra,
                     [self.profile_id, floating, hi, lo - LONG_SPAN, LONG_SPAN, lo, lo, *params_extra],
                 ).fetchall()
                 rows += cursor.execute(
-                    _RANGE_COLUMNS + " FROM occurrences_span s CROSS JOIN occurrences o ON o.id = s.id"
+                    RANGE_COLUMNS + " FROM occurrences_span s CROSS JOIN occurrences o ON o.id = s.id"
                     " JOIN events e ON e.id = o.event_id"
                     " WHERE s.span_start < ? AND s.span_end > ? AND o.profile_id = ? AND o.floating = ?"
                     " AND o.start_ts < ? AND o.end_ts > ? AND o.end_ts - o.start_ts > ?" + extra,
@@ -296,7 +292,7 @@ class EventRepo:
         return [item[3] for item in keyed]
 
 
-_RANGE_COLUMNS = (
+RANGE_COLUMNS = (
     "SELECT o.start_ts, o.end_ts, o.recurrence_id, o.series_id, e.id, e.uid, e.title, e.all_day,"
     " e.tzid, e.location, e.description, e.transp, e.status, e.completed, e.origin, e.calendar_id"
 )
@@ -360,10 +356,4 @@ def _occurrences(
     return out
 
 
-# Change, ChangeSet and Occurrence live in their own modules (plain values the app may
-# import), the expansion bounds and CapNote in agent/store/expansion.py; they are named
-# here too because most callers meet them through the repository.
-__all__ = [
-    "DAY", "EXTEND_BY", "HORIZON", "LONG_SPAN", "MAX_INSTANCES_PER_CHUNK", "MAX_SERIES_INSTANCES", "CapNote", "Change",
-    "ChangeSet", "EventRepo", "Occurrence",
-]  # fmt: skip
+__all__ = ["LONG_SPAN", "EventRepo"]

@@ -69,7 +69,7 @@ def connect_read_only(path: Path) -> sqlite3.Connection:
     return conn
 
 
-def _header_problem(head: bytes) -> str | None:
+def header_problem(head: bytes) -> str | None:
     if len(head) < 100 or not head.startswith(SQLITE_MAGIC):
         return "no SQLite header"
     page_size = int.from_bytes(head[16:18], "big")
@@ -101,7 +101,7 @@ def inspect_file(path: Path, *, integrity: bool = True, known: int | None = None
             head = handle.read(100)
     except OSError as exc:
         raise StoreError(f"cannot read {path}: {exc.strerror}") from None
-    problem = _header_problem(head)
+    problem = header_problem(head)
     if problem == "no SQLite header":
         return FileCheck(path, "not_sqlite", detail=problem)
     if problem:
@@ -112,7 +112,7 @@ def inspect_file(path: Path, *, integrity: bool = True, known: int | None = None
         raise StoreError(f"cannot open {path}: {exc}") from None
     try:
         version = read_version(conn)
-        if version == 0 and _has_schema(conn):
+        if version == 0 and has_schema(conn):
             return FileCheck(path, "foreign")
         if version > (SCHEMA_VERSION if known is None else known):
             return FileCheck(path, "newer", version)
@@ -138,10 +138,7 @@ def read_version(conn: sqlite3.Connection) -> int:
     return int(version)
 
 
-_read_version = read_version  # older name, kept for callers outside the store
-
-
-def _has_schema(conn: sqlite3.Connection) -> bool:
+def has_schema(conn: sqlite3.Connection) -> bool:
     """Whether the file already holds tables, views or indexes (of some other program)."""
     return conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone() is not None
 
@@ -190,7 +187,7 @@ def refusal(check: FileCheck, *, known: int | None = None) -> StoreError:
     )
 
 
-def _writable(path: Path) -> bool:
+def writable(path: Path) -> bool:
     """Whether the file and its folder (for ``-wal``/``-shm``) accept writes."""
     target = path if path.exists() else path.parent
     return os.access(target, os.W_OK) and os.access(path.parent, os.W_OK)

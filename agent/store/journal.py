@@ -34,17 +34,14 @@ from zoneinfo import ZoneInfo
 
 from agent.errors import NotFoundError, UserFacingError
 from agent.store.journal_record import (
-    _CHUNK,
+    CHUNK,
     RowChange,
-    _check_origin,
-    _current,
-    _digest,
-    _open,
-    _summary,
+    check_origin,
     collect,
-    last_recorded,
-    origin,
-    set_default_origin,
+    current_rows,
+    digest,
+    open_entry,
+    summary,
 )
 from agent.store.journal_record import KEEP as KEEP
 from agent.store.journal_record import ORIGINS as ORIGINS
@@ -52,8 +49,8 @@ from agent.store.journal_record import ORIGINS as ORIGINS
 if TYPE_CHECKING:
     import sqlite3
 
+    from agent.store.changes import ChangeSet
     from agent.store.db import Store
-    from agent.store.events import ChangeSet
 
 LIST_DEFAULT = 20
 
@@ -231,10 +228,11 @@ def inverse_of(store: Store, change_id: int) -> int | None:
 
 
 def _revert(store: Store, profile_id: int, change_id: int, origin: str) -> Reverted:
+    from agent.store.changes import Change, ChangeSet
     from agent.store.components import parse_component
-    from agent.store.events import Change, ChangeSet, EventRepo
+    from agent.store.events import EventRepo
 
-    _check_origin(origin)
+    check_origin(origin)
     conn = store.conn
     row = conn.execute("SELECT * FROM change_journal WHERE id = ? AND profile_id = ?", (change_id, profile_id)).fetchone()
     if row is None:
@@ -243,12 +241,12 @@ def _revert(store: Store, profile_id: int, change_id: int, origin: str) -> Rever
     if entry.undone:
         raise JournalError(f"第 {change_id} 号更改已撤销 / change #{change_id} is already undone")
     rows = [RowChange.from_json(item) for item in json.loads(row["changes"])["rows"]]
-    now = _current(conn, profile_id, {(r.uid, r.recurrence_id) for r in rows})
+    now = current_rows(conn, profile_id, {(r.uid, r.recurrence_id) for r in rows})
     for change in rows:
         current = now.get((change.uid, change.recurrence_id))
-        digest = _digest(current["calendar_id"], current["ics"]) if current is not None else None
-        if digest != change.after:
-            title = (current["title"] if current is not None else "") or _summary(change.before_ics or "")
+        now_digest = digest(current["calendar_id"], current["ics"]) if current is not None else None
+        if now_digest != change.after:
+            title = (current["title"] if current is not None else "") or summary(change.before_ics or "")
             raise JournalError(
                 f"无法准确撤销第 {change_id} 号更改：「{title}」之后又被改过，未做任何改动 / cannot undo change "
                 f"#{change_id} exactly: '{title}' has changed since; nothing was changed"
@@ -260,7 +258,7 @@ def _revert(store: Store, profile_id: int, change_id: int, origin: str) -> Rever
             "its events were in has been deleted; nothing was changed"
         )
     kind = "redo" if entry.kind == "undo" else "undo"
-    pending = _open(store, profile_id)
+    pending = open_entry(store, profile_id)
     assert pending is not None
     pending.origin, pending.kind = origin, kind
     pending.reverts.append(change_id)  # the app reverts an import of several files in one go
@@ -290,7 +288,7 @@ def _revert(store: Store, profile_id: int, change_id: int, origin: str) -> Rever
         touched |= _uids_with_rows(conn, profile_id, left)
     for uid in sorted(touched):
         repo.materialize(uid)
-    restored = _current(conn, profile_id, {(c.uid, c.recurrence_id) for c in rows if c.op != "created"})
+    restored = current_rows(conn, profile_id, {(c.uid, c.recurrence_id) for c in rows if c.op != "created"})
     for change in reversed(rows):
         if change.op != "created" and (change.uid, change.recurrence_id) in restored:
             events.append(_described(restored[(change.uid, change.recurrence_id)], "restored"))
@@ -305,8 +303,8 @@ def _reverted(entry: Entry) -> Entry:
 def _uids_with_rows(conn: sqlite3.Connection, profile_id: int, uids: set[str]) -> set[str]:
     ordered = sorted(uids)
     found: set[str] = set()
-    for start in range(0, len(ordered), _CHUNK):
-        chunk = ordered[start : start + _CHUNK]
+    for start in range(0, len(ordered), CHUNK):
+        chunk = ordered[start : start + CHUNK]
         found |= {r[0] for r in conn.execute(
             f"SELECT DISTINCT uid FROM events WHERE profile_id = ? AND uid IN ({', '.join('?' for _ in chunk)})",
             [profile_id, *chunk],
@@ -348,6 +346,17 @@ def _moment(row: Any, ts: int) -> datetime | date:
 
 
 __all__ = [
-    "Entry", "JournalError", "Reverted", "collect", "find", "get", "inverse_of", "is_undone", "last_recorded", "local_stamp",
-    "matching", "origin", "recent", "revert", "set_default_origin", "undo_last", "undoable",
-]  # fmt: skip
+    "Entry",
+    "JournalError",
+    "Reverted",
+    "find",
+    "get",
+    "inverse_of",
+    "is_undone",
+    "local_stamp",
+    "matching",
+    "recent",
+    "revert",
+    "undo_last",
+    "undoable",
+]

@@ -30,13 +30,13 @@ from agent.errors import StoreError
 if TYPE_CHECKING:
     import sqlite3
 
+    from agent.store.changes import ChangeSet
     from agent.store.db import Store
-    from agent.store.events import ChangeSet
 
 ORIGINS = ("chat", "cli", "import", "user", "sync")
 KEEP = 1000  # journal rows kept per profile; older ones are pruned on write
 _KEY = "change_journal"
-_CHUNK = 500
+CHUNK = 500
 _OFF = object()  # an origin scope that journals nothing
 
 
@@ -97,7 +97,7 @@ def _scopes(store: Store) -> list[Any]:
 
 def set_default_origin(store: Store, origin: str) -> None:
     """The origin of writes through ``store`` that name none (the CLI: ``cli``; default ``user``)."""
-    _check_origin(origin)
+    check_origin(origin)
     _defaults[store] = origin
 
 
@@ -106,7 +106,7 @@ def origin(store: Store, name: str | None, label: str | None = None) -> Iterator
     """Writes committed on this thread inside the block are journalled as ``name`` (``chat``
     for an assistant turn, ``sync`` for a pull); ``label`` names the entry."""
     if name is not None:
-        _check_origin(name)
+        check_origin(name)
     scopes = _scopes(store)
     scopes.append((name, label))
     try:
@@ -126,7 +126,7 @@ def collect(
     the change has committed already, so it is journalled in one of its own."""
     if not changes:
         return
-    pending = _open(store, profile_id)
+    pending = open_entry(store, profile_id)
     if pending is None:
         with store.transaction():
             collect(store, profile_id, changes, hint, origin=origin, label=label)
@@ -135,11 +135,11 @@ def collect(
     if hint:
         pending.hints.add(hint)
     if origin is not None and pending.origin is None:
-        _check_origin(origin)
+        check_origin(origin)
         pending.origin, pending.label = origin, label
 
 
-def _open(store: Store, profile_id: int) -> _Pending | None:
+def open_entry(store: Store, profile_id: int) -> _Pending | None:
     """This transaction's pending entry for the profile (None: no transaction is open)."""
     try:
         fresh = store.before_commit(_KEY, lambda conn: _flush(store, conn))
@@ -206,8 +206,8 @@ def _net(conn: sqlite3.Connection, profile_id: int, sets: list[ChangeSet]) -> tu
     for changes in sets:
         for change in (*changes.created, *changes.updated, *changes.deleted):
             first.setdefault((change.uid, change.recurrence_id), change)
-    now = _current(conn, profile_id, first, "e.uid, e.recurrence_id, e.calendar_id, e.ics, e.title",
-                   lambda found: (_digest(found["calendar_id"], found["ics"]), found["title"]))  # fmt: skip
+    now = current_rows(conn, profile_id, first, "e.uid, e.recurrence_id, e.calendar_id, e.ics, e.title",
+                   lambda found: (digest(found["calendar_id"], found["ics"]), found["title"]))  # fmt: skip
     rows: list[RowChange] = []
     titles: list[str] = []
     for key, change in first.items():
@@ -219,20 +219,20 @@ def _net(conn: sqlite3.Connection, profile_id: int, sets: list[ChangeSet]) -> tu
             op = "created"
         elif row is None:
             op = "deleted"
-        elif after == _digest(change.before_calendar_id, change.before_ics):
+        elif after == digest(change.before_calendar_id, change.before_ics):
             continue
         else:
             op = "updated"
         rows.append(RowChange(op, key[0], key[1], change.before_ics, change.before_calendar_id,
                               change.before_origin, getattr(change, "before_source", None), after))  # fmt: skip
         if len(titles) < 4:
-            title = row[1] if row is not None else _summary(change.before_ics or "")
+            title = row[1] if row is not None else summary(change.before_ics or "")
             if title and title not in titles:
                 titles.append(title)
     return rows, titles
 
 
-def _current(
+def current_rows(
     conn: sqlite3.Connection,
     profile_id: int,
     keys: Any,
@@ -245,8 +245,8 @@ def _current(
     wanted = set(keys)
     uids = sorted({uid for uid, _ in wanted})
     found: dict[tuple[str, str], Any] = {}
-    for start in range(0, len(uids), _CHUNK):
-        chunk = uids[start : start + _CHUNK]
+    for start in range(0, len(uids), CHUNK):
+        chunk = uids[start : start + CHUNK]
         for row in conn.execute(
             f"SELECT {columns} FROM events e JOIN calendars c ON c.id = e.calendar_id"
             f" WHERE e.profile_id = ? AND e.uid IN ({', '.join('?' for _ in chunk)})",
@@ -258,11 +258,11 @@ def _current(
     return found
 
 
-def _digest(calendar_id: int | None, ics: str) -> str:
+def digest(calendar_id: int | None, ics: str) -> str:
     return hashlib.sha256(f"{calendar_id}\x00{ics}".encode()).hexdigest()[:32]
 
 
-def _summary(ics: str) -> str:
+def summary(ics: str) -> str:
     """SUMMARY of a stored VEVENT text without parsing it (labels only)."""
     for line in ics.splitlines():
         if line.upper().startswith("SUMMARY"):
@@ -292,7 +292,7 @@ def _stamp(store: Store) -> str:
         return now.isoformat(timespec="seconds")
 
 
-def _check_origin(name: str) -> None:
+def check_origin(name: str) -> None:
     if name not in ORIGINS:
         raise ValueError(f"journal origin must be one of {ORIGINS}, not {name!r}")
 

@@ -144,7 +144,7 @@ def recover(source: Path, target: Path) -> RecoveryReport:
     migrate it to the current version, so any data step of a later migration runs on the
     recovered rows exactly as it would have on the original.
     """
-    from agent.store import db
+    from agent.store import db, file_check
     from agent.store.events import EventRepo
 
     _check_source(source)
@@ -153,7 +153,7 @@ def recover(source: Path, target: Path) -> RecoveryReport:
     if not target.parent.is_dir():
         raise StoreError(f"cannot create {target}: the folder {target.parent} does not exist (Richeng creates no folders here)")
     try:
-        damaged = db.connect_read_only(source)
+        damaged = file_check.connect_read_only(source)
         damaged.row_factory = None
         damaged.execute("PRAGMA writable_schema = ON")  # read the schema even if it is inconsistent
     except sqlite3.Error as exc:
@@ -163,13 +163,13 @@ def recover(source: Path, target: Path) -> RecoveryReport:
     try:
         _check_richeng(damaged, source)
         try:
-            version = db.read_version(damaged)
+            version = file_check.read_version(damaged)
         except sqlite3.DatabaseError:
             version = 0
             report.notes.append("the schema version is unreadable; the current schema is used")
-        if version > db.SCHEMA_VERSION:
+        if version > file_check.SCHEMA_VERSION:
             raise StoreError(f"{source} was written by a newer Richeng (schema {version}); recover it with that version")
-        start = version if version > 0 else db.SCHEMA_VERSION
+        start = version if version > 0 else file_check.SCHEMA_VERSION
         try:  # O_EXCL: a file that appeared meanwhile is never written over
             os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
             created = True
@@ -206,8 +206,8 @@ def recover(source: Path, target: Path) -> RecoveryReport:
         report.events = int(store.conn.execute("SELECT COUNT(*) FROM events").fetchone()[0])
     finally:
         store.close()
-    if start != db.SCHEMA_VERSION:
-        report.notes.append(f"the damaged file had schema {start}; the new file was upgraded to {db.SCHEMA_VERSION}")
+    if start != file_check.SCHEMA_VERSION:
+        report.notes.append(f"the damaged file had schema {start}; the new file was upgraded to {file_check.SCHEMA_VERSION}")
     return report
 
 
@@ -257,11 +257,11 @@ def _check_richeng(damaged: sqlite3.Connection, source: Path) -> None:
 
 def _schema_at(conn: sqlite3.Connection, version: int) -> None:
     """The schema of migrations 1..version, recorded as the store records it."""
-    from agent.store import db
+    from agent.store import db, migrations
 
     conn.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
     for number in range(1, version + 1):
-        for statement in db._split_sql(db.MIGRATIONS[number - 1]):
+        for statement in db.split_sql(migrations.MIGRATIONS[number - 1]):
             conn.execute(statement)
         conn.execute("INSERT INTO schema_migrations(version, applied_at) VALUES (?, ?)", (number, db.utc_now_iso()))
 

@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent.errors import ValidationError
-from agent.store import journal
+from agent.store import journal_record
+from agent.store.changes import ChangeSet
 from agent.store.db import Store
-from agent.store.events import ChangeSet
 from agent.sync.accounts import Account, AccountService, Mapping, SyncError
 from agent.sync.conflicts import Conflict, ConflictStore
 from agent.sync.remote import Exists, Fetched, Gone, RemoteCalendar, RemoteError, Stale, Unavailable, describe_error
@@ -124,7 +124,7 @@ class SyncEngine:
                 yield f"{acct.name} · {mapping.calendar_name}"
                 try:
                     remote = RemoteCalendar(client, mapping.remote_url, use_tokens=self.use_sync_tokens)
-                    with journal.origin(self.store, "sync", f"sync {acct.name} · {mapping.calendar_name}"):
+                    with journal_record.origin(self.store, "sync", f"sync {acct.name} · {mapping.calendar_name}"):
                         _CalendarSync(self, acct, mapping, remote, report).run()  # journalled, never undone by `undo`
                 except Exception as exc:  # reported; the next calendar still syncs
                     report.errors.append(SyncProblem(acct.name, mapping.calendar_name, None, describe_error(exc)))

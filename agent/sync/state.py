@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from agent.store.changes import ChangeSet
 from agent.store.components import EventFields
 from agent.store.db import Store, utc_now_iso
-from agent.store.events import ChangeSet, EventRepo
+from agent.store.events import EventRepo
 from agent.sync.resources import LocalRow, ServerResource, local_hash
 
 

@@ -51,7 +51,6 @@ __all__ = [
     "LATEST_NOW_DAY",
     "MAX_RANGE_DAYS",
     "Resolved",
-    "SymbolError",
     "error_json",
     "now_problem",
     "resolve",

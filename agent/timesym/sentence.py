@@ -24,19 +24,8 @@ from typing import Any, Final
 from agent.timesym import sentence_words as S
 from agent.timesym import words as W
 from agent.timesym.context import TimeContext, local_datetime
-from agent.timesym.sentence_scan import (
-    ClockTok,
-    DayTok,
-    PeriodTok,
-    ReminderTok,
-    RepeatTok,
-    SepTok,
-    Tok,
-    Token,
-    fold,
-    next_day_of_month,
-    scan,
-)
+from agent.timesym.patterns import next_day_of_month
+from agent.timesym.sentence_scan import ClockTok, DayTok, PeriodTok, ReminderTok, RepeatTok, SepTok, Tok, Token, fold, scan
 
 MAX_QUICK_CHARS: Final = 300
 FREQ: Final = {

@@ -25,6 +25,7 @@ from typing import Final
 from agent.timesym import sentence_words as S
 from agent.timesym import words as W
 from agent.timesym.context import TimeContext, add_months
+from agent.timesym.grammar import SymbolError
 from agent.timesym.patterns import (
     DAY_MARK,
     MERIDIEM,
@@ -40,7 +41,7 @@ from agent.timesym.patterns import (
     week_offset_zh,
     zh_minute,
 )
-from agent.timesym.resolve import SymbolError, resolve_date
+from agent.timesym.resolve import resolve_date
 
 # --------------------------------------------------------------------------
 # Tokens

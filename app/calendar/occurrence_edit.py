@@ -30,7 +30,7 @@ from app.context import AppContext
 if TYPE_CHECKING:
     import icalendar
 
-    from agent.services.editing import CapNote
+    from agent.store.expansion import CapNote
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,8 @@ from app.quick_text import QuickReader, SpanLineEdit, preview_html, when_text
 from app.worker import describe
 
 if TYPE_CHECKING:
-    from agent.services.commands import CommandService, Outcome
+    from agent.services.command_types import Outcome
+    from agent.services.commands import CommandService
     from agent.timesym.sentence import QuickEvent
     from app.chat.conflict_dialog import ConflictDialog
     from app.chat.past_time_dialog import PastTimeDialog

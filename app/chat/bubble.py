@@ -14,7 +14,7 @@ from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 if TYPE_CHECKING:
-    from agent.runtime.turn import TurnResult
+    from agent.runtime.turn_types import TurnResult
 
 ROLES = ("user", "assistant", "action", "error")
 

@@ -32,10 +32,11 @@ from PySide6.QtWidgets import (
 )
 
 from agent.runtime.session import ChatSession
-from agent.runtime.turn import TurnEvent, TurnResult
+from agent.runtime.turn_types import TurnEvent, TurnResult
 from agent.services.archive import ArchiveService
 from agent.services.chat_edits import ChatEditService, EditOutcome
-from agent.services.commands import CommandService, Outcome, WriteFacts
+from agent.services.command_types import Outcome, WriteFacts
+from agent.services.commands import CommandService
 from agent.timesym.context import TimeContext
 from app.chat.bubble import MessageBubble
 from app.chat.candidate_bar import CandidateBar

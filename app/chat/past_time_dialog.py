@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 from PySide6.QtCore import Signal, Slot
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from agent.services.commands import Outcome
+from agent.services.command_types import Outcome
 from app.chat.spans import span_text
 
 ADD, DROP, LATER = "add", "drop", "later"

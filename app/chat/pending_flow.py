@@ -22,9 +22,10 @@ from PySide6.QtWidgets import QWidget
 
 from agent.errors import UserFacingError
 from agent.runtime.receipts import language_of
-from agent.runtime.turn import TurnResult
+from agent.runtime.turn_types import TurnResult
 from agent.services.chat_edits import ChatEditService, EditOption, EditOutcome
-from agent.services.commands import ACTIVE, CommandService, Outcome, WriteFacts
+from agent.services.command_types import ACTIVE, Outcome, WriteFacts
+from agent.services.commands import CommandService
 from app.chat.bubble import MessageBubble
 from app.chat.candidate_bar import CandidateBar
 from app.chat.conflict_dialog import CANCEL as CONFLICT_CANCEL

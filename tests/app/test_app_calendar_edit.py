@@ -274,7 +274,7 @@ def test_keyboard_arrows_move_the_day_and_enter_opens_the_editor(area, cal_store
 
 
 def test_merge_changes_keeps_first_before_image_and_drops_created_then_deleted() -> None:
-    from agent.store.events import Change, ChangeSet
+    from agent.store.changes import Change, ChangeSet
 
     def change(uid: str, rid: str = "", ics: str | None = "old") -> Change:
         return Change(uid, rid, 1, ics, 1, "user")

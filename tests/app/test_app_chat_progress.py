@@ -102,7 +102,7 @@ def test_stop_works_while_another_thread_is_still_loading_the_model(make_pane, q
 
 
 def test_a_tool_call_is_named_and_writing_follows_the_first_token(qapp) -> None:
-    from agent.runtime.turn import TurnEvent
+    from agent.runtime.turn_types import TurnEvent
     from app.chat.progress import TurnProgress
 
     now = [10.0]

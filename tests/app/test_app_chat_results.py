@@ -13,8 +13,8 @@ from agent.models.script_backend import ScriptedModel
 from agent.runtime import receipts as R
 from agent.runtime.toolkit import Receipt, Tool, ToolDeps, ToolResult
 from agent.runtime.tools import TOOLS
-from agent.runtime.turn import TurnResult
-from agent.services.commands import Outcome
+from agent.runtime.turn_types import TurnResult
+from agent.services.command_types import Outcome
 from tests.support.clock import NOW, SHANGHAI
 
 

@@ -12,7 +12,7 @@ from itertools import pairwise
 
 from PySide6.QtCore import QTimer
 
-from agent.models.script_backend import ScriptedModel, _pieces
+from agent.models.script_backend import ScriptedModel, pieces
 from agent.services.archive import ArchiveService
 from tests.support.chat_fixtures import PacedScriptedModel, call, event_titles, save_shot
 from tests.support.clock import NOW, SHANGHAI
@@ -60,7 +60,7 @@ def test_turn_streams_tokens_through_the_worker_without_stalling(make_pane, qtbo
     returned: list[object] = []
     worker.signals.yielded.connect(lambda _event: seen.append(pane.last_reply.text()))
     worker.signals.returned.connect(returned.append)
-    tokens = len(_pieces(REPLY))
+    tokens = len(pieces(REPLY))
     expected = [worker.signals.yielded] * (tokens + 1) + [worker.signals.returned, worker.signals.finished]
     timer = _poke_from_ui(model)
     with qtbot.waitSignals(expected, order="strict", timeout=20_000):

@@ -133,7 +133,8 @@ def test_a_locale_without_a_country_means_no_holidays(app_ctx, qtbot) -> None:  
 
 
 def test_no_holiday_country_gives_a_clear_symbol_error(app_ctx) -> None:  # type: ignore[no-untyped-def]
-    from agent.timesym.resolve import SymbolError, resolve
+    from agent.timesym.grammar import SymbolError
+    from agent.timesym.resolve import resolve
 
     app_ctx.settings.set("holiday_country", None)
     with pytest.raises(SymbolError, match="no public-holiday country"):

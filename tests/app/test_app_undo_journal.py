@@ -17,7 +17,7 @@ import pytest
 
 from agent.services.calendars import CalendarService
 from agent.services.editing import EventDraft
-from agent.store import journal
+from agent.store import journal, journal_record
 from agent.store.db import Store
 from agent.store.profiles import ensure_profile
 from app.operations import Operations
@@ -89,7 +89,7 @@ def test_a_step_edited_since_elsewhere_is_refused_whole(store: Store) -> None:
     changes = ops.create(draft(store, pid, "会"))
     assert changes is not None
     uid = changes.created[0].uid
-    with journal.origin(store, "sync"):  # the server renamed it meanwhile
+    with journal_record.origin(store, "sync"):  # the server renamed it meanwhile
         from agent.services.editing import EditService
 
         EditService(store, pid).replace(uid, draft(store, pid, "会（改）"))
@@ -108,7 +108,7 @@ def ics(uid: str, title: str, sequence: int = 0) -> bytes:
 
 def test_an_app_import_of_two_files_is_one_step_over_two_journal_rows(store: Store) -> None:
     from agent.ics.importer import import_bytes
-    from agent.store.events import ChangeSet
+    from agent.store.changes import ChangeSet
 
     pid = ensure_profile(store)
     ops = Operations(store, pid)

@@ -26,14 +26,16 @@ from dateutil.rrule import rrulestr
 
 from agent.errors import ValidationError
 from agent.ics.exporter import export_calendar
-from agent.ics.importer import ImportReport, import_bytes
+from agent.ics.importer import import_bytes
+from agent.ics.report import ImportReport
 from agent.services.calendars import CalendarService
 from agent.services.queries import QueryService
 from agent.store import events as events_module
 from agent.store import recurrence
 from agent.store.components import build_event
 from agent.store.db import Store
-from agent.store.events import MAX_INSTANCES_PER_CHUNK, MAX_SERIES_INSTANCES, EventRepo
+from agent.store.events import EventRepo
+from agent.store.expansion import MAX_INSTANCES_PER_CHUNK, MAX_SERIES_INSTANCES
 from agent.store.profiles import ensure_profile
 from agent.sync.resources import parse_resource
 from agent.sync.state import LocalCalendar

@@ -16,8 +16,9 @@ import pytest
 
 from agent.services.memory import MemoryService
 from agent.store.components import build_event
-from agent.store.db import SCHEMA_VERSION, Store
+from agent.store.db import Store
 from agent.store.events import EventRepo
+from agent.store.file_check import SCHEMA_VERSION
 from agent.store.profiles import ensure_profile
 from tests.support.clock import SHANGHAI
 

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from agent.cli.main import main
-from agent.store.db import SCHEMA_VERSION, Store
+from agent.store.db import Store
+from agent.store.file_check import SCHEMA_VERSION
 from tests.support.clock import NOW_ARG as NOW
 
 RICHENG = Path(sys.executable).with_name("richeng")

@@ -24,9 +24,9 @@ from agent.runtime.turn import Assistant
 from agent.services.calendars import CalendarService
 from agent.services.editing import EditService, EventDraft
 from agent.services.queries import QueryService
-from agent.store import journal
+from agent.store import journal, journal_record
 from agent.store.db import Store
-from agent.store.events import Occurrence
+from agent.store.occurrence import Occurrence
 from agent.store.profiles import ensure_profile
 from tests.support.clock import NOW, SHANGHAI, ctx_at
 
@@ -323,7 +323,7 @@ def test_human_output_one_line_per_event(run, app_store: Store, pid: int) -> Non
 
 def test_a_change_edited_since_is_refused_and_nothing_changes(run, app_store: Store, pid: int) -> None:  # type: ignore[no-untyped-def]
     run("events", "add", "--title", "会", "--date", "D+1", "--time", "09:00")
-    with journal.origin(app_store, "sync"):  # a pull changed the same event afterwards
+    with journal_record.origin(app_store, "sync"):  # a pull changed the same event afterwards
         occ = one(app_store, pid, "会", 1)
         EditService(app_store, pid).move(occ, at(1, 13), at(1, 14))
     before = snapshot(run, app_store)
@@ -395,12 +395,12 @@ def _downgrade_to(path: Path, version: int) -> None:
     test stays true as later migrations are added."""
     import sqlite3
 
-    from agent.store.db import _split_sql
+    from agent.store.db import split_sql
     from agent.store.migrations import MIGRATIONS
 
     fresh = sqlite3.connect(":memory:")
     for sql in MIGRATIONS[:version]:
-        for statement in _split_sql(sql):
+        for statement in split_sql(sql):
             fresh.execute(statement)
     keep = {row[0] for row in fresh.execute("SELECT name FROM sqlite_master")}
     fresh.close()

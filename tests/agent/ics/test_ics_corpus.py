@@ -26,7 +26,8 @@ import x_wr_timezone
 from icalendar.timezone import tzp
 
 from agent.ics.exporter import export_calendar
-from agent.ics.importer import IcsReadError, import_bytes
+from agent.ics.importer import import_bytes
+from agent.ics.reader import IcsReadError
 from agent.store.components import span_columns
 from agent.store.db import Store
 from agent.store.events import EventRepo

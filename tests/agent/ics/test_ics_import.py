@@ -13,7 +13,9 @@ import pytest
 from agent.errors import UserFacingError
 from agent.files import InputFileError, MiB
 from agent.ics import importer
-from agent.ics.importer import IcsReadError, ImportReport, import_bytes, import_file
+from agent.ics.importer import import_bytes, import_file
+from agent.ics.reader import IcsReadError
+from agent.ics.report import ImportReport
 from agent.services.calendars import CalendarService
 from agent.store.events import EventRepo
 from agent.store.profiles import ensure_profile

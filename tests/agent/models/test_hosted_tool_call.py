@@ -30,8 +30,9 @@ from typing import Any
 
 import pytest
 
-from agent.models import ChatModel, ModelEvent, ModelResponse, drain, load_model
+from agent.models.base import ChatModel, ModelEvent, ModelResponse, drain
 from agent.models.bundled import bundled_gguf_path
+from agent.models.registry import load_model
 from agent.runtime.turn import Assistant
 from agent.store.db import Store
 from agent.store.profiles import ensure_profile

@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 
-from agent.models import ChatModel, ModelEvent, ModelUnavailable, load_model
+from agent.models.base import ChatModel, ModelEvent, ModelUnavailable
 from agent.models.bundled import bundled_gguf_path
 from agent.models.llama_backend import LlamaChatModel, clear_cache, loaded_paths
+from agent.models.registry import load_model
 from agent.models.tool_grammar import TOOL_MARKER
 from tests.support.model_fixtures import PROMPTS, SCHEMAS, SYSTEM, THREADS, TOOLS, schema_errors
 

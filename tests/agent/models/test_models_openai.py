@@ -17,8 +17,9 @@ from typing import Any
 
 import pytest
 
-from agent.models import ModelUnavailable, load_model
+from agent.models.base import ModelUnavailable
 from agent.models.bundled import bundled_gguf_path
+from agent.models.registry import load_model
 from tests.support.model_fixtures import SCHEMAS, SYSTEM, TOOLS, llama_server, schema_errors
 from tests.support.servers import free_port
 

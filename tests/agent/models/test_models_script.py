@@ -9,16 +9,10 @@ from typing import Any
 import pytest
 
 from agent.errors import UserFacingError
-from agent.models import (
-    ModelSpecError,
-    ModelUnavailable,
-    ScriptedModel,
-    is_user_facing,
-    keys,
-    load_model,
-    parse_spec,
-)
-from agent.models.base import ChatModel, ModelEvent
+from agent.models import keys
+from agent.models.base import ChatModel, ModelEvent, ModelUnavailable
+from agent.models.registry import ModelSpecError, is_user_facing, load_model, parse_spec
+from agent.models.script_backend import ScriptedModel
 
 USER = [{"role": "user", "content": "hi"}]
 

@@ -162,10 +162,10 @@ def test_the_app_session_warms_the_real_prefix_and_the_next_start_reuses_it(
     from app.model_loader import LazyModel
     from tests.support.clock import NOW, ctx_at
 
-    jobs: list[llama_backend.WarmJob] = []
+    jobs: list[llama_warm.WarmJob] = []
     real_warm = LlamaChatModel.warm
 
-    def recording_warm(self: LlamaChatModel, *args: Any, **kwargs: Any) -> llama_backend.WarmJob:
+    def recording_warm(self: LlamaChatModel, *args: Any, **kwargs: Any) -> llama_warm.WarmJob:
         jobs.append(real_warm(self, *args, **kwargs))
         return jobs[-1]
 
@@ -219,7 +219,7 @@ def test_a_turn_waiting_for_the_warm_up_reports_its_progress_and_can_stop() -> N
     from agent.models.base import Progress
 
     model = _fresh()
-    job = llama_backend.WarmJob()  # a warm-up that is still reading (held open by the test)
+    job = llama_warm.WarmJob()  # a warm-up that is still reading (held open by the test)
     job.done, job.total = 5, 50
     model._current().warm = job
     stream = model.stream([*_system(SYSTEM_A), {"role": "user", "content": "What is on Tuesday?"}], [], max_tokens=2)

@@ -26,11 +26,12 @@ from agent.runtime.state_answer import answer_state_claim, named_span
 from agent.runtime.turn import Assistant
 from agent.services.archive import ArchiveService
 from agent.services.calendars import CalendarService
-from agent.services.commands import WriteFacts
+from agent.services.command_types import WriteFacts
 from agent.services.queries import QueryService, RangeResult
+from agent.store.changes import ChangeSet
 from agent.store.components import build_event
 from agent.store.db import Store
-from agent.store.events import ChangeSet, EventRepo
+from agent.store.events import EventRepo
 from agent.store.profiles import ensure_profile
 from tests.support.clock import NOW, SHANGHAI, ctx_at
 

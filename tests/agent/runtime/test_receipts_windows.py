@@ -9,12 +9,14 @@ from datetime import date, datetime
 import pytest
 
 from agent.runtime import receipts as R
-from agent.services.commands import CommandService, Outcome
+from agent.services.command_types import Outcome
+from agent.services.commands import CommandService
 from agent.services.queries import QueryService, RangeResult
 from agent.store.db import Store
 from agent.store.occurrence import Occurrence
 from agent.timesym.context import TimeContext
-from agent.timesym.resolve import SymbolError, resolve
+from agent.timesym.grammar import SymbolError
+from agent.timesym.resolve import resolve
 from tests.support.clock import NOW, SHANGHAI
 
 TODAY = NOW.date()  # Monday 2026-11-30

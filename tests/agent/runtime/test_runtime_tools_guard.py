@@ -7,15 +7,8 @@ import re
 
 import pytest
 
-from agent.runtime.guard import (
-    UNVERIFIED_CREATE,
-    UNVERIFIED_QUERY,
-    TurnFacts,
-    check_reply,
-    claims_calendar_state,
-    claims_write,
-    honest_reply,
-)
+from agent.runtime.claims import claims_calendar_state, claims_write
+from agent.runtime.guard import UNVERIFIED_CREATE, UNVERIFIED_QUERY, TurnFacts, check_reply, honest_reply
 from agent.runtime.tools import TERMINAL, TOOL_NAMES, TOOLS, tool_schemas
 
 EXPECTED_TOOLS = {

@@ -240,7 +240,7 @@ def test_guard_facts_come_from_the_committed_change(db: Any) -> None:
     store, profile = db
     add(store, profile, "健身", sh(2026, 12, 4, 19), sh(2026, 12, 4, 20), "运动", GYM)
     from agent.services.chat_edits import ChatEditService
-    from agent.services.commands import WriteFacts
+    from agent.services.command_types import WriteFacts
 
     facts = WriteFacts()
     ChatEditService(store, profile, CTX, facts).request("delete", {"targetTitle": "健身", "targetDate": "W5"}, [])

@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agent.services.calendars import CalendarService
-from agent.services.commands import CommandService, clean_title
+from agent.services.command_types import clean_title
+from agent.services.commands import CommandService
 from agent.services.queries import QueryService
 from agent.store.components import build_event
 from agent.store.db import Store

@@ -15,7 +15,7 @@ from agent.store.components import build_event
 from agent.store.db import Store
 from agent.store.events import EventRepo
 from agent.timesym.context import TimeContext
-from agent.timesym.resolve import SymbolError
+from agent.timesym.grammar import SymbolError
 from tests.support.clock import NEW_YORK, NOW, SHANGHAI
 
 

@@ -16,8 +16,10 @@ from agent.cli.main import main
 from agent.errors import StoreError
 from agent.store import backups as backup_mod
 from agent.store import db as db_module
+from agent.store import file_check
 from agent.store.backups import backup_before_import, backup_dir_for, count_vevents, list_backups, rotate
-from agent.store.db import SCHEMA_VERSION, Store, inspect_file, read_version
+from agent.store.db import Store
+from agent.store.file_check import SCHEMA_VERSION, inspect_file, read_version
 from agent.store.migrations import MIGRATIONS
 from tests.support.clock import SHANGHAI, SetClock
 from tests.support.store_files import make_store, overwrite_page, sha256
@@ -150,19 +152,19 @@ def test_no_automatic_backups_of_scratch_files_in_the_temp_folder(tmp_path: Path
     monkeypatch.delenv("RICHENG_BACKUPS")
     assert not backup_mod.wanted_for(tmp_path / "r.sqlite3")
     assert backup_mod.wanted_for(Path.home() / "calendars" / "r.sqlite3")
-    assert backup_mod.wanted_for(db_module.default_db_path())
+    assert backup_mod.wanted_for(file_check.default_db_path())
     path = make_store(tmp_path / "r.sqlite3", events=3)
     with Store(path, clock=SetClock(DAY1)) as store:
         assert backup_before_import(store, 10_000) is None
     assert list_backups(path) == []
     monkeypatch.setenv("RICHENG_BACKUPS", "0")
-    assert not backup_mod.wanted_for(db_module.default_db_path())
+    assert not backup_mod.wanted_for(file_check.default_db_path())
 
 
 def test_other_files_keep_their_own_backup_folder(tmp_path: Path) -> None:
     a, b = tmp_path / "a" / "richeng.sqlite3", tmp_path / "b" / "richeng.sqlite3"
     assert backup_dir_for(a) != backup_dir_for(b)
-    assert backup_dir_for(db_module.default_db_path()).name == "backups"
+    assert backup_dir_for(file_check.default_db_path()).name == "backups"
 
 
 # ---- the CLI: db backups, db restore ------------------------------------------------------

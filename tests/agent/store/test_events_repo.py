@@ -15,7 +15,8 @@ from agent.services.queries import QueryService
 from agent.store import expansion as expansion_module
 from agent.store.components import build_event
 from agent.store.db import Store
-from agent.store.events import EventRepo, Occurrence
+from agent.store.events import EventRepo
+from agent.store.occurrence import Occurrence
 from agent.timesym.context import TimeContext
 from tests.support.clock import NEW_YORK, NOW, SHANGHAI
 

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from agent.store import journal
+from agent.store import journal, journal_record
 from agent.store.components import build_event
 from agent.store.db import Store
 from agent.store.events import EventRepo
@@ -44,7 +44,7 @@ def test_a_clock_at_the_ends_of_time_still_journals(now: datetime) -> None:
                 _calendar(store, profile),
                 "user",
             )
-            journal.collect(store, profile, changes)
+            journal_record.collect(store, profile, changes)
         (entry,) = journal.recent(store, profile)
         assert entry.when(SHANGHAI)  # shown, whatever it is
         assert journal.undo_last(store, profile) is not None
@@ -89,7 +89,7 @@ def test_undo_describes_events_at_the_ends_of_time(start: date, end: date) -> No
         repo = EventRepo(store, profile)
         with store.transaction():
             changes = repo.save(build_event("edge", start, end), _calendar(store, profile), "user")
-            journal.collect(store, profile, changes)
+            journal_record.collect(store, profile, changes)
         done = journal.undo_last(store, profile)
         assert done is not None and [event["title"] for event in done.events] == ["edge"]
         assert done.events[0]["start"][:4] in ("0001", "9999", "0000")

@@ -21,8 +21,10 @@ import pytest
 from agent.ics.importer import import_bytes
 from agent.services.calendars import CalendarService
 from agent.store.components import EPOCH, build_event, wall_seconds
-from agent.store.db import SCHEMA_VERSION, Store
-from agent.store.events import LONG_SPAN, EventRepo, Occurrence
+from agent.store.db import Store
+from agent.store.events import LONG_SPAN, EventRepo
+from agent.store.file_check import SCHEMA_VERSION
+from agent.store.occurrence import Occurrence
 from agent.store.profiles import ensure_profile
 from tests.support.clock import NEW_YORK, NOW, SHANGHAI
 

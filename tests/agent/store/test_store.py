@@ -19,9 +19,11 @@ from agent.services.memory import MemoryService
 from agent.services.queries import QueryService
 from agent.services.settings import SettingsService
 from agent.store import db as db_module
+from agent.store import file_check
 from agent.store.components import build_event
-from agent.store.db import SCHEMA_VERSION, Store, default_db_path
+from agent.store.db import Store
 from agent.store.events import EventRepo
+from agent.store.file_check import SCHEMA_VERSION, default_db_path
 from agent.store.migrations import MIGRATIONS
 from agent.store.profiles import DEFAULT_CALENDAR_NAME, ensure_profile
 from agent.timesym.context import TimeContext
@@ -57,7 +59,7 @@ def test_pragmas_wal_foreign_keys_busy_timeout(file_store: Store) -> None:
     conn = file_store.conn
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
-    assert conn.execute("PRAGMA busy_timeout").fetchone()[0] == db_module.BUSY_TIMEOUT_MS >= 1000
+    assert conn.execute("PRAGMA busy_timeout").fetchone()[0] == file_check.BUSY_TIMEOUT_MS >= 1000
 
 
 def test_foreign_keys_enforced(file_store: Store) -> None:

@@ -15,8 +15,9 @@ import pytest
 from agent.cli.main import main
 from agent.store import db as db_module
 from agent.store.components import build_event
-from agent.store.db import DamagedStoreError, ReadOnlyStoreError, Store, inspect_file
+from agent.store.db import ReadOnlyStoreError, Store
 from agent.store.events import EventRepo
+from agent.store.file_check import DamagedStoreError, inspect_file
 from agent.store.profiles import ensure_profile
 from tests.support.store_files import (
     BASE,

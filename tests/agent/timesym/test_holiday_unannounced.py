@@ -16,7 +16,8 @@ import pytest
 from agent.cli.main import main
 from agent.timesym import holiday
 from agent.timesym.context import TimeContext
-from agent.timesym.resolve import SymbolError, resolve
+from agent.timesym.grammar import SymbolError
+from agent.timesym.resolve import resolve
 from tests.support.clock import SHANGHAI
 
 

@@ -9,7 +9,8 @@ import pytest
 
 from agent.timesym import holiday, lunar
 from agent.timesym.context import TimeContext
-from agent.timesym.resolve import SymbolError, resolve, resolve_range
+from agent.timesym.grammar import SymbolError
+from agent.timesym.resolve import resolve, resolve_range
 from tests.support.clock import SHANGHAI
 
 

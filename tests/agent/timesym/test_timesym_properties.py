@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 
 from agent.timesym import grammar
 from agent.timesym.context import TimeContext, day_start
+from agent.timesym.grammar import SymbolError
 from agent.timesym.holiday import CN_ALIASES
-from agent.timesym.resolve import Resolved, SymbolError, resolve, resolve_range
+from agent.timesym.resolve import Resolved, resolve, resolve_range
 
 FAST = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

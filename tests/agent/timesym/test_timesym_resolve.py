@@ -15,15 +15,8 @@ import pytest
 
 from agent.timesym import grammar
 from agent.timesym.context import TimeContext, day_start, local_datetime
-from agent.timesym.resolve import (
-    Resolved,
-    SymbolError,
-    error_json,
-    resolve,
-    resolve_date,
-    resolve_range,
-    resolve_time,
-)
+from agent.timesym.grammar import SymbolError
+from agent.timesym.resolve import Resolved, error_json, resolve, resolve_date, resolve_range, resolve_time
 from tests.support.clock import NEW_YORK, SHANGHAI
 
 LONDON = ZoneInfo("Europe/London")
