@@ -62,12 +62,11 @@ def edits(count: int, with_journal: bool) -> float:
 
     from agent.services.calendars import CalendarService
     from agent.services.editing import EditService, EventDraft
-    from agent.store import events as events_module
 
     tz = ZoneInfo("Asia/Shanghai")
-    saved = events_module.journal_record.collect
+    saved = journal_record.collect
     if not with_journal:
-        events_module.journal_record.collect = lambda *a, **k: None
+        journal_record.collect = lambda *a, **k: None
     try:
         with tempfile.TemporaryDirectory() as folder:
             store = Store(Path(folder) / "bench.sqlite3", backups=False)
@@ -82,7 +81,7 @@ def edits(count: int, with_journal: bool) -> float:
             took = (time.process_time() - start) / (2 * count)
             store.close()
     finally:
-        events_module.journal_record.collect = saved
+        journal_record.collect = saved
     return took
 
 

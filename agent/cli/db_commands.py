@@ -28,7 +28,8 @@ def register(commands: Any, sub: Callable[..., argparse.ArgumentParser]) -> None
 
 
 def db_check(args: argparse.Namespace) -> int:
-    from agent.store.file_check import inspect_file, refusal
+    from agent.store.backups import refusal
+    from agent.store.file_check import inspect_file
 
     path = db_path(getattr(args, "db", None))
     check = inspect_file(path)
@@ -76,7 +77,7 @@ def db_restore(args: argparse.Namespace) -> int:
 
 
 def db_recover(args: argparse.Namespace) -> int:
-    from agent.store.file_check import db_hint
+    from agent.store.backups import db_hint
     from agent.store.recover import default_output, recover
 
     source = db_path(getattr(args, "db", None))

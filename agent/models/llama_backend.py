@@ -202,7 +202,7 @@ def _formatter(llama: Llama) -> Any:
     )
 
 
-def _render(formatter: Any, turns: list[dict[str, str]]) -> Any:
+def render_prompt(formatter: Any, turns: list[dict[str, str]]) -> Any:
     """Render with the model's template, working around templates that refuse what we send."""
     try:
         return formatter(messages=turns)
@@ -257,7 +257,7 @@ class LlamaChatModel(BaseChatModel):
         turns = normalize_messages(messages, tools)
         loaded = self._current()
         formatter = loaded.formatter
-        result = _render(formatter, turns)
+        result = render_prompt(formatter, turns)
         tokens = loaded.llama.tokenize(result.prompt.encode("utf-8"), add_bos=not result.added_special, special=True)
         stop = result.stop if isinstance(result.stop, list) else [result.stop] if result.stop else []
         return tokens, [s for s in stop if s]

@@ -19,19 +19,40 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
+import shlex
 import sqlite3
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from agent.errors import StoreError
+from agent.errors import NewerSchemaError, StoreError
+from agent.store.file_check import SCHEMA_VERSION, DamagedStoreError, FileCheck, connect_read_only, default_db_path, inspect_file
 from agent.store.file_guard import held_elsewhere
 
-if TYPE_CHECKING:
-    from agent.store.db import Store
+
+class BackupSource(Protocol):
+    """What a backup reads of an open store (``agent.store.db.Store`` is one): its file, its
+    connection and clock, and whether backups are wanted. A protocol, so this module sits
+    below ``db`` and the store can make its own backups without an import circle."""
+
+    @property
+    def path(self) -> Path | str: ...
+    @property
+    def file(self) -> Path | None: ...
+    @property
+    def backup_dir(self) -> Path | None: ...
+    @property
+    def conn(self) -> sqlite3.Connection: ...
+    @property
+    def read_only(self) -> bool: ...
+    @property
+    def backups(self) -> bool: ...
+    @property
+    def clock(self) -> Callable[[], datetime]: ...
+
 
 KINDS = ("daily", "migration", "import")
 KEEP = {"daily": 7, "migration": 7, "import": 7}
@@ -63,8 +84,6 @@ def backup_dir_for(db: Path) -> Path:
     never share, and so never rotate away, each other's copies."""
     import platformdirs
 
-    from agent.store.file_check import default_db_path
-
     base = Path(platformdirs.user_data_dir("richeng", appauthor=False)) / "backups"
     absolute = db.expanduser().resolve()
     if absolute == default_db_path().resolve():
@@ -79,8 +98,6 @@ def wanted_for(db: Path) -> bool:
     it into the user's data dir every day would fill it. ``RICHENG_BACKUPS=1`` turns them on
     anyway, ``=0`` off everywhere."""
     import tempfile
-
-    from agent.store.file_check import default_db_path
 
     forced = os.environ.get("RICHENG_BACKUPS")
     if forced in ("0", "1"):
@@ -130,7 +147,7 @@ def daily_due(directory: Path, now: datetime) -> bool:
     )
 
 
-def make_backup(store: Store, kind: str, now: datetime) -> Backup:
+def make_backup(store: BackupSource, kind: str, now: datetime) -> Backup:
     """Copy ``store`` into its backup folder as ``kind``, then drop the oldest of that kind.
 
     Written to a hidden temporary name and renamed, so a crash leaves no half backup that
@@ -221,7 +238,7 @@ def rotate(directory: Path, kind: str, keep: int) -> list[Path]:
     return removed
 
 
-def backup_before_import(store: Store, event_count: int, now: datetime | None = None) -> Backup | None:
+def backup_before_import(store: BackupSource, event_count: int, now: datetime | None = None) -> Backup | None:
     """The import path calls this with the number of events it is about to write: above
     ``IMPORT_BACKUP_MIN_EVENTS`` (and with anything in the store to lose) the store is
     copied first. A failed copy raises, so the import does not run unprotected."""
@@ -269,7 +286,6 @@ def check_restorable(source: Path) -> int:
     """Refuse a file that is not a healthy Richeng store this version can open; returns its
     event count."""
     from agent.files import InputFileError, check_regular
-    from agent.store.file_check import connect_read_only, inspect_file, refusal
 
     if not os.path.lexists(source):
         raise StoreError(f"cannot restore {source}: no such file")
@@ -297,7 +313,6 @@ def restore(source: Path, target: Path, now: datetime) -> Restored:
     """Put a copy of ``source`` in place of ``target``; the current file (with its ``-wal``)
     is kept aside first under a name no file has, never deleted or overwritten. Close the
     app before restoring."""
-    from agent.store.file_check import connect_read_only
 
     source, target = source.expanduser(), target.expanduser()
     if source.resolve() == target.resolve():
@@ -357,3 +372,45 @@ def keep_aside(target: Path, now: datetime, label: str = "before-restore") -> Pa
                 place_new(side, [Path(f"{aside}{extra}")])
         return aside
     raise OSError(errno.EEXIST, "every kept-aside name is taken", str(target))
+
+
+def db_hint(path: Path) -> str:
+    """``richeng`` or ``richeng --db PATH``: the command a message tells the user to run."""
+    try:
+        if path.resolve() == default_db_path().resolve():
+            return "richeng"
+    except OSError:
+        pass
+    return f"richeng --db {shlex.quote(str(path))}"
+
+
+def refusal(check: FileCheck, *, known: int | None = None) -> StoreError:
+    """The one-line error for a file we will not open, naming it and saying what to do
+    (``known`` as for ``inspect_file``)."""
+    path = check.path
+    if check.state == "not_sqlite":
+        # A DamagedStoreError, so the app offers its salvage: a Richeng file whose first page
+        # was overwritten looks exactly like this, and its -wal may still hold that page.
+        return DamagedStoreError(f"{path} is not a Richeng database (not an SQLite file at all); it was left untouched", path)
+    if check.state == "foreign":
+        return StoreError(f"{path} is an SQLite database of another program, not Richeng's; it was left untouched")
+    if check.state == "newer":
+        return NewerSchemaError(
+            f"{path} was written by a newer Richeng (schema {check.version}, this version "
+            f"knows {SCHEMA_VERSION if known is None else known}); update Richeng to open it. The file was left untouched."
+        )
+    hint = db_hint(path)
+    found = list_backups(path)
+    if found:
+        newest = found[0]
+        backup = (
+            f"the newest backup is {newest.path} ({newest.created.astimezone():%Y-%m-%d %H:%M}); restore it with "
+            f"`{hint} db restore {shlex.quote(str(newest.path))}`, or save"
+        )
+    else:
+        backup = "there is no backup of it; save"
+    return DamagedStoreError(
+        f"{path} is damaged ({check.detail}); it was left untouched. {backup[0].upper()}{backup[1:]} what "
+        f"SQLite can still read into a new file with `{hint} db recover`.",
+        path,
+    )

@@ -30,13 +30,14 @@ from pathlib import Path
 from typing import Any
 
 from agent.errors import StoreError
+from agent.store import backups as backup_mod
+from agent.store.backups import refusal
 from agent.store.file_check import (
     BUSY_TIMEOUT_MS,
     SCHEMA_VERSION,
     connect_read_only,
     inspect_file,
     read_version,
-    refusal,
     writable,
 )
 from agent.store.file_guard import FileGuard
@@ -168,7 +169,6 @@ class Store:
         self._open_file(Path(self.path).expanduser(), reading, backup_dir, backups)
 
     def _open_file(self, file: Path, reading: bool, backup_dir: Path | None, backups: bool | None) -> None:
-        from agent.store import backups as backup_mod
 
         if backups is None:
             backups = backup_mod.wanted_for(file)
@@ -239,7 +239,6 @@ class Store:
         return target
 
     def _backup_or_refuse(self, kind: str, why: str) -> None:
-        from agent.store import backups as backup_mod
 
         try:
             backup_mod.make_backup(self, kind, self.clock())
@@ -390,7 +389,6 @@ class Store:
         """A new file's first backup right after its first event is committed (``first``),
         and a daily one at close when none was made today: a database created today used to
         have no copy at all until the first open of a later day."""
-        from agent.store import backups as backup_mod
 
         if self.conn.execute("SELECT 1 FROM events LIMIT 1").fetchone() is None:
             return

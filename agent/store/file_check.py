@@ -13,13 +13,12 @@ so callers may keep importing them from there.
 from __future__ import annotations
 
 import os
-import shlex
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from agent.errors import NewerSchemaError, StoreError
+from agent.errors import StoreError
 from agent.store.migrations import MIGRATIONS
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -141,50 +140,6 @@ def read_version(conn: sqlite3.Connection) -> int:
 def has_schema(conn: sqlite3.Connection) -> bool:
     """Whether the file already holds tables, views or indexes (of some other program)."""
     return conn.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchone() is not None
-
-
-def db_hint(path: Path) -> str:
-    """``richeng`` or ``richeng --db PATH``: the command a message tells the user to run."""
-    try:
-        if path.resolve() == default_db_path().resolve():
-            return "richeng"
-    except OSError:
-        pass
-    return f"richeng --db {shlex.quote(str(path))}"
-
-
-def refusal(check: FileCheck, *, known: int | None = None) -> StoreError:
-    """The one-line error for a file we will not open, naming it and saying what to do
-    (``known`` as for ``inspect_file``)."""
-    path = check.path
-    if check.state == "not_sqlite":
-        # A DamagedStoreError, so the app offers its salvage: a Richeng file whose first page
-        # was overwritten looks exactly like this, and its -wal may still hold that page.
-        return DamagedStoreError(f"{path} is not a Richeng database (not an SQLite file at all); it was left untouched", path)
-    if check.state == "foreign":
-        return StoreError(f"{path} is an SQLite database of another program, not Richeng's; it was left untouched")
-    if check.state == "newer":
-        return NewerSchemaError(
-            f"{path} was written by a newer Richeng (schema {check.version}, this version "
-            f"knows {SCHEMA_VERSION if known is None else known}); update Richeng to open it. The file was left untouched."
-        )
-    from agent.store.backups import list_backups
-
-    hint = db_hint(path)
-    found = list_backups(path)
-    if found:
-        newest = found[0]
-        backup = (
-            f"the newest backup is {newest.path} ({newest.created.astimezone():%Y-%m-%d %H:%M}); restore it with "
-            f"`{hint} db restore {shlex.quote(str(newest.path))}`, or save"
-        )
-    else:
-        backup = "there is no backup of it; save"
-    return DamagedStoreError(
-        f"{path} is damaged ({check.detail}); it was left untouched. {backup[0].upper()}{backup[1:]} what "
-        f"SQLite can still read into a new file with `{hint} db recover`.",
-        path,
-    )
 
 
 def writable(path: Path) -> bool:

@@ -36,7 +36,7 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("ImportExport", text)
 
 
-def _import_all(
+def import_all(
     store: Store, profile_id: int, paths: Sequence[str], calendar_name: str | None = None
 ) -> Generator[tuple[int, str], None, list[ImportOutcome]]:
     from agent.ics.importer import import_file
@@ -78,7 +78,7 @@ class ImportJob(QObject):
         self.progress.setAutoReset(False)
         # The op's callbacks hold this job, and the op holds itself until its worker has
         # finished, so a job whose parent is None is not collected mid-import.
-        self.op = BackgroundOp(self, _import_all(ctx.store, ctx.profile_id, self.paths, calendar_name), "import")
+        self.op = BackgroundOp(self, import_all(ctx.store, ctx.profile_id, self.paths, calendar_name), "import")
         self.op.progress(self._step).ended(self._ended).success(self._returned).failure(self._errored)
         self.worker = self.op.worker
 

@@ -91,7 +91,7 @@ def test_split_call() -> None:
 def test_templates_refusing_a_system_role_get_it_folded_into_the_first_user_turn() -> None:
     from types import SimpleNamespace
 
-    from agent.models.llama_backend import _render
+    from agent.models.llama_backend import render_prompt
 
     def strict(*, messages: list[dict[str, str]]) -> SimpleNamespace:
         if messages[0]["role"] == "system":
@@ -99,12 +99,12 @@ def test_templates_refusing_a_system_role_get_it_folded_into_the_first_user_turn
         return SimpleNamespace(prompt=repr(messages), stop=None, added_special=True)
 
     turns = [{"role": "system", "content": "S"}, {"role": "user", "content": "U"}]
-    assert _render(strict, turns).prompt == repr([{"role": "user", "content": "S\n\nU"}])
+    assert render_prompt(strict, turns).prompt == repr([{"role": "user", "content": "S\n\nU"}])
 
     def broken(*, messages: list[dict[str, str]]) -> SimpleNamespace:
         raise ValueError("Conversation roles must alternate")
 
-    fallback = _render(broken, [{"role": "assistant", "content": "A"}, {"role": "user", "content": "U"}])
+    fallback = render_prompt(broken, [{"role": "assistant", "content": "A"}, {"role": "user", "content": "U"}])
     assert "[INST]" in fallback.prompt  # the generic Llama-2 layout
 
 

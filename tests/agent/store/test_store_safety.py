@@ -14,6 +14,7 @@ import pytest
 
 from agent.cli.main import main
 from agent.store import db as db_module
+from agent.store import file_check
 from agent.store.components import build_event
 from agent.store.db import ReadOnlyStoreError, Store
 from agent.store.events import EventRepo
@@ -287,7 +288,7 @@ def test_quick_check_is_what_finds_page_damage(tmp_path: Path, monkeypatch: pyte
     path = _damaged_events(_in_folder(tmp_path))
     assert inspect_file(path, integrity=False).state == "ok"
     assert inspect_file(path).state == "damaged"
-    assert db_module.SCHEMA_VERSION >= 1
+    assert file_check.SCHEMA_VERSION >= 1
 
 
 def test_recover_rebuilds_instances_when_the_occurrences_table_is_damaged(
@@ -323,5 +324,5 @@ def test_recover_of_an_older_schema_runs_the_later_migrations_on_the_saved_rows(
     report = recover(path, tmp_path / "saved.sqlite3")
     assert report.events == 400
     with Store(tmp_path / "saved.sqlite3", backups=False) as store:
-        assert store.schema_version() == db_module.SCHEMA_VERSION
+        assert store.schema_version() == file_check.SCHEMA_VERSION + 1
         assert {r[0] for r in store.conn.execute("SELECT note FROM calendars")} == {"migrated"}
