@@ -1,7 +1,7 @@
 """The main window: calendar area on the left, chat pane on the right, menus, drag-and-drop.
 
 It only composes; the panes do their own work and every write goes through
-``ctx.ops`` (see ``app/operations.py``).
+``ctx.ops`` (see ``app/write_path.py``).
 
 Start-up (issue 14, item 6): the app builds the window with ``deferred=True``, so the first
 paint has the calendar and a placeholder where the chat goes; ``finish_startup`` then builds

@@ -1,6 +1,6 @@
 """The chat pane: the conversation, the pending command, and the input, on the right.
 
-Turns run on a one-thread pool as ``app.ops.BackgroundOp``s so the calendar never freezes
+Turns run on a one-thread pool as ``app.background_op.BackgroundOp``s so the calendar never freezes
 while a model thinks; tokens stream into the reply bubble as they arrive.
 
 One turn at a time, and the next message is *not* queued: while a turn runs the Send
@@ -37,6 +37,7 @@ from agent.services.archive import ArchiveService
 from agent.services.chat_edits import ChatEditService, EditOutcome
 from agent.services.commands import CommandService, Outcome, WriteFacts
 from agent.timesym.context import TimeContext
+from app.background_op import BackgroundOp
 from app.chat.bubble import MessageBubble
 from app.chat.candidate_bar import CandidateBar
 from app.chat.conflict_dialog import ConflictDialog
@@ -48,7 +49,6 @@ from app.chat.pending_flow import PendingFlow
 from app.chat.progress import TurnProgress
 from app.context import AppContext
 from app.i18n import system_language
-from app.ops import BackgroundOp
 from app.quick_text import QuickReader, SpanLineEdit
 from app.worker import GeneratorWorker, describe
 
