@@ -40,11 +40,10 @@ from agent.timesym.context import TimeContext
 from app.background_op import BackgroundOp
 from app.chat.bubble import MessageBubble
 from app.chat.candidate_bar import CandidateBar
-from app.chat.conflict_dialog import ConflictDialog
 from app.chat.guard_dialog import GuardBanner
 from app.chat.message_view import MessageView
 from app.chat.no_model_panel import NoModelPanel
-from app.chat.past_time_dialog import PastTimeDialog
+from app.chat.pending_dialog import PendingDialog
 from app.chat.pending_flow import PendingFlow
 from app.chat.progress import TurnProgress
 from app.context import AppContext
@@ -201,11 +200,11 @@ class ChatPane(QWidget):
         self.model_label.setText(_short_model_name(getattr(model, "name", "")) if has_model else self.tr("no model"))
 
     @property
-    def conflict_dialog(self) -> ConflictDialog | None:
+    def conflict_dialog(self) -> PendingDialog | None:
         return self.pending.conflict_dialog
 
     @property
-    def past_time_dialog(self) -> PastTimeDialog | None:
+    def past_time_dialog(self) -> PendingDialog | None:
         return self.pending.past_time_dialog
 
     def warmed_up(self) -> bool:
