@@ -44,7 +44,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
 def build_context(store: Store, profile_id: int, tz: str | None, now: datetime | None) -> AppContext:
     from agent.services.settings import SettingsService
     from app.context import AppContext
-    from app.operations import Operations
+    from app.write_path import Operations
 
     settings = SettingsService(store, profile_id)
     clock = (lambda: now) if now is not None else None

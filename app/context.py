@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 from agent.services.settings import SettingsService
 from agent.store.db import Store
 from agent.timesym.context import TimeContext
-from app.operations import Operations
+from app.write_path import Operations
 
 if TYPE_CHECKING:
     from agent.runtime.session import ChatSession

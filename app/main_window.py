@@ -1,7 +1,7 @@
 """The main window: calendar area on the left, chat pane on the right, menus, drag-and-drop.
 
 It only composes; the panes do their own work and every write goes through
-``ctx.ops`` (see ``app/operations.py``).
+``ctx.ops`` (see ``app/write_path.py``).
 
 Start-up (issue 14, item 6): the app builds the window with ``deferred=True``, so the first
 paint has the calendar and a placeholder where the chat goes; ``finish_startup`` then builds
@@ -129,11 +129,15 @@ class MainWindow(QMainWindow):
         self._action(file_menu, self.tr("&Quit"), _with_fallback(QKeySequence.StandardKey.Quit, "Ctrl+Q"), self.close)
 
         edit_menu = bar.addMenu(self.tr("&Edit"))
-        self.undo_action = self._action(edit_menu, self.tr("&Undo"), QKeySequence.StandardKey.Undo, self.ctx.ops.undo)
-        self.redo_action = self._action(edit_menu, self.tr("&Redo"), QKeySequence("Ctrl+Shift+Z"), self.ctx.ops.redo)
+        # Undo/Redo run on the ops' pool (an import's undo is half a second of CPU); the result
+        # comes back to this thread, and meanwhile the cursor is busy and the status bar says so.
+        undo, redo = partial(self.ctx.ops.undo, background=True), partial(self.ctx.ops.redo, background=True)
+        self.undo_action = self._action(edit_menu, self.tr("&Undo"), QKeySequence.StandardKey.Undo, undo)
+        self.redo_action = self._action(edit_menu, self.tr("&Redo"), QKeySequence("Ctrl+Shift+Z"), redo)
         self.undo_action.setEnabled(False)
         self.redo_action.setEnabled(False)
         self.ctx.ops.undo_state_changed.connect(self._undo_state)
+        self.ctx.ops.busy_changed.connect(self._ops_busy)
         edit_menu.addSeparator()
         self._action(edit_menu, self.tr("&Find…"), QKeySequence.StandardKey.Find, self.calendar.focus_search)
         self._undo_state(False, False)
@@ -198,6 +202,16 @@ class MainWindow(QMainWindow):
         self.undo_action.setText(self.tr("&Undo {0}").format(undo) if can_undo and undo else self.tr("&Undo"))
         self.redo_action.setText(self.tr("&Redo {0}").format(redo) if can_redo and redo else self.tr("&Redo"))
 
+    @Slot(bool)
+    def _ops_busy(self, busy: bool) -> None:
+        """A background undo/redo: a busy cursor and a status line until its result is in."""
+        if busy:
+            QApplication.setOverrideCursor(Qt.CursorShape.BusyCursor)
+            self.statusBar().showMessage(self.tr("Undo/redo in progress…"))
+        else:
+            QApplication.restoreOverrideCursor()
+            self.statusBar().clearMessage()
+
     def show_shortcuts(self) -> None:
         from app.shortcuts_dialog import ShortcutsDialog
 
@@ -227,6 +241,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:  # a Qt override keeps Qt's name
         if self.started:
             self.sync.shutdown()
+        self.ctx.ops.wait()  # an undo still writing finishes before the store can close
         super().closeEvent(event)
 
     def open_settings(self, page: str | None = None) -> None:

@@ -5,7 +5,7 @@ dependency: a ``QRunnable`` drives the generator on a pool thread; a separate ``
 carries the signals, because a ``QRunnable`` is not a ``QObject`` and the signals object must
 live on the UI thread for queued delivery to work. It is typed: a
 ``GeneratorWorker[Y, R]`` drives a ``Generator[Y, Any, R]``, so ``yielded`` carries ``Y`` and
-``returned`` carries ``R``. Owners do not wire it themselves: ``app.ops.BackgroundOp`` does
+``returned`` carries ``R``. Owners do not wire it themselves: ``app.background_op.BackgroundOp`` does
 (chat turns, sync runs, imports, the model and CalDAV connection tests, the model download).
 
 ``errored`` carries the exception object itself, so an owner can tell a cancelled download

@@ -181,7 +181,7 @@ class Scene:
 def chinese_scenes(shots: Shots, folder: Path) -> None:
     from app.calendar.event_dialog import EventDialog
     from app.chat.chat_pane import ChatPane
-    from app.chat.past_time_dialog import PastTimeDialog
+    from app.chat.pending_dialog import PendingDialog
     from app.main_window import MainWindow
     from app.settings.settings_dialog import SettingsDialog
 
@@ -242,7 +242,7 @@ def chinese_scenes(shots: Shots, folder: Path) -> None:
 
     # Past-time dialog, the editor, settings.
     receipt = Outcome("past_time", title="晨会", start=at(MONDAY, 8), end=at(MONDAY, 9))
-    past = scene.keep(PastTimeDialog(receipt, ctx.tz))
+    past = scene.keep(PendingDialog.past_time(receipt, ctx.tz))
     past.show()
     shots.save(past, "past_time_dialog_zh")
     editor = scene.keep(EventDialog(ctx, start=at(MONDAY, 15).replace(tzinfo=None), end=at(MONDAY, 16).replace(tzinfo=None)))

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QContextMenuEvent, QFont, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen, QResizeEvent
+from PySide6.QtGui import QFont, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen, QResizeEvent
 from PySide6.QtWidgets import QWidget
 
 from app.calendar.event_item import (
@@ -30,7 +30,7 @@ from app.calendar.event_item import (
 from app.calendar.event_source import ViewEvent
 from app.calendar.holidays import DayMark
 from app.calendar.layout import bar_span, clamp, pack_rows
-from app.calendar.view_base import CalendarView, week_first_day
+from app.calendar.view_base import CalendarView, EventSurface, Span, week_first_day
 from app.i18n import format_day
 
 WEEKS = 6
@@ -71,7 +71,7 @@ class _Drag:
     moved: bool = False
 
 
-class MonthView(CalendarView):
+class MonthView(EventSurface[_Drag], CalendarView):
     name = "month"
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -239,7 +239,7 @@ class MonthView(CalendarView):
         for week in range(WEEKS + 1):
             y = HEAD + week * height
             painter.drawLine(QPointF(0, y), QPointF(self.width(), y))
-        dragging = self.drag.event.key if self.drag and self.drag.event and self.drag.moved else None
+        dragging = self.dragging_key()
         style = line_style(palette, item_font, self.texts)
         for item, rect in zip(self.items, self._rects, strict=True):
             if not rect.intersects(clip):
@@ -357,49 +357,28 @@ class MonthView(CalendarView):
         if pos.y() > HEAD and day != self.anchor:
             self.anchor_moved.emit(day)
 
-    def mouseMoveEvent(self, event: QMouseEvent) -> None:
-        drag = self.drag
-        pos = event.position()
-        if drag is None:
-            item = self.item_at(pos)
-            self.setCursor(Qt.CursorShape.PointingHandCursor if item is not None else Qt.CursorShape.ArrowCursor)
-            return
-        if not drag.moved and (pos - drag.press).manhattanLength() < 4:
-            return
-        drag.moved = True
-        drag.day = self.day_at(pos)
-        self.update()
+    def requests(self) -> MonthView:
+        return self
 
-    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
-        drag, self.drag = self.drag, None
-        if drag is None or event.button() != Qt.MouseButton.LeftButton:
-            return
-        self.update()
-        if not drag.moved:
-            return
+    def event_at(self, pos: QPointF) -> ViewEvent | None:
+        item = self.item_at(pos)
+        return item.event if item is not None else None
+
+    def hover(self, pos: QPointF) -> None:
+        self.setCursor(Qt.CursorShape.PointingHandCursor if self.item_at(pos) is not None else Qt.CursorShape.ArrowCursor)
+
+    def drag_to(self, drag: _Drag, pos: QPointF) -> None:
+        drag.day = self.day_at(pos)
+
+    def drag_span(self, drag: _Drag) -> Span | None:
         if drag.event is None:
             lo, hi = sorted((drag.press_day, drag.day))
-            if hi > lo:
-                self.create_requested.emit(lo, hi + timedelta(days=1))
-            return
+            return (lo, hi + timedelta(days=1)) if hi > lo else None
         shift = drag.day - drag.press_day
-        if shift:
-            self.move_requested.emit(drag.event, drag.event.start + shift, drag.event.end + shift)
+        return drag.event.start + shift, drag.event.end + shift
 
-    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
-        if event.reason() == QContextMenuEvent.Reason.Keyboard:
-            return
-        self.drag = None
-        item = self.item_at(QPointF(event.pos()))
-        self.open_context_menu(item.event if item is not None else None, event.globalPos())
-
-    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
-        self.drag = None
-        pos = event.position()
-        item = self.item_at(pos)
-        if item is not None and item.event is not None:
-            self.event_activated.emit(item.event)
-            return
-        if pos.y() > HEAD and item is None:
-            day = self.day_at(pos)
-            self.create_requested.emit(day, day + timedelta(days=1))
+    def create_span_at(self, pos: QPointF) -> Span | None:
+        if pos.y() <= HEAD or self.item_at(pos) is not None:
+            return None
+        day = self.day_at(pos)
+        return day, day + timedelta(days=1)

@@ -6,9 +6,9 @@ sentence is not an event yet. No model is involved, so it works on a first run.
 
 Enter writes through ``QuickAdd.create`` (the command layer's create, like ``richeng
 quick``) and hands the committed change set to ``ctx.ops.record_edit``: the views reload
-and Ctrl+Z takes it back like any other create. A conflict opens the chat's
-``ConflictDialog`` ("Create anyway" continues the pending command with ``allow_conflict``),
-a past time the chat's ``PastTimeDialog``; whatever else is chosen, the pending command is
+and Ctrl+Z takes it back like any other create. A conflict or a past time opens the
+chat's ``PendingDialog`` ("Create anyway" continues the pending command with
+``allow_conflict``, "Add it anyway" with ``allow_past``); whatever else is chosen, the pending command is
 dropped (it is the field's, not the conversation's) and the sentence stays to be edited.
 The created event is shown and flashed in the calendar (``created``), and the field clears.
 
@@ -34,8 +34,7 @@ if TYPE_CHECKING:
     from agent.services.command_types import Outcome
     from agent.services.commands import CommandService
     from agent.timesym.sentence import QuickEvent
-    from app.chat.conflict_dialog import ConflictDialog
-    from app.chat.past_time_dialog import PastTimeDialog
+    from app.chat.pending_dialog import PendingDialog
 
 FIELD_MIN = 220
 _log = logging.getLogger(__name__)
@@ -51,8 +50,8 @@ class QuickAddBar(QWidget):
         self.reader = QuickReader(ctx)
         self.calendar_name = ""
         self.parsed: QuickEvent | None = None
-        self.conflict_dialog: ConflictDialog | None = None
-        self.past_time_dialog: PastTimeDialog | None = None
+        self.conflict_dialog: PendingDialog | None = None
+        self.past_time_dialog: PendingDialog | None = None
         self.last_outcome: Outcome | None = None
 
         self.field = SpanLineEdit(self)
@@ -210,9 +209,9 @@ class QuickAddBar(QWidget):
         if status == "created":
             self._created(service, outcome)
         elif status == "conflict":
-            self._ask_conflict(outcome)
+            self._ask("conflict", outcome)
         elif status == "past_time":
-            self._ask_past_time(outcome)
+            self._ask("past_time", outcome)
         else:  # invalid, needs_date, unconfirmed: say why, keep the sentence, drop the stub
             self._drop_pending()
             line = outcome.message or status
@@ -251,38 +250,25 @@ class QuickAddBar(QWidget):
             return
         self._outcome(service, outcome)
 
-    def _ask_conflict(self, outcome: Outcome) -> None:
-        from app.chat.conflict_dialog import CREATE, ConflictDialog
+    def _ask(self, kind: str, outcome: Outcome) -> None:
+        """The chat's ``PendingDialog`` in ``kind``'s mode: its write answer continues the
+        pending command; any other answer drops it and leaves the sentence to be edited."""
+        from app.chat.pending_dialog import CONFLICT, WRITES, PendingDialog
 
-        dialog = ConflictDialog(outcome, self.reader.tz, self.window())
-        self.conflict_dialog = dialog
-
-        def chosen(choice: str) -> None:
-            self.conflict_dialog = None
-            dialog.deleteLater()
-            if choice == CREATE:
-                self._continue(allow_conflict=True)
-            else:  # change time or cancel: the sentence stays to be edited
-                self._drop_pending()
-                self.field.setFocus(Qt.FocusReason.OtherFocusReason)
-
-        dialog.chosen.connect(chosen)
-        dialog.open()
-
-    def _ask_past_time(self, outcome: Outcome) -> None:
-        from app.chat.past_time_dialog import ADD, PastTimeDialog
-
-        dialog = PastTimeDialog(outcome, self.reader.tz, self.window())
-        self.past_time_dialog = dialog
-        line = self.tr("That time has already passed.")
-        self._say(f'<span style="color:#c62828">{_escape(line)}</span>', line)
+        dialog = PendingDialog(kind, outcome, self.reader.tz, self.window())
+        if kind == CONFLICT:
+            self.conflict_dialog = dialog
+        else:
+            self.past_time_dialog = dialog
+            line = self.tr("That time has already passed.")
+            self._say(f'<span style="color:#c62828">{_escape(line)}</span>', line)
 
         def chosen(choice: str) -> None:
-            self.past_time_dialog = None
+            self.conflict_dialog = self.past_time_dialog = None
             dialog.deleteLater()
-            if choice == ADD:
-                self._continue(allow_past=True)
-            else:
+            if choice in WRITES:  # Create anyway / Add it anyway
+                self._continue(allow_conflict=kind == CONFLICT, allow_past=kind != CONFLICT)
+            else:  # change time, cancel, don't add: the sentence stays to be edited
                 self._drop_pending()
                 self.field.setFocus(Qt.FocusReason.OtherFocusReason)
 

@@ -4,19 +4,28 @@ A view never writes. It emits ``create_requested`` / ``move_requested`` /
 ``delete_requested`` / ``event_activated`` and ``CalendarArea`` decides (scope prompts,
 editor, ``ctx.ops``). That keeps the drag code free of recurrence rules and the write
 path in one place.
+
+``EventSurface`` is the pointer plumbing of the painted surfaces (the month grid, the week
+header's all-day row, the week's time grid): when a press becomes a drag, what a release,
+a right-click and a double-click request, and which event to ghost while dragging. Each
+surface only says what is under the pointer and where a drag lands.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date, datetime, timedelta
+from typing import Generic, Protocol, TypeVar, cast
 
-from PySide6.QtCore import QLocale, QPoint, Qt, Signal
-from PySide6.QtGui import QContextMenuEvent, QKeyEvent
+from PySide6.QtCore import QLocale, QPoint, QPointF, Qt, Signal, SignalInstance
+from PySide6.QtGui import QContextMenuEvent, QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import QWidget
 
 from app.calendar.event_source import ViewEvent
 from app.calendar.holidays import DayMark
+
+DRAG_START = 4  # pixels (Manhattan) the pointer moves before a press becomes a drag
+Span = tuple[date, date]  # start, end: datetimes for timed events, dates for all-day ones
 
 
 def week_first_day(day: date, week_start: int) -> date:
@@ -166,3 +175,120 @@ class CalendarView(QWidget):
         lo = datetime.combine(day, datetime.min.time())
         hi = lo + timedelta(days=1)
         return [event for event in self.events if (event.start < hi and event.end > lo) or event.start == lo]
+
+
+class Drag(Protocol):
+    """A press in progress on a surface: on an event, or on empty space (``event`` None: creating)."""
+
+    event: ViewEvent | None
+    press: QPointF
+    moved: bool
+
+
+D = TypeVar("D", bound=Drag)
+
+
+class EventRequests(Protocol):
+    """Where a surface's requests go: its view (a ``CalendarView``), or the week header's own
+    signals, which the week view forwards."""
+
+    @property
+    def create_requested(self) -> SignalInstance: ...
+
+    @property
+    def move_requested(self) -> SignalInstance: ...
+
+    @property
+    def event_activated(self) -> SignalInstance: ...
+
+    def open_context_menu(self, event: ViewEvent | None, global_pos: QPoint) -> None: ...
+
+
+class EventSurface(Generic[D]):
+    """The pointer plumbing every painted surface shares; mixed in before its ``QWidget`` base.
+
+    A surface keeps the press in ``drag`` (set in its ``mousePressEvent``) and says four
+    things: ``requests`` (where requests go), ``event_at`` (the event under a point),
+    ``drag_to`` (follow the pointer once the press is a drag) and ``drag_span`` (where the
+    drag lands); ``create_span_at`` (a double-click on empty space) and ``hover`` (the cursor
+    shape) are optional. The rest is here, once: a release on a drag from empty space asks to
+    create, one on an event asks to move it if it moved; a right-click asks for the event's
+    menu (the keyboard's is the view's ``keyPressEvent``); a double-click opens the event, or
+    creates on empty space.
+    """
+
+    drag: D | None = None
+
+    # ---- what a surface says -------------------------------------------------------------
+
+    def requests(self) -> EventRequests:
+        raise NotImplementedError
+
+    def event_at(self, pos: QPointF) -> ViewEvent | None:
+        raise NotImplementedError
+
+    def drag_to(self, drag: D, pos: QPointF) -> None:
+        """Follow the pointer at ``pos``; the press has become a drag."""
+        raise NotImplementedError
+
+    def drag_span(self, drag: D) -> Span | None:
+        """Where a finished drag lands: the new event's span, or the moved event's (None: nothing)."""
+        raise NotImplementedError
+
+    def create_span_at(self, pos: QPointF) -> Span | None:
+        """The span a double-click on empty space at ``pos`` creates (None: nothing)."""
+        return None
+
+    def hover(self, pos: QPointF) -> None:
+        """The pointer moves with no button down (a cursor shape)."""
+
+    # ---- shared --------------------------------------------------------------------------
+
+    def dragging_key(self) -> tuple[str, str] | None:
+        """The event being dragged, painted as a ghost in its old place."""
+        drag = self.drag
+        return drag.event.key if drag is not None and drag.event is not None and drag.moved else None
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        pos = event.position()
+        drag = self.drag
+        if drag is None:
+            self.hover(pos)
+            return
+        if not drag.moved and (pos - drag.press).manhattanLength() < DRAG_START:
+            return
+        drag.moved = True
+        self.drag_to(drag, pos)
+        cast(QWidget, self).update()
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        drag, self.drag = self.drag, None
+        if drag is None or event.button() != Qt.MouseButton.LeftButton:
+            return
+        cast(QWidget, self).update()
+        if not drag.moved:
+            return
+        span = self.drag_span(drag)
+        if span is None:
+            return
+        if drag.event is None:
+            self.requests().create_requested.emit(*span)
+        elif span != (drag.event.start, drag.event.end):
+            self.requests().move_requested.emit(drag.event, *span)
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        if event.reason() == QContextMenuEvent.Reason.Keyboard:
+            return  # handled as a key press (CalendarView.keyPressEvent), where the selection is known
+        self.drag = None
+        self.requests().open_context_menu(self.event_at(QPointF(event.pos())), event.globalPos())
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
+        self.drag = None
+        pos = event.position()
+        activated = self.event_at(pos)
+        if activated is not None:
+            self.requests().event_activated.emit(activated)
+            return
+        span = self.create_span_at(pos)
+        if span is not None:
+            self.requests().create_requested.emit(*span)

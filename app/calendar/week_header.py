@@ -16,14 +16,15 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Protocol
 
-from PySide6.QtCore import QLocale, QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QContextMenuEvent, QFont, QFontMetrics, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen
+from PySide6.QtCore import QLocale, QPoint, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QFont, QFontMetrics, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import QWidget
 
 from app.calendar.event_item import HOLIDAY_COLOR, WORKDAY_COLOR, blend, line_height, muted, paint_bar, selected_day_tint
 from app.calendar.event_source import ViewEvent
 from app.calendar.holidays import DayMark
 from app.calendar.layout import bar_span, clamp, pack_rows
+from app.calendar.view_base import EventSurface, Span
 
 GUTTER = 56
 LABEL_HEIGHT = 48
@@ -82,7 +83,7 @@ class _BarDrag:
     moved: bool = False
 
 
-class WeekHeader(QWidget):
+class WeekHeader(EventSurface[_BarDrag], QWidget):
     """Day labels and the all-day row. It never writes and never reaches into its view: it
     emits requests, which the week view forwards as its own (``CalendarView``'s signals)."""
 
@@ -211,7 +212,7 @@ class WeekHeader(QWidget):
             Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
             self.tr("all-day"),
         )
-        dragging = self.drag.event.key if self.drag and self.drag.event and self.drag.moved else None
+        dragging = self.dragging_key()
         for item in self.bars:
             if self.shown(item):
                 paint_bar(
@@ -323,14 +324,18 @@ class WeekHeader(QWidget):
         self.select_requested.emit(item.event.key)
         self.drag = _BarDrag(item.event, pos, index, item.first, item.end, item.first)
 
-    def mouseMoveEvent(self, event: QMouseEvent) -> None:
-        drag = self.drag
-        if drag is None:
-            return
-        pos = event.position()
-        if not drag.moved and (pos - drag.press).manhattanLength() < 4:
-            return
-        drag.moved = True
+    def requests(self) -> WeekHeader:
+        return self
+
+    def open_context_menu(self, event: ViewEvent | None, global_pos: QPoint) -> None:
+        """A right-click: the view, which owns the selection, opens the menu (``context_requested``)."""
+        self.context_requested.emit(event, global_pos)
+
+    def event_at(self, pos: QPointF) -> ViewEvent | None:
+        item = self.bar_at(pos)
+        return item.event if item is not None else None
+
+    def drag_to(self, drag: _BarDrag, pos: QPointF) -> None:
         index = self.index_at(pos.x())
         if drag.event is None:
             drag.first, drag.end = min(index, drag.press_index), max(index, drag.press_index) + 1
@@ -338,38 +343,16 @@ class WeekHeader(QWidget):
             width = drag.end - drag.first
             first = drag.press_first + index - drag.press_index
             drag.first, drag.end = first, first + width
-        self.update()
 
-    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
-        drag, self.drag = self.drag, None
-        if drag is None or event.button() != Qt.MouseButton.LeftButton:
-            return
-        self.update()
-        if not drag.moved:
-            return
+    def drag_span(self, drag: _BarDrag) -> Span | None:
         first_day = self.state.first_day
         if drag.event is None:
-            self.create_requested.emit(first_day + timedelta(days=drag.first), first_day + timedelta(days=drag.end))
-            return
+            return first_day + timedelta(days=drag.first), first_day + timedelta(days=drag.end)
         shift = timedelta(days=drag.first - drag.press_first)
-        if shift:
-            self.move_requested.emit(drag.event, drag.event.start + shift, drag.event.end + shift)
+        return drag.event.start + shift, drag.event.end + shift
 
-    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
-        if event.reason() == QContextMenuEvent.Reason.Keyboard:
-            return
-        self.drag = None
-        item = self.bar_at(QPointF(event.pos()))
-        self.context_requested.emit(item.event if item is not None else None, event.globalPos())
-
-    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
-        self.drag = None
-        pos = event.position()
+    def create_span_at(self, pos: QPointF) -> Span | None:
         if pos.y() < LABEL_HEIGHT:
-            return
-        item = self.bar_at(pos)
-        if item is not None:
-            self.event_activated.emit(item.event)
-            return
+            return None
         day = self.state.first_day + timedelta(days=self.index_at(pos.x()))
-        self.create_requested.emit(day, day + timedelta(days=1))
+        return day, day + timedelta(days=1)

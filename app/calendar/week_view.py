@@ -13,13 +13,13 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time, timedelta
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QTimer
-from PySide6.QtGui import QContextMenuEvent, QFont, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen
+from PySide6.QtGui import QFont, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import QFrame, QScrollArea, QVBoxLayout, QWidget
 
 from app.calendar.event_item import NOW_COLOR, paint_block, selected_day_tint
 from app.calendar.event_source import ViewEvent
 from app.calendar.layout import MINUTES_PER_DAY, SNAP_MINUTES, clamp, day_segments, place_columns, snap
-from app.calendar.view_base import CalendarView, week_first_day
+from app.calendar.view_base import CalendarView, EventSurface, Span, week_first_day
 from app.calendar.week_header import GUTTER, HeaderState, WeekHeader
 
 HOUR_HEIGHT = 48
@@ -59,7 +59,7 @@ class _Drag:
     moved: bool = False
 
 
-class TimeGrid(QWidget):
+class TimeGrid(EventSurface[_Drag], QWidget):
     """The 24-hour canvas inside the scroll area."""
 
     def __init__(self, view: WeekView) -> None:
@@ -147,7 +147,7 @@ class TimeGrid(QWidget):
             painter.drawLine(QPointF(x, 0), QPointF(x, self.height()))
         block_font = QFont(self.font())
         block_font.setPointSizeF(max(block_font.pointSizeF() * 0.9, 7))
-        dragging = self.drag.event.key if self.drag and self.drag.event and self.drag.moved else None
+        dragging = self.dragging_key()
         for item in view.grid_items:
             rect = self.item_rect(item)
             if not rect.intersects(QRectF(clip)):
@@ -248,24 +248,26 @@ class TimeGrid(QWidget):
             kind = "resize-start"
         self.drag = _Drag(kind, item.event, pos, at, item.event.start, item.event.end)
 
-    def mouseMoveEvent(self, event: QMouseEvent) -> None:
-        pos = event.position()
-        drag = self.drag
-        if drag is None:
-            item = self.item_at(pos)
-            shape = Qt.CursorShape.ArrowCursor
-            if item is not None:
-                rect = self.item_rect(item)
-                near_edge = (item.ends_here and pos.y() >= rect.bottom() - EDGE) or (
-                    item.starts_here and pos.y() <= rect.top() + EDGE
-                )
-                resizing = near_edge and rect.height() > 3 * EDGE
-                shape = Qt.CursorShape.SizeVerCursor if resizing else Qt.CursorShape.PointingHandCursor
-            self.setCursor(shape)
-            return
-        if not drag.moved and (pos - drag.press).manhattanLength() < 4:
-            return
-        drag.moved = True
+    def requests(self) -> WeekView:
+        return self.view
+
+    def event_at(self, pos: QPointF) -> ViewEvent | None:
+        item = self.item_at(pos)
+        return item.event if item is not None else None
+
+    def hover(self, pos: QPointF) -> None:
+        item = self.item_at(pos)
+        shape = Qt.CursorShape.ArrowCursor
+        if item is not None:
+            rect = self.item_rect(item)
+            near_edge = (item.ends_here and pos.y() >= rect.bottom() - EDGE) or (
+                item.starts_here and pos.y() <= rect.top() + EDGE
+            )
+            resizing = near_edge and rect.height() > 3 * EDGE
+            shape = Qt.CursorShape.SizeVerCursor if resizing else Qt.CursorShape.PointingHandCursor
+        self.setCursor(shape)
+
+    def drag_to(self, drag: _Drag, pos: QPointF) -> None:
         at = self.time_at(pos)
         step = timedelta(minutes=SNAP_MINUTES)
         if drag.kind == "create":
@@ -283,37 +285,14 @@ class TimeGrid(QWidget):
                 drag.start, drag.end = original.start, max(_snap_datetime(at), original.start + step)
             else:
                 drag.start, drag.end = min(_snap_datetime(at), original.end - step), original.end
-        self.update()
 
-    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
-        drag, self.drag = self.drag, None
-        if drag is None or event.button() != Qt.MouseButton.LeftButton:
-            return
-        self.update()
-        if not drag.moved:
-            return
-        if drag.kind == "create":
-            self.view.create_requested.emit(drag.start, drag.end)
-        elif drag.event is not None and (drag.start, drag.end) != (drag.event.start, drag.event.end):
-            self.view.move_requested.emit(drag.event, drag.start, drag.end)
+    def drag_span(self, drag: _Drag) -> Span | None:
+        return drag.start, drag.end
 
-    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
-        if event.reason() == QContextMenuEvent.Reason.Keyboard:
-            return
-        self.drag = None
-        item = self.item_at(QPointF(event.pos()))
-        self.view.open_context_menu(item.event if item is not None else None, event.globalPos())
-
-    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
-        self.drag = None
-        pos = event.position()
-        item = self.item_at(pos)
-        if item is not None:
-            self.view.event_activated.emit(item.event)
-            return
+    def create_span_at(self, pos: QPointF) -> Span | None:
         at = self.time_at(pos)
         start = datetime.combine(at.date(), time(at.hour))
-        self.view.create_requested.emit(start, start + timedelta(hours=1))
+        return start, start + timedelta(hours=1)
 
 
 def _snap_datetime(value: datetime) -> datetime:

@@ -1,6 +1,6 @@
 """The chat pane: the conversation, the pending command, and the input, on the right.
 
-Turns run on a one-thread pool as ``app.ops.BackgroundOp``s so the calendar never freezes
+Turns run on a one-thread pool as ``app.background_op.BackgroundOp``s so the calendar never freezes
 while a model thinks; tokens stream into the reply bubble as they arrive.
 
 One turn at a time, and the next message is *not* queued: while a turn runs the Send
@@ -38,18 +38,17 @@ from agent.services.chat_edits import ChatEditService, EditOutcome
 from agent.services.command_types import Outcome, WriteFacts
 from agent.services.commands import CommandService
 from agent.timesym.context import TimeContext
+from app.background_op import BackgroundOp
 from app.chat.bubble import MessageBubble
 from app.chat.candidate_bar import CandidateBar
-from app.chat.conflict_dialog import ConflictDialog
 from app.chat.guard_dialog import GuardBanner
 from app.chat.message_view import MessageView
 from app.chat.no_model_panel import NoModelPanel
-from app.chat.past_time_dialog import PastTimeDialog
+from app.chat.pending_dialog import PendingDialog
 from app.chat.pending_flow import PendingFlow
 from app.chat.progress import TurnProgress
 from app.context import AppContext
 from app.i18n import system_language
-from app.ops import BackgroundOp
 from app.quick_text import QuickReader, SpanLineEdit
 from app.worker import GeneratorWorker, describe
 
@@ -202,11 +201,11 @@ class ChatPane(QWidget):
         self.model_label.setText(_short_model_name(getattr(model, "name", "")) if has_model else self.tr("no model"))
 
     @property
-    def conflict_dialog(self) -> ConflictDialog | None:
+    def conflict_dialog(self) -> PendingDialog | None:
         return self.pending.conflict_dialog
 
     @property
-    def past_time_dialog(self) -> PastTimeDialog | None:
+    def past_time_dialog(self) -> PendingDialog | None:
         return self.pending.past_time_dialog
 
     def warmed_up(self) -> bool:

@@ -28,10 +28,8 @@ from agent.services.command_types import ACTIVE, Outcome, WriteFacts
 from agent.services.commands import CommandService
 from app.chat.bubble import MessageBubble
 from app.chat.candidate_bar import CandidateBar
-from app.chat.conflict_dialog import CANCEL as CONFLICT_CANCEL
-from app.chat.conflict_dialog import CREATE, ConflictDialog
 from app.chat.modal_wait import ModalWait
-from app.chat.past_time_dialog import ADD, DROP, PastTimeDialog
+from app.chat.pending_dialog import ADD, CANCEL, CREATE, DROP, PendingDialog
 from app.context import AppContext
 
 EDIT_PENDING = ("edit_choice", "edit_confirm", "edit_conflict")  # a pending change: buttons in the bar
@@ -57,8 +55,8 @@ class PendingFlow(QObject):
         self.bar = bar
         self._act = act
         self._focus_input = focus_input
-        self.conflict_dialog: ConflictDialog | None = None
-        self.past_time_dialog: PastTimeDialog | None = None
+        self.conflict_dialog: PendingDialog | None = None
+        self.past_time_dialog: PendingDialog | None = None
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
         self.timer.timeout.connect(self._expired)
@@ -168,14 +166,14 @@ class PendingFlow(QObject):
     # ---- the dialogs ------------------------------------------------------------------------
 
     def _ask_conflict(self, outcome: Outcome) -> None:
-        self.conflict_dialog = ConflictDialog(outcome, self.ctx.tz, self._pane)
-        self._open(self.conflict_dialog, {CREATE: "create_anyway", CONFLICT_CANCEL: "cancel"})
+        self.conflict_dialog = PendingDialog.conflict(outcome, self.ctx.tz, self._pane)
+        self._open(self.conflict_dialog, {CREATE: "create_anyway", CANCEL: "cancel"})
 
     def _ask_past_time(self, outcome: Outcome) -> None:
-        self.past_time_dialog = PastTimeDialog(outcome, self.ctx.tz, self._pane)
+        self.past_time_dialog = PendingDialog.past_time(outcome, self.ctx.tz, self._pane)
         self._open(self.past_time_dialog, {ADD: "add_anyway", DROP: "cancel"})
 
-    def _open(self, dialog: ConflictDialog | PastTimeDialog, answers: dict[str, str]) -> None:
+    def _open(self, dialog: PendingDialog, answers: dict[str, str]) -> None:
         """Open ``dialog``; its choice becomes the ``act`` that ``answers`` names, and any
         other choice (change the time) puts the cursor back in the input."""
 

@@ -55,7 +55,7 @@ class DownloadCancelled(Exception):
 def download_model(model: RecommendedModel, channel: Channel[tuple[int, int]], target: Path | None = None) -> str | None:
     """Fetch ``model`` into ``target``; the local path, or None when the user cancelled.
 
-    Runs on a worker (``app.ops.BackgroundOp``): byte counts go out as ``(done, total)``
+    Runs on a worker (``app.background_op.BackgroundOp``): byte counts go out as ``(done, total)``
     through ``channel.report`` (total 0 when unknown; both may exceed 2**31), and Cancel is
     the worker's quit, read in the progress hook, the one place the library hands back
     control mid-download. Any other failure propagates to the op's ``failure``.

@@ -6,7 +6,7 @@ the OS keyring through ``agent.models.keys.store_api_key``, per endpoint, so a D
 is never sent to DashScope; "Forget saved key" removes it from the keyring again. "Test
 connection" sends one tiny request on a worker thread and shows either OK or the
 ``ModelUnavailable`` reason word for word. Both it and the download of a recommended model
-run as ``app.ops.BackgroundOp``s on the global pool.
+run as ``app.background_op.BackgroundOp``s on the global pool.
 """
 
 from __future__ import annotations
@@ -34,9 +34,9 @@ from PySide6.QtWidgets import (
 from agent.models.base import ModelUnavailable
 from agent.models.keys import delete_api_key, keyring_key, normalize_base_url, store_api_key
 from agent.models.registry import ModelSpecError, load_model, parse_spec
+from app.background_op import BackgroundOp
 from app.context import AppContext
 from app.io import file_dialogs
-from app.ops import BackgroundOp
 from app.settings.model_download import RECOMMENDED, download_model
 from app.worker import Channel, GeneratorWorker, describe
 

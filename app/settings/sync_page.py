@@ -6,7 +6,7 @@ the password goes to the OS keyring (``agent.sync.secrets``), and each remote ca
 is ticked syncs with one local calendar (an existing one, or a new one named after it).
 
 "Test connection" asks the server for the user's calendars on a pool thread (an
-``app.ops.BackgroundOp``), so a slow or
+``app.background_op.BackgroundOp``), so a slow or
 dead server (up to the 30 s client timeout) never freezes the window; nothing is written
 until the dialog is saved. Failures are said in plain words (wrong password, cannot reach
 the server, not a CalDAV address, certificate), with the technical detail in a tooltip.
@@ -43,8 +43,8 @@ from agent.sync.accounts import (
     sync_interval_minutes,
 )
 from agent.sync.secrets import Secrets
+from app.background_op import BackgroundOp
 from app.context import AppContext
-from app.ops import BackgroundOp
 from app.worker import Channel, describe
 
 NEW_CALENDAR = "\x00new"  # combo data: make a local calendar named after the remote one

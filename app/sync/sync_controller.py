@@ -1,6 +1,6 @@
 """Sync in the app: the toolbar button, the periodic timer and the status-bar line.
 
-A run goes through ``app.ops.BackgroundOp`` on a one-thread pool, because it spends its time on
+A run goes through ``app.background_op.BackgroundOp`` on a one-thread pool, because it spends its time on
 the network and must never freeze the calendar; the engine shares the window's ``Store``,
 whose lock keeps the two threads off the connection at the same time. One run at a time:
 a click or a timer tick during a run is not queued (the next tick catches up anyway).
@@ -26,7 +26,7 @@ from agent.sync.accounts import AccountService, set_sync_interval_minutes, sync_
 from agent.sync.conflicts import Conflict
 from agent.sync.engine import SyncEngine, SyncReport
 from agent.sync.secrets import Secrets
-from app.ops import BackgroundOp
+from app.background_op import BackgroundOp
 from app.worker import Channel, describe
 
 R = TypeVar("R")

@@ -145,7 +145,7 @@ def test_the_undo_item_in_chinese(window: Any) -> None:
     [
         ("app/shortcuts_dialog.py", "ShortcutsDialog"),
         ("app/calendar/event_menu.py", "EventMenu"),
-        ("app/operations.py", "Operations"),
+        ("app/write_path.py", "Operations"),
     ],
 )
 def test_every_new_string_has_a_chinese_translation(path: str, context: str) -> None:

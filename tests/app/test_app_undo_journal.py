@@ -1,4 +1,4 @@
-"""The app's Ctrl+Z and the store's undo journal agree (``app/operations.py``).
+"""The app's Ctrl+Z and the store's undo journal agree (``app/write_path.py``).
 
 Ctrl+Z reverts the journal rows of its change set, so an undo made in the window shows as
 undone in ``journal`` (and ``richeng undo --list``) and after a restart, a redo puts the
@@ -20,7 +20,7 @@ from agent.services.editing import EventDraft
 from agent.store import journal, journal_record
 from agent.store.db import Store
 from agent.store.profiles import ensure_profile
-from app.operations import Operations
+from app.write_path import Operations
 from tests.support.clock import NOW, SHANGHAI
 
 

@@ -145,8 +145,7 @@ def _occurrence(title: str, start: datetime, end: datetime, calendar: str) -> Oc
 
 
 def test_conflict_and_past_time_dialogs_show_the_year(qtbot) -> None:  # type: ignore[no-untyped-def]
-    from app.chat.conflict_dialog import ConflictDialog
-    from app.chat.past_time_dialog import PastTimeDialog
+    from app.chat.pending_dialog import PendingDialog
 
     receipt = Outcome(
         "conflict",
@@ -156,10 +155,12 @@ def test_conflict_and_past_time_dialogs_show_the_year(qtbot) -> None:  # type: i
         today=TODAY,
         conflicts=[_occurrence("聚餐", sh(2027, 1, 8, 17, 30), sh(2027, 1, 8, 19, 30), "日程")],
     )
-    conflict = ConflictDialog(receipt, SHANGHAI)
+    conflict = PendingDialog.conflict(receipt, SHANGHAI)
     qtbot.addWidget(conflict)
     assert "Fri 2027/1/8 17:30–19:30" in conflict.conflict_lines()[0]
-    past = PastTimeDialog(replace(receipt, status="past_time", start=sh(2025, 11, 30, 8), end=sh(2025, 11, 30, 9)), SHANGHAI)
+    past = PendingDialog.past_time(
+        replace(receipt, status="past_time", start=sh(2025, 11, 30, 8), end=sh(2025, 11, 30, 9)), SHANGHAI
+    )
     qtbot.addWidget(past)
     assert "2025/11/30 08:00–09:00" in past.message.text()
 

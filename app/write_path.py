@@ -17,6 +17,16 @@ The stack is this window's; the history itself is the store's undo journal
 undo/redo revert those rows, so what Ctrl+Z took back shows as undone in ``richeng undo
 --list`` and after a restart (``journal.is_undone``), and a change set that was edited
 since elsewhere (the CLI, a sync) is refused with a message instead of half-restored.
+
+Long steps leave the UI thread: ``undo(background=True)`` / ``redo(background=True)`` (the
+window's Ctrl+Z and Ctrl+Shift+Z) and ``undo_specific(..., background=True)`` (the import
+toast's Undo) run their store work (reverting journal rows) as an
+``app.background_op.BackgroundOp`` on this object's one-thread ``pool``, and only the result handling (the stack, ``changed``,
+``reverted``, ``failed``) comes back to the UI thread. ``busy_changed`` brackets such a step
+(the window shows a busy cursor and a status line, and Undo/Redo wait for it); another
+undo or redo asked for meanwhile is ignored. Without ``background`` the same steps run
+synchronously and return their result: a single small edit (a drag, a delete, the chat
+receipt's Undo of one change set) is a few milliseconds and its caller reads the outcome.
 """
 
 from __future__ import annotations
@@ -26,7 +36,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import TypeVar
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QThreadPool, Signal
 
 from agent.errors import UserFacingError
 from agent.services.calendars import Calendar, CalendarService, CalendarSnapshot
@@ -35,8 +45,11 @@ from agent.store import journal
 from agent.store.changes import ChangeSet
 from agent.store.db import Store
 from agent.store.occurrence import Occurrence
+from app.background_op import BackgroundOp
+from app.worker import describe
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 
 @dataclass
@@ -55,6 +68,7 @@ class Operations(QObject):
     undo_state_changed = Signal(bool, bool)  # can_undo, can_redo
     failed = Signal(str)
     reverted = Signal(object)  # the original ChangeSet an undo just took back (chat receipts mark "Undone")
+    busy_changed = Signal(bool)  # a background step (an undo or a redo) started / ended
 
     def __init__(self, store: Store, profile_id: int, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -65,16 +79,22 @@ class Operations(QObject):
         self._undo: list[UndoEntry] = []
         self._redo: list[UndoEntry] = []
         self._keep = False  # the last journal revert failed in a way worth retrying
+        self.busy = False  # a background step is running
+        self.pool = QThreadPool(self)  # one thread: background steps run one after another
+        self.pool.setMaxThreadCount(1)
 
     # ---- undo stack ----------------------------------------------------------------------
 
     def _push(self, label: str, changes: ChangeSet, title: str = "") -> ChangeSet:
         if changes:
-            self._undo.append(UndoEntry(label, changes, self._journal_ids(changes), title=title))
-            self._redo.clear()
-            self.changed.emit(changes)
-            self.undo_state_changed.emit(True, False)
+            self._file(label, changes, self._journal_ids(changes), title)
         return changes
+
+    def _file(self, label: str, changes: ChangeSet, ids: list[int], title: str = "") -> None:
+        self._undo.append(UndoEntry(label, changes, ids, title=title))
+        self._redo.clear()
+        self.changed.emit(changes)
+        self.undo_state_changed.emit(not self.busy, False)
 
     def can_undo(self) -> bool:
         return bool(self._undo)
@@ -103,48 +123,96 @@ class Operations(QObject):
             return kinds[entry.label].format(entry.title)
         return {"import": self.tr("Import"), "assistant": self.tr("Assistant's change")}.get(entry.label, self.tr("Change"))
 
-    def undo(self) -> ChangeSet | None:
-        return self._replay(self._undo, self._redo)
+    def undo(self, *, background: bool = False) -> ChangeSet | None:
+        return self._replay(self._undo, self._redo, background)
 
-    def redo(self) -> ChangeSet | None:
-        return self._replay(self._redo, self._undo)
+    def redo(self, *, background: bool = False) -> ChangeSet | None:
+        return self._replay(self._redo, self._undo, background)
 
-    def _replay(self, source: list[UndoEntry], target: list[UndoEntry]) -> ChangeSet | None:
+    # ---- running a step ------------------------------------------------------------------
+
+    def _step(self, work: Callable[[], T], finish: Callable[[T | Exception], R], background: bool, name: str) -> R | None:
+        """Run the store ``work``, then ``finish`` with its result (or the exception) on the UI
+        thread: now (returning what ``finish`` returns), or on ``pool`` when ``background``."""
+        if not background:
+            try:
+                result: T | Exception = work()
+            except UserFacingError as exc:
+                result = exc
+            return finish(result)
+        self._set_busy(True)
+        op: BackgroundOp[None, T] = BackgroundOp(self, lambda _channel: work(), name)
+        op.ended(lambda: self._set_busy(False)).success(finish).failure(finish).run_in_background(self.pool)
+        return None
+
+    def wait(self) -> None:
+        """Block until a background step has finished (the window closes, the store will)."""
+        self.pool.waitForDone()
+
+    def _set_busy(self, busy: bool) -> None:
+        if busy != self.busy:
+            self.busy = busy
+            self.busy_changed.emit(busy)
+            self.undo_state_changed.emit(bool(self._undo) and not busy, bool(self._redo) and not busy)
+
+    def _failed(self, error: Exception) -> None:
+        """A step's error: a journal refusal is final, any other worth retrying (the file was busy)."""
+        self._keep = not isinstance(error, journal.JournalError)
+        self.failed.emit(str(error) if isinstance(error, UserFacingError) else describe(error))
+
+    # ---- undo and redo -------------------------------------------------------------------
+
+    def _replay(self, source: list[UndoEntry], target: list[UndoEntry], background: bool = False) -> ChangeSet | None:
         """Apply the inverse of the newest entry of ``source`` and file its inverse on ``target``."""
-        if not source:
+        if not source or self.busy:
             return None
         entry = source.pop()
+        undo = source is self._undo
         if entry.calendar is not None:
-            done = self._calendar_step(entry, undo=source is self._undo)
-            if done is None and source is self._undo:
+            done = self._calendar_step(entry, undo=undo)
+            if done is None and undo:
                 source.append(entry)  # a calendar of that name exists again: rename it, then undo again
             return done[1] if done is not None else None
         if entry.journal_ids:
-            reverted = self._revert(entry.journal_ids)
-            if reverted is None:
-                if self._keep:
-                    source.append(entry)  # a passing failure (the file was busy): try again later
-                return None  # refused (changed since) or already undone elsewhere: the step is gone
-            inverse, inverse_ids = reverted
-            undoes = entry.journal_ids if source is self._undo else []
-            back = entry.undoes if source is self._redo else []
-            target.append(UndoEntry(entry.label, inverse, inverse_ids if source is self._undo else back, undoes))
-        else:
-            undone = self._guarded(lambda: self.edits.undo(entry.changes))
-            if undone is None:
+            ids = entry.journal_ids
+
+            def journal_done(result: tuple[ChangeSet, list[int]] | Exception) -> ChangeSet | None:
+                reverted = self._reverted(result)
+                if reverted is None:
+                    if self._keep:
+                        source.append(entry)  # a passing failure (the file was busy): try again later
+                    self.undo_state_changed.emit(bool(self._undo), bool(self._redo))
+                    return None  # refused (changed since) or already undone elsewhere: the step is gone
+                inverse, inverse_ids = reverted
+                back = entry.undoes if not undo else []
+                target.append(UndoEntry(entry.label, inverse, inverse_ids if undo else back, ids if undo else []))
+                return self._replayed(entry, target, inverse, undo)
+
+            return self._step(lambda: self._revert_rows(ids), journal_done, background, "undo" if undo else "redo")
+
+        def edit_done(result: ChangeSet | Exception) -> ChangeSet | None:
+            if isinstance(result, Exception):
+                self._failed(result)
                 source.append(entry)
+                self.undo_state_changed.emit(bool(self._undo), bool(self._redo))
                 return None
-            inverse = undone
-            target.append(UndoEntry(entry.label, inverse))
+            target.append(UndoEntry(entry.label, result))
+            return self._replayed(entry, target, result, undo)
+
+        return self._step(lambda: self.edits.undo(entry.changes), edit_done, background, "undo" if undo else "redo")
+
+    def _replayed(self, entry: UndoEntry, target: list[UndoEntry], inverse: ChangeSet, undo: bool) -> ChangeSet:
         target[-1].title = entry.title
-        if source is self._undo:
+        if undo:
             self.reverted.emit(entry.changes)
         self.changed.emit(inverse)
         self.undo_state_changed.emit(bool(self._undo), bool(self._redo))
         return inverse
 
-    def undo_specific(self, changes: ChangeSet) -> ChangeSet | None:
-        """Undo one earlier change (a receipt's Undo button), wherever it sits on the stack."""
+    def undo_specific(self, changes: ChangeSet, *, background: bool = False) -> ChangeSet | None:
+        """Undo one earlier change (a receipt's or a toast's Undo), wherever it sits on the stack."""
+        if self.busy:
+            return None
         ids: list[int] = []
         label, title = "undo", ""
         for index in range(len(self._undo) - 1, -1, -1):
@@ -159,20 +227,33 @@ class Operations(QObject):
                 break
         else:
             ids = self._journal_ids(changes)
-        if ids:
-            reverted = self._revert(ids)
-            inverse = reverted[0] if reverted is not None else None
-            redo = UndoEntry("undo", reverted[0], reverted[1], ids) if reverted is not None else None
-        else:
-            inverse = self._guarded(lambda: self.edits.undo(changes))
-            redo = UndoEntry("undo", inverse) if inverse is not None else None
-        if inverse is not None and redo is not None:
+
+        def done(redo: UndoEntry | None) -> ChangeSet | None:
+            if redo is None:
+                self.undo_state_changed.emit(bool(self._undo), bool(self._redo))
+                return None
             redo.label, redo.title = label, title
             self._redo.append(redo)
             self.reverted.emit(changes)
-            self.changed.emit(inverse)
+            self.changed.emit(redo.changes)
             self.undo_state_changed.emit(bool(self._undo), True)
-        return inverse
+            return redo.changes
+
+        if ids:
+
+            def journal_done(result: tuple[ChangeSet, list[int]] | Exception) -> ChangeSet | None:
+                reverted = self._reverted(result)
+                return done(UndoEntry("undo", reverted[0], reverted[1], ids) if reverted is not None else None)
+
+            return self._step(lambda: self._revert_rows(ids), journal_done, background, "undo")
+
+        def edit_done(result: ChangeSet | Exception) -> ChangeSet | None:
+            if isinstance(result, Exception):
+                self._failed(result)
+                return done(None)
+            return done(UndoEntry("undo", result))
+
+        return self._step(lambda: self.edits.undo(changes), edit_done, background, "undo")
 
     def undo_calendar_delete(self, snapshot: CalendarSnapshot) -> tuple[Calendar, ChangeSet] | None:
         """Undo one calendar deletion (the sidebar banner's Undo), wherever it sits on the stack."""
@@ -221,31 +302,26 @@ class Operations(QObject):
         except Exception:  # the journal only adds to undo; never lose the step over it
             return []
 
-    def _revert(self, ids: list[int]) -> tuple[ChangeSet, list[int]] | None:
-        """Revert journal rows ``ids`` (newest first) in one transaction; the inverse change
-        set and the rows that recorded it. Rows undone elsewhere already are skipped."""
+    def _revert_rows(self, ids: list[int]) -> tuple[ChangeSet, list[int]]:
+        """Revert journal rows ``ids`` (newest first) in one transaction: the inverse change set
+        and the rows that recorded it. Rows undone elsewhere already are skipped. Store work
+        only (it may run on the pool's thread); ``_reverted`` reads the outcome."""
+        inverse = ChangeSet()
+        done: list[int] = []
+        with self.store.transaction():
+            for change_id in ids:
+                if journal.is_undone(self.store, change_id):
+                    continue
+                inverse.extend(journal.revert(self.store, self.profile_id, change_id, origin="user").changes)
+                done.append(change_id)
+        found = (journal.inverse_of(self.store, c) for c in done)
+        return inverse, list(dict.fromkeys(i for i in found if i is not None))  # one row may undo several
 
-        def run() -> tuple[ChangeSet, list[int]]:
-            inverse = ChangeSet()
-            done: list[int] = []
-            with self.store.transaction():
-                for change_id in ids:
-                    if journal.is_undone(self.store, change_id):
-                        continue
-                    inverse.extend(journal.revert(self.store, self.profile_id, change_id, origin="user").changes)
-                    done.append(change_id)
-            found = (journal.inverse_of(self.store, c) for c in done)
-            return inverse, list(dict.fromkeys(i for i in found if i is not None))  # one row may undo several
-
+    def _reverted(self, result: tuple[ChangeSet, list[int]] | Exception) -> tuple[ChangeSet, list[int]] | None:
+        """``_revert_rows``'s outcome; None (and ``failed`` says why) when nothing was reverted."""
         self._keep = False
-        try:
-            result = run()
-        except journal.JournalError as exc:
-            self.failed.emit(str(exc))
-            return None
-        except UserFacingError as exc:
-            self._keep = True
-            self.failed.emit(str(exc))
+        if isinstance(result, Exception):
+            self._failed(result)
             return None
         if not result[0]:
             self.failed.emit("已经撤销过了 / already undone")
@@ -300,9 +376,10 @@ class Operations(QObject):
         self.changed.emit(changes or ChangeSet())
 
     def record_import(self, changes: ChangeSet) -> None:
-        """A GUI import committed in one transaction: one undo step (its before-images put
-        updated events back, new ones go). A calendar it created stays, empty after undo,
-        so redo has somewhere to put the events back."""
+        """A GUI import committed in one transaction (on the import's own worker): one undo
+        step (its before-images put updated events back, new ones go). A calendar it created
+        stays, empty after undo, so redo has somewhere to put the events back. Filing it stays
+        on the UI thread: finding its journal rows reads at most ``journal.matching``'s window."""
         self.calendars_changed.emit()
         self._push("import", changes)
 

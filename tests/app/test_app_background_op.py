@@ -1,4 +1,4 @@
-"""The one background runner (``app/ops.py`` on ``app/worker.py``): what every owner relies on.
+"""The one background runner (``app/background_op.py`` on ``app/worker.py``): what every owner relies on.
 
 Chat turns, sync runs, imports, the connection tests and the model download all go through
 ``BackgroundOp``, so these rules are checked once here: the result (or the exception object)
@@ -18,7 +18,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, QThreadPool
 
 from agent.errors import UserFacingError
-from app.ops import BackgroundOp, running_ops
+from app.background_op import BackgroundOp, running_ops
 from app.worker import Channel, GeneratorWorker, describe
 
 WAIT_MS = 5000
