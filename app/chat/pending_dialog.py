@@ -26,7 +26,7 @@ from zoneinfo import ZoneInfo
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import QDialog, QHBoxLayout, QLabel, QListWidget, QPushButton, QVBoxLayout, QWidget
 
-from agent.services.commands import Outcome
+from agent.services.command_types import Outcome
 from app.chat.spans import span_text
 
 CONFLICT, PAST_TIME = "conflict", "past_time"

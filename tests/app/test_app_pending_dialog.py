@@ -15,7 +15,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QPushButton
 
-from agent.services.commands import Outcome
+from agent.services.command_types import Outcome
 from agent.store.occurrence import Occurrence
 from app import i18n
 from app.chat.pending_dialog import ADD, CANCEL, CHANGE, CREATE, DROP, LATER, PendingDialog
