@@ -115,7 +115,7 @@ class Writer:
         """Rebuild the instances of each series ``write`` returned, and say which are capped."""
         repo = EventRepo(self.store, self.profile_id)
         for item in series:
-            repo.materialize(item.uid, components=item.components, query=item.query)
+            repo.expander.materialize(item.uid, components=item.components, query=item.query)
             cap = repo.capped(item.uid)
             if cap is not None:  # bounded recurrence (docs/ics.md): say what is not shown
                 self.report.warnings.append(ImportProblem(item.uid, item.line, cap.text()))

@@ -31,11 +31,12 @@ import icalendar
 
 from agent.errors import StoreError, UserFacingError
 from agent.services.calendars import CalendarService
-from agent.services.command_types import WriteFacts, clean_title
+from agent.services.command_types import WriteFacts
 from agent.services.editing import EditService
 from agent.services.queries import QueryService
 from agent.services.settings import SettingsService
 from agent.services.targets import MAX_OPTIONS, Search, as_option, find_targets, fold, pick_choice, refind
+from agent.services.text import clean_title
 from agent.services.wording import confirmation_answer
 from agent.store import journal_record
 from agent.store.changes import ChangeSet

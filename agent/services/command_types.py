@@ -10,18 +10,17 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import unicodedata
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from typing import Any, Protocol
 
+from agent.services.text import clean_title
 from agent.store.changes import ChangeSet
 from agent.store.occurrence import Occurrence
 
 ACTIVE = ("needs_date", "conflict", "past_time", "invalid", "unconfirmed")
 IDEMPOTENCY_WINDOW = timedelta(minutes=10)
 MAX_DURATION_MINUTES = 7 * 24 * 60
-MAX_TITLE = 200
 
 
 class GroundingCheck(Protocol):
@@ -164,14 +163,6 @@ class Round:
             series=self.series,
             extras=dict(self.extras),
         )
-
-
-def clean_title(title: str | None) -> str:
-    """Titles keep what the user wrote, minus control characters and runaway length."""
-    if not title:
-        return ""
-    kept = "".join(" " if ch.isspace() else ch for ch in title if ch.isspace() or unicodedata.category(ch)[0] != "C")
-    return " ".join(kept.split())[:MAX_TITLE]
 
 
 def same_title(a: str, b: str) -> bool:

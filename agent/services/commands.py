@@ -24,7 +24,6 @@ from agent.services.command_types import (
     Round,
     Stub,
     WriteFacts,
-    clean_title,
     same_title,
     stub_days,
     stub_from_row,
@@ -33,6 +32,7 @@ from agent.services.queries import QueryService
 from agent.services.repeat import Series, build_series
 from agent.services.settings import SettingsService
 from agent.services.stub_rules import CHOOSING, Fit, fit_reply, map_loose
+from agent.services.text import clean_title
 from agent.store.changes import ChangeSet
 from agent.store.components import build_event, wall_seconds
 from agent.store.db import Store

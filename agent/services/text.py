@@ -2,19 +2,18 @@
 the services and the importer refuse or mend the same things the same way.
 
 Refuse (``check_text``) where a person is typing and can fix it; mend (``clean_title``)
-where the text comes from a file and refusing would lose an event.
+what a model, a sentence or a file hands over, where refusing would lose the event.
 """
 
 from __future__ import annotations
+
+import unicodedata
 
 from agent.errors import ValidationError
 
 MAX_CALENDAR_NAME = 100  # characters
 MAX_TITLE = 200  # the command service's limit for an event title
 MAX_ARGUMENT = 10_000  # any single command-line value; longer is a mistake, not a name
-
-# C0 controls and DEL, except tab/newline (which ``clean_title`` turns into spaces).
-_CONTROLS = {chr(c) for c in range(0x20)} | {"\x7f"}
 
 
 def has_surrogates(text: str) -> bool:
@@ -34,18 +33,30 @@ def check_text(text: str, what: str, limit: int) -> str:
     return text
 
 
-def clean_title(text: str, limit: int = MAX_TITLE) -> tuple[str, list[str]]:
-    """A title from a file made storable: controls (NUL included) become spaces, lone
-    surrogates become U+FFFD, runs of blanks collapse, and an over-long title is cut at
-    ``limit`` characters. Returns the text and what was done, for the import report."""
-    notes: list[str] = []
-    if has_surrogates(text):
-        text = "".join("\ufffd" if "\ud800" <= ch <= "\udfff" else ch for ch in text)
-        notes.append("undecodable characters replaced")
-    if any(ch in _CONTROLS and ch not in "\t\n\r" for ch in text):
-        notes.append("control characters removed")
-    cleaned = " ".join("".join(" " if ch in _CONTROLS else ch for ch in text).split())
+#: Format characters a title keeps: the joiners that build emoji and Indic conjuncts
+#: (👨‍👩‍👧 is three people and two ZWJs). Every other format character (bidi overrides that
+#: turn "gpj.exe" around, BOMs, soft hyphens) is dropped.
+_KEPT_FORMAT = {"\u200c", "\u200d"}
+
+
+def clean_title(title: str | None, limit: int = MAX_TITLE) -> str:
+    """A title made storable, for every writer (chat, CLI, quick add, edits): undecodable
+    characters become U+FFFD, tabs and line breaks become spaces, other controls and format
+    characters go, runs of blanks collapse, and an over-long title is cut at ``limit``
+    characters with an ellipsis. The one implementation (issue 22: there were two)."""
+    if not title:
+        return ""
+    out: list[str] = []
+    for ch in title:
+        if "\ud800" <= ch <= "\udfff":
+            out.append("\ufffd")
+        elif ch.isspace():
+            out.append(" ")
+        elif unicodedata.category(ch) == "Cc" or (unicodedata.category(ch) == "Cf" and ch not in _KEPT_FORMAT):
+            continue
+        else:
+            out.append(ch)
+    cleaned = " ".join("".join(out).split())
     if len(cleaned) > limit:
         cleaned = cleaned[: limit - 1].rstrip() + "…"
-        notes.append(f"title cut to {limit} characters")
-    return cleaned, notes
+    return cleaned

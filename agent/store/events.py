@@ -11,7 +11,6 @@ instead of expanding a thousand rules on every paint.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Mapping
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
@@ -49,7 +48,7 @@ class EventRepo:
         self.store = store
         self.profile_id = profile_id
         self._own_calendars: set[int] = set()
-        self._expander = Expander(store, profile_id)
+        self.expander = Expander(store, profile_id)
 
     def _check_calendar(self, calendar_id: int) -> None:
         """A calendar id from elsewhere (another profile's, a stale one) is refused: the row
@@ -130,7 +129,7 @@ class EventRepo:
                 )
             )
         if materialize:
-            self.materialize(fields.uid)
+            self.expander.materialize(fields.uid)
         journal_record.collect(self.store, self.profile_id, changes, origin)  # the undo journal (one entry per commit)
         return changes
 
@@ -191,7 +190,7 @@ class EventRepo:
             )
         self.sql.delete(row["id"] for row in rows)
         if recurrence_id:
-            self.materialize(uid)
+            self.expander.materialize(uid)
         journal_record.collect(self.store, self.profile_id, changes)
         return changes
 
@@ -208,26 +207,15 @@ class EventRepo:
             ics=change.before_ics,
         )
 
-    # ---- occurrence materialisation (agent/store/expansion.py) -------------------------
-
-    def materialize(
-        self,
-        uid: str,
-        horizon_ts: int | None = None,
-        *,
-        components: Mapping[str, icalendar.Event] | None = None,
-        query: Any = None,
-    ) -> None:
-        """Rebuild every occurrence of ``uid`` (``Expander.materialize``)."""
-        self._expander.materialize(uid, horizon_ts, components=components, query=query)
+    # ---- occurrence materialisation: rebuilding goes straight to ``self.expander`` -----------
 
     def ensure_expanded(self, until_utc: int) -> None:
         """Extend open-ended series whose occurrences stop before ``until_utc``."""
-        self._expander.ensure_expanded(until_utc)
+        self.expander.ensure_expanded(until_utc)
 
     def capped(self, uid: str) -> CapNote | None:
         """Whether the series ``uid`` stopped at the cap, and from when nothing is shown."""
-        return self._expander.capped(uid)
+        return self.expander.capped(uid)
 
     # ---- reads --------------------------------------------------------------------------
 

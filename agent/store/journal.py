@@ -287,7 +287,7 @@ def _revert(store: Store, profile_id: int, change_id: int, origin: str) -> Rever
     if left:  # a removed override whose series stays, say: its instances are rebuilt
         touched |= _uids_with_rows(conn, profile_id, left)
     for uid in sorted(touched):
-        repo.materialize(uid)
+        repo.expander.materialize(uid)
     restored = current_rows(conn, profile_id, {(c.uid, c.recurrence_id) for c in rows if c.op != "created"})
     for change in reversed(rows):
         if change.op != "created" and (change.uid, change.recurrence_id) in restored:

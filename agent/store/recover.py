@@ -200,7 +200,7 @@ def recover(source: Path, target: Path) -> RecoveryReport:
         with store.transaction():
             for profile_id, uid in rebuild:
                 try:
-                    EventRepo(store, int(profile_id)).materialize(uid)
+                    EventRepo(store, int(profile_id)).expander.materialize(uid)
                 except Exception as exc:  # one unreadable event must not stop the rest
                     report.notes.append(f"event {uid}: its instances could not be rebuilt ({exc})")
         report.events = int(store.conn.execute("SELECT COUNT(*) FROM events").fetchone()[0])

@@ -155,7 +155,7 @@ class LocalCalendar:
                 for row, component in zip(resource.rows, resource.components, strict=False)
                 if component is not None
             }
-            self.repo.materialize(resource.uid, components=parsed)
+            self.repo.expander.materialize(resource.uid, components=parsed)
             # Hashed as SQLite hands the rows over (by recurrence id, as ``local_hash`` sorts
             # them: UTF-8 byte order is code point order), not held: one resource may be 100k.
             digest = local_hash(self._stream(resource.uid), in_order=True)

@@ -30,7 +30,6 @@ from agent.ics.importer import import_bytes
 from agent.ics.report import ImportReport
 from agent.services.calendars import CalendarService
 from agent.services.queries import QueryService
-from agent.store import events as events_module
 from agent.store import recurrence
 from agent.store.components import build_event
 from agent.store.db import Store
@@ -341,7 +340,7 @@ def _series(store: Store, profile_id: int, rule: str, start: datetime, horizon: 
     event = build_event("Series", start, start + timedelta(minutes=30), uid="series@test", rrule=rule)
     with store.transaction():
         repo.save(event, calendar_id, "user", materialize=False)
-        repo.materialize("series@test", horizon_ts=int(horizon.timestamp()))
+        repo.expander.materialize("series@test", horizon_ts=int(horizon.timestamp()))
     return repo
 
 
@@ -416,7 +415,7 @@ def test_a_walk_that_does_not_advance_ends(store: Store, profile_id: int) -> Non
         store.conn.execute(
             "UPDATE events SET ics = ?, rrule = 'FREQ=DAILY;INTERVAL=0' WHERE uid = 'old@test'", (event.to_ical().decode(),)
         )
-        repo.materialize("old@test")
+        repo.expander.materialize("old@test")
     found = repo.occurrences(datetime(2026, 11, 1, tzinfo=UTC), datetime(2027, 12, 1, tzinfo=UTC), UTC)
     assert len(found) == 1
 
@@ -426,4 +425,4 @@ def test_report_keeps_its_agreed_keys() -> None:
 
 
 def test_caps_are_module_constants_the_docs_name() -> None:
-    assert (events_module.MAX_SERIES_INSTANCES, events_module.MAX_INSTANCES_PER_CHUNK) == (20_000, 5_000)
+    assert (MAX_SERIES_INSTANCES, MAX_INSTANCES_PER_CHUNK) == (20_000, 5_000)

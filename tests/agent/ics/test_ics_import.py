@@ -18,6 +18,7 @@ from agent.ics.reader import IcsReadError
 from agent.ics.report import ImportReport
 from agent.services.calendars import CalendarService
 from agent.store.events import EventRepo
+from agent.store.expansion import Expander
 from agent.store.profiles import ensure_profile
 from tests.agent.ics.test_ics_support import DATA, event_fields, fixture, fresh
 from tests.support.clock import NEW_YORK, SHANGHAI
@@ -322,15 +323,15 @@ def test_a_failure_mid_import_rolls_everything_back(monkeypatch: pytest.MonkeyPa
     import_bytes(store, profile, fixture("outlook_windows_zones.ics"))
     before = snapshot(store)
     calls = {"n": 0}
-    real = EventRepo.materialize
+    real = Expander.materialize
 
-    def flaky(self: EventRepo, uid: str, *args: object, **kwargs: object) -> None:
+    def flaky(self: Expander, uid: str, *args: object, **kwargs: object) -> None:
         calls["n"] += 1
         if calls["n"] == 2:
             raise RuntimeError("disk on fire")
         real(self, uid, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(EventRepo, "materialize", flaky)
+    monkeypatch.setattr(Expander, "materialize", flaky)
     changed = fixture("series_overrides.ics") + fixture("outlook_windows_zones.ics").replace(b"SEQUENCE:0", b"SEQUENCE:4")
     with pytest.raises(RuntimeError, match="disk on fire"):
         import_bytes(store, profile, changed)

@@ -209,7 +209,7 @@ def _pull(store: Store, profile: int, text: str, *, old_way: bool) -> tuple[str,
                 parsed = parse_component(component.text)
                 saved = repo.save(parsed, calendar, "import", materialize=False, ics=parsed.to_ical().decode())
                 changes += [(c.uid, c.recurrence_id, c.event_id, c.before_ics) for c in (*saved.created, *saved.updated)]
-            repo.materialize("s@x")
+            repo.expander.materialize("s@x")
         return local_hash(local.rows("s@x")), changes
     resource = parse_resource(text, "s.ics")
     assert resource.problem is None

@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agent.services.calendars import CalendarService
-from agent.services.command_types import clean_title
 from agent.services.commands import CommandService
 from agent.services.queries import QueryService
+from agent.services.text import clean_title
 from agent.store.components import build_event
 from agent.store.db import Store
 from agent.store.events import EventRepo
@@ -503,7 +503,7 @@ def test_clean_title() -> None:
     assert clean_title("  修\t汽车\n轮毂  ") == "修 汽车 轮毂"
     assert clean_title("a\x00b\u200bc") == "abc"
     assert clean_title("Meeting\nwith\r\nBob") == "Meeting with Bob"
-    assert len(clean_title("长" * 500)) == 200
+    assert len(clean_title("长" * 500)) == 200 and clean_title("长" * 500).endswith("…")
     assert clean_title(None) == ""
 
 
