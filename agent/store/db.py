@@ -32,7 +32,6 @@ from typing import Any
 from agent.errors import StoreError
 from agent.store.file_check import (
     BUSY_TIMEOUT_MS,
-    SCHEMA_VERSION,
     SQLITE_MAGIC,
     DamagedStoreError,
     FileCheck,
@@ -49,12 +48,10 @@ from agent.store.file_check import (
     refusal,
 )
 from agent.store.file_guard import FileGuard
-from agent.store.migrations import MIGRATIONS
+from agent.store.migrations import known_version, migrate, pending
 
 __all__ = [  # what this module holds, and what it re-exports from file_check for older importers
     "BUSY_TIMEOUT_MS",
-    "MIGRATIONS",
-    "SCHEMA_VERSION",
     "SQLITE_MAGIC",
     "Clock",
     "DamagedStoreError",
@@ -64,7 +61,6 @@ __all__ = [  # what this module holds, and what it re-exports from file_check fo
     "_has_schema",
     "_header_problem",
     "_read_version",
-    "_split_sql",
     "_writable",
     "connect_read_only",
     "db_hint",
@@ -196,7 +192,7 @@ class Store:
         if self.path == ":memory:":
             self._shared = self._open_connection()
             self._shared.owner = 0  # one connection is the whole database: see the module docstring
-            self._migrate_checked(0)
+            self._migrate_checked()
             return
         self._open_file(Path(self.path).expanduser(), reading, backup_dir, backups)
 
@@ -213,13 +209,13 @@ class Store:
             raise StoreError(f"cannot create the folder for {self.path}: {exc.strerror}") from None
         self.backup_dir = backup_dir or backup_mod.backup_dir_for(file)
         verified = _Verified(file, self.backup_dir)
-        check = inspect_file(file, integrity=False, known=SCHEMA_VERSION)
+        check = inspect_file(file, integrity=False)
         if check.state == "ok":
             due = backups and backup_mod.daily_due(self.backup_dir, self.clock())
             if due or not backups or not verified.matches():  # no stamps for scratch files either
-                check = inspect_file(file, known=SCHEMA_VERSION)
+                check = inspect_file(file)
         if check.state not in ("new", "ok"):
-            raise refusal(check, known=SCHEMA_VERSION)
+            raise refusal(check)
         if not _writable(file):
             if check.state == "new":
                 raise StoreError(f"cannot create {file}: its folder is read-only")
@@ -238,9 +234,9 @@ class Store:
             raise StoreError(f"cannot use {self.path}: {exc}") from None
         if not self.read_only and backups:
             self._verified = verified
-            if 0 < check.version < SCHEMA_VERSION and backups:
+            if 0 < check.version < known_version() and backups:
                 self._backup_or_refuse("migration", f"before upgrading its schema from {check.version}")
-        self._migrate_checked(check.version)
+        self._migrate_checked()
         if not self.read_only:  # after the switch to WAL: see agent/store/file_guard.py
             self._guard = FileGuard(file)
             self._guard.take()
@@ -280,9 +276,9 @@ class Store:
             self._close_all()
             raise StoreError(f"{exc}; nothing was changed {why}") from None
 
-    def _migrate_checked(self, version: int) -> None:
+    def _migrate_checked(self) -> None:
         try:
-            self._migrate(version)
+            self._migrate()
         except sqlite3.DatabaseError as exc:
             self._close_all()
             raise StoreError(f"cannot use {self.path}: {exc}") from None
@@ -319,18 +315,13 @@ class Store:
 
     # ---- schema --------------------------------------------------------------------------
 
-    def _migrate(self, current: int) -> None:
-        if current == SCHEMA_VERSION:
+    def _migrate(self) -> None:
+        """The registered migrations the file has not recorded (agent/store/migrations.py),
+        in one transaction; nothing is written when there are none."""
+        if not pending(self.conn):
             return
         with self.transaction() as conn:
-            conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations ( version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
-            for number in range(current + 1, SCHEMA_VERSION + 1):
-                for statement in _split_sql(MIGRATIONS[number - 1]):
-                    conn.execute(statement)
-                conn.execute(
-                    "INSERT INTO schema_migrations(version, applied_at) VALUES (?, ?)",
-                    (number, utc_now_iso()),
-                )
+            migrate(conn)
 
     # ---- transactions and reads ----------------------------------------------------------
 
@@ -466,18 +457,3 @@ class Store:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _split_sql(script: str) -> list[str]:
-    """Split a migration into statements; ``sqlite3.complete_statement`` knows triggers."""
-    statements: list[str] = []
-    buffer = ""
-    for line in script.splitlines(keepends=True):
-        buffer += line
-        if sqlite3.complete_statement(buffer):
-            if buffer.strip():
-                statements.append(buffer.strip())
-            buffer = ""
-    if buffer.strip():
-        statements.append(buffer.strip())
-    return statements

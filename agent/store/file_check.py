@@ -3,9 +3,9 @@ what to tell the user about a file we will not open.
 
 A file we cannot understand is never modified. Before any pragma that writes (WAL switches
 header bytes 18, 19, 27 and 95), ``inspect_file`` reads it through a read-only connection:
-the header, ``schema_migrations``, and ``PRAGMA quick_check``. A damaged file, a foreign
-SQLite file, a newer schema or something that is not a database at all is refused exactly as
-it was found, with a message (``refusal``) that says what to do. A zero-length file is
+the header, the migrations recorded in ``schema_migrations``, and ``PRAGMA quick_check``.
+A damaged file, a foreign SQLite file, a newer schema or something that is not a database at
+all is refused exactly as it was found, with a message (``refusal``) that says what to do. A zero-length file is
 treated as missing and becomes a new store. ``agent.store.db`` re-exports every name here,
 so callers may keep importing them from there.
 """
@@ -20,9 +20,8 @@ from pathlib import Path
 from urllib.parse import quote
 
 from agent.errors import NewerSchemaError, StoreError
-from agent.store.migrations import MIGRATIONS
+from agent.store.migrations import known_version, unknown
 
-SCHEMA_VERSION = len(MIGRATIONS)
 BUSY_TIMEOUT_MS = 5000
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
@@ -44,7 +43,9 @@ def default_db_path() -> Path:
 
 @dataclass(frozen=True)
 class FileCheck:
-    """What ``inspect_file`` found. ``state``: new | ok | not_sqlite | damaged | foreign | newer."""
+    """What ``inspect_file`` found. ``state``: new | ok | not_sqlite | damaged | foreign | newer.
+    ``version``: how many migrations the file recorded; for ``newer``, ``detail`` names
+    those this code does not know."""
 
     path: Path
     state: str
@@ -79,11 +80,11 @@ def _header_problem(head: bytes) -> str | None:
     return None
 
 
-def inspect_file(path: Path, *, integrity: bool = True, known: int | None = None) -> FileCheck:
-    """Read ``path`` without writing a byte: header, schema version, ``PRAGMA quick_check``.
+def inspect_file(path: Path, *, integrity: bool = True) -> FileCheck:
+    """Read ``path`` without writing a byte: header, recorded migrations, ``PRAGMA quick_check``.
 
-    ``known`` is the newest schema the caller can migrate to (default ``SCHEMA_VERSION``);
-    ``Store`` passes its own, so the check and the migration always agree on it.
+    A file that records a migration the registry (agent/store/migrations.py) does not know
+    is ``newer``; the store migrates from the same registry, so the two always agree.
 
     ``quick_check`` reads every page once (about 0.1 s for 100k events, 75 MB); the store
     skips it when the file is exactly as it last left it (see ``_Verified``).
@@ -114,8 +115,9 @@ def inspect_file(path: Path, *, integrity: bool = True, known: int | None = None
         version = read_version(conn)
         if version == 0 and _has_schema(conn):
             return FileCheck(path, "foreign")
-        if version > (SCHEMA_VERSION if known is None else known):
-            return FileCheck(path, "newer", version)
+        strange = unknown(conn)
+        if strange:
+            return FileCheck(path, "newer", version, ", ".join(strange))
         if integrity:
             rows = [row[0] for row in conn.execute("PRAGMA quick_check(3)").fetchall()]
             if rows != ["ok"]:
@@ -156,9 +158,8 @@ def db_hint(path: Path) -> str:
     return f"richeng --db {shlex.quote(str(path))}"
 
 
-def refusal(check: FileCheck, *, known: int | None = None) -> StoreError:
-    """The one-line error for a file we will not open, naming it and saying what to do
-    (``known`` as for ``inspect_file``)."""
+def refusal(check: FileCheck) -> StoreError:
+    """The one-line error for a file we will not open, naming it and saying what to do."""
     path = check.path
     if check.state == "not_sqlite":
         # A DamagedStoreError, so the app offers its salvage: a Richeng file whose first page
@@ -168,8 +169,8 @@ def refusal(check: FileCheck, *, known: int | None = None) -> StoreError:
         return StoreError(f"{path} is an SQLite database of another program, not Richeng's; it was left untouched")
     if check.state == "newer":
         return NewerSchemaError(
-            f"{path} was written by a newer Richeng (schema {check.version}, this version "
-            f"knows {SCHEMA_VERSION if known is None else known}); update Richeng to open it. The file was left untouched."
+            f"{path} was written by a newer Richeng (schema {check.version}, this version knows "
+            f"{known_version()}; unknown migrations: {check.detail}); update Richeng to open it. The file was left untouched."
         )
     from agent.store.backups import list_backups
 
