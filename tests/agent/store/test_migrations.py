@@ -20,9 +20,10 @@ from agent.store.migrations import MIGRATIONS, known_names, known_version, migra
 from tests.support.old_store import make_previous_store, newer_release
 
 
-def m900_calendar_note(conn: sqlite3.Connection) -> None:
-    """The kind of migration a release adds: a column, filled for the rows already there."""
-    run_sql(conn, "ALTER TABLE calendars ADD COLUMN note TEXT NOT NULL DEFAULT '';\nUPDATE calendars SET note = 'old';")
+def m900_probe_column(conn: sqlite3.Connection) -> None:
+    """The kind of migration a release adds: a column, filled for the rows already there
+    (a name no real migration will take)."""
+    run_sql(conn, "ALTER TABLE calendars ADD COLUMN m900_probe TEXT DEFAULT '';\nUPDATE calendars SET m900_probe = 'old';")
 
 
 def _record(path: Path) -> list[tuple[int, str | None]]:
@@ -86,10 +87,10 @@ def test_the_previous_release_file_gains_the_last_migration_and_names_its_record
 def test_the_next_release_runs_its_migration_on_a_file_of_this_one(tmp_path: Path) -> None:
     path = make_previous_store(tmp_path / "this.sqlite3", migrations=known_version(), numbered=False)
     released = known_version()
-    with newer_release(m900_calendar_note), Store(path, backups=False) as store:
+    with newer_release(m900_probe_column), Store(path, backups=False) as store:
         assert store.schema_version() == released + 1
-        assert {row[0] for row in store.conn.execute("SELECT note FROM calendars")} == {"old"}
-    assert _record(path)[-1] == (released + 1, "m900_calendar_note")
+        assert {row[0] for row in store.conn.execute("SELECT m900_probe FROM calendars")} == {"old"}
+    assert _record(path)[-1] == (released + 1, "m900_probe_column")
 
 
 def test_a_release_before_names_can_still_read_a_file_this_one_made(tmp_path: Path) -> None:

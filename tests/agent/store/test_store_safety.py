@@ -311,8 +311,8 @@ def test_recover_rebuilds_instances_when_the_occurrences_table_is_damaged(
     assert code == code2 == 0 and json.loads(got) == json.loads(expected), err
 
 
-def m900_calendar_note(conn: sqlite3.Connection) -> None:
-    run_sql(conn, "ALTER TABLE calendars ADD COLUMN note TEXT NOT NULL DEFAULT '';\nUPDATE calendars SET note = 'migrated';")
+def m900_probe_column(conn: sqlite3.Connection) -> None:
+    run_sql(conn, "ALTER TABLE calendars ADD COLUMN m900_probe TEXT DEFAULT '';\nUPDATE calendars SET m900_probe = 'migrated';")
 
 
 def test_recover_of_an_older_schema_runs_the_later_migrations_on_the_saved_rows(tmp_path: Path) -> None:
@@ -320,9 +320,9 @@ def test_recover_of_an_older_schema_runs_the_later_migrations_on_the_saved_rows(
 
     path = _damaged_page4(_in_folder(tmp_path))
     released = known_version()
-    with newer_release(m900_calendar_note):
+    with newer_release(m900_probe_column):
         report = recover(path, tmp_path / "saved.sqlite3")
         assert report.events == 400
         with Store(tmp_path / "saved.sqlite3", backups=False) as store:
             assert store.schema_version() == released + 1
-            assert {r[0] for r in store.conn.execute("SELECT note FROM calendars")} == {"migrated"}
+            assert {r[0] for r in store.conn.execute("SELECT m900_probe FROM calendars")} == {"migrated"}
