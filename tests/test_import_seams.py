@@ -119,7 +119,7 @@ def test_no_module_lists_a_name_it_does_not_define_in_all() -> None:
     "source",
     [
         "from agent.store.db import SCHEMA_VERSION\n",  # defined in file_check, imported by db
-        "import agent.store.db as d\nx = d.MIGRATIONS\n",  # MIGRATIONS lives in migrations
+        "import agent.store.db as d\nx = d.FileGuard\n",  # FileGuard lives in file_guard
         "from agent.store.journal_record import _Pending\n",  # private
     ],
     ids=["re-exported name", "attribute through a re-export", "private name"],

@@ -51,9 +51,9 @@ class _CopiedStore(Store):
     hundreds of them and must finish in about a second. The copy is byte-for-byte the
     migrated schema (SQLite's backup API), so nothing a service sees differs."""
 
-    def _migrate(self, current: int) -> None:
-        if current != 0 or _template is None:
-            super()._migrate(current)
+    def _migrate(self) -> None:
+        if self.file is not None or _template is None:  # only a new in-memory database is copied
+            super()._migrate()
             return
         with _template_lock:
             _template.conn.backup(self.conn)

@@ -29,8 +29,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from agent.errors import NewerSchemaError, StoreError
-from agent.store.file_check import SCHEMA_VERSION, DamagedStoreError, FileCheck, connect_read_only, default_db_path, inspect_file
+from agent.store.file_check import DamagedStoreError, FileCheck, connect_read_only, default_db_path, inspect_file
 from agent.store.file_guard import held_elsewhere
+from agent.store.migrations import known_version
 
 
 class BackupSource(Protocol):
@@ -384,9 +385,8 @@ def db_hint(path: Path) -> str:
     return f"richeng --db {shlex.quote(str(path))}"
 
 
-def refusal(check: FileCheck, *, known: int | None = None) -> StoreError:
-    """The one-line error for a file we will not open, naming it and saying what to do
-    (``known`` as for ``inspect_file``)."""
+def refusal(check: FileCheck) -> StoreError:
+    """The one-line error for a file we will not open, naming it and saying what to do."""
     path = check.path
     if check.state == "not_sqlite":
         # A DamagedStoreError, so the app offers its salvage: a Richeng file whose first page
@@ -396,8 +396,8 @@ def refusal(check: FileCheck, *, known: int | None = None) -> StoreError:
         return StoreError(f"{path} is an SQLite database of another program, not Richeng's; it was left untouched")
     if check.state == "newer":
         return NewerSchemaError(
-            f"{path} was written by a newer Richeng (schema {check.version}, this version "
-            f"knows {SCHEMA_VERSION if known is None else known}); update Richeng to open it. The file was left untouched."
+            f"{path} was written by a newer Richeng (schema {check.version}, this version knows "
+            f"{known_version()}; unknown migrations: {check.detail}); update Richeng to open it. The file was left untouched."
         )
     hint = db_hint(path)
     found = list_backups(path)

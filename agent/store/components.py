@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import UTC, date, datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any, get_type_hints
 from zoneinfo import ZoneInfo
 
 from agent.lazy import lazy_module
@@ -75,33 +75,57 @@ def recurrence_key(value: date | datetime | None) -> str:
     return f"{value.year:04d}{value.month:02d}{value.day:02d}"
 
 
+@dataclass(frozen=True, slots=True)
+class Column:
+    """Marks a field of ``EventFields`` as an ``events`` column: ``sql`` is its type as the
+    migrations declared it (tests/agent/store/test_event_sql.py holds the two together)."""
+
+    sql: str
+
+
 @dataclass(slots=True)  # slots: an import holds one per series part until the series is whole
 class EventFields:
-    """The columns of ``events`` that are derived from the VEVENT."""
+    """The columns of ``events`` that are derived from the VEVENT, and its alarms.
 
-    uid: str
-    recurrence_id: str
-    title: str
-    description: str
-    location: str
-    tzid: str | None
-    all_day: bool
-    floating: bool
-    start_ts: int
-    end_ts: int
-    rrule: str | None
-    rdate: str | None
-    exdate: str | None
-    transp: str
-    status: str
-    completed: bool
-    sequence: int
-    last_modified: str | None
+    The one declaration of those columns: each field marked ``Column`` is one, in this order,
+    written under its own name (``event_columns``; ``agent.store.event_sql`` builds its
+    statements and values from it). A new one is a field here, its reading in
+    ``index_fields`` (and ``agent.ics.quick``), and the migration that adds it."""
+
+    uid: Annotated[str, Column("TEXT NOT NULL")]
+    recurrence_id: Annotated[str, Column("TEXT NOT NULL")]
+    title: Annotated[str, Column("TEXT NOT NULL")]
+    description: Annotated[str, Column("TEXT NOT NULL")]
+    location: Annotated[str, Column("TEXT NOT NULL")]
+    tzid: Annotated[str | None, Column("TEXT")]
+    all_day: Annotated[bool, Column("INTEGER NOT NULL")]  # bools bind as 0/1
+    floating: Annotated[bool, Column("INTEGER NOT NULL")]
+    start_ts: Annotated[int, Column("INTEGER NOT NULL")]
+    end_ts: Annotated[int, Column("INTEGER NOT NULL")]
+    rrule: Annotated[str | None, Column("TEXT")]
+    rdate: Annotated[str | None, Column("TEXT")]
+    exdate: Annotated[str | None, Column("TEXT")]
+    transp: Annotated[str, Column("TEXT NOT NULL")]
+    status: Annotated[str, Column("TEXT NOT NULL")]
+    completed: Annotated[bool, Column("INTEGER NOT NULL")]
+    sequence: Annotated[int, Column("INTEGER NOT NULL")]
+    last_modified: Annotated[str | None, Column("TEXT")]
     alarms: list[tuple[str, str]]
 
     @property
     def recurring(self) -> bool:
         return bool(self.rrule or self.rdate) and not self.recurrence_id
+
+
+def event_columns(kind: type[EventFields] = EventFields) -> tuple[tuple[str, Column], ...]:
+    """(name, spec) of each field of ``kind`` marked ``Column``, in declaration order."""
+    hints = get_type_hints(kind, include_extras=True)
+    found = []
+    for item in fields(kind):
+        specs = [mark for mark in getattr(hints[item.name], "__metadata__", ()) if isinstance(mark, Column)]
+        if specs:
+            found.append((item.name, specs[0]))
+    return tuple(found)
 
 
 def _text(props: dict[str, Any], name: str) -> str:

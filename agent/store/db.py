@@ -34,16 +34,15 @@ from agent.store import backups as backup_mod
 from agent.store.backups import refusal
 from agent.store.file_check import (
     BUSY_TIMEOUT_MS,
-    SCHEMA_VERSION,
     connect_read_only,
     inspect_file,
     read_version,
     writable,
 )
 from agent.store.file_guard import FileGuard
-from agent.store.migrations import MIGRATIONS
+from agent.store.migrations import known_version, migrate, pending
 
-__all__ = ["Clock", "ReadOnlyStoreError", "Store", "split_sql", "local_now", "utc_now_iso"]
+__all__ = ["Clock", "ReadOnlyStoreError", "Store", "local_now", "utc_now_iso"]
 
 Clock = Callable[[], datetime]
 
@@ -164,7 +163,7 @@ class Store:
         if self.path == ":memory:":
             self._shared = self._open_connection()
             self._shared.owner = 0  # one connection is the whole database: see the module docstring
-            self._migrate_checked(0)
+            self._migrate_checked()
             return
         self._open_file(Path(self.path).expanduser(), reading, backup_dir, backups)
 
@@ -180,13 +179,13 @@ class Store:
             raise StoreError(f"cannot create the folder for {self.path}: {exc.strerror}") from None
         self.backup_dir = backup_dir or backup_mod.backup_dir_for(file)
         verified = _Verified(file, self.backup_dir)
-        check = inspect_file(file, integrity=False, known=SCHEMA_VERSION)
+        check = inspect_file(file, integrity=False)
         if check.state == "ok":
             due = backups and backup_mod.daily_due(self.backup_dir, self.clock())
             if due or not backups or not verified.matches():  # no stamps for scratch files either
-                check = inspect_file(file, known=SCHEMA_VERSION)
+                check = inspect_file(file)
         if check.state not in ("new", "ok"):
-            raise refusal(check, known=SCHEMA_VERSION)
+            raise refusal(check)
         if not writable(file):
             if check.state == "new":
                 raise StoreError(f"cannot create {file}: its folder is read-only")
@@ -205,9 +204,9 @@ class Store:
             raise StoreError(f"cannot use {self.path}: {exc}") from None
         if not self.read_only and backups:
             self._verified = verified
-            if 0 < check.version < SCHEMA_VERSION and backups:
+            if 0 < check.version < known_version() and backups:
                 self._backup_or_refuse("migration", f"before upgrading its schema from {check.version}")
-        self._migrate_checked(check.version)
+        self._migrate_checked()
         if not self.read_only:  # after the switch to WAL: see agent/store/file_guard.py
             self._guard = FileGuard(file)
             self._guard.take()
@@ -246,9 +245,9 @@ class Store:
             self._close_all()
             raise StoreError(f"{exc}; nothing was changed {why}") from None
 
-    def _migrate_checked(self, version: int) -> None:
+    def _migrate_checked(self) -> None:
         try:
-            self._migrate(version)
+            self._migrate()
         except sqlite3.DatabaseError as exc:
             self._close_all()
             raise StoreError(f"cannot use {self.path}: {exc}") from None
@@ -285,18 +284,13 @@ class Store:
 
     # ---- schema --------------------------------------------------------------------------
 
-    def _migrate(self, current: int) -> None:
-        if current == SCHEMA_VERSION:
+    def _migrate(self) -> None:
+        """The registered migrations the file has not recorded (agent/store/migrations.py),
+        in one transaction; nothing is written when there are none."""
+        if not pending(self.conn):
             return
         with self.transaction() as conn:
-            conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations ( version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
-            for number in range(current + 1, SCHEMA_VERSION + 1):
-                for statement in split_sql(MIGRATIONS[number - 1]):
-                    conn.execute(statement)
-                conn.execute(
-                    "INSERT INTO schema_migrations(version, applied_at) VALUES (?, ?)",
-                    (number, utc_now_iso()),
-                )
+            migrate(conn)
 
     # ---- transactions and reads ----------------------------------------------------------
 
@@ -431,18 +425,3 @@ class Store:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def split_sql(script: str) -> list[str]:
-    """Split a migration into statements; ``sqlite3.complete_statement`` knows triggers."""
-    statements: list[str] = []
-    buffer = ""
-    for line in script.splitlines(keepends=True):
-        buffer += line
-        if sqlite3.complete_statement(buffer):
-            if buffer.strip():
-                statements.append(buffer.strip())
-            buffer = ""
-    if buffer.strip():
-        statements.append(buffer.strip())
-    return statements

@@ -4,8 +4,9 @@ The event tables are ``events``, ``alarms`` and ``occurrences`` (migration 6's t
 ``occurrences_span`` in step with the last). Like khal's ``SQLiteDb``, one class holds every
 INSERT, UPDATE and DELETE on them: the repository's single saves (``EventRepo.save``), the
 importer's and sync's bulk saves (``save_many``), occurrence materialisation, the undo
-journal's removals and recovery's mending all call ``EventSql``. So a new column is added in
-one place, and an imported event and an edited one cannot be written differently
+journal's removals and recovery's mending all call ``EventSql``. Its column list and values
+come from the declaration of ``components.EventFields``, so a new column is a field there
+and nothing here, and an imported event and an edited one cannot be written differently
 (tests/agent/store/test_event_sql.py checks both the parity and that no other module writes
 these tables). Reads stay with their readers: a query is shaped by what its caller needs.
 
@@ -16,19 +17,18 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Sequence
+from operator import attrgetter
 from typing import Any
 
-from agent.store.components import EventFields
+from agent.store.components import EventFields, event_columns
 
 # The tables this class alone writes (the grep test reads this tuple).
 EVENT_TABLES = ("events", "alarms", "occurrences", "occurrences_span")
 
-# The ``events`` columns derived from the VEVENT (``components.index_fields``), in the order
-# ``column_values`` gives them.
-COLUMNS: tuple[str, ...] = (
-    "uid", "recurrence_id", "title", "description", "location", "tzid", "all_day", "floating", "start_ts",
-    "end_ts", "rrule", "rdate", "exdate", "transp", "status", "completed", "sequence", "last_modified",
-)  # fmt: skip
+# The ``events`` columns derived from the VEVENT (the fields of ``EventFields`` marked
+# ``Column``), in the order ``column_values`` gives them.
+COLUMNS: tuple[str, ...] = tuple(name for name, _ in event_columns())
+_READ = attrgetter(*COLUMNS)
 
 # The columns a write sets beside them; ``id`` None lets SQLite choose (``rowid``).
 _OWN = ("id", "profile_id", "calendar_id", "origin", "created_at", "updated_at", "ics", "source")
@@ -52,13 +52,10 @@ ChangedRow = tuple[int, int, str, str | None, EventFields]
 
 
 def column_values(fields: EventFields) -> tuple[Any, ...]:
-    """``fields`` as the values of ``COLUMNS``: the one VEVENT-to-row mapping."""
-    f = fields
-    return (
-        f.uid, f.recurrence_id, f.title, f.description, f.location, f.tzid, int(f.all_day), int(f.floating),
-        f.start_ts, f.end_ts, f.rrule, f.rdate, f.exdate, f.transp, f.status, int(f.completed), f.sequence,
-        f.last_modified,
-    )  # fmt: skip
+    """``fields`` as the values of ``COLUMNS``: the one VEVENT-to-row mapping (bools bind as
+    SQLite integers 0/1, as ``int()`` of them did)."""
+    values: tuple[Any, ...] = _READ(fields)
+    return values
 
 
 class EventSql:

@@ -3,9 +3,9 @@ what to tell the user about a file we will not open.
 
 A file we cannot understand is never modified. Before any pragma that writes (WAL switches
 header bytes 18, 19, 27 and 95), ``inspect_file`` reads it through a read-only connection:
-the header, ``schema_migrations``, and ``PRAGMA quick_check``. A damaged file, a foreign
-SQLite file, a newer schema or something that is not a database at all is refused exactly as
-it was found, with a message (``refusal``) that says what to do. A zero-length file is
+the header, the migrations recorded in ``schema_migrations``, and ``PRAGMA quick_check``.
+A damaged file, a foreign SQLite file, a newer schema or something that is not a database at
+all is refused exactly as it was found, with a message (``refusal``) that says what to do. A zero-length file is
 treated as missing and becomes a new store. ``agent.store.db`` re-exports every name here,
 so callers may keep importing them from there.
 """
@@ -19,9 +19,8 @@ from pathlib import Path
 from urllib.parse import quote
 
 from agent.errors import StoreError
-from agent.store.migrations import MIGRATIONS
+from agent.store.migrations import unknown
 
-SCHEMA_VERSION = len(MIGRATIONS)
 BUSY_TIMEOUT_MS = 5000
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
@@ -43,7 +42,9 @@ def default_db_path() -> Path:
 
 @dataclass(frozen=True)
 class FileCheck:
-    """What ``inspect_file`` found. ``state``: new | ok | not_sqlite | damaged | foreign | newer."""
+    """What ``inspect_file`` found. ``state``: new | ok | not_sqlite | damaged | foreign | newer.
+    ``version``: how many migrations the file recorded; for ``newer``, ``detail`` names
+    those this code does not know."""
 
     path: Path
     state: str
@@ -78,11 +79,11 @@ def header_problem(head: bytes) -> str | None:
     return None
 
 
-def inspect_file(path: Path, *, integrity: bool = True, known: int | None = None) -> FileCheck:
-    """Read ``path`` without writing a byte: header, schema version, ``PRAGMA quick_check``.
+def inspect_file(path: Path, *, integrity: bool = True) -> FileCheck:
+    """Read ``path`` without writing a byte: header, recorded migrations, ``PRAGMA quick_check``.
 
-    ``known`` is the newest schema the caller can migrate to (default ``SCHEMA_VERSION``);
-    ``Store`` passes its own, so the check and the migration always agree on it.
+    A file that records a migration the registry (agent/store/migrations.py) does not know
+    is ``newer``; the store migrates from the same registry, so the two always agree.
 
     ``quick_check`` reads every page once (about 0.1 s for 100k events, 75 MB); the store
     skips it when the file is exactly as it last left it (see ``_Verified``).
@@ -113,8 +114,9 @@ def inspect_file(path: Path, *, integrity: bool = True, known: int | None = None
         version = read_version(conn)
         if version == 0 and has_schema(conn):
             return FileCheck(path, "foreign")
-        if version > (SCHEMA_VERSION if known is None else known):
-            return FileCheck(path, "newer", version)
+        strange = unknown(conn)
+        if strange:
+            return FileCheck(path, "newer", version, ", ".join(strange))
         if integrity:
             rows = [row[0] for row in conn.execute("PRAGMA quick_check(3)").fetchall()]
             if rows != ["ok"]:

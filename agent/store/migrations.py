@@ -1,8 +1,20 @@
-"""Numbered schema migrations; the applied ones are recorded in ``schema_migrations``.
+"""Named schema migrations, in the style of Simon Willison's ``llm``: each one a function
+``mNNN_what(conn)`` registered in order by ``@migration``; the applied ones are recorded by
+name in ``schema_migrations``.
 
-Append only: a released migration is never edited, because users' files already ran it.
-The schema version of a file is the highest number recorded there; a file whose version is
-higher than ``len(MIGRATIONS)`` came from a newer Richeng and is refused untouched.
+Append only: a released migration is never edited or renamed, because users' files already
+ran it. The order of the registry is the order every file applied them in; the schema
+version of this code is how many it knows (``known_version``), never a constant kept by
+hand. A file that records a migration this code does not know came from a newer Richeng (or
+another branch) and is refused untouched (``agent.store.file_check.inspect_file``).
+
+Bookkeeping. ``schema_migrations(version, applied_at, name)``: ``version`` is the
+migration's place in the registry (1-based), ``name`` its function's name. Releases before
+named migrations recorded numbers only, in a table without ``name``: a row with version N and
+no name counts as the N-th migration. The ``name`` column is added, and those rows named,
+the first time this code applies a migration to such a file, in the same transaction; a file
+with nothing to apply is not written. ``version`` stays, so that those older releases (which
+read ``MAX(version)``) still refuse a file that a newer one migrated.
 
 Time columns: every event row keeps its original VEVENT text (``ics``) beside indexed
 columns. ``start_ts``/``end_ts`` are epoch seconds: true UTC for events pinned to a zone,
@@ -13,9 +25,129 @@ event moving to the previous day when the user's zone changes.
 
 from __future__ import annotations
 
-MIGRATIONS: list[str] = [
-    # 1: the initial schema.
-    """
+import sqlite3
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+Migration = Callable[[sqlite3.Connection], None]
+
+# The registry, in the order files apply it; ``migration`` appends to it.
+MIGRATIONS: list[Migration] = []
+
+
+def migration(function: Migration) -> Migration:
+    """Register ``function`` as the next migration; its ``__name__`` is what files record."""
+    if function.__name__ in known_names():
+        raise ValueError(f"a migration named {function.__name__} is already registered")
+    MIGRATIONS.append(function)
+    return function
+
+
+def known_names() -> list[str]:
+    return [function.__name__ for function in MIGRATIONS]
+
+
+def known_version() -> int:
+    """The schema this code writes: how many migrations it knows."""
+    return len(MIGRATIONS)
+
+
+def split_sql(script: str) -> list[str]:
+    """Split a script into statements; ``sqlite3.complete_statement`` knows triggers."""
+    statements: list[str] = []
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            if buffer.strip():
+                statements.append(buffer.strip())
+            buffer = ""
+    if buffer.strip():
+        statements.append(buffer.strip())
+    return statements
+
+
+def run_sql(conn: sqlite3.Connection, script: str) -> None:
+    """Each statement of ``script`` on ``conn``, inside the caller's transaction
+    (``executescript`` would commit it)."""
+    for statement in split_sql(script):
+        conn.execute(statement)
+
+
+# ---- bookkeeping ---------------------------------------------------------------------------
+
+
+def recorded(conn: sqlite3.Connection) -> list[str]:
+    """The migrations ``conn``'s file has applied, by name, in the order applied; reads only.
+
+    A row of a release before named migrations (no name) is the registry's N-th migration,
+    or ``number N`` when this code knows fewer than N (a name no registry has)."""
+    tables = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").fetchone()
+    if tables is None:
+        return []
+    named = any(row[1] == "name" for row in conn.execute("PRAGMA table_info(schema_migrations)"))
+    rows = conn.execute(f"SELECT version, {'name' if named else 'NULL'} FROM schema_migrations ORDER BY version").fetchall()
+    names = known_names()
+    return [
+        str(name) if name is not None else names[version - 1] if 0 < version <= len(names) else f"number {version}"
+        for version, name in rows
+    ]
+
+
+def unknown(conn: sqlite3.Connection) -> list[str]:
+    """Recorded migrations this code does not know: the file is from a newer Richeng."""
+    names = set(known_names())
+    return [name for name in recorded(conn) if name not in names]
+
+
+def pending(conn: sqlite3.Connection, upto: int | None = None) -> list[tuple[int, Migration]]:
+    """(version, migration) of each of the first ``upto`` (default: all) registered
+    migrations that ``conn``'s file has not recorded, in order."""
+    done = set(recorded(conn))
+    return [(number, function) for number, function in enumerate(MIGRATIONS[:upto], 1) if function.__name__ not in done]
+
+
+def migrate(conn: sqlite3.Connection, upto: int | None = None) -> list[str]:
+    """Apply and record what ``pending`` lists, inside the caller's transaction; returns
+    their names. The one way a file's schema is made or upgraded (the store, recovery, and
+    the tests' older files)."""
+    todo = pending(conn, upto)
+    if not todo:
+        return []
+    _name_the_record(conn)
+    for number, function in todo:
+        function(conn)
+        conn.execute(
+            "INSERT INTO schema_migrations(version, name, applied_at) VALUES (?, ?, ?)",
+            (number, function.__name__, datetime.now(UTC).isoformat(timespec="microseconds")),
+        )
+    return [function.__name__ for _, function in todo]
+
+
+def _name_the_record(conn: sqlite3.Connection) -> None:
+    """The bookkeeping's own migration: the table as releases before named migrations made
+    it, then its ``name`` column, filled for the rows they recorded by number. New and
+    upgraded files end with the same table."""
+    conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations ( version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
+    if any(row[1] == "name" for row in conn.execute("PRAGMA table_info(schema_migrations)")):
+        return
+    conn.execute("ALTER TABLE schema_migrations ADD COLUMN name TEXT")
+    names = known_names()
+    conn.executemany(
+        "UPDATE schema_migrations SET name = ? WHERE version = ?",
+        [(name, number) for number, name in enumerate(names, 1)],
+    )
+
+
+# ---- the migrations, oldest first ------------------------------------------------------------
+
+
+# The initial schema.
+@migration
+def m001_initial(conn: sqlite3.Connection) -> None:
+    run_sql(
+        conn,
+        """
     CREATE TABLE profiles (
         id          INTEGER PRIMARY KEY,
         name        TEXT NOT NULL UNIQUE,
@@ -167,9 +299,16 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX observations_time ON observations(profile_id, created_at);
     """,
-    # 2: CalDAV sync. The local store stays the working copy; these tables only remember what
-    # the server had when we last agreed with it, so changes on either side show by comparison.
-    """
+    )
+
+
+# CalDAV sync. The local store stays the working copy; these tables only remember what
+# the server had when we last agreed with it, so changes on either side show by comparison.
+@migration
+def m002_caldav_sync(conn: sqlite3.Connection) -> None:
+    run_sql(
+        conn,
+        """
     CREATE TABLE sync_accounts (
         id          INTEGER PRIMARY KEY,
         profile_id  INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
@@ -231,20 +370,34 @@ MIGRATIONS: list[str] = [
     );
     CREATE UNIQUE INDEX sync_conflicts_open ON sync_conflicts(mapping_id, uid) WHERE resolved_at IS NULL;
     """,
-    # 2: bounded recurrence (docs/ics.md). ``expansion`` is a series master's progress as
-    # JSON (instances made, each RRULE's resume point, where the cap stopped it) and
-    # ``capped`` is 1 when the series has more instances than Richeng materialises.
-    """
+    )
+
+
+# Bounded recurrence (docs/ics.md). ``expansion`` is a series master's progress as
+# JSON (instances made, each RRULE's resume point, where the cap stopped it) and
+# ``capped`` is 1 when the series has more instances than Richeng materialises.
+@migration
+def m003_bounded_recurrence(conn: sqlite3.Connection) -> None:
+    run_sql(
+        conn,
+        """
     ALTER TABLE events ADD COLUMN expansion TEXT;
     ALTER TABLE events ADD COLUMN capped INTEGER NOT NULL DEFAULT 0;
     """,
-    # 4: change_journal, the persistent undo history (docs/architecture.md, "Undo journal").
-    # One row per committed change set: the rows' before-images (text, calendar, origin,
-    # imported source) and a digest of each row after, so an undo can tell whether the row
-    # is still as the change left it. ``kind`` 'undo'/'redo' rows are the inverses an undo
-    # recorded (``reverts`` names the row they took back). AUTOINCREMENT: ids are never
-    # reused after old rows are pruned, because receipts and the app refer to them.
-    """
+    )
+
+
+# change_journal, the persistent undo history (docs/architecture.md, "Undo journal").
+# One row per committed change set: the rows' before-images (text, calendar, origin,
+# imported source) and a digest of each row after, so an undo can tell whether the row
+# is still as the change left it. ``kind`` 'undo'/'redo' rows are the inverses an undo
+# recorded (``reverts`` names the row they took back). AUTOINCREMENT: ids are never
+# reused after old rows are pruned, because receipts and the app refer to them.
+@migration
+def m004_change_journal(conn: sqlite3.Connection) -> None:
+    run_sql(
+        conn,
+        """
     CREATE TABLE change_journal (
         id          INTEGER PRIMARY KEY AUTOINCREMENT,
         profile_id  INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
@@ -263,11 +416,18 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX change_journal_recent ON change_journal(profile_id, id);
     """,
-    # 5: reminder_snoozes, the reminders a user snoozed (app/reminders.py, docs/app-calendar.md).
-    # One row per snoozed occurrence: the event's UID and the instance's start as a recurrence
-    # key (agent/store/components.recurrence_key), and when to remind again (UTC ISO text). In
-    # the database rather than the window, so a snooze outlives a restart; deleted once fired.
-    """
+    )
+
+
+# reminder_snoozes, the reminders a user snoozed (app/reminders.py, docs/app-calendar.md).
+# One row per snoozed occurrence: the event's UID and the instance's start as a recurrence
+# key (agent/store/components.recurrence_key), and when to remind again (UTC ISO text). In
+# the database rather than the window, so a snooze outlives a restart; deleted once fired.
+@migration
+def m005_reminder_snoozes(conn: sqlite3.Connection) -> None:
+    run_sql(
+        conn,
+        """
     CREATE TABLE reminder_snoozes (
         id          INTEGER PRIMARY KEY,
         profile_id  INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
@@ -279,22 +439,29 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX reminder_snoozes_due ON reminder_snoozes(profile_id, fire_at);
     """,
-    # 6: occurrences_span, an R*Tree over the long occurrences, so a range query stays flat
-    # however long the longest event is (docs/architecture.md, "Store"; issue 14). A range
-    # query reads occurrences of up to two days (172800 s, ``LONG_SPAN`` in
-    # agent/store/events.py; this number is fixed here for good) from the start_ts index,
-    # starting two days before its window, and the longer ones (trips, multi-year notes) from
-    # this tree; before, one long event widened every scan to its length. Only long rows are
-    # in the tree because an R*Tree insert costs ~37 us CPU against ~5 us for a row's
-    # B-tree indexes, and nearly every occurrence is short. One box per long row (same id),
-    # in the row's own seconds (UTC or wall); the join to ``occurrences`` filters profile and
-    # floating (a flat second dimension for them made R*Tree split on it, 30x slower). R*Tree
-    # keeps 32-bit floats, rounding lower bounds down and upper bounds up (128 s steps near
-    # 2026, 256 s past 2038): a box always contains its row, so a search returns a superset
-    # and the query re-checks the exact integer columns. Triggers keep it in step with every
-    # writer of occurrences (the event repository, the importer, recovery, cascading
-    # deletes). The length index that bounded the old scan goes: nothing reads it now.
-    """
+    )
+
+
+# occurrences_span, an R*Tree over the long occurrences, so a range query stays flat
+# however long the longest event is (docs/architecture.md, "Store"; issue 14). A range
+# query reads occurrences of up to two days (172800 s, ``LONG_SPAN`` in
+# agent/store/events.py; this number is fixed here for good) from the start_ts index,
+# starting two days before its window, and the longer ones (trips, multi-year notes) from
+# this tree; before, one long event widened every scan to its length. Only long rows are
+# in the tree because an R*Tree insert costs ~37 us CPU against ~5 us for a row's
+# B-tree indexes, and nearly every occurrence is short. One box per long row (same id),
+# in the row's own seconds (UTC or wall); the join to ``occurrences`` filters profile and
+# floating (a flat second dimension for them made R*Tree split on it, 30x slower). R*Tree
+# keeps 32-bit floats, rounding lower bounds down and upper bounds up (128 s steps near
+# 2026, 256 s past 2038): a box always contains its row, so a search returns a superset
+# and the query re-checks the exact integer columns. Triggers keep it in step with every
+# writer of occurrences (the event repository, the importer, recovery, cascading
+# deletes). The length index that bounded the old scan goes: nothing reads it now.
+@migration
+def m006_occurrences_span(conn: sqlite3.Connection) -> None:
+    run_sql(
+        conn,
+        """
     CREATE VIRTUAL TABLE occurrences_span USING rtree(id, span_start, span_end);
     INSERT INTO occurrences_span(id, span_start, span_end)
         SELECT id, start_ts, end_ts FROM occurrences WHERE end_ts - start_ts > 172800 ORDER BY start_ts;
@@ -313,4 +480,4 @@ MIGRATIONS: list[str] = [
     END;
     DROP INDEX IF EXISTS occurrences_length;
     """,
-]
+    )

@@ -26,6 +26,7 @@ from typing import Any
 
 from agent.errors import StoreError
 from agent.store.event_sql import EVENT_TABLES, EventSql
+from agent.store.migrations import known_version, migrate, unknown
 
 # Parents before children, so foreign keys hold as rows arrive. The full-text tables and
 # schema_migrations are not copied; occurrences are copied last and checked (see below).
@@ -164,12 +165,13 @@ def recover(source: Path, target: Path) -> RecoveryReport:
         _check_richeng(damaged, source)
         try:
             version = file_check.read_version(damaged)
+            strange = unknown(damaged)
         except sqlite3.DatabaseError:
-            version = 0
+            version, strange = 0, []
             report.notes.append("the schema version is unreadable; the current schema is used")
-        if version > file_check.SCHEMA_VERSION:
+        if strange:
             raise StoreError(f"{source} was written by a newer Richeng (schema {version}); recover it with that version")
-        start = version if version > 0 else file_check.SCHEMA_VERSION
+        start = version if version > 0 else known_version()
         try:  # O_EXCL: a file that appeared meanwhile is never written over
             os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
             created = True
@@ -206,8 +208,8 @@ def recover(source: Path, target: Path) -> RecoveryReport:
         report.events = int(store.conn.execute("SELECT COUNT(*) FROM events").fetchone()[0])
     finally:
         store.close()
-    if start != file_check.SCHEMA_VERSION:
-        report.notes.append(f"the damaged file had schema {start}; the new file was upgraded to {file_check.SCHEMA_VERSION}")
+    if start != known_version():
+        report.notes.append(f"the damaged file had schema {start}; the new file was upgraded to {known_version()}")
     return report
 
 
@@ -256,14 +258,8 @@ def _check_richeng(damaged: sqlite3.Connection, source: Path) -> None:
 
 
 def _schema_at(conn: sqlite3.Connection, version: int) -> None:
-    """The schema of migrations 1..version, recorded as the store records it."""
-    from agent.store import db, migrations
-
-    conn.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)")
-    for number in range(1, version + 1):
-        for statement in db.split_sql(migrations.MIGRATIONS[number - 1]):
-            conn.execute(statement)
-        conn.execute("INSERT INTO schema_migrations(version, applied_at) VALUES (?, ?)", (number, db.utc_now_iso()))
+    """The schema of the first ``version`` migrations, recorded as the store records it."""
+    migrate(conn, upto=version)
 
 
 def _needing_instances(damaged: sqlite3.Connection, conn: sqlite3.Connection, report: RecoveryReport) -> list[tuple[int, str]]:

@@ -18,7 +18,7 @@ from agent.services.memory import MemoryService
 from agent.store.components import build_event
 from agent.store.db import Store
 from agent.store.events import EventRepo
-from agent.store.file_check import SCHEMA_VERSION
+from agent.store.migrations import known_version
 from agent.store.profiles import ensure_profile
 from tests.support.clock import SHANGHAI
 
@@ -88,7 +88,7 @@ def make_newer(path: Path) -> Path:
     make_store(path, events=3)
     conn = sqlite3.connect(path)
     conn.execute("PRAGMA journal_mode = DELETE")
-    conn.execute("INSERT INTO schema_migrations VALUES (?, 'later')", (SCHEMA_VERSION + 1,))
+    conn.execute("INSERT INTO schema_migrations(version, applied_at) VALUES (?, 'later')", (known_version() + 1,))
     conn.commit()
     conn.close()
     return path

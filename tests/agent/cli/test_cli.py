@@ -13,7 +13,7 @@ import pytest
 
 from agent.cli.main import main
 from agent.store.db import Store
-from agent.store.file_check import SCHEMA_VERSION
+from agent.store.migrations import known_version
 from tests.support.clock import NOW_ARG as NOW
 
 RICHENG = Path(sys.executable).with_name("richeng")
@@ -324,7 +324,7 @@ def test_newer_schema_db_is_refused(db_file: Path, capsys: pytest.CaptureFixture
         pass
     plain = sqlite3.connect(db_file)
     plain.execute("PRAGMA journal_mode = DELETE")
-    plain.execute("INSERT INTO schema_migrations VALUES (?, 'x')", (SCHEMA_VERSION + 5,))
+    plain.execute("INSERT INTO schema_migrations(version, applied_at) VALUES (?, 'x')", (known_version() + 5,))
     plain.commit()
     plain.close()
     before = db_file.read_bytes()

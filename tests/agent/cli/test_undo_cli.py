@@ -9,7 +9,6 @@ store clock); nothing reads the real time for a decision.
 
 from __future__ import annotations
 
-import contextlib
 import json
 from collections.abc import Iterator
 from datetime import datetime, timedelta
@@ -25,10 +24,12 @@ from agent.services.calendars import CalendarService
 from agent.services.editing import EditService, EventDraft
 from agent.services.queries import QueryService
 from agent.store import journal, journal_record
+from agent.store.components import build_event
 from agent.store.db import Store
 from agent.store.occurrence import Occurrence
 from agent.store.profiles import ensure_profile
 from tests.support.clock import NOW, SHANGHAI, ctx_at
+from tests.support.old_store import make_previous_store
 
 CLI_NOW = "2026-11-30T10:00:00+08:00"
 REVERTED_KEYS = {"id", "created_at", "origin", "kind", "reverts", "label", "created", "updated", "deleted", "undone"}
@@ -389,47 +390,13 @@ def test_one_transaction_saving_a_row_twice_is_undone_to_its_first_state(run, ap
     assert snapshot(run, app_store) == middle
 
 
-def _downgrade_to(path: Path, version: int) -> None:
-    """Drop what migrations after ``version`` created (tables, indexes, triggers), found by
-    comparing with a fresh file built from the first ``version`` migrations only, so the
-    test stays true as later migrations are added."""
-    import sqlite3
-
-    from agent.store.db import split_sql
-    from agent.store.migrations import MIGRATIONS
-
-    fresh = sqlite3.connect(":memory:")
-    for sql in MIGRATIONS[:version]:
-        for statement in split_sql(sql):
-            fresh.execute(statement)
-    keep = {row[0] for row in fresh.execute("SELECT name FROM sqlite_master")}
-    fresh.close()
-    plain = sqlite3.connect(path)
-    extra = plain.execute(
-        "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' AND name != 'schema_migrations'"
-        " ORDER BY CASE type WHEN 'trigger' THEN 0 WHEN 'index' THEN 1 ELSE 2 END"
-    ).fetchall()
-    for kind, name in extra:
-        if name not in keep:
-            with contextlib.suppress(sqlite3.OperationalError):  # a virtual table's shadow goes with its owner
-                plain.execute(f'DROP {kind.upper()} IF EXISTS "{name}"')
-    plain.execute("DELETE FROM schema_migrations WHERE version > ?", (version,))
-    plain.commit()
-    plain.close()
-
-
 def test_a_schema_3_file_gains_the_journal_and_keeps_its_events(run, db_file: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     """Migration 4 on a file written before it: a backup first, the events stay, undo
     works on the next change and leaves the old events alone (nothing journalled before)."""
 
     from agent.store.backups import list_backups
 
-    old = Store(db_file, clock=lambda: NOW, backups=False)
-    old_pid = ensure_profile(old)
-    calendar = CalendarService(old, old_pid).default()
-    EditService(old, old_pid).create(EventDraft("老事件", at(1, 9), at(1, 10), calendar.id))
-    old.close()
-    _downgrade_to(db_file, 3)  # make it the file a schema-3 Richeng left
+    make_previous_store(db_file, migrations=3, events=[build_event("老事件", at(1, 9), at(1, 10), stamp=NOW)])
     monkeypatch.setenv("RICHENG_BACKUPS", "1")  # a temp-folder file is otherwise not backed up
     before = listing(run)
     assert [e["title"] for e in before] == ["老事件"]

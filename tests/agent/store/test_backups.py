@@ -15,13 +15,13 @@ import pytest
 from agent.cli.main import main
 from agent.errors import StoreError
 from agent.store import backups as backup_mod
-from agent.store import db as db_module
 from agent.store import file_check
 from agent.store.backups import backup_before_import, backup_dir_for, count_vevents, list_backups, rotate
 from agent.store.db import Store
-from agent.store.file_check import SCHEMA_VERSION, inspect_file, read_version
-from agent.store.migrations import MIGRATIONS
+from agent.store.file_check import inspect_file, read_version
+from agent.store.migrations import known_version, run_sql
 from tests.support.clock import SHANGHAI, SetClock
+from tests.support.old_store import newer_release
 from tests.support.store_files import make_store, overwrite_page, sha256
 
 DAY1 = datetime(2026, 12, 1, 8, 0, tzinfo=SHANGHAI)
@@ -74,33 +74,34 @@ def test_backup_is_a_consistent_copy_taken_while_open(db: Path) -> None:
     assert events_in(made.path) == 30 and made.path.read_bytes()[18:20] == b"\x01\x01"  # rollback journal
 
 
-def test_pre_migration_backup_has_the_old_schema(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def m900_extra_table(conn: sqlite3.Connection) -> None:
+    run_sql(conn, "CREATE TABLE extra_one (x INTEGER);")
+
+
+def test_pre_migration_backup_has_the_old_schema(db: Path) -> None:
     Store(db, backups=False).close()
-    extra = "CREATE TABLE extra_one (x INTEGER);"
-    monkeypatch.setattr(db_module, "MIGRATIONS", [*MIGRATIONS, extra])
-    monkeypatch.setattr(db_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
-    with Store(db, clock=SetClock(DAY1)) as store:
-        assert store.schema_version() == SCHEMA_VERSION + 1
+    released = known_version()
+    with newer_release(m900_extra_table), Store(db, clock=SetClock(DAY1)) as store:
+        assert store.schema_version() == released + 1
     (before,) = [b for b in list_backups(db) if b.kind == "migration"]
     conn = sqlite3.connect(f"file:{before.path}?mode=ro", uri=True)
-    assert read_version(conn) == SCHEMA_VERSION and events_in(before.path) == 30
+    assert read_version(conn) == released and events_in(before.path) == 30
     conn.close()
 
 
 def test_migration_is_refused_when_its_backup_fails(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     Store(db, backups=False).close()
-    monkeypatch.setattr(db_module, "MIGRATIONS", [*MIGRATIONS, "CREATE TABLE extra_one (x INTEGER);"])
-    monkeypatch.setattr(db_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
 
     def full_disk(*args: object, **kwargs: object) -> None:
         raise StoreError("could not back up: No space left on device")
 
     monkeypatch.setattr(backup_mod, "make_backup", full_disk)
-    with pytest.raises(StoreError) as info:
+    released = known_version()
+    with newer_release(m900_extra_table), pytest.raises(StoreError) as info:
         Store(db, clock=SetClock(DAY1))
     assert "nothing was changed before upgrading" in str(info.value)
     conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    assert read_version(conn) == SCHEMA_VERSION
+    assert read_version(conn) == released
     conn.close()
 
 

@@ -9,7 +9,12 @@ triggers aside).
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +22,9 @@ import pytest
 
 from agent.ics.importer import import_bytes
 from agent.services.calendars import CalendarService
-from agent.store.components import parse_component
+from agent.store.components import EventFields, event_columns, index_fields, parse_component
 from agent.store.db import Store
-from agent.store.event_sql import EVENT_TABLES, EventSql
+from agent.store.event_sql import COLUMNS, EVENT_TABLES, EventSql, column_values
 from agent.store.events import EventRepo
 from agent.store.profiles import ensure_profile
 
@@ -179,3 +184,93 @@ def test_recovery_takes_its_event_table_statement_from_the_class() -> None:
     assert EventSql.salvage_insert("events", ["id", "uid"]) == 'INSERT INTO "events" (id, uid) VALUES (?, ?)'
     with pytest.raises(ValueError):
         EventSql.salvage_insert("memories", ["id"])  # not an event table: recovery's own
+
+
+# ---- one declaration of the columns ----------------------------------------------------------
+
+# The events columns that are not read from the VEVENT: the row's own (EventSql writes them
+# beside the declared ones) and a series' expansion state (set_expansion).
+NOT_DERIVED = {"id", "profile_id", "calendar_id", "origin", "created_at", "updated_at", "ics", "source"} | {
+    "expanded_until",
+    "expansion",
+    "capped",
+}
+
+
+MOOD = (
+    "BEGIN:VEVENT\r\nUID:mood@test\r\nDTSTAMP:20261101T000000Z\r\nDTSTART;VALUE=DATE:20261201\r\n"
+    "SUMMARY:Mood\r\nX-RICHENG-COMPLETED:TRUE\r\nEND:VEVENT\r\n"
+)
+
+
+def test_the_columns_written_are_the_fields_marked_column() -> None:
+    fields = index_fields(parse_component(MOOD))
+    assert (
+        COLUMNS
+        == tuple(name for name, _ in event_columns())
+        == tuple(item.name for item in dataclasses.fields(EventFields) if item.name != "alarms")
+    )
+    assert column_values(fields) == tuple(getattr(fields, name) for name in COLUMNS)
+
+
+def test_each_declared_column_is_in_a_new_file_with_its_declared_type() -> None:
+    """The declaration and the migrations agree: a field marked ``Column`` without the
+    migration that adds it (or with another type) fails here by name."""
+    with Store(":memory:") as store:
+        table = {row["name"]: row for row in store.conn.execute("PRAGMA table_info(events)")}
+    for name, spec in event_columns():
+        assert name in table, f"{name} is declared in EventFields but no migration adds it to events"
+        row = table[name]
+        assert f"{row['type']}{' NOT NULL' if row['notnull'] else ''}" == spec.sql, name
+    assert set(table) == NOT_DERIVED | set(COLUMNS)
+
+
+def test_a_new_column_is_one_marked_field_and_its_migration(tmp_path: Path) -> None:
+    """Add one field to EventFields in a copy of the package and a migration that adds the
+    column; save, import and read back with nothing else changed: event_sql picks it up."""
+    copy = tmp_path / "agent"
+    shutil.copytree(ROOT / "agent", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    components = copy / "store" / "components.py"
+    text = components.read_text(encoding="utf-8")
+    marker = "    alarms: list[tuple[str, str]]\n"
+    assert text.count(marker) == 1
+    components.write_text(text.replace(marker, marker + '    mood: Annotated[str | None, Column("TEXT")] = None\n'), "utf-8")
+    migrations = copy / "store" / "migrations.py"
+    migrations.write_text(
+        migrations.read_text(encoding="utf-8")
+        + "\n\n@migration\ndef m900_mood(conn: sqlite3.Connection) -> None:\n"
+        + '    run_sql(conn, "ALTER TABLE events ADD COLUMN mood TEXT;")\n',
+        "utf-8",
+    )
+    script = """
+import dataclasses
+from agent.store.components import index_fields, parse_component
+from agent.store.db import Store, utc_now_iso
+from agent.store.event_sql import COLUMNS, EventSql
+from agent.store.profiles import ensure_profile
+import sys
+assert COLUMNS[-1] == "mood", COLUMNS
+store = Store(":memory:")
+profile = ensure_profile(store)
+calendar = store.conn.execute("SELECT id FROM calendars").fetchone()[0]
+text = sys.argv[1]
+fields = dataclasses.replace(index_fields(parse_component(text)), mood="calm")
+now = utc_now_iso()
+with store.transaction() as conn:
+    event_id = EventSql(conn).insert(profile, calendar, "user", fields, text, None, created_at=now, updated_at=now)
+    assert conn.execute("SELECT mood FROM events WHERE id = ?", (event_id,)).fetchone()[0] == "calm"
+    EventSql(conn).update(event_id, calendar, dataclasses.replace(fields, mood="busy"), text, None, updated_at=now)
+    new = dataclasses.replace(fields, uid="x", mood="new")
+    EventSql(conn).save_many(profile, "import", [(calendar, text, None, new)], [], now)
+print(sorted(row[0] for row in store.conn.execute("SELECT mood FROM events")))
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script, MOOD],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["['busy',", "'new']"]

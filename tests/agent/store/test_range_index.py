@@ -23,10 +23,11 @@ from agent.services.calendars import CalendarService
 from agent.store.components import EPOCH, build_event, wall_seconds
 from agent.store.db import Store
 from agent.store.events import LONG_SPAN, EventRepo
-from agent.store.file_check import SCHEMA_VERSION
+from agent.store.migrations import known_version
 from agent.store.occurrence import Occurrence
 from agent.store.profiles import ensure_profile
 from tests.support.clock import NEW_YORK, NOW, SHANGHAI
+from tests.support.old_store import make_previous_store
 
 UTC = UTC
 
@@ -235,48 +236,40 @@ def test_every_writer_keeps_the_tree_in_step(file_store: Store) -> None:
     assert span_ids(file_store) == set() == long_ids(file_store)
 
 
-def _downgrade_to_5(path: Path) -> None:
-    """Make ``path`` a schema-5 file as a release before migration 6 left it."""
-    conn = sqlite3.connect(path)
-    conn.executescript(
-        "DROP TRIGGER occurrences_span_ai; DROP TRIGGER occurrences_span_ad; DROP TRIGGER occurrences_span_au;"
-        " DROP TABLE occurrences_span; DELETE FROM schema_migrations WHERE version = 6;"
-        " CREATE INDEX occurrences_length ON occurrences(profile_id, floating, (end_ts - start_ts));"
-    )
-    conn.commit()
-    conn.close()
+def _old_events() -> list[icalendar.Event]:
+    trip = datetime(2026, 12, 5, 7, tzinfo=NEW_YORK)
+    call = datetime(2026, 12, 8, 9, tzinfo=SHANGHAI)
+    return [
+        build_event("note", date(2007, 1, 1), date(2031, 1, 1), uid="note", stamp=NOW),
+        build_event("trip", trip, trip + timedelta(weeks=2), uid="trip", stamp=NOW),
+        build_event("call", call, call + timedelta(hours=1), uid="call", stamp=NOW),
+    ]
 
 
 def test_a_schema_5_file_gains_the_tree_and_answers_the_same(tmp_path: Path) -> None:
-    assert SCHEMA_VERSION >= 6
-    path = tmp_path / "old.sqlite3"
-    store = Store(path, backups=False)
-    profile = ensure_profile(store)
-    save(store, profile, build_event("note", date(2007, 1, 1), date(2031, 1, 1), uid="note", stamp=NOW))
-    trip = datetime(2026, 12, 5, 7, tzinfo=NEW_YORK)
-    save(store, profile, build_event("trip", trip, trip + timedelta(weeks=2), uid="trip", stamp=NOW))
-    save(
-        store,
-        profile,
-        build_event(
-            "call", datetime(2026, 12, 8, 9, tzinfo=SHANGHAI), datetime(2026, 12, 8, 10, tzinfo=SHANGHAI), uid="call", stamp=NOW
-        ),
-    )
+    """m006_occurrences_span on a file a schema-5 release left, with a note, a trip and a
+    call already in it: the tree gets the long ones, and the answer is a new file's."""
     window = (datetime(2026, 12, 1, tzinfo=SHANGHAI), datetime(2027, 1, 1, tzinfo=SHANGHAI))
-    before = keys(EventRepo(store, profile).occurrences(*window, SHANGHAI))
-    store.close()
-    _downgrade_to_5(path)
+    with Store(":memory:") as fresh:
+        fresh_profile = ensure_profile(fresh)
+        for component in _old_events():
+            save(fresh, fresh_profile, component)
+        expected = keys(EventRepo(fresh, fresh_profile).occurrences(*window, SHANGHAI))
+    path = make_previous_store(tmp_path / "old.sqlite3", migrations=5, events=_old_events())
     plain = sqlite3.connect(path)
     assert plain.execute("SELECT MAX(version) FROM schema_migrations").fetchone() == (5,)
     assert plain.execute("SELECT 1 FROM sqlite_master WHERE name = 'occurrences_span'").fetchone() is None
+    assert plain.execute("SELECT 1 FROM sqlite_master WHERE name = 'occurrences_length'").fetchone() is not None
     plain.close()
     store = Store(path, backups=False)
     try:
-        assert store.schema_version() == SCHEMA_VERSION
+        assert store.schema_version() == known_version()
+        profile = ensure_profile(store)
         assert span_ids(store) == long_ids(store) and len(span_ids(store)) == 2
         assert store.conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'occurrences_length'").fetchone() is None
         after = keys(EventRepo(store, profile).occurrences(*window, SHANGHAI))
-        assert after == before and {uid for uid, _ in after} == {"note", "trip", "call"}
+        assert after == expected and {uid for uid, _ in after} == {"note", "trip", "call"}
+        assert indexed(store, profile, *window, SHANGHAI) == brute_force(store, profile, *window, SHANGHAI)
         # and the triggers work from here on
         save(store, profile, build_event("later", date(2027, 2, 1), date(2027, 3, 1), uid="later", stamp=NOW))
         assert span_ids(store) == long_ids(store) and len(span_ids(store)) == 3

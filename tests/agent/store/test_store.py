@@ -18,16 +18,16 @@ from agent.services.commands import CommandService
 from agent.services.memory import MemoryService
 from agent.services.queries import QueryService
 from agent.services.settings import SettingsService
-from agent.store import db as db_module
 from agent.store import file_check
 from agent.store.components import build_event
 from agent.store.db import Store
 from agent.store.events import EventRepo
-from agent.store.file_check import SCHEMA_VERSION, default_db_path
-from agent.store.migrations import MIGRATIONS
+from agent.store.file_check import default_db_path
+from agent.store.migrations import known_names, known_version, run_sql
 from agent.store.profiles import DEFAULT_CALENDAR_NAME, ensure_profile
 from agent.timesym.context import TimeContext
 from tests.support.clock import NOW, SHANGHAI
+from tests.support.old_store import newer_release
 
 # ---- location -----------------------------------------------------------------------------
 
@@ -41,7 +41,7 @@ def test_default_path_is_in_the_user_data_dir(_isolated_user_dirs: Path) -> None
 def test_store_creates_missing_parent_folders(tmp_path: Path) -> None:
     target = tmp_path / "a" / "b" / "r.sqlite3"
     with Store(target) as s:
-        assert s.schema_version() == SCHEMA_VERSION
+        assert s.schema_version() == known_version()
     assert target.is_file()
 
 
@@ -68,10 +68,11 @@ def test_foreign_keys_enforced(file_store: Store) -> None:
 
 
 def test_migrations_recorded(file_store: Store) -> None:
-    rows = file_store.conn.execute("SELECT version, applied_at FROM schema_migrations ORDER BY version").fetchall()
-    assert [r["version"] for r in rows] == list(range(1, len(MIGRATIONS) + 1))
+    rows = file_store.conn.execute("SELECT version, name, applied_at FROM schema_migrations ORDER BY version").fetchall()
+    assert [r["version"] for r in rows] == list(range(1, known_version() + 1))
+    assert [r["name"] for r in rows] == known_names()
     assert all(datetime.fromisoformat(r["applied_at"]).tzinfo is not None for r in rows)
-    assert file_store.schema_version() == SCHEMA_VERSION == len(MIGRATIONS)
+    assert file_store.schema_version() == known_version()
 
 
 def test_reopen_does_not_migrate_again(tmp_path: Path) -> None:
@@ -84,15 +85,17 @@ def test_reopen_does_not_migrate_again(tmp_path: Path) -> None:
         assert ensure_profile(s) == pid
 
 
-def test_missing_migrations_are_applied_in_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def m900_extra_tables(conn: sqlite3.Connection) -> None:
+    run_sql(conn, "CREATE TABLE extra_one (x INTEGER);\nCREATE TABLE extra_two (y INTEGER);")
+
+
+def test_missing_migrations_are_applied_in_order(tmp_path: Path) -> None:
     path = tmp_path / "r.sqlite3"
     with Store(path):
         pass
-    extra = "CREATE TABLE extra_one (x INTEGER);\nCREATE TABLE extra_two (y INTEGER);"
-    monkeypatch.setattr(db_module, "MIGRATIONS", [*MIGRATIONS, extra])
-    monkeypatch.setattr(db_module, "SCHEMA_VERSION", len(MIGRATIONS) + 1)
-    with Store(path) as s:
-        assert s.schema_version() == len(MIGRATIONS) + 1
+    released = known_version()
+    with newer_release(m900_extra_tables), Store(path) as s:
+        assert s.schema_version() == released + 1
         names = {r[0] for r in s.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         assert {"extra_one", "extra_two"} <= names
 
@@ -107,7 +110,7 @@ def test_newer_schema_refused_and_file_unchanged(tmp_path: Path) -> None:
         ensure_profile(s)
     plain = sqlite3.connect(path)
     plain.execute("PRAGMA journal_mode = DELETE")
-    plain.execute("INSERT INTO schema_migrations VALUES (?, 'later')", (SCHEMA_VERSION + 1,))
+    plain.execute("INSERT INTO schema_migrations(version, applied_at) VALUES (?, 'later')", (known_version() + 1,))
     plain.commit()
     plain.close()
     before = _snapshot(path)
@@ -116,7 +119,7 @@ def test_newer_schema_refused_and_file_unchanged(tmp_path: Path) -> None:
     with pytest.raises(NewerSchemaError) as info:
         Store(path)
     message = str(info.value)
-    assert "newer" in message and str(SCHEMA_VERSION + 1) in message and "untouched" in message
+    assert "newer" in message and str(known_version() + 1) in message and "untouched" in message
     assert _snapshot(path) == before
     assert not Path(f"{path}-wal").exists() or Path(f"{path}-wal").stat().st_size == 0
 

@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 
 from agent.cli.main import main
-from agent.store import db as db_module
-from agent.store import file_check
 from agent.store.components import build_event
 from agent.store.db import ReadOnlyStoreError, Store
 from agent.store.events import EventRepo
 from agent.store.file_check import DamagedStoreError, inspect_file
+from agent.store.migrations import known_version, run_sql
 from agent.store.profiles import ensure_profile
+from tests.support.old_store import newer_release
 from tests.support.store_files import (
     BASE,
     folder_listing,
@@ -288,7 +288,7 @@ def test_quick_check_is_what_finds_page_damage(tmp_path: Path, monkeypatch: pyte
     path = _damaged_events(_in_folder(tmp_path))
     assert inspect_file(path, integrity=False).state == "ok"
     assert inspect_file(path).state == "damaged"
-    assert file_check.SCHEMA_VERSION >= 1
+    assert known_version() >= 1
 
 
 def test_recover_rebuilds_instances_when_the_occurrences_table_is_damaged(
@@ -312,17 +312,18 @@ def test_recover_rebuilds_instances_when_the_occurrences_table_is_damaged(
     assert code == code2 == 0 and json.loads(got) == json.loads(expected), err
 
 
-def test_recover_of_an_older_schema_runs_the_later_migrations_on_the_saved_rows(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def m900_probe_column(conn: sqlite3.Connection) -> None:
+    run_sql(conn, "ALTER TABLE calendars ADD COLUMN m900_probe TEXT DEFAULT '';\nUPDATE calendars SET m900_probe = 'migrated';")
+
+
+def test_recover_of_an_older_schema_runs_the_later_migrations_on_the_saved_rows(tmp_path: Path) -> None:
     from agent.store.recover import recover
 
     path = _damaged_page4(_in_folder(tmp_path))
-    later = "ALTER TABLE calendars ADD COLUMN note TEXT NOT NULL DEFAULT '';\nUPDATE calendars SET note = 'migrated';"
-    monkeypatch.setattr(db_module, "MIGRATIONS", [*db_module.MIGRATIONS, later])
-    monkeypatch.setattr(db_module, "SCHEMA_VERSION", db_module.SCHEMA_VERSION + 1)
-    report = recover(path, tmp_path / "saved.sqlite3")
-    assert report.events == 400
-    with Store(tmp_path / "saved.sqlite3", backups=False) as store:
-        assert store.schema_version() == file_check.SCHEMA_VERSION + 1
-        assert {r[0] for r in store.conn.execute("SELECT note FROM calendars")} == {"migrated"}
+    released = known_version()
+    with newer_release(m900_probe_column):
+        report = recover(path, tmp_path / "saved.sqlite3")
+        assert report.events == 400
+        with Store(tmp_path / "saved.sqlite3", backups=False) as store:
+            assert store.schema_version() == released + 1
+            assert {r[0] for r in store.conn.execute("SELECT m900_probe FROM calendars")} == {"migrated"}
