@@ -16,7 +16,7 @@ import pytest
 from pydantic import BaseModel, ConfigDict, Field
 
 from agent.models.script_backend import ScriptedModel
-from agent.runtime.toolkit import Receipt, Registry, Tool, ToolDeps, ToolResult
+from agent.runtime.toolkit import Receipt, Registry, Tool, ToolDeps, ToolResult, Wording
 from agent.runtime.tools import TOOL_NAMES, TOOLS
 from agent.runtime.turn import Assistant
 from agent.services.calendars import CalendarService
@@ -31,17 +31,17 @@ class ListCalendarsArgs(BaseModel):
 
 
 def list_calendars(deps: ToolDeps, args: ListCalendarsArgs) -> ToolResult:
-    return ToolResult("list_calendars", True, {"calendars": CalendarService(deps.store, deps.profile_id).names()})
+    return ToolResult(ok=True, payload={"calendars": CalendarService(deps.store, deps.profile_id).names()})
 
 
 LIST_CALENDARS = Tool(
-    "list_calendars",
-    ListCalendarsArgs,
-    "List the user's calendars.",
-    False,
-    list_calendars,
-    "Listing your calendars…",
-    "正在列出日历…",
+    name="list_calendars",
+    args=ListCalendarsArgs,
+    description="List the user's calendars.",
+    handler=list_calendars,
+    status=Wording(en="Listing your calendars…", zh="正在列出日历…"),
+    reads=True,
+    intent="calendar.list",
 )
 
 
@@ -51,14 +51,23 @@ class EchoArgs(BaseModel):
 
 
 def echo(deps: ToolDeps, args: EchoArgs) -> ToolResult:
-    return ToolResult("echo_word", True, {"word": args.word}, value=args.word)
+    return ToolResult(ok=True, payload={"word": args.word}, value=args.word)
 
 
 def echo_receipt(result: ToolResult, lang: str, today: date) -> Receipt:
     return Receipt(("回声：" if lang == "zh" else "Echo: ") + str(result.value), "echoed", result.value)
 
 
-ECHO = Tool("echo_word", EchoArgs, "Repeat one word.", True, echo, "Echoing…", "正在回声…", echo_receipt)
+ECHO = Tool(
+    name="echo_word",
+    args=EchoArgs,
+    description="Repeat one word.",
+    handler=echo,
+    status=Wording(en="Echoing…", zh="正在回声…"),
+    terminal=True,
+    receipt=echo_receipt,
+    intent="echo",
+)
 
 
 def call(name: str, **arguments: Any) -> dict[str, Any]:
@@ -113,7 +122,7 @@ def test_the_status_label_is_the_tools_own() -> None:
 
 def test_a_registry_refuses_a_terminal_tool_without_a_receipt_and_a_second_name() -> None:
     with pytest.raises(ValueError, match="no receipt writer"):
-        Registry([Tool("x", EchoArgs, "x", True, echo, "x", "x")])
+        Registry([Tool(name="x", args=EchoArgs, description="x", handler=echo, status=Wording(en="x", zh="x"), terminal=True)])
     with pytest.raises(ValueError, match="share a name"):
         TOOLS.plus(ECHO, ECHO)
 
