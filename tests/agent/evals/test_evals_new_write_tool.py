@@ -8,6 +8,7 @@ real, a scratch copy of ``agent/`` whose only edit is one more ``Tool`` in
 
 from __future__ import annotations
 
+import ast
 import json
 import shutil
 import subprocess
@@ -95,6 +96,11 @@ ARCHIVE = Tool(
 )
 """
 
+
+def _assigns_tools(node: ast.stmt) -> bool:
+    return isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "TOOLS" for t in node.targets)
+
+
 RUN_CASE = """
 import json, sys
 from agent.evals.cases import Case, parse_case
@@ -112,11 +118,13 @@ print(json.dumps({"offered": offered, "turn": run.turns[0].to_json(), "problems"
 def test_one_tool_added_to_tools_py_alone_is_offered_run_and_counted_by_the_eval(tmp_path: Path) -> None:
     shutil.copytree(ROOT / "agent", tmp_path / "agent", ignore=shutil.ignore_patterns("__pycache__"))
     tools_py = tmp_path / "agent" / "runtime" / "tools.py"
-    source = tools_py.read_text(encoding="utf-8")
-    registry_at = source.index("TOOLS = Registry((")
-    assert source.count("SEARCH_ARCHIVE))") == 1
-    source = source[:registry_at] + NEW_TOOL.lstrip("\n") + "\n" + source[registry_at:]
-    tools_py.write_text(source.replace("SEARCH_ARCHIVE))", "SEARCH_ARCHIVE, ARCHIVE))"), encoding="utf-8")
+    # The one edit: the new Tool, and the registry with it, right where TOOLS is defined (so
+    # TOOL_NAMES and everything else read after it see it).
+    lines = tools_py.read_text(encoding="utf-8").splitlines(keepends=True)
+    (end,) = [node.end_lineno for node in ast.parse("".join(lines)).body if _assigns_tools(node)]
+    assert end is not None
+    added = NEW_TOOL + "\nTOOLS = Registry((*TOOLS.tools, ARCHIVE))\n"
+    tools_py.write_text("".join(lines[:end]) + added + "".join(lines[end:]), encoding="utf-8")
     done = subprocess.run(
         [sys.executable, "-c", RUN_CASE, NOW],
         cwd=tmp_path,
