@@ -29,18 +29,16 @@ class Timeline:
         return dict(self.marks)
 
 
-def infer_intent(tools: list[str], dispatched: bool, council: bool, registry: Registry) -> str:
+def infer_intent(tools: list[str], registry: Registry, *, dispatched: bool, council: bool) -> str:
     """Post-hoc intent from what actually ran: the first terminal tool's (``Tool.intent``),
     else the first intermediate one's (a search feeding a chat answer)."""
     if council:
         return "council"
     if dispatched:
         return "clarification_reply"
-    ran = [tool for tool in registry.ran(tools) if tool.intent is not None]
-    for tool in sorted(ran, key=lambda tool: not tool.terminal):  # stable: first of each kind
-        if tool.intent is not None:
-            return tool.intent
-    return "general.chat"
+    ran = sorted(registry.ran(tools), key=lambda tool: not tool.terminal)  # stable: first of each kind
+    intents = [tool.intent for tool in ran if tool.intent is not None]
+    return intents[0] if intents else "general.chat"
 
 
 def record(

@@ -421,7 +421,7 @@ class Assistant:
         state.timeline.mark("finish")
         meta = dict(state.meta) | {"outcome": outcome, "guard": guard, "calendar": calendar, "calendar_note": note}
         message = ArchiveService(self.store, self.profile_id, clock=self._reply_time(state)).append("assistant", reply, meta)
-        intent = infer_intent(state.tools, state.dispatched, state.council, self.tools)
+        intent = infer_intent(state.tools, self.tools, dispatched=state.dispatched, council=state.council)
         command_id = getattr(value, "command_id", None)
         candidates = [day.isoformat() for day in getattr(value, "candidates", [])] if isinstance(value, Outcome) else []
         result = TurnResult(

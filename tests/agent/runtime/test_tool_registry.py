@@ -92,13 +92,16 @@ def test_each_tool_carries_what_the_side_tables_said(name: str) -> None:
 
 def test_intent_is_the_terminal_tools_else_the_first_intermediate_ones() -> None:
     def intent(*tools: str) -> str:
-        return infer_intent(list(tools), False, False, TOOLS)
+        return infer_intent(list(tools), TOOLS, dispatched=False, council=False)
 
     assert intent("search_memory", "prepare_or_create_schedule") == "create"
     assert intent("search_chat_archive", "search_memory") == "archive.search"
     assert intent("no_such_tool", "query_schedule_range") == "query_range" and intent("no_such_tool") == "general.chat"
-    assert intent() == "general.chat" and infer_intent(["remember_fact"], True, False, TOOLS) == "clarification_reply"
-    assert infer_intent(["remember_fact"], False, True, TOOLS) == "council"
+    assert (
+        intent() == "general.chat"
+        and infer_intent(["remember_fact"], TOOLS, dispatched=True, council=False) == "clarification_reply"
+    )
+    assert infer_intent(["remember_fact"], TOOLS, dispatched=False, council=True) == "council"
 
 
 class _NoArgs(BaseModel):
