@@ -17,6 +17,7 @@ from typing import Any
 from agent.evals.cases import Case
 from agent.evals.expect import check
 from agent.evals.runner import CaseRun, TurnRecord, run_case
+from agent.runtime.tools import COUNCIL
 
 COMPARED = ("reply", "outcome", "receipt", "tools", "intent", "model_calls", "guard", "command_id", "candidates",
             "stream", "added", "removed", "memories_added", "stub", "script_left", "calendar", "calendar_note")  # fmt: skip
@@ -53,7 +54,7 @@ def representative(cases: list[Case], per_group: int = 2) -> list[Case]:
 
 def dispatch_of(turn: TurnRecord) -> str:
     """How the turn was routed before any model spoke."""
-    if turn.intent == "council" and "offer_council" not in turn.tools:
+    if turn.intent == "council" and COUNCIL.name not in turn.tools:
         return "council"
     if turn.intent == "clarification_reply" and turn.model_calls == 0:
         return "slot_reply"

@@ -16,16 +16,16 @@ from agent.evals.cases import Case
 from agent.evals.runner import CaseRun, TurnRecord
 from agent.runtime.calendar_status import CHANGED, READ, STATES, UNCHANGED, mentions_calendar, promises_action
 from agent.runtime.claims import claims_calendar_state, claims_write
+from agent.runtime.tools import CREATE, TOOLS
 from agent.timesym.context import TimeContext
 from agent.timesym.grammar import SymbolError
 from agent.timesym.resolve import resolve_range
 
-WRITE_TOOLS = frozenset(
-    {"prepare_or_create_schedule", "remember_fact", "cancel_schedule_command", "update_schedule", "delete_schedule"}
-)
+# Which tools write and which read the calendar is asked of the registry (``TOOLS.writes``,
+# ``TOOLS.reads``) when a turn is judged: a tool added to ``agent/runtime/tools.py`` with
+# ``writes=...`` is a write here without any list to edit.
 #: Outcomes whose rows may change shape in the diff: a move rewrites a row, a split adds a series.
 EDITED = frozenset({"updated", "deleted"})
-READ_TOOLS = frozenset({"query_schedule_range", "suggest_free_time"})
 MODEL_WRITTEN = frozenset({"model", "council"})
 
 
@@ -44,7 +44,7 @@ def invariants(run: CaseRun) -> list[str]:
         if turn.receipt in MODEL_WRITTEN:
             if claims_write(turn.reply) and not wrote:
                 problems.append(f"{where}: unverified write claim reached the reply: {turn.reply[:80]!r}")
-            read = bool(READ_TOOLS & set(turn.tools)) or turn.receipt == "council"
+            read = bool(TOOLS.reads & set(turn.tools)) or turn.receipt == "council"
             if claims_calendar_state(turn.reply) and not read:
                 problems.append(f"{where}: unverified calendar claim reached the reply: {turn.reply[:80]!r}")
         problems += [f"{where}: {p}" for p in _calendar_contract(turn)]
@@ -73,7 +73,7 @@ def _calendar_contract(turn: TurnRecord) -> list[str]:
     if (turn.added or turn.removed) and turn.calendar != CHANGED:
         p.append(f"events changed but calendar is {turn.calendar!r}")
     answered = turn.outcome in ("guard_answered", "edit_answered")  # code read the store to answer
-    read = bool(READ_TOOLS & set(turn.tools)) or "council" in (turn.receipt, turn.intent) or answered
+    read = bool(TOOLS.reads & set(turn.tools)) or "council" in (turn.receipt, turn.intent) or answered
     if turn.calendar == READ and not read:
         p.append("calendar 'read' but no read tool ran")
     talks = mentions_calendar(turn.reply) or promises_action(turn.reply)
@@ -127,7 +127,7 @@ def check_turn(expect: dict[str, Any], turn: TurnRecord, case: Case) -> list[str
     if expect.get("no_write_tools"):
         # Judged on the calls themselves: a write tool called on a read-only message fails
         # even when a later layer (validation, conflict check, guard) kept the store clean.
-        called = [name for name in turn.tools if name in WRITE_TOOLS]
+        called = [name for name in turn.tools if name in TOOLS.writes]
         if called:
             p.append(f"write tool(s) called on a message that must not write: {called}")
     if "model_calls" in expect:
@@ -182,7 +182,7 @@ def _calendar_enum(turn: TurnRecord, expected: list[str]) -> list[str]:
         return ["no model request to check the calendar list in"]
     for tool in turn.requests[0]["tools"]:
         function = tool.get("function", {})
-        if function.get("name") == "prepare_or_create_schedule":
+        if function.get("name") == CREATE.name:
             enum = function.get("parameters", {}).get("properties", {}).get("calendarName", {}).get("enum")
             return [] if enum == expected else [f"calendarName enum {enum}, expected {expected}"]
     return ["the create tool was not offered"]

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from agent.runtime.toolkit import Registry
 from agent.store.db import Store
 
 SEGMENTS = ("context_build", "model_request_sent", "first_token", "generation_end", "tool_execution", "finish")
@@ -28,31 +29,16 @@ class Timeline:
         return dict(self.marks)
 
 
-def infer_intent(tools: list[str], dispatched: bool, council: bool) -> str:
-    """Post-hoc intent from what actually ran (first matching tool wins)."""
+def infer_intent(tools: list[str], registry: Registry, *, dispatched: bool, council: bool) -> str:
+    """Post-hoc intent from what actually ran: the first terminal tool's (``Tool.intent``),
+    else the first intermediate one's (a search feeding a chat answer)."""
     if council:
         return "council"
     if dispatched:
         return "clarification_reply"
-    table = {
-        "prepare_or_create_schedule": "create",
-        "update_schedule": "update",
-        "delete_schedule": "delete",
-        "cancel_schedule_command": "clarification_reply",
-        "query_schedule_range": "query_range",
-        "suggest_free_time": "query_range",
-        "remember_fact": "memory.remember",
-        "offer_council": "council",
-    }
-    for name in tools:
-        if name in table:
-            return table[name]
-    for name in tools:
-        if name == "search_memory":
-            return "memory.search"
-        if name == "search_chat_archive":
-            return "archive.search"
-    return "general.chat"
+    ran = sorted(registry.ran(tools), key=lambda tool: not tool.terminal)  # stable: first of each kind
+    intents = [tool.intent for tool in ran if tool.intent is not None]
+    return intents[0] if intents else "general.chat"
 
 
 def record(

@@ -1,11 +1,14 @@
 """What a tool is: one ``Tool`` object, a ``Registry`` of them, and one request's ``Toolset``.
 
-A tool used to be four tables keyed by its name (the spec, the handler, the receipt branch,
-the UI's status label). Now everything about a tool is one object (in the spirit of Simon
-Willison's ``llm.Tool``): its name, its argument model (the JSON schema is derived from it),
-whether it ends the turn, the handler, the receipt writer and the status label in both
-languages. The tools themselves are defined in ``agent/runtime/tools.py``; adding one touches
-that file and its test (``docs/adding-a-tool.md``).
+A tool used to be tables keyed by its name (the spec, the handler, the receipt branch, the
+UI's status label, the observation's intent, the turn's and the evals' lists of write tools).
+Now everything about a tool is one object (in the spirit of Simon Willison's ``llm.Tool``):
+its name, its argument model (the JSON schema is derived from it), whether it ends the turn,
+what it writes, which edit it asks for, whether it reads the calendar, the intent it stands
+for, the handler, the receipt writer and the status label in both languages. Every list of
+tool names elsewhere is derived from a ``Registry`` (``Registry.writes`` ...), never written
+by hand (a test fails on one). The tools themselves are defined in ``agent/runtime/tools.py``;
+adding one touches that file and its tests (``docs/adding-a-tool.md``).
 
 A model's call is parsed once (``ParsedCall``): the JSON text as the model sent it, the dict
 read from it (or why it could not be read), and nothing is parsed again downstream.
@@ -17,7 +20,7 @@ import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date, time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
@@ -34,14 +37,17 @@ if TYPE_CHECKING:
     from agent.timesym.context import TimeContext
 
 
-@dataclass
+@dataclass(kw_only=True)
 class ToolResult:
     """What a tool did. ``retry`` results go back to the model; others end the turn
-    (terminal tools) or feed the next model call (intermediate tools)."""
+    (terminal tools) or feed the next model call (intermediate tools).
 
-    name: str
+    A handler leaves ``name`` and ``terminal`` alone: ``Toolset.call`` stamps both from the
+    ``Tool`` that ran, so no handler repeats its own name."""
+
     ok: bool
     payload: dict[str, Any]
+    name: str = ""
     retry: bool = False
     terminal: bool = False
     value: Any = None  # the service object (Outcome, RangeResult ...) the receipt is written from
@@ -81,9 +87,9 @@ class ToolDeps:
     edits: ChatEditService
     grounding: Grounding | None = None
     found: list[str] = field(default_factory=list)  # what search tools returned this turn (it grounds too)
-    #: The write calls (name, arguments) of the model response being run: more than one is a
-    #: bulk change (one confirmation listing every event, never a direct write).
-    writes: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    #: The calls that write events (the tool, its arguments) in the model response being run:
+    #: more than one is a bulk change (one confirmation listing every event, never a direct write).
+    writes: list[tuple[Tool, dict[str, Any]]] = field(default_factory=list)
 
     def check(self, title: str, day: date | None, start: time | None) -> list[str]:
         """The grounding latch's reasons to ask before writing this create (none: go on)."""
@@ -98,29 +104,53 @@ Handler = Callable[[ToolDeps, Any], ToolResult]
 ReceiptWriter = Callable[[ToolResult, str, date], Receipt]  # (result, language, today)
 
 
-@dataclass(frozen=True)
+#: What a call of the tool may change: events, memories, or the pending command.
+Writes = Literal["events", "memory", "pending"]
+#: The change to an existing event a tool asks ``ChatEditService`` for.
+EditOp = Literal["update", "delete"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Wording:
+    """One short text in both interface languages."""
+
+    en: str
+    zh: str
+
+    def text(self, lang: str) -> str:
+        return self.zh if lang == "zh" else self.en
+
+
+@dataclass(frozen=True, kw_only=True)
 class Tool:
     """One tool, whole. ``handler(deps, args)`` gets the validated ``args`` model; a
-    terminal tool's ``receipt(result, lang, today)`` writes what the user reads."""
+    terminal tool's ``receipt(result, lang, today)`` writes what the user reads.
+
+    ``terminal``: the call ends the turn with the receipt (else its result feeds the next
+    model request). ``writes``: what a call may change (the ``no_write_tools`` eval and the
+    bulk check read it). ``edit``: the edit of an existing event it asks for (such calls in
+    one response make one bulk confirmation). ``reads``: it reads the calendar (the turn's
+    ``calendar`` may then be ``read``). ``intent``: what a turn that ran it was (observations
+    and evals; a terminal tool's intent wins over an intermediate one's). ``status``: what
+    the UI shows while it runs."""
 
     name: str
     args: type[BaseModel]
     description: str
-    terminal: bool
     handler: Handler
-    status_en: str
-    status_zh: str
+    status: Wording
+    terminal: bool = False
     receipt: ReceiptWriter | None = None
-
-    def status(self, lang: str) -> str:
-        """What the UI shows while the tool runs, in ``lang`` (zh / en)."""
-        return self.status_zh if lang == "zh" else self.status_en
+    writes: Writes | None = None
+    edit: EditOp | None = None
+    reads: bool = False
+    intent: str | None = None
 
     def parameters(self) -> dict[str, Any]:
         return clean_schema(self.args.model_json_schema())
 
 
-WORKING = {"en": "Working…", "zh": "处理中…"}  # the status of a tool no registry knows
+WORKING = Wording(en="Working…", zh="处理中…")  # the status of a tool no registry knows
 
 
 class Registry:
@@ -134,8 +164,13 @@ class Registry:
         for tool in self.tools:
             if tool.terminal and tool.receipt is None:
                 raise ValueError(f"terminal tool {tool.name} has no receipt writer")
+            if tool.edit is not None and tool.writes != "events":
+                raise ValueError(f"edit tool {tool.name} must write events")
         self.names: tuple[str, ...] = tuple(self._by_name)
+        # The name sets other modules read: derived here, never written out by hand.
         self.terminal: frozenset[str] = frozenset(tool.name for tool in self.tools if tool.terminal)
+        self.writes: frozenset[str] = frozenset(tool.name for tool in self.tools if tool.writes)
+        self.reads: frozenset[str] = frozenset(tool.name for tool in self.tools if tool.reads)
         self._schemas: dict[tuple[str, ...], str] = {}
 
     def plus(self, *tools: Tool) -> Registry:
@@ -145,9 +180,13 @@ class Registry:
     def get(self, name: str) -> Tool | None:
         return self._by_name.get(name)
 
+    def ran(self, names: Iterable[str]) -> list[Tool]:
+        """The tools of these names, in order; a name no tool has (a model's typo) is left out."""
+        return [tool for tool in map(self.get, names) if tool is not None]
+
     def status(self, name: str, lang: str) -> str:
         tool = self.get(name)
-        return tool.status(lang) if tool is not None else WORKING["zh" if lang == "zh" else "en"]
+        return (tool.status if tool is not None else WORKING).text(lang)
 
     def schemas(self, calendar_names: list[str]) -> list[dict[str, Any]]:
         """OpenAI-style tool list. Only ``calendarName``'s enum varies, and only per user.
@@ -263,13 +302,16 @@ class Toolset:
         tool = self.registry.get(name)
         if tool is None:
             available = ", ".join(self.registry.names)
-            return ToolResult(name, False, {"error": f"unknown tool '{name}'; available: {available}"}, retry=True)
+            error = f"unknown tool '{name}'; available: {available}"
+            return ToolResult(name=name, ok=False, payload={"error": error}, retry=True)
         if call.data is None:
-            return ToolResult(name, False, {"error": call.error or "arguments are not valid JSON"}, retry=True)
+            error = call.error or "arguments are not valid JSON"
+            return ToolResult(name=name, ok=False, payload={"error": error}, retry=True)
         try:
             args = tool.args.model_validate(call.data)
         except ValidationError as exc:
-            return ToolResult(name, False, {"error": validation_message(exc)}, retry=True)
+            return ToolResult(name=name, ok=False, payload={"error": validation_message(exc)}, retry=True)
         result = tool.handler(self.deps, args)
+        result.name = tool.name  # stamped here: a handler never repeats its own name
         result.terminal = tool.terminal and not result.retry
         return result

@@ -1,9 +1,13 @@
-"""The model's tools, one ``Tool`` object each: arguments, handler, receipt, status label.
+"""The model's tools, one ``Tool`` object each: arguments, handler, receipt, status label,
+and what the rest of the code asks about a tool (does it end the turn, what does it write,
+which edit does it ask for, does it read the calendar, which intent is it).
 
-Adding a tool touches this file and its test (``docs/adding-a-tool.md``): an argument
+Adding a tool touches this file and its tests (``docs/adding-a-tool.md``): an argument
 model, a handler ``(deps, args) -> ToolResult``, for a terminal tool a receipt writer, and
-one ``Tool(...)`` in ``TOOLS``. The machinery (parsing a call once, validation, schemas,
-the registry) is ``agent/runtime/toolkit.py``.
+one ``Tool(...)`` in ``TOOLS``. The turn, the observations and the evals derive their tool
+sets from ``TOOLS`` (``TOOLS.writes`` ...), so nothing else lists the new name. Code that is
+about one particular tool reads its name from the object (``CREATE.name``). The machinery
+(parsing a call once, validation, schemas, the registry) is ``agent/runtime/toolkit.py``.
 
 Schemas are derived from the pydantic models (``extra="forbid"`` gives
 ``additionalProperties: false``) and the symbol patterns come from the one grammar module.
@@ -23,7 +27,7 @@ from agent.errors import UserFacingError
 from agent.runtime import receipts as R
 from agent.runtime.edit_receipts import edit_outcome_name, edit_receipt
 from agent.runtime.grounding import Grounding, bulk_word, edit_reasons, target_reasons, title_reasons, value_check
-from agent.runtime.toolkit import Receipt, Registry, Tool, ToolDeps, ToolResult
+from agent.runtime.toolkit import EditOp, Receipt, Registry, Tool, ToolDeps, ToolResult, Wording
 from agent.store.occurrence import Occurrence
 from agent.timesym.grammar import RANGE_BOUND_PATTERN, TIME_PATTERN
 from agent.timesym.resolve import resolve_range
@@ -130,9 +134,9 @@ CALENDAR_CHOICE = (
 )
 
 
-def _fail(name: str, exc: Exception) -> ToolResult:
+def _fail(exc: Exception) -> ToolResult:
     """An error the model can fix (a bad symbol, an end before the start): it retries."""
-    return ToolResult(name, False, {"error": str(exc)}, retry=True)
+    return ToolResult(ok=False, payload={"error": str(exc)}, retry=True)
 
 
 # ---- prepare_or_create_schedule ----------------------------------------------------------
@@ -156,8 +160,8 @@ def _create(deps: ToolDeps, args: CreateArgs) -> ToolResult:
         notes=args.notes,
     )
     if outcome.status == "invalid":
-        return ToolResult("prepare_or_create_schedule", False, {"error": outcome.message}, retry=True, value=outcome)
-    return ToolResult("prepare_or_create_schedule", True, outcome.to_json(), value=outcome)
+        return ToolResult(ok=False, payload={"error": outcome.message}, retry=True, value=outcome)
+    return ToolResult(ok=True, payload=outcome.to_json(), value=outcome)
 
 
 def _outcome_receipt(result: ToolResult, lang: str, today: date) -> Receipt:
@@ -167,7 +171,7 @@ def _outcome_receipt(result: ToolResult, lang: str, today: date) -> Receipt:
 # ---- update_schedule / delete_schedule ---------------------------------------------------
 
 
-def _change(name: str, op: str, deps: ToolDeps, args: UpdateArgs | DeleteArgs) -> ToolResult:
+def _change(op: EditOp, deps: ToolDeps, args: UpdateArgs | DeleteArgs) -> ToolResult:
     raw = args.model_dump(exclude_none=True)
     grounding = deps.grounding
     reasons = edit_reasons(op, raw, grounding, deps.ctx) if grounding is not None else []
@@ -182,33 +186,27 @@ def _change(name: str, op: str, deps: ToolDeps, args: UpdateArgs | DeleteArgs) -
 
     word = bulk_word(grounding.user_text) if grounding is not None else None
     if len(deps.writes) > 1 or word:  # bulk: one confirmation listing every event, never a direct write
-        calls = [
-            ("delete" if name == "delete_schedule" else "update", dict(args))
-            for name, args in deps.writes
-            if name in ("update_schedule", "delete_schedule")
+        calls: list[tuple[str, dict[str, Any]]] = [
+            (tool.edit, dict(args)) for tool, args in deps.writes if tool.edit is not None
         ] or [(op, raw)]
         try:
-            return ToolResult(
-                name,
-                True,
-                (bulk := deps.edits.request_bulk(calls, reasons + [f"bulk:{word or len(deps.writes)}"])).to_json(),
-                value=bulk,
-            )
+            bulk = deps.edits.request_bulk(calls, reasons + [f"bulk:{word or len(deps.writes)}"])
         except UserFacingError as exc:
-            return _fail(name, exc)
+            return _fail(exc)
+        return ToolResult(ok=True, payload=bulk.to_json(), value=bulk)
     try:
         outcome = deps.edits.request(op, raw, reasons, check)
     except UserFacingError as exc:
-        return _fail(name, exc)
-    return ToolResult(name, True, outcome.to_json(), value=outcome)
+        return _fail(exc)
+    return ToolResult(ok=True, payload=outcome.to_json(), value=outcome)
 
 
 def _update(deps: ToolDeps, args: UpdateArgs) -> ToolResult:
-    return _change("update_schedule", "update", deps, args)
+    return _change("update", deps, args)
 
 
 def _delete(deps: ToolDeps, args: DeleteArgs) -> ToolResult:
-    return _change("delete_schedule", "delete", deps, args)
+    return _change("delete", deps, args)
 
 
 def _edit_receipt(result: ToolResult, lang: str, today: date) -> Receipt:
@@ -223,8 +221,8 @@ def _query(deps: ToolDeps, args: QueryArgs) -> ToolResult:
     try:
         result = deps.queries.range(args.startExpression, args.endExpression, incomplete_only=bool(args.incompleteOnly))
     except UserFacingError as exc:
-        return _fail("query_schedule_range", exc)
-    return ToolResult("query_schedule_range", True, result.to_json(), value=result)
+        return _fail(exc)
+    return ToolResult(ok=True, payload=result.to_json(), value=result)
 
 
 def _query_receipt(result: ToolResult, lang: str, today: date) -> Receipt:
@@ -235,8 +233,8 @@ def _free(deps: ToolDeps, args: FreeTimeArgs) -> ToolResult:
     try:
         slots = deps.queries.free_slots(args.startExpression, args.endExpression, args.durationMinutes or 60)
     except UserFacingError as exc:
-        return _fail("suggest_free_time", exc)
-    return ToolResult("suggest_free_time", True, {"slots": [slot.to_json() for slot in slots]}, value=slots)
+        return _fail(exc)
+    return ToolResult(ok=True, payload={"slots": [slot.to_json() for slot in slots]}, value=slots)
 
 
 def _free_receipt(result: ToolResult, lang: str, today: date) -> Receipt:
@@ -248,19 +246,19 @@ def _free_receipt(result: ToolResult, lang: str, today: date) -> Receipt:
 
 def _cancel(deps: ToolDeps, args: CancelArgs) -> ToolResult:
     outcome = deps.commands.cancel_active()
-    return ToolResult("cancel_schedule_command", True, outcome.to_json(), value=outcome)
+    return ToolResult(ok=True, payload=outcome.to_json(), value=outcome)
 
 
 def _remember(deps: ToolDeps, args: RememberArgs) -> ToolResult:
     # A memory is a write too: its words must be the user's own this turn, never only
     # text the store handed the model (an event SUMMARY saying "remember that ...").
     if deps.grounding is not None and title_reasons(args.fact, Grounding(deps.grounding.user_text)):
-        return ToolResult("remember_fact", False, {"error": "not in the user's words", "fact": args.fact}, value=None)
+        return ToolResult(ok=False, payload={"error": "not in the user's words", "fact": args.fact}, value=None)
     try:
         saved = deps.memory.remember(args.fact)
     except UserFacingError as exc:
-        return _fail("remember_fact", exc)
-    return ToolResult("remember_fact", True, saved.to_json(), value=saved)
+        return _fail(exc)
+    return ToolResult(ok=True, payload=saved.to_json(), value=saved)
 
 
 def _remember_receipt(result: ToolResult, lang: str, today: date) -> Receipt:
@@ -273,9 +271,9 @@ def _council(deps: ToolDeps, args: CouncilArgs) -> ToolResult:
     try:
         start, end = resolve_range(args.startExpression, args.endExpression, deps.ctx)
     except UserFacingError as exc:
-        return _fail("offer_council", exc)
+        return _fail(exc)
     offer = {"topic": args.topic, "start": start.isoformat(), "end": end.isoformat()}
-    return ToolResult("offer_council", True, offer, value=offer)
+    return ToolResult(ok=True, payload=offer, value=offer)
 
 
 def _council_receipt(result: ToolResult, lang: str, today: date) -> Receipt:
@@ -286,48 +284,126 @@ def _council_receipt(result: ToolResult, lang: str, today: date) -> Receipt:
 def _search_memory(deps: ToolDeps, args: SearchArgs) -> ToolResult:
     memories = deps.memory.search(args.query)
     deps.found.extend(m.text for m in memories)
-    return ToolResult("search_memory", True, {"memories": [m.text for m in memories]})
+    return ToolResult(ok=True, payload={"memories": [m.text for m in memories]})
 
 
 def _search_archive(deps: ToolDeps, args: SearchArgs) -> ToolResult:
     messages = deps.archive.search(args.query)
     deps.found.extend(m.content[:500] for m in messages)
-    return ToolResult(
-        "search_chat_archive",
-        True,
-        {"messages": [{"role": m.role, "at": m.created_at.isoformat(), "content": m.content[:500]} for m in messages]},
-    )
+    found = [{"role": m.role, "at": m.created_at.isoformat(), "content": m.content[:500]} for m in messages]
+    return ToolResult(ok=True, payload={"messages": found})
 
 
 # ---- the tools, in the order the model reads them -----------------------------------------
 
-TOOLS = Registry((
-    Tool(
-        "prepare_or_create_schedule",
-        CreateArgs,
-        "Add a future event the user asks for (明天下午三点开会). Code checks dates, conflicts and "
-        "duplicates and may ask the user. " + CALENDAR_CHOICE,
-        True, _create, "Preparing the event…", "正在准备日程…", _outcome_receipt,
-    ),
-    Tool("update_schedule", UpdateArgs, "Change an existing event; give only what changes.",
-         True, _update, "Changing the event…", "正在修改日程…", _edit_receipt),
-    Tool("delete_schedule", DeleteArgs, "Delete or cancel an existing event.",
-         True, _delete, "Deleting the event…", "正在删除日程…", _edit_receipt),
-    Tool("query_schedule_range", QueryArgs, "Read the events in a range (本周有什么安排).",
-         True, _query, "Reading your calendar…", "正在查看日历…", _query_receipt),
-    Tool("suggest_free_time", FreeTimeArgs, "Find free time in a range.",
-         True, _free, "Looking for free time…", "正在找空闲时间…", _free_receipt),
-    Tool("cancel_schedule_command", CancelArgs, "Drop the pending request (算了，不建了).",
-         True, _cancel, "Cancelling…", "正在取消…", _outcome_receipt),
-    Tool("remember_fact", RememberArgs, "Save a fact the user asks you to remember (请记住…).",
-         True, _remember, "Remembering…", "正在记住…", _remember_receipt),
-    Tool("offer_council", CouncilArgs, "Offer three advisors' review of a busy period; the user accepts with yes.",
-         True, _council, "Thinking it over…", "正在考虑…", _council_receipt),
-    Tool("search_memory", SearchArgs, "Look up remembered facts.",
-         False, _search_memory, "Searching memories…", "正在搜索记忆…"),
-    Tool("search_chat_archive", SearchArgs, "Search older conversation.",
-         False, _search_archive, "Searching earlier chats…", "正在搜索以前的对话…"),
-))  # fmt: skip
+CREATE = Tool(
+    name="prepare_or_create_schedule",
+    args=CreateArgs,
+    description="Add a future event the user asks for (明天下午三点开会). Code checks dates, conflicts and "
+    "duplicates and may ask the user. " + CALENDAR_CHOICE,
+    handler=_create,
+    status=Wording(en="Preparing the event…", zh="正在准备日程…"),
+    terminal=True,
+    receipt=_outcome_receipt,
+    writes="events",
+    intent="create",
+)
+UPDATE = Tool(
+    name="update_schedule",
+    args=UpdateArgs,
+    description="Change an existing event; give only what changes.",
+    handler=_update,
+    status=Wording(en="Changing the event…", zh="正在修改日程…"),
+    terminal=True,
+    receipt=_edit_receipt,
+    writes="events",
+    edit="update",
+    intent="update",
+)
+DELETE = Tool(
+    name="delete_schedule",
+    args=DeleteArgs,
+    description="Delete or cancel an existing event.",
+    handler=_delete,
+    status=Wording(en="Deleting the event…", zh="正在删除日程…"),
+    terminal=True,
+    receipt=_edit_receipt,
+    writes="events",
+    edit="delete",
+    intent="delete",
+)
+QUERY = Tool(
+    name="query_schedule_range",
+    args=QueryArgs,
+    description="Read the events in a range (本周有什么安排).",
+    handler=_query,
+    status=Wording(en="Reading your calendar…", zh="正在查看日历…"),
+    terminal=True,
+    receipt=_query_receipt,
+    reads=True,
+    intent="query_range",
+)
+FREE_TIME = Tool(
+    name="suggest_free_time",
+    args=FreeTimeArgs,
+    description="Find free time in a range.",
+    handler=_free,
+    status=Wording(en="Looking for free time…", zh="正在找空闲时间…"),
+    terminal=True,
+    receipt=_free_receipt,
+    reads=True,
+    intent="query_range",
+)
+CANCEL = Tool(
+    name="cancel_schedule_command",
+    args=CancelArgs,
+    description="Drop the pending request (算了，不建了).",
+    handler=_cancel,
+    status=Wording(en="Cancelling…", zh="正在取消…"),
+    terminal=True,
+    receipt=_outcome_receipt,
+    writes="pending",
+    intent="clarification_reply",
+)
+REMEMBER = Tool(
+    name="remember_fact",
+    args=RememberArgs,
+    description="Save a fact the user asks you to remember (请记住…).",
+    handler=_remember,
+    status=Wording(en="Remembering…", zh="正在记住…"),
+    terminal=True,
+    receipt=_remember_receipt,
+    writes="memory",
+    intent="memory.remember",
+)
+COUNCIL = Tool(
+    name="offer_council",
+    args=CouncilArgs,
+    description="Offer three advisors' review of a busy period; the user accepts with yes.",
+    handler=_council,
+    status=Wording(en="Thinking it over…", zh="正在考虑…"),
+    terminal=True,
+    receipt=_council_receipt,
+    intent="council",
+)
+SEARCH_MEMORY = Tool(
+    name="search_memory",
+    args=SearchArgs,
+    description="Look up remembered facts.",
+    handler=_search_memory,
+    status=Wording(en="Searching memories…", zh="正在搜索记忆…"),
+    intent="memory.search",
+)
+SEARCH_ARCHIVE = Tool(
+    name="search_chat_archive",
+    args=SearchArgs,
+    description="Search older conversation.",
+    handler=_search_archive,
+    status=Wording(en="Searching earlier chats…", zh="正在搜索以前的对话…"),
+    intent="archive.search",
+)
+
+TOOLS = Registry((CREATE, UPDATE, DELETE, QUERY, FREE_TIME, CANCEL, REMEMBER, COUNCIL, SEARCH_MEMORY, SEARCH_ARCHIVE))
 TOOL_NAMES = TOOLS.names
 TERMINAL = TOOLS.terminal
 

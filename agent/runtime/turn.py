@@ -28,7 +28,7 @@ from agent.runtime.observe import infer_intent, record
 from agent.runtime.prompt import build_messages, context_block
 from agent.runtime.state_answer import answer_state_claim
 from agent.runtime.toolkit import ParsedCall, Receipt, Registry, ToolResult, Toolset
-from agent.runtime.tools import TOOLS
+from agent.runtime.tools import CREATE, TOOLS
 from agent.runtime.toolset import build_toolset
 from agent.runtime.turn_types import ReceiptValue, TurnEvent, TurnRequest, TurnResult, TurnState
 from agent.services.archive import ArchiveService, Message
@@ -46,9 +46,6 @@ from agent.timesym.context import TimeContext
 
 MAX_MODEL_CALLS = 4  # hard cap on model requests (tool iterations) per turn
 MAX_RETRIES = 2  # invalid tool calls sent back to the model before the user is asked
-
-#: Tools that write: more than one of them in one model response is a bulk change.
-WRITE_TOOLS = ("update_schedule", "delete_schedule", "prepare_or_create_schedule")
 
 
 class Assistant:
@@ -197,7 +194,8 @@ class Assistant:
         state.timeline.mark("context_build")
 
         reply, outcome_name, value = yield from self._model_loop(state, toolset, messages, req.patch, stop)
-        if pending is not None and state.tools and not {"update_schedule", "delete_schedule"} & set(state.tools):
+        edited = any(tool.edit is not None for tool in self.tools.ran(state.tools))
+        if pending is not None and state.tools and not edited:
             req.edits.supersede()  # the user moved on: a later 好的 must not answer this old question
         result = self._finish(state, reply, outcome_name, value, req.commands, req.memory)
         if result.guard:
@@ -293,7 +291,7 @@ class Assistant:
                 receipt = self._receipt(state, toolset.registry, terminal)
                 return receipt.text, receipt.outcome, receipt.value
             if state.retries > MAX_RETRIES:
-                last_create = next((call for call in reversed(state.calls) if call.name == "prepare_or_create_schedule"), None)
+                last_create = next((call for call in reversed(state.calls) if call.name == CREATE.name), None)
                 title = str((last_create.data or {}).get("title", "")) if last_create is not None else ""
                 return R.outcome_receipt(Outcome("invalid", title=title), state.lang), "invalid", None
 
@@ -307,14 +305,15 @@ class Assistant:
     ) -> Generator[TurnEvent, None, ToolResult | None]:
         """The calls of one model response, in order, until a terminal one (returned); the
         others' results are appended to ``messages`` for the next request."""
+        registry = toolset.registry
         toolset.deps.writes = [
-            (call.name, call.data or {})
+            (tool, call.data or {})
             for call in (ParsedCall.parse(raw.id, raw.name, raw.arguments) for raw in response.tool_calls)
-            if call.name in WRITE_TOOLS
+            if (tool := registry.get(call.name)) is not None and tool.writes == "events"
         ]
         for raw in response.tool_calls:
             call = ParsedCall.parse(raw.id, raw.name, raw.arguments)
-            if patch is not None and call.name == "prepare_or_create_schedule":
+            if patch is not None and call.name == CREATE.name:
                 call = call.patched(_patch_values(patch))  # the clarification parser's slots win
             state.calls.append(call)
             yield TurnEvent("tool_call", name=call.name, payload=call.text)
@@ -423,7 +422,7 @@ class Assistant:
         state.timeline.mark("finish")
         meta = dict(state.meta) | {"outcome": outcome, "guard": guard, "calendar": calendar, "calendar_note": note}
         message = ArchiveService(self.store, self.profile_id, clock=self._reply_time(state)).append("assistant", reply, meta)
-        intent = infer_intent(state.tools, state.dispatched, state.council)
+        intent = infer_intent(state.tools, self.tools, dispatched=state.dispatched, council=state.council)
         command_id = getattr(value, "command_id", None)
         candidates = [day.isoformat() for day in getattr(value, "candidates", [])] if isinstance(value, Outcome) else []
         result = TurnResult(

@@ -147,7 +147,7 @@ def test_the_tool_phase_is_named_and_a_stop_there_ends_the_turn(make_pane, qtbot
     from pydantic import BaseModel, ConfigDict
 
     from agent.models.script_backend import ScriptedModel
-    from agent.runtime.toolkit import Tool, ToolDeps, ToolResult
+    from agent.runtime.toolkit import Tool, ToolDeps, ToolResult, Wording
     from agent.runtime.tools import TOOLS
 
     running, release = threading.Event(), threading.Event()
@@ -158,9 +158,15 @@ def test_the_tool_phase_is_named_and_a_stop_there_ends_the_turn(make_pane, qtbot
     def lookup(deps: ToolDeps, args: LookupArgs) -> ToolResult:
         running.set()
         release.wait(10)
-        return ToolResult("slow_lookup", True, {"found": 0})
+        return ToolResult(ok=True, payload={"found": 0})
 
-    slow = Tool("slow_lookup", LookupArgs, "Look something up.", False, lookup, "Looking it up…", "正在查找…")
+    slow = Tool(
+        name="slow_lookup",
+        args=LookupArgs,
+        description="Look something up.",
+        handler=lookup,
+        status=Wording(en="Looking it up…", zh="正在查找…"),
+    )
     model = ScriptedModel([{"tool_calls": [{"name": "slow_lookup", "arguments": {}}]}, {"content": REPLY}])
     app_ctx.session.assistant.tools = TOOLS.plus(slow)
     pane = make_pane(model)

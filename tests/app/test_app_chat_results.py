@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict
 
 from agent.models.script_backend import ScriptedModel
 from agent.runtime import receipts as R
-from agent.runtime.toolkit import Receipt, Tool, ToolDeps, ToolResult
+from agent.runtime.toolkit import Receipt, Tool, ToolDeps, ToolResult, Wording
 from agent.runtime.tools import TOOLS
 from agent.runtime.turn_types import TurnResult
 from agent.services.command_types import Outcome
@@ -23,11 +23,17 @@ class _NoArgs(BaseModel):
 
 
 def _ping(deps: ToolDeps, args: _NoArgs) -> ToolResult:
-    return ToolResult("ping", True, {}, value="pong")
+    return ToolResult(ok=True, payload={}, value="pong")
 
 
 PING = Tool(
-    "ping", _NoArgs, "Ping.", True, _ping, "Pinging…", "正在连通…", lambda result, lang, today: Receipt("pong", "pong", "pong")
+    name="ping",
+    args=_NoArgs,
+    description="Ping.",
+    handler=_ping,
+    status=Wording(en="Pinging…", zh="正在连通…"),
+    terminal=True,
+    receipt=lambda result, lang, today: Receipt("pong", "pong", "pong"),
 )
 
 

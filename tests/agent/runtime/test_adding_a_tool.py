@@ -4,7 +4,8 @@ The two trivial tools below are registered the way ``agent/runtime/tools.py`` re
 real ten (``Registry``; here ``TOOLS.plus``) and run through scripted model turns: offered
 in the request, validated from their own argument model, run, fed back to the model or
 ended with their own receipt, labelled in the UI by their own status. No other table is
-edited (``docs/adding-a-tool.md`` shows the same tool as a diff of tools.py).
+edited (``docs/adding-a-tool.md`` shows such a tool, ``list_calendars``, as a diff of tools.py;
+the names here differ so that the recipe can be tried for real beside this test).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import pytest
 from pydantic import BaseModel, ConfigDict, Field
 
 from agent.models.script_backend import ScriptedModel
-from agent.runtime.toolkit import Receipt, Registry, Tool, ToolDeps, ToolResult
+from agent.runtime.toolkit import Receipt, Registry, Tool, ToolDeps, ToolResult, Wording
 from agent.runtime.tools import TOOL_NAMES, TOOLS
 from agent.runtime.turn import Assistant
 from agent.services.calendars import CalendarService
@@ -31,17 +32,17 @@ class ListCalendarsArgs(BaseModel):
 
 
 def list_calendars(deps: ToolDeps, args: ListCalendarsArgs) -> ToolResult:
-    return ToolResult("list_calendars", True, {"calendars": CalendarService(deps.store, deps.profile_id).names()})
+    return ToolResult(ok=True, payload={"calendars": CalendarService(deps.store, deps.profile_id).names()})
 
 
 LIST_CALENDARS = Tool(
-    "list_calendars",
-    ListCalendarsArgs,
-    "List the user's calendars.",
-    False,
-    list_calendars,
-    "Listing your calendars…",
-    "正在列出日历…",
+    name="calendar_names",
+    args=ListCalendarsArgs,
+    description="List the user's calendars.",
+    handler=list_calendars,
+    status=Wording(en="Listing your calendars…", zh="正在列出日历…"),
+    reads=True,
+    intent="calendar.list",
 )
 
 
@@ -51,14 +52,23 @@ class EchoArgs(BaseModel):
 
 
 def echo(deps: ToolDeps, args: EchoArgs) -> ToolResult:
-    return ToolResult("echo_word", True, {"word": args.word}, value=args.word)
+    return ToolResult(ok=True, payload={"word": args.word}, value=args.word)
 
 
 def echo_receipt(result: ToolResult, lang: str, today: date) -> Receipt:
     return Receipt(("回声：" if lang == "zh" else "Echo: ") + str(result.value), "echoed", result.value)
 
 
-ECHO = Tool("echo_word", EchoArgs, "Repeat one word.", True, echo, "Echoing…", "正在回声…", echo_receipt)
+ECHO = Tool(
+    name="echo_word",
+    args=EchoArgs,
+    description="Repeat one word.",
+    handler=echo,
+    status=Wording(en="Echoing…", zh="正在回声…"),
+    terminal=True,
+    receipt=echo_receipt,
+    intent="echo",
+)
 
 
 def call(name: str, **arguments: Any) -> dict[str, Any]:
@@ -75,15 +85,15 @@ def offered(model: ScriptedModel, index: int = 0) -> list[str]:
 
 
 def test_an_added_intermediate_tool_is_offered_run_and_fed_back(store: Store, profile_id: int) -> None:
-    assistant, model = bot(store, profile_id, [call("list_calendars"), {"content": "你有一个日历：日程。"}], LIST_CALENDARS)
+    assistant, model = bot(store, profile_id, [call("calendar_names"), {"content": "你有一个日历：日程。"}], LIST_CALENDARS)
     result = assistant.turn("我有哪些日历", CTX)
-    assert offered(model) == [*TOOL_NAMES, "list_calendars"]
+    assert offered(model) == [*TOOL_NAMES, "calendar_names"]
     schema = model.requests[0]["tools"][-1]["function"]
     assert schema["description"] == "List the user's calendars." and schema["parameters"]["additionalProperties"] is False
-    assert result.tools == ["list_calendars"] and result.tool_log[0]["ok"] and result.model_calls == 2
+    assert result.tools == ["calendar_names"] and result.tool_log[0]["ok"] and result.model_calls == 2
     fed = [m for m in model.requests[1]["messages"] if m.get("role") == "tool"]
     names = CalendarService(store, profile_id).names()
-    assert len(fed) == 1 and fed[0]["name"] == "list_calendars" and all(name in fed[0]["content"] for name in names)
+    assert len(fed) == 1 and fed[0]["name"] == "calendar_names" and all(name in fed[0]["content"] for name in names)
     assert result.outcome == "chat" and result.reply == "你有一个日历：日程。"
 
 
@@ -113,11 +123,11 @@ def test_the_status_label_is_the_tools_own() -> None:
 
 def test_a_registry_refuses_a_terminal_tool_without_a_receipt_and_a_second_name() -> None:
     with pytest.raises(ValueError, match="no receipt writer"):
-        Registry([Tool("x", EchoArgs, "x", True, echo, "x", "x")])
+        Registry([Tool(name="x", args=EchoArgs, description="x", handler=echo, status=Wording(en="x", zh="x"), terminal=True)])
     with pytest.raises(ValueError, match="share a name"):
         TOOLS.plus(ECHO, ECHO)
 
 
 def test_the_default_tools_are_untouched_by_an_added_one() -> None:
     TOOLS.plus(ECHO, LIST_CALENDARS)
-    assert TOOLS.names == TOOL_NAMES and "echo_word" not in TOOLS.names and len(TOOLS.schemas([])) == 10
+    assert TOOLS.names == TOOL_NAMES and "echo_word" not in TOOLS.names and len(TOOLS.schemas([])) == len(TOOL_NAMES)
