@@ -6,9 +6,35 @@ else escaping is a bug, and the CLI still turns it into one line rather than a t
 
 from __future__ import annotations
 
+from typing import Any
+
+from agent.messages.catalogue import is_code, render
+
 
 class UserFacingError(Exception):
-    """An error whose ``str()`` is a complete, friendly, one-line explanation."""
+    """An error whose ``str()`` is a complete, friendly, one-line explanation.
+
+    Raised with a catalogue code and its parameters (``StoreError("store.read_only",
+    path=p)``, agent/messages/): ``str()`` is the English line (what the CLI prints), and
+    ``text(lang)`` the reader's own. A text that is not a code is shown as it is: data such
+    as a server's error line, wrapped by a code's ``{text}`` parameter where it is shown.
+    """
+
+    def __init__(self, code: str = "", /, **params: Any) -> None:
+        super().__init__(code)
+        self.code = code
+        self.params = params
+
+    def text(self, lang: str = "en") -> str:
+        code = getattr(self, "code", None)  # a subclass that also derives from ValueError may skip __init__
+        if code is None:
+            return Exception.__str__(self)
+        if is_code(code):
+            return render(code, lang, **self.params)
+        return code
+
+    def __str__(self) -> str:
+        return self.text("en")
 
 
 class StoreError(UserFacingError):

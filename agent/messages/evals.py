@@ -1,0 +1,7 @@
+"""Messages of agent/evals (codes ``evals.*``); see catalogue.py."""
+
+from __future__ import annotations
+
+from agent.messages.message import Message
+
+MESSAGES: dict[str, Message] = {}
