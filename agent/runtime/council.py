@@ -11,16 +11,19 @@ from collections.abc import Generator
 from datetime import datetime, timedelta
 from typing import Any
 
+from agent.messages.catalogue import render
 from agent.models.base import ChatModel, ModelEvent, ModelResponse
 from agent.services.archive import Message
 from agent.services.wording import accepts_offer
 from agent.store.occurrence import Occurrence
 
 WINDOW = timedelta(minutes=30)
+#: Each advisor: its name's catalogue code (what the user reads) and its stance (what the
+#: model reads, in English like every prompt).
 ADVISORS = (
-    ("效率顾问", "Focus advisor", "You care about focused work, realistic load and deadlines."),
-    ("健康顾问", "Well-being advisor", "You care about rest, sleep, exercise and stress."),
-    ("关系顾问", "People advisor", "You care about family, friends and commitments to others."),
+    ("runtime.council.focus", "You care about focused work, realistic load and deadlines."),
+    ("runtime.council.wellbeing", "You care about rest, sleep, exercise and stress."),
+    ("runtime.council.people", "You care about family, friends and commitments to others."),
 )
 
 
@@ -56,8 +59,8 @@ def run_council(
     language = "Chinese" if lang == "zh" else "English"
     schedule = _events_text(events)
     views: list[str] = []
-    for zh_name, en_name, stance in ADVISORS:
-        name = zh_name if lang == "zh" else en_name
+    for code, stance in ADVISORS:
+        name, en_name = render(code, lang), render(code, "en")
         messages = [
             {
                 "role": "system",
@@ -67,7 +70,7 @@ def run_council(
             {"role": "user", "content": f"Topic: {topic}\nSchedule:\n{schedule}\nGive your view."},
         ]
         response = yield from _call(model, messages)
-        views.append(f"{name}：{response.content.strip()}" if lang == "zh" else f"{name}: {response.content.strip()}")
+        views.append(render("runtime.council.view", lang, name=name, text=response.content.strip()))
         yield (name, response)
     synthesis_messages = [
         {

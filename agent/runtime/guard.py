@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from agent.messages.catalogue import render
 from agent.runtime.claims import (
     CREATE,
     DELETE,
@@ -105,28 +106,9 @@ def check_reply(text: str, facts: TurnFacts, lang: str) -> GuardVerdict:
     return GuardVerdict(honest_reply(first.kind, lang), FLAGS[first.kind], tuple(unbacked))
 
 
-_HONEST = {
-    CREATE: ("抱歉，我刚才的回复不属实：这一轮没有创建任何日程，日历没有变化。请再告诉我一次要安排什么，或者直接在日历里添加。",
-             "Sorry — my reply was not true: nothing was created this turn, and your calendar is unchanged. "
-             "Tell me again what to add, or add it in the calendar directly."),
-    UPDATE: ("抱歉，我刚才的回复不属实：这一轮没有修改任何日程，日历没有变化。要改时间，可以在日历里拖动或编辑它。",
-             "Sorry — my reply was not true: nothing was changed this turn, and your calendar is unchanged. "
-             "To move an event, drag or edit it in the calendar."),
-    DELETE: ("抱歉，我刚才的回复不属实：这一轮没有删除或取消任何日程，日历没有变化。要删除日程，请在日历里选中它删除。",
-             "Sorry — my reply was not true: nothing was deleted or cancelled this turn, and your calendar is unchanged. "
-             "To delete an event, select it in the calendar and delete it."),
-    MEMORY: ("抱歉，我刚才的回复不属实：这一轮没有保存任何记忆。想让我记住什么，请说“请记住……”。",
-             "Sorry — my reply was not true: nothing was saved to memory this turn. "
-             "To have me remember something, say “remember that …”."),
-    STATE: ("抱歉，我还没有查看你的日历，不能说那段时间有什么安排。可以问我“明天有什么安排”这样的问题，我会去查。",
-            "Sorry — I haven't looked at your calendar, so I can't say what is on it. Ask me something like "
-            "“what's on tomorrow?” and I'll check."),
-}  # fmt: skip
-
-
 def honest_reply(kind: str, lang: str) -> str:
-    zh, en = _HONEST[kind]
-    return zh if lang == "zh" else en
+    """The honest sentence for an unbacked claim of ``kind`` (``runtime.honest.<kind>``)."""
+    return render(f"runtime.honest.{kind}", lang)
 
 
 __all__ = [

@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
+from agent.messages.catalogue import is_code, render
+from agent.messages.message import Message
 from agent.runtime.fence import as_data
 
 if TYPE_CHECKING:
@@ -112,13 +114,14 @@ EditOp = Literal["update", "delete"]
 
 @dataclass(frozen=True, kw_only=True)
 class Wording:
-    """One short text in both interface languages."""
+    """One short text in both interface languages, for a tool that lives outside the
+    catalogue (a test's, a plug-in's); Richeng's own tools name a catalogue code instead."""
 
     en: str
     zh: str
 
     def text(self, lang: str) -> str:
-        return self.zh if lang == "zh" else self.en
+        return Message(zh=self.zh, en=self.en).text(lang)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -132,13 +135,14 @@ class Tool:
     one response make one bulk confirmation). ``reads``: it reads the calendar (the turn's
     ``calendar`` may then be ``read``). ``intent``: what a turn that ran it was (observations
     and evals; a terminal tool's intent wins over an intermediate one's). ``status``: what
-    the UI shows while it runs."""
+    the UI shows while it runs: a catalogue code (``runtime.status.<tool>``,
+    agent/messages/runtime.py), or a ``Wording`` for a tool outside the catalogue."""
 
     name: str
     args: type[BaseModel]
     description: str
     handler: Handler
-    status: Wording
+    status: str | Wording
     terminal: bool = False
     receipt: ReceiptWriter | None = None
     writes: Writes | None = None
@@ -150,7 +154,7 @@ class Tool:
         return clean_schema(self.args.model_json_schema())
 
 
-WORKING = Wording(en="Working…", zh="处理中…")  # the status of a tool no registry knows
+WORKING = "runtime.status.working"  # the status of a tool no registry knows
 
 
 class Registry:
@@ -164,6 +168,8 @@ class Registry:
         for tool in self.tools:
             if tool.terminal and tool.receipt is None:
                 raise ValueError(f"terminal tool {tool.name} has no receipt writer")
+            if isinstance(tool.status, str) and not is_code(tool.status):
+                raise ValueError(f"tool {tool.name}'s status {tool.status!r} is not a catalogue code")
             if tool.edit is not None and tool.writes != "events":
                 raise ValueError(f"edit tool {tool.name} must write events")
         self.names: tuple[str, ...] = tuple(self._by_name)
@@ -185,8 +191,8 @@ class Registry:
         return [tool for tool in map(self.get, names) if tool is not None]
 
     def status(self, name: str, lang: str) -> str:
-        tool = self.get(name)
-        return (tool.status if tool is not None else WORKING).text(lang)
+        status = tool.status if (tool := self.get(name)) is not None else WORKING
+        return render(status, lang) if isinstance(status, str) else status.text(lang)
 
     def schemas(self, calendar_names: list[str]) -> list[dict[str, Any]]:
         """OpenAI-style tool list. Only ``calendarName``'s enum varies, and only per user.

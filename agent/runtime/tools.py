@@ -27,7 +27,7 @@ from agent.errors import UserFacingError
 from agent.runtime import receipts as R
 from agent.runtime.edit_receipts import edit_outcome_name, edit_receipt
 from agent.runtime.grounding import Grounding, bulk_word, edit_reasons, target_reasons, title_reasons, value_check
-from agent.runtime.toolkit import EditOp, Receipt, Registry, Tool, ToolDeps, ToolResult, Wording
+from agent.runtime.toolkit import EditOp, Receipt, Registry, Tool, ToolDeps, ToolResult
 from agent.store.occurrence import Occurrence
 from agent.timesym.grammar import RANGE_BOUND_PATTERN, TIME_PATTERN
 from agent.timesym.resolve import resolve_range
@@ -302,7 +302,7 @@ CREATE = Tool(
     description="Add a future event the user asks for (明天下午三点开会). Code checks dates, conflicts and "
     "duplicates and may ask the user. " + CALENDAR_CHOICE,
     handler=_create,
-    status=Wording(en="Preparing the event…", zh="正在准备日程…"),
+    status="runtime.status.create",
     terminal=True,
     receipt=_outcome_receipt,
     writes="events",
@@ -313,7 +313,7 @@ UPDATE = Tool(
     args=UpdateArgs,
     description="Change an existing event; give only what changes.",
     handler=_update,
-    status=Wording(en="Changing the event…", zh="正在修改日程…"),
+    status="runtime.status.update",
     terminal=True,
     receipt=_edit_receipt,
     writes="events",
@@ -325,7 +325,7 @@ DELETE = Tool(
     args=DeleteArgs,
     description="Delete or cancel an existing event.",
     handler=_delete,
-    status=Wording(en="Deleting the event…", zh="正在删除日程…"),
+    status="runtime.status.delete",
     terminal=True,
     receipt=_edit_receipt,
     writes="events",
@@ -337,7 +337,7 @@ QUERY = Tool(
     args=QueryArgs,
     description="Read the events in a range (本周有什么安排).",
     handler=_query,
-    status=Wording(en="Reading your calendar…", zh="正在查看日历…"),
+    status="runtime.status.query",
     terminal=True,
     receipt=_query_receipt,
     reads=True,
@@ -348,7 +348,7 @@ FREE_TIME = Tool(
     args=FreeTimeArgs,
     description="Find free time in a range.",
     handler=_free,
-    status=Wording(en="Looking for free time…", zh="正在找空闲时间…"),
+    status="runtime.status.free_time",
     terminal=True,
     receipt=_free_receipt,
     reads=True,
@@ -359,7 +359,7 @@ CANCEL = Tool(
     args=CancelArgs,
     description="Drop the pending request (算了，不建了).",
     handler=_cancel,
-    status=Wording(en="Cancelling…", zh="正在取消…"),
+    status="runtime.status.cancel",
     terminal=True,
     receipt=_outcome_receipt,
     writes="pending",
@@ -370,7 +370,7 @@ REMEMBER = Tool(
     args=RememberArgs,
     description="Save a fact the user asks you to remember (请记住…).",
     handler=_remember,
-    status=Wording(en="Remembering…", zh="正在记住…"),
+    status="runtime.status.remember",
     terminal=True,
     receipt=_remember_receipt,
     writes="memory",
@@ -381,7 +381,7 @@ COUNCIL = Tool(
     args=CouncilArgs,
     description="Offer three advisors' review of a busy period; the user accepts with yes.",
     handler=_council,
-    status=Wording(en="Thinking it over…", zh="正在考虑…"),
+    status="runtime.status.council",
     terminal=True,
     receipt=_council_receipt,
     intent="council",
@@ -391,7 +391,7 @@ SEARCH_MEMORY = Tool(
     args=SearchArgs,
     description="Look up remembered facts.",
     handler=_search_memory,
-    status=Wording(en="Searching memories…", zh="正在搜索记忆…"),
+    status="runtime.status.recall",
     intent="memory.search",
 )
 SEARCH_ARCHIVE = Tool(
@@ -399,7 +399,7 @@ SEARCH_ARCHIVE = Tool(
     args=SearchArgs,
     description="Search older conversation.",
     handler=_search_archive,
-    status=Wording(en="Searching earlier chats…", zh="正在搜索以前的对话…"),
+    status="runtime.status.search_chats",
     intent="archive.search",
 )
 

@@ -376,7 +376,7 @@ class Assistant:
         """The terminal tool's receipt, from its own writer (``Tool.receipt``)."""
         tool = registry.get(result.name)
         if tool is None or tool.receipt is None:
-            raise UserFacingError(f"no receipt for tool {result.name}")
+            raise UserFacingError("runtime.no_receipt", tool=result.name)
         receipt = tool.receipt(result, state.lang, state.ctx.today)
         state.read = state.read or receipt.read
         state.meta.update(receipt.meta)
