@@ -110,7 +110,7 @@ def run(argv: Sequence[str]) -> int:
             store = repaired
         profile_id = ensure_profile(store, calendar_name=i18n.default_calendar_name(args.lang))  # a new profile only
     except UserFacingError as exc:
-        QMessageBox.critical(None, "Richeng", str(exc))
+        QMessageBox.critical(None, "Richeng", i18n.error_text(exc))
         return 2
     ctx = build_context(store, profile_id, args.tz, now)
     if args.lang:  # the whole window speaks --lang, calendar day names included (not stored)

@@ -20,9 +20,22 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QDate, QLibraryInfo, QLocale, QTranslator
 
+from agent.errors import UserFacingError
 from app.paths import resource_path
 
 _INSTALLED: list[QTranslator] = []
+_UI_LANG: list[str] = ["en"]  # the language ``install`` put in place ("zh" or "en")
+
+
+def ui_lang() -> str:
+    """``zh`` or ``en``: the interface language installed, for agent/messages' ``render``."""
+    return _UI_LANG[0]
+
+
+def error_text(exc: BaseException) -> str:
+    """What the user reads about ``exc``: a ``UserFacingError`` in the interface language
+    (its catalogue code rendered), anything else as its ``str``."""
+    return exc.text(ui_lang()) if isinstance(exc, UserFacingError) else str(exc)
 
 
 def format_day(locale: QLocale, day: date, pattern: str) -> str:
@@ -80,11 +93,13 @@ def uninstall(app: QCoreApplication) -> None:
     """Remove every translator ``install`` added (tests switch languages in one process)."""
     while _INSTALLED:
         app.removeTranslator(_INSTALLED.pop())
+    _UI_LANG[0] = "en"
 
 
 def install(app: QCoreApplication, language: str | None) -> JsonTranslator | None:
     """Install the catalogue for ``language`` (``zh_CN``/``en``; None = the system's)."""
     language = language or system_language()
+    _UI_LANG[0] = "zh" if language.startswith("zh") else "en"
     if language.startswith("en"):
         return None
     path = catalogue_path(language)

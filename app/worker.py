@@ -31,6 +31,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from PySide6.QtCore import QObject, QRunnable, Signal
 
 from agent.errors import UserFacingError
+from app.i18n import error_text
 
 log = logging.getLogger(__name__)
 
@@ -125,7 +126,8 @@ class GeneratorWorker(QRunnable, Generic[Y, R]):
 
 def describe(exc: BaseException) -> str:
     """The one line a user may read about ``exc`` (its type and message, no traceback)."""
-    text = str(exc).splitlines()[0] if str(exc).strip() else ""
+    line = error_text(exc)
+    text = line.splitlines()[0] if line.strip() else ""
     if isinstance(exc, UserFacingError):
         return text or type(exc).__name__
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

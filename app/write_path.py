@@ -46,6 +46,7 @@ from agent.store.changes import ChangeSet
 from agent.store.db import Store
 from agent.store.occurrence import Occurrence
 from app.background_op import BackgroundOp
+from app.i18n import error_text
 from app.worker import describe
 
 T = TypeVar("T")
@@ -158,7 +159,7 @@ class Operations(QObject):
     def _failed(self, error: Exception) -> None:
         """A step's error: a journal refusal is final, any other worth retrying (the file was busy)."""
         self._keep = not isinstance(error, journal.JournalError)
-        self.failed.emit(str(error) if isinstance(error, UserFacingError) else describe(error))
+        self.failed.emit(error_text(error) if isinstance(error, UserFacingError) else describe(error))
 
     # ---- undo and redo -------------------------------------------------------------------
 
@@ -324,7 +325,7 @@ class Operations(QObject):
             self._failed(result)
             return None
         if not result[0]:
-            self.failed.emit("已经撤销过了 / already undone")
+            self.failed.emit(self.tr("Already undone"))
             return None
         return result
 
@@ -332,7 +333,7 @@ class Operations(QObject):
         try:
             return action()
         except UserFacingError as exc:
-            self.failed.emit(str(exc))
+            self.failed.emit(error_text(exc))
             return None
 
     # ---- events --------------------------------------------------------------------------

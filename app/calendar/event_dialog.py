@@ -44,6 +44,7 @@ from app.calendar.occurrence_edit import EditorResult, EventWrites
 from app.calendar.recurrence import LUNAR_MARK, WEEKDAYS, RecurrenceSpec, build_rule, last_instance_day, parse_rule
 from app.calendar.search_panel import swatch
 from app.context import AppContext
+from app.i18n import error_text
 
 DELETE = 2  # dialog result code for the Delete button
 FLOATING = ""  # time-zone combo data for "no zone"
@@ -469,7 +470,7 @@ class EventDialog(QDialog):
         try:
             self.editor_result()
         except ValidationError as exc:
-            self.error.setText(str(exc))
+            self.error.setText(error_text(exc))
             self.error.show()
             return
         super().accept()

@@ -26,6 +26,7 @@ from agent.store.changes import ChangeSet
 from agent.store.occurrence import Occurrence
 from app.calendar.recurrence import LUNAR_MARK, lunar_rdates
 from app.context import AppContext
+from app.i18n import error_text
 
 if TYPE_CHECKING:
     import icalendar
@@ -102,7 +103,7 @@ class EventWrites:
         try:
             changes = action()
         except UserFacingError as exc:
-            self.ctx.ops.failed.emit(str(exc))
+            self.ctx.ops.failed.emit(error_text(exc))
             return None
         self.ctx.ops.record_edit(changes, title, created=created)
         return changes

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from agent.errors import UserFacingError
 from app.context import AppContext
+from app.i18n import error_text
 from app.quick_text import QuickReader, SpanLineEdit, preview_html, when_text
 from app.worker import describe
 
@@ -193,7 +194,7 @@ class QuickAddBar(QWidget):
         try:
             result = QuickAdd(service).create(parsed)
         except (UserFacingError, ValueError) as exc:
-            self._say(f'<span style="color:#c62828">{_escape(str(exc))}</span>', str(exc))
+            self._say(f'<span style="color:#c62828">{_escape(error_text(exc))}</span>', error_text(exc))
             return None
         except Exception as exc:  # a bug: say so in the line (never a silent Enter); the log has the traceback
             _log.exception("quick add failed")
@@ -244,7 +245,7 @@ class QuickAddBar(QWidget):
         try:
             outcome = service.continue_active(allow_conflict=allow_conflict, allow_past=allow_past)
         except UserFacingError as exc:
-            self._say(_escape(str(exc)), str(exc))
+            self._say(_escape(error_text(exc)), error_text(exc))
             return
         if outcome is None:
             return

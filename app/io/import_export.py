@@ -23,6 +23,7 @@ from agent.store.changes import ChangeSet
 from agent.store.db import Store
 from app.background_op import BackgroundOp
 from app.context import AppContext
+from app.i18n import error_text
 from app.io import file_dialogs
 from app.io.export_options import ExportOptionsDialog
 from app.io.import_target import ask_calendar
@@ -50,7 +51,7 @@ def import_all(
             backup_before_import(store, count_vevents(Path(path)))
             outcomes.append(ImportOutcome(path, report=import_file(store, profile_id, path, calendar_name)))
         except UserFacingError as exc:  # IcsReadError: nothing in the file could be read
-            outcomes.append(ImportOutcome(path, error=str(exc)))
+            outcomes.append(ImportOutcome(path, error=error_text(exc)))
         except OSError as exc:  # unreadable file, or the backup could not be written
             outcomes.append(ImportOutcome(path, error=f"{path}: {exc.strerror or exc}"))
     return outcomes

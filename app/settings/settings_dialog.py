@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTabWidget, QVB
 from agent.errors import UserFacingError
 from agent.sync.secrets import Secrets
 from app.context import AppContext
+from app.i18n import error_text
 from app.model_loader import configured_model
 from app.settings.general_page import GeneralPage
 from app.settings.model_page import ModelPage
@@ -76,13 +77,13 @@ class SettingsDialog(QDialog):
             self.model_changed = self.model.save()  # first: the keyring may refuse the key
         except UserFacingError as exc:
             self.tabs.setCurrentWidget(self.model)
-            self.show_error(str(exc))
+            self.show_error(error_text(exc))
             return
         try:
             sync_keys = self.sync.save()  # the keyring may refuse the password, too
         except UserFacingError as exc:
             self.tabs.setCurrentWidget(self.sync)
-            self.show_error(str(exc))
+            self.show_error(error_text(exc))
             return
         self.changed_keys = self.general.save() + sync_keys
         if self.model_changed:
