@@ -107,10 +107,10 @@ def edit_receipt(outcome: EditOutcome, lang: str) -> str:
     if outcome.status == "no_match":
         return _no_match(outcome, lang)
     if outcome.status == "choose":
-        lines = "\n".join(f"{i}. {_line(option, lang, today)}" for i, option in enumerate(outcome.options, 1))
+        listed = "\n".join(f"{i}. {_line(option, lang, today)}" for i, option in enumerate(outcome.options, 1))
         more = "\n" + render("receipts.edit.more_unlisted", lang, more=outcome.more) if outcome.more else ""
         count = len(outcome.options) + outcome.more
-        return render("receipts.edit.choose", lang, count=count, verb=_verb(outcome, lang), lines=lines, more=more)
+        return render("receipts.edit.choose", lang, count=count, verb=_verb(outcome, lang), lines=listed, more=more)
     if outcome.status == "confirm" and before is not None:
         return _question(outcome, lang)
     if outcome.status == "edit_conflict" and before is not None and after is not None:
@@ -143,7 +143,7 @@ def _bulk(outcome: EditOutcome, lang: str) -> str:
 
 def _answer(outcome: EditOutcome, lang: str) -> str:
     """A negated change or a question about an event: what is there, nothing changed."""
-    kind, _, word = (outcome.reasons or ["question:"])[0].partition(":")
+    kind, _, word = (outcome.reasons or ["question"])[0].partition(":")
     lines = "\n".join(_line(option, lang, outcome.today) for option in outcome.options)
     more = "\n" + render("receipts.edit.more", lang, more=outcome.more) if outcome.more else ""
     code = "receipts.edit.answer_negated" if kind == "negated" else "receipts.edit.answer_question"
