@@ -2,8 +2,9 @@
 to edit: the checker asks the registry (``TOOLS.writes``), never a set of names of its own.
 
 Two ways: in process, a registry with one more write tool stands in for ``TOOLS``; and for
-real, a scratch copy of ``agent/`` whose only edit is one more ``Tool`` in
-``agent/runtime/tools.py`` runs an offline case end to end (offered, run, counted).
+real, a scratch copy of ``agent/`` whose only edits are one more ``Tool`` in
+``agent/runtime/tools.py`` and its status label in ``agent/messages/runtime.py`` runs an
+offline case end to end (offered, run, counted).
 """
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ ARCHIVE = Tool(
     args=ArchiveArgs,
     description="Archive an existing event.",
     handler=_archive,
-    status=Wording(en="Archiving…", zh="正在归档…"),
+    status="runtime.status.archive",
     terminal=True,
     receipt=_archive_receipt,
     writes="events",
@@ -125,6 +126,12 @@ def test_one_tool_added_to_tools_py_alone_is_offered_run_and_counted_by_the_eval
     assert end is not None
     added = NEW_TOOL + "\nTOOLS = Registry((*TOOLS.tools, ARCHIVE))\n"
     tools_py.write_text("".join(lines[:end]) + added + "".join(lines[end:]), encoding="utf-8")
+    # ... and its status label, in both languages, in the catalogue (CONTRIBUTING.md, "Adding a message").
+    messages_py = tmp_path / "agent" / "messages" / "runtime.py"
+    text = messages_py.read_text(encoding="utf-8")
+    cut = text.rindex("}")
+    entry = '    "runtime.status.archive": Message(zh="正在归档…", en="Archiving…"),\n'
+    messages_py.write_text(text[:cut] + entry + text[cut:], encoding="utf-8")
     done = subprocess.run(
         [sys.executable, "-c", RUN_CASE, NOW],
         cwd=tmp_path,
