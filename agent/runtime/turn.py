@@ -276,7 +276,7 @@ class Assistant:
                     if stop():
                         break
             except ModelUnavailable as exc:
-                return R.unavailable_reply(str(exc), state.lang), "model_unavailable", None
+                return R.unavailable_reply(exc.text(state.lang), state.lang), "model_unavailable", None
             if response is None:
                 return R.stopped_reply(state.lang), "stopped", None
             self._absorb(state, response)
@@ -358,7 +358,7 @@ class Assistant:
             reply, outcome = str(done.value), "council"
             state.from_model = True  # advisors are a model too: their words pass the guard
         except ModelUnavailable as exc:
-            reply, outcome = R.unavailable_reply(str(exc), state.lang), "model_unavailable"
+            reply, outcome = R.unavailable_reply(exc.text(state.lang), state.lang), "model_unavailable"
         result = self._finish(state, reply, outcome, None, commands, memory)
         yield TurnEvent("done", result.reply, payload=result)
         return result
