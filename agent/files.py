@@ -14,6 +14,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from agent.errors import UserFacingError
+from agent.messages.catalogue import pair
+from agent.messages.files import KINDS, NOUNS
+from agent.messages.message import Message
 
 MiB = 1 << 20
 
@@ -23,16 +26,20 @@ class InputFileError(UserFacingError):
     file, too large, unreadable)."""
 
 
-def _describe(mode: int) -> str:
+def _describe(mode: int) -> Message:
     if stat.S_ISDIR(mode):
-        return "a folder"
+        return KINDS["folder"]
     if stat.S_ISFIFO(mode):
-        return "a pipe (FIFO)"
+        return KINDS["fifo"]
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
+        return KINDS["device"]
     if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
+        return KINDS["socket"]
+    return KINDS["other"]
+
+
+def _noun(what: str) -> Message:
+    return NOUNS.get(what) or Message(what, what)
 
 
 def check_regular(path: Path, what: str) -> os.stat_result:
@@ -40,11 +47,11 @@ def check_regular(path: Path, what: str) -> os.stat_result:
     try:
         info = path.stat()
     except FileNotFoundError:
-        raise InputFileError(f"{what} {path} does not exist") from None
+        raise InputFileError("files.missing", what=_noun(what), path=str(path)) from None
     except OSError as exc:
-        raise InputFileError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+        raise InputFileError("files.unreadable", what=_noun(what), path=str(path), reason=exc.strerror or str(exc)) from None
     if not stat.S_ISREG(info.st_mode):
-        raise InputFileError(f"{what} {path} is {_describe(info.st_mode)}, not a file Richeng can read")
+        raise InputFileError("files.wrong_kind", what=_noun(what), path=str(path), kind=_describe(info.st_mode))
     return info
 
 
@@ -58,21 +65,23 @@ def iter_limited(path: Path, limit: int, what: str, chunk: int = MiB) -> Iterato
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
-        raise InputFileError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+        raise InputFileError("files.unreadable", what=_noun(what), path=str(path), reason=exc.strerror or str(exc)) from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise InputFileError(f"{what} {path} is not a regular file")
+            raise InputFileError("files.not_regular", what=_noun(what), path=str(path))
         taken = 0
         while True:
             try:
                 block = os.read(fd, min(chunk, limit + 1 - taken))
             except OSError as exc:
-                raise InputFileError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+                raise InputFileError(
+                    "files.unreadable", what=_noun(what), path=str(path), reason=exc.strerror or str(exc)
+                ) from None
             if not block:
                 return
             taken += len(block)
             if taken > limit:
-                raise InputFileError(f"{what} {path} is larger than {_size(limit)}, more than Richeng reads; nothing was done")
+                raise InputFileError("files.too_large", what=_noun(what), path=str(path), size=_size(limit))
             yield block
     finally:
         os.close(fd)
@@ -85,5 +94,5 @@ def read_limited(path: Path, limit: int, what: str) -> bytes:
     return b"".join(iter_limited(path, limit, what))
 
 
-def _size(limit: int) -> str:
-    return f"{limit // MiB} MiB" if limit >= MiB else f"{limit:,} bytes"
+def _size(limit: int) -> Message:
+    return pair("files.size_mib", n=limit // MiB) if limit >= MiB else pair("files.size_bytes", n=limit)

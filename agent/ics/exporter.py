@@ -52,7 +52,7 @@ def export_calendar(
         wanted = calendar_name.strip().casefold()
         chosen = [c for c in service.list() if c.name.casefold() == wanted]
         if not chosen:
-            raise NotFoundError(f"no calendar named '{calendar_name}'; calendars: {', '.join(service.names())}")
+            raise NotFoundError("ics.no_calendar", name=calendar_name, calendars=", ".join(service.names()))
         calendars = chosen
     else:
         calendars = service.list()

@@ -59,7 +59,7 @@ def import_file(
     try:
         data = read_limited(file, MAX_FILE_BYTES, "calendar file")
     except InputFileError as exc:  # one error type for callers: IcsReadError is an InputFileError
-        raise IcsReadError(str(exc)) from None
+        raise IcsReadError(exc.code, **exc.params) from None
     return import_bytes(store, profile_id, data, calendar_name, source_name=str(file), origin=origin)
 
 

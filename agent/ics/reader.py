@@ -195,7 +195,7 @@ def to_utf8(data: bytes, name: str) -> tuple[bytes, int, str]:
                 return data.decode(encoding).lstrip("\ufeff").encode("utf-8", "surrogatepass"), 0, encoding
             except UnicodeDecodeError:
                 if encoding == "utf-16":
-                    raise IcsReadError(f"cannot import {name}: broken UTF-16 text") from None
+                    raise IcsReadError("ics.broken_utf16", name=name) from None
     if _is_utf8(data, 0):
         return data, 0, "utf-8"
     head = data[:4096]
@@ -215,7 +215,7 @@ def to_utf8(data: bytes, name: str) -> tuple[bytes, int, str]:
         if candidate == "gb18030" and not _reads_as_chinese(text):
             continue
         return text.encode("utf-8", "surrogatepass"), 0, candidate
-    raise IcsReadError(f"cannot import {name}: its text encoding is unknown")  # latin-1 reads anything
+    raise IcsReadError("ics.unknown_encoding", name=name)  # latin-1 reads anything
 
 
 def decode(data: bytes, name: str) -> str:
@@ -275,7 +275,7 @@ def scan(data: bytes, name: str, start: int = 0) -> list[RawCalendar]:
         cut.mark(match)
     cut.finish()
     if not cut.calendars:
-        raise IcsReadError(f"cannot import {name}: it is not an iCalendar file (no BEGIN:VCALENDAR found)")
+        raise IcsReadError("ics.not_icalendar", name=name)
     for calendar in cut.calendars:
         calendar.components = _Components(data, calendar.spans)
     return cut.calendars

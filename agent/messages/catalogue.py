@@ -55,3 +55,8 @@ def both(code: str, /, **params: Any) -> str:
     """Chinese, then English: for the few places that cannot know the reader (a log, a
     journal entry shown by the CLI and the app alike)."""
     return f"{render(code, 'zh', **params)} / {render(code, 'en', **params)}"
+
+
+def pair(code: str, /, **params: Any) -> Message:
+    """The message rendered in both languages, as a parameter of another (``{reason:zh}``)."""
+    return Message(render(code, "zh", **params), render(code, "en", **params))

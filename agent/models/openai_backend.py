@@ -16,6 +16,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import openai
 
+from agent.messages.catalogue import is_code, pair
+from agent.messages.message import Message
 from agent.models.base import (
     BaseChatModel,
     ModelEvent,
@@ -134,7 +136,7 @@ class OpenAIChatModel(BaseChatModel):
                 raise self._unavailable(exc) from None
             except openai.OpenAIError as exc:
                 raise self._unavailable(exc) from None
-        raise ModelUnavailable(f"{self.name} rejected the request (HTTP 400)")
+        raise ModelUnavailable("models.rejected_400", name=self.name)
 
     def _read(self, chunks: Any, watch: Stopwatch) -> Iterator[ModelEvent]:
         content: list[str] = []
@@ -175,7 +177,7 @@ class OpenAIChatModel(BaseChatModel):
                 close()
         if not finished and not content and not partial:
             # e.g. llama.cpp's server failing inside the event stream: it just closes it
-            raise ModelUnavailable(f"{public_url(self.base_url)} ended the stream without an answer")
+            raise ModelUnavailable("models.stream_ended", where=public_url(self.base_url))
         calls = [partial[i].finish(i) for i in sorted(partial)]
         for finished_call in calls:
             yield ModelEvent(kind="tool_call", tool_call=finished_call)
@@ -185,19 +187,24 @@ class OpenAIChatModel(BaseChatModel):
     def _unavailable(self, exc: Exception) -> ModelUnavailable:
         where = public_url(self.base_url)
         if isinstance(exc, openai.APITimeoutError):
-            return ModelUnavailable(f"{where} did not answer in time")
+            return ModelUnavailable("models.timeout", where=where)
         if isinstance(exc, openai.APIConnectionError):
-            return ModelUnavailable(f"cannot reach {where} (is the server running?)")
+            return ModelUnavailable("models.unreachable", where=where)
         if isinstance(exc, openai.AuthenticationError):
-            hint = "no API key is set" if self.key_source == "none" else f"the key from the {self.key_source} was rejected"
-            return ModelUnavailable(f"{where} refused the request (HTTP 401): {hint}")
+            if self.key_source == "none":
+                return ModelUnavailable("models.no_key", where=where)
+            source = f"models.source_{self.key_source}"
+            named = pair(source) if is_code(source) else Message(self.key_source, self.key_source)
+            return ModelUnavailable("models.key_rejected", where=where, source=named)
         if isinstance(exc, openai.NotFoundError):
-            return ModelUnavailable(f"{where} does not know model '{self.model}' (HTTP 404)")
+            return ModelUnavailable("models.unknown_model", where=where, model=self.model)
         if isinstance(exc, openai.RateLimitError):
-            return ModelUnavailable(f"{where} is rate-limiting or out of quota (HTTP 429)")
+            return ModelUnavailable("models.rate_limited", where=where)
         if isinstance(exc, openai.APIStatusError):
-            return ModelUnavailable(f"{where} answered HTTP {exc.status_code}: {_error_text(exc, self._secret)}")
-        return ModelUnavailable(f"{where} failed: {_error_text(exc, self._secret)}")
+            return ModelUnavailable(
+                "models.http_status", where=where, status=exc.status_code, error=_error_text(exc, self._secret)
+            )
+        return ModelUnavailable("models.failed", where=where, error=_error_text(exc, self._secret))
 
 
 def _wire_messages(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agent.errors import UserFacingError
+from agent.messages.catalogue import pair
 from agent.models.base import ChatModel
 
 SPEC_FORMS = (
@@ -46,8 +47,9 @@ class ModelSpec:
         return self.kind in USER_FACING_KINDS
 
 
-def _bad(spec: str, why: str) -> ModelSpecError:
-    return ModelSpecError(f"unknown model spec '{spec}' ({why}); use one of: " + "; ".join(SPEC_FORMS))
+def _bad(spec: str, why: str, /, **params: str) -> ModelSpecError:
+    """``why`` is a ``models.spec_*`` code, filled with ``params``."""
+    return ModelSpecError("models.bad_spec", spec=spec, why=pair(why, **params), forms="; ".join(SPEC_FORMS))
 
 
 def parse_spec(spec: str) -> ModelSpec:
@@ -56,18 +58,18 @@ def parse_spec(spec: str) -> ModelSpec:
         return ModelSpec(kind="bundled")
     kind, sep, rest = text.partition(":")
     if not sep:
-        raise _bad(spec, "no backend prefix")
+        raise _bad(spec, "models.spec_no_prefix")
     rest = rest.strip()
     if kind == "openai":
         match = _OPENAI_RE.match(rest)
         if match is None:
-            raise _bad(spec, "expected MODEL@http(s)://...")
+            raise _bad(spec, "models.spec_no_url")
         return ModelSpec(kind="openai", target=rest, model=match["model"], base_url=match["url"])
     if kind in ("llama", "script"):
         if not rest:
-            raise _bad(spec, "missing file path")
+            raise _bad(spec, "models.spec_no_path")
         return ModelSpec(kind=kind, target=rest)
-    raise _bad(spec, f"unknown backend '{kind}'")
+    raise _bad(spec, "models.spec_unknown_backend", kind=kind)
 
 
 def is_user_facing(spec: str) -> bool:

@@ -92,20 +92,20 @@ class ScriptedModel(BaseChatModel):
         file = Path(path).expanduser()
         try:
             if not file.exists():
-                raise ModelUnavailable(f"model script not found: {file}")
+                raise ModelUnavailable("models.script_missing", path=str(file))
             raw = read_limited(file, MAX_SCRIPT_BYTES, "the model script")
         except InputFileError as exc:
-            raise ScriptFileError(str(exc)) from None
+            raise ScriptFileError(exc.code, **exc.params) from None
         except OSError as exc:  # a name too long, a folder we may not enter
-            raise ScriptFileError(f"cannot read the model script {str(file)[:120]}: {exc.strerror or exc}") from None
+            raise ScriptFileError("models.script_unreadable", path=str(file)[:120], reason=exc.strerror or str(exc)) from None
         try:
             data = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-            raise ModelUnavailable(f"cannot read model script {file.name}: {exc}") from None
+            raise ModelUnavailable("models.script_not_json", name=file.name, reason=str(exc)) from None
         try:
             return cls(data, name=f"script:{file}")
         except ValueError as exc:
-            raise ModelUnavailable(f"bad model script {file.name}: {exc}") from None
+            raise ModelUnavailable("models.script_bad", name=file.name, reason=str(exc)) from None
 
     @property
     def remaining(self) -> int:
@@ -129,10 +129,10 @@ class ScriptedModel(BaseChatModel):
     def _play(self, index: int) -> Iterator[ModelEvent]:
         watch = Stopwatch()
         if index >= len(self.turns):
-            raise ModelUnavailable("script exhausted")
+            raise ModelUnavailable("models.script_exhausted")
         turn = self.turns[index]
         if "unavailable" in turn:
-            raise ModelUnavailable(str(turn["unavailable"]))
+            raise ModelUnavailable("models.script_unavailable", text=str(turn["unavailable"]))
         content = str(turn.get("content", ""))
         for piece in pieces(content):
             watch.first_output()

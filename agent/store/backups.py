@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from agent.errors import NewerSchemaError, StoreError
+from agent.messages.message import Message
 from agent.store.file_check import DamagedStoreError, FileCheck, connect_read_only, default_db_path, inspect_file
 from agent.store.file_guard import held_elsewhere
 from agent.store.migrations import known_version
@@ -158,7 +159,7 @@ def make_backup(store: BackupSource, kind: str, now: datetime) -> Backup:
     if kind not in KINDS:
         raise ValueError(kind)
     if store.backup_dir is None or store.file is None:
-        raise StoreError("an in-memory store has no backups")
+        raise StoreError("store.memory_no_backups")
     folder = store.backup_dir
     stem = Path(store.path).stem
     stamp = utc_stamp(now)
@@ -177,7 +178,7 @@ def make_backup(store: BackupSource, kind: str, now: datetime) -> Backup:
     except (OSError, sqlite3.Error) as exc:
         partial.unlink(missing_ok=True)
         reason = getattr(exc, "strerror", None) or str(exc)
-        raise StoreError(f"could not back up {store.path} into {folder}: {reason}") from None
+        raise StoreError("store.backup_failed", path=str(store.path), folder=str(folder), reason=reason) from None
     rotate(folder, kind, KEEP[kind])
     made = _parse(target)
     assert made is not None
@@ -289,16 +290,17 @@ def check_restorable(source: Path) -> int:
     from agent.files import InputFileError, check_regular
 
     if not os.path.lexists(source):
-        raise StoreError(f"cannot restore {source}: no such file")
+        raise StoreError("store.restore_missing", source=str(source))
     try:
         check_regular(source, "the backup")
     except InputFileError as exc:
-        raise StoreError(f"cannot restore: {exc}") from None
+        raise StoreError("store.restore_unreadable", reason=Message(exc.text("zh"), exc.text("en"))) from None
     check = inspect_file(source)
     if check.state == "new":
-        raise StoreError(f"cannot restore {source}: the file is empty")
+        raise StoreError("store.restore_empty", source=str(source))
     if check.state != "ok":
-        raise StoreError(f"cannot restore from it: {refusal(check)}")
+        refused = refusal(check)
+        raise StoreError("store.restore_refused", reason=Message(refused.text("zh"), refused.text("en")))
     conn = connect_read_only(source)
     try:
         has_events = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'events'").fetchone()
@@ -317,12 +319,12 @@ def restore(source: Path, target: Path, now: datetime) -> Restored:
 
     source, target = source.expanduser(), target.expanduser()
     if source.resolve() == target.resolve():
-        raise StoreError(f"{source} is the database itself; pick a backup to restore")
+        raise StoreError("store.restore_is_database", source=str(source))
     events = check_restorable(source)
     if held_elsewhere(target):
-        raise StoreError(f"{target} is open in another Richeng (the app, a sync); close it, then restore. Nothing was changed")
+        raise StoreError("store.restore_target_open", target=str(target))
     if not target.parent.is_dir():
-        raise StoreError(f"cannot restore into {target}: the folder {target.parent} does not exist")
+        raise StoreError("store.restore_no_folder", target=str(target), folder=str(target.parent))
     partial = target.with_name(f".{target.name}.restoring-{os.getpid()}")
     reader = connect_read_only(source)
     try:
@@ -334,7 +336,7 @@ def restore(source: Path, target: Path, now: datetime) -> Restored:
             copy.close()
     except (OSError, sqlite3.Error) as exc:
         partial.unlink(missing_ok=True)
-        raise StoreError(f"could not copy {source}: {getattr(exc, 'strerror', None) or exc}") from None
+        raise StoreError("store.copy_failed", source=str(source), reason=getattr(exc, "strerror", None) or str(exc)) from None
     finally:
         reader.close()
     aside = None
@@ -344,8 +346,10 @@ def restore(source: Path, target: Path, now: datetime) -> Restored:
         os.replace(partial, target)
     except OSError as exc:
         partial.unlink(missing_ok=True)
-        kept = f"; the previous file is kept as {aside}" if aside else ""
-        raise StoreError(f"could not restore into {target}: {exc.strerror or exc}{kept}") from None
+        reason = exc.strerror or str(exc)
+        if aside:
+            raise StoreError("store.restore_failed_kept", target=str(target), reason=reason, aside=str(aside)) from None
+        raise StoreError("store.restore_failed", target=str(target), reason=reason) from None
     return Restored(source, target, aside, events)
 
 
@@ -391,26 +395,23 @@ def refusal(check: FileCheck) -> StoreError:
     if check.state == "not_sqlite":
         # A DamagedStoreError, so the app offers its salvage: a Richeng file whose first page
         # was overwritten looks exactly like this, and its -wal may still hold that page.
-        return DamagedStoreError(f"{path} is not a Richeng database (not an SQLite file at all); it was left untouched", path)
+        return DamagedStoreError("store.not_sqlite", path, path=str(path))
     if check.state == "foreign":
-        return StoreError(f"{path} is an SQLite database of another program, not Richeng's; it was left untouched")
+        return StoreError("store.foreign", path=str(path))
     if check.state == "newer":
-        return NewerSchemaError(
-            f"{path} was written by a newer Richeng (schema {check.version}, this version knows "
-            f"{known_version()}; unknown migrations: {check.detail}); update Richeng to open it. The file was left untouched."
-        )
+        return NewerSchemaError("store.newer", path=str(path), version=check.version, known=known_version(), unknown=check.detail)
     hint = db_hint(path)
     found = list_backups(path)
     if found:
         newest = found[0]
-        backup = (
-            f"the newest backup is {newest.path} ({newest.created.astimezone():%Y-%m-%d %H:%M}); restore it with "
-            f"`{hint} db restore {shlex.quote(str(newest.path))}`, or save"
+        return DamagedStoreError(
+            "store.damaged_backup",
+            path,
+            path=str(path),
+            detail=check.detail,
+            hint=hint,
+            backup=str(newest.path),
+            created=f"{newest.created.astimezone():%Y-%m-%d %H:%M}",
+            quoted=shlex.quote(str(newest.path)),
         )
-    else:
-        backup = "there is no backup of it; save"
-    return DamagedStoreError(
-        f"{path} is damaged ({check.detail}); it was left untouched. {backup[0].upper()}{backup[1:]} what "
-        f"SQLite can still read into a new file with `{hint} db recover`.",
-        path,
-    )
+    return DamagedStoreError("store.damaged_no_backup", path, path=str(path), detail=check.detail, hint=hint)

@@ -163,7 +163,7 @@ def start_end(component: icalendar.Event) -> tuple[date | datetime, date | datet
     """DTSTART and the effective end: DTEND, else DTSTART+DURATION, else RFC 5545's default
     (one day for a date, zero length for a date-time)."""
     if component.get("DTSTART") is None:
-        raise ValidationError("the event has no DTSTART")
+        raise ValidationError("store.no_dtstart")
     start = component.decoded("DTSTART")
     if component.get("DTEND") is not None:
         end = component.decoded("DTEND")
@@ -175,7 +175,7 @@ def start_end(component: icalendar.Event) -> tuple[date | datetime, date | datet
         end = start + timedelta(days=1)
     end = coerce_end(start, end)
     if end < start:
-        raise ValidationError("the event ends before it starts")
+        raise ValidationError("store.ends_before_start")
     return start, end
 
 
@@ -210,7 +210,7 @@ def index_fields(component: icalendar.Event) -> EventFields:
     props = _props(component)
     uid = str(props.get("UID") or "").strip()
     if not uid:
-        raise ValidationError("the event has no UID")
+        raise ValidationError("store.no_uid")
     start, end = start_end(component)
     all_day, floating, start_ts, end_ts, tzid = span_columns(start, end)
     rid_value = component.decoded("RECURRENCE-ID") if props.get("RECURRENCE-ID") else None
@@ -296,7 +296,7 @@ def build_event(
 ) -> icalendar.Event:
     """A VEVENT for an event made inside Richeng (editor or agent)."""
     if not title.strip():
-        raise ValidationError("an event needs a title")
+        raise ValidationError("store.no_title")
     event = icalendar.Event()
     event.add("UID", uid or new_uid())
     event.add("DTSTAMP", stamp or datetime.now(UTC))

@@ -30,6 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from agent.errors import StoreError
+from agent.messages.catalogue import pair
+from agent.messages.message import Message
 from agent.store import backups as backup_mod
 from agent.store.backups import refusal
 from agent.store.file_check import (
@@ -176,7 +178,7 @@ class Store:
         try:
             file.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise StoreError(f"cannot create the folder for {self.path}: {exc.strerror}") from None
+            raise StoreError("store.cannot_create_folder", path=str(self.path), reason=exc.strerror) from None
         self.backup_dir = backup_dir or backup_mod.backup_dir_for(file)
         verified = _Verified(file, self.backup_dir)
         check = inspect_file(file, integrity=False)
@@ -188,12 +190,9 @@ class Store:
             raise refusal(check)
         if not writable(file):
             if check.state == "new":
-                raise StoreError(f"cannot create {file}: its folder is read-only")
+                raise StoreError("store.folder_read_only", path=str(file))
             if not reading:
-                raise ReadOnlyStoreError(
-                    f"{file} is read-only, so this command cannot change it; nothing was written "
-                    "(commands that only read, such as events list or export, still work)"
-                )
+                raise ReadOnlyStoreError("store.read_only", path=str(file))
             self.read_only = True
             file = self._scratch_copy(file)
         self.file = file
@@ -201,11 +200,11 @@ class Store:
             self.conn.execute("PRAGMA journal_mode = WAL")
         except sqlite3.DatabaseError as exc:
             self._close_all()
-            raise StoreError(f"cannot use {self.path}: {exc}") from None
+            raise StoreError("store.cannot_use", path=str(self.path), reason=str(exc)) from None
         if not self.read_only and backups:
             self._verified = verified
             if 0 < check.version < known_version() and backups:
-                self._backup_or_refuse("migration", f"before upgrading its schema from {check.version}")
+                self._backup_or_refuse("migration", pair("store.before_upgrade", version=check.version))
         self._migrate_checked()
         if not self.read_only:  # after the switch to WAL: see agent/store/file_guard.py
             self._guard = FileGuard(file)
@@ -224,7 +223,7 @@ class Store:
         try:
             source = connect_read_only(file)
         except sqlite3.Error as exc:
-            raise StoreError(f"cannot read {file}: {exc}") from None
+            raise StoreError("store.cannot_read", path=str(file), reason=str(exc)) from None
         try:
             copy = sqlite3.connect(target)
             try:
@@ -232,25 +231,25 @@ class Store:
             finally:
                 copy.close()
         except sqlite3.Error as exc:
-            raise StoreError(f"cannot read {file}: {exc}") from None
+            raise StoreError("store.cannot_read", path=str(file), reason=str(exc)) from None
         finally:
             source.close()
         return target
 
-    def _backup_or_refuse(self, kind: str, why: str) -> None:
+    def _backup_or_refuse(self, kind: str, why: Message) -> None:
 
         try:
             backup_mod.make_backup(self, kind, self.clock())
         except StoreError as exc:
             self._close_all()
-            raise StoreError(f"{exc}; nothing was changed {why}") from None
+            raise StoreError("store.backup_refused", reason=Message(exc.text("zh"), exc.text("en")), why=why) from None
 
     def _migrate_checked(self) -> None:
         try:
             self._migrate()
         except sqlite3.DatabaseError as exc:
             self._close_all()
-            raise StoreError(f"cannot use {self.path}: {exc}") from None
+            raise StoreError("store.cannot_use", path=str(self.path), reason=str(exc)) from None
 
     # ---- connections ---------------------------------------------------------------------
 
@@ -264,12 +263,12 @@ class Store:
 
     def _open_connection(self) -> _ThreadConnection:
         if self._closed:
-            raise StoreError(f"{self.path} is closed")
+            raise StoreError("store.closed", path=str(self.path))
         target = ":memory:" if self.file is None else str(self.file)
         try:
             conn = sqlite3.connect(target, isolation_level=None, check_same_thread=False, factory=_ThreadConnection)
         except sqlite3.Error as exc:
-            raise StoreError(f"cannot open {self.path}: {exc}") from None
+            raise StoreError("store.cannot_open", path=str(self.path), reason=str(exc)) from None
         assert isinstance(conn, _ThreadConnection)
         conn.owner = threading.get_ident()
         conn.row_factory = sqlite3.Row
@@ -329,7 +328,7 @@ class Store:
         try:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
-            raise StoreError(f"the database is busy or read-only: {exc}") from None
+            raise StoreError("store.busy_or_read_only", reason=str(exc)) from None
         local.depth = 1
         local.hooks = {}
         try:
@@ -356,7 +355,7 @@ class Store:
         A rollback drops the hooks. Outside a transaction this raises ``StoreError``."""
         local = self._local
         if not getattr(local, "depth", 0):
-            raise StoreError("before_commit needs an open transaction")
+            raise StoreError("store.before_commit_outside")
         hooks: dict[str, Callable[[sqlite3.Connection], None]] = local.hooks
         if key in hooks:
             return False

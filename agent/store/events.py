@@ -59,7 +59,7 @@ class EventRepo:
             "SELECT 1 FROM calendars WHERE id = ? AND profile_id = ?", (calendar_id, self.profile_id)
         ).fetchone()
         if found is None:
-            raise NotFoundError(f"calendar {calendar_id} does not belong to this profile")
+            raise NotFoundError("store.calendar_not_in_profile", calendar_id=calendar_id)
         self._own_calendars.add(calendar_id)
 
     @property
@@ -102,7 +102,7 @@ class EventRepo:
             assert component is not None
             problem = component_problem(component)
             if problem:
-                raise ValidationError(f"cannot save the series: {problem}")
+                raise ValidationError("store.series_invalid", problem=problem)
         if ics is None:
             assert component is not None
             ics = component.to_ical().decode()  # a caller may have it serialised

@@ -16,6 +16,7 @@ import os
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from agent.errors import StoreError
@@ -28,8 +29,8 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 class DamagedStoreError(StoreError):
     """The file is an SQLite database that SQLite itself reports as damaged."""
 
-    def __init__(self, message: str, path: Path) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, path: Path, /, **params: Any) -> None:
+        super().__init__(code, **params)
         self.path = path
 
 
@@ -93,14 +94,14 @@ def inspect_file(path: Path, *, integrity: bool = True) -> FileCheck:
     except FileNotFoundError:
         return FileCheck(path, "new")
     except OSError as exc:
-        raise StoreError(f"cannot open {path}: {exc.strerror}") from None
+        raise StoreError("store.cannot_open", path=str(path), reason=exc.strerror) from None
     if size == 0:
         return FileCheck(path, "new")
     try:
         with open(path, "rb") as handle:
             head = handle.read(100)
     except OSError as exc:
-        raise StoreError(f"cannot read {path}: {exc.strerror}") from None
+        raise StoreError("store.cannot_read", path=str(path), reason=exc.strerror) from None
     problem = header_problem(head)
     if problem == "no SQLite header":
         return FileCheck(path, "not_sqlite", detail=problem)
@@ -109,7 +110,7 @@ def inspect_file(path: Path, *, integrity: bool = True) -> FileCheck:
     try:
         conn = connect_read_only(path)
     except sqlite3.Error as exc:
-        raise StoreError(f"cannot open {path}: {exc}") from None
+        raise StoreError("store.cannot_open", path=str(path), reason=str(exc)) from None
     try:
         version = read_version(conn)
         if version == 0 and has_schema(conn):
@@ -124,7 +125,7 @@ def inspect_file(path: Path, *, integrity: bool = True) -> FileCheck:
                 return FileCheck(path, "damaged", version, f"SQLite's integrity check: {detail}")
         return FileCheck(path, "ok", version)
     except sqlite3.OperationalError as exc:  # cannot open, locked, I/O: not a verdict on the file
-        raise StoreError(f"cannot read {path}: {exc}; it was left untouched") from None
+        raise StoreError("store.cannot_read_untouched", path=str(path), reason=str(exc)) from None
     except sqlite3.DatabaseError as exc:  # corrupt, not a database
         return FileCheck(path, "damaged", detail=str(exc))
     finally:

@@ -101,10 +101,7 @@ class FileGuard:
     def check_wal(self) -> None:
         """Refuse a write when the ``-wal`` this store opened has been deleted or replaced."""
         if self.active and _identity(self.wal) != self._wal_id:
-            raise StoreError(
-                f"{self.db} was changed under Richeng by another program (its write-ahead log was replaced); "
-                "nothing was written. Close and reopen Richeng, then check it with `richeng db check`"
-            )
+            raise StoreError("store.wal_replaced", db=str(self.db))
 
     def hold_writer(self, timeout_s: float) -> None:
         """Wait up to ``timeout_s`` for, then hold, Richeng's writer byte (between processes;
@@ -118,9 +115,9 @@ class FileGuard:
                 return
             except OSError as exc:
                 if exc.errno not in (errno.EAGAIN, errno.EACCES):
-                    raise StoreError(f"cannot lock {self.db} for writing: {exc.strerror}; nothing was written") from None
+                    raise StoreError("store.cannot_lock", db=str(self.db), reason=exc.strerror) from None
                 if time.monotonic() >= deadline:
-                    raise StoreError(f"{self.db} is busy: another Richeng is writing to it; nothing was written") from None
+                    raise StoreError("store.busy_writer", db=str(self.db)) from None
             time.sleep(0.005)
 
     def drop_writer(self) -> None:

@@ -236,10 +236,10 @@ def _revert(store: Store, profile_id: int, change_id: int, origin: str) -> Rever
     conn = store.conn
     row = conn.execute("SELECT * FROM change_journal WHERE id = ? AND profile_id = ?", (change_id, profile_id)).fetchone()
     if row is None:
-        raise NotFoundError(f"没有第 {change_id} 号更改 / there is no change #{change_id} in this profile")
+        raise NotFoundError("store.no_change", change_id=change_id)
     entry = _entry(row)
     if entry.undone:
-        raise JournalError(f"第 {change_id} 号更改已撤销 / change #{change_id} is already undone")
+        raise JournalError("store.already_undone", change_id=change_id)
     rows = [RowChange.from_json(item) for item in json.loads(row["changes"])["rows"]]
     now = current_rows(conn, profile_id, {(r.uid, r.recurrence_id) for r in rows})
     for change in rows:
@@ -247,16 +247,10 @@ def _revert(store: Store, profile_id: int, change_id: int, origin: str) -> Rever
         now_digest = digest(current["calendar_id"], current["ics"]) if current is not None else None
         if now_digest != change.after:
             title = (current["title"] if current is not None else "") or summary(change.before_ics or "")
-            raise JournalError(
-                f"无法准确撤销第 {change_id} 号更改：「{title}」之后又被改过，未做任何改动 / cannot undo change "
-                f"#{change_id} exactly: '{title}' has changed since; nothing was changed"
-            )
+            raise JournalError("store.undo_changed_since", change_id=change_id, title=title)
     known = {r[0] for r in conn.execute("SELECT id FROM calendars WHERE profile_id = ?", (profile_id,))}
     if any(c.op != "created" and c.before_calendar_id not in known for c in rows):
-        raise JournalError(
-            f"无法撤销第 {change_id} 号更改：它所在的日历已删除 / cannot undo change #{change_id}: the calendar "
-            "its events were in has been deleted; nothing was changed"
-        )
+        raise JournalError("store.undo_calendar_deleted", change_id=change_id)
     kind = "redo" if entry.kind == "undo" else "undo"
     pending = open_entry(store, profile_id)
     assert pending is not None

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from agent.errors import StoreError
+from agent.messages.message import Message
 from agent.store.event_sql import EVENT_TABLES, EventSql
 from agent.store.migrations import known_version, migrate, unknown
 
@@ -150,15 +151,15 @@ def recover(source: Path, target: Path) -> RecoveryReport:
 
     _check_source(source)
     if os.path.lexists(target):
-        raise StoreError(f"{target} already exists; name a new file with --output")
+        raise StoreError("store.recover_target_exists", target=str(target))
     if not target.parent.is_dir():
-        raise StoreError(f"cannot create {target}: the folder {target.parent} does not exist (Richeng creates no folders here)")
+        raise StoreError("store.recover_no_folder", target=str(target), folder=str(target.parent))
     try:
         damaged = file_check.connect_read_only(source)
         damaged.row_factory = None
         damaged.execute("PRAGMA writable_schema = ON")  # read the schema even if it is inconsistent
     except sqlite3.Error as exc:
-        raise StoreError(f"cannot read {source}: {exc}") from None
+        raise StoreError("store.cannot_read", path=str(source), reason=str(exc)) from None
     report = RecoveryReport(source, target)
     created = False
     try:
@@ -170,16 +171,16 @@ def recover(source: Path, target: Path) -> RecoveryReport:
             version, strange = 0, []
             report.notes.append("the schema version is unreadable; the current schema is used")
         if strange:
-            raise StoreError(f"{source} was written by a newer Richeng (schema {version}); recover it with that version")
+            raise StoreError("store.recover_newer", source=str(source), version=version)
         start = version if version > 0 else known_version()
         try:  # O_EXCL: a file that appeared meanwhile is never written over
             os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
             created = True
             fresh = sqlite3.connect(target, isolation_level=None)
         except FileExistsError:
-            raise StoreError(f"{target} already exists; name a new file with --output") from None
+            raise StoreError("store.recover_target_exists", target=str(target)) from None
         except (OSError, sqlite3.Error) as exc:
-            raise StoreError(f"cannot create {target}: {getattr(exc, 'strerror', None) or exc}") from None
+            raise StoreError("store.cannot_create", path=str(target), reason=getattr(exc, "strerror", None) or str(exc)) from None
         try:
             fresh.execute("BEGIN")
             _schema_at(fresh, start)
@@ -225,7 +226,7 @@ def default_output(source: Path, now: datetime) -> Path:
         candidate = source.with_name(f"{source.stem}-recovered-{stamp}{suffix}.sqlite3")
         if not os.path.lexists(candidate):
             return candidate
-    raise StoreError(f"too many recovered files beside {source}; name one with --output")
+    raise StoreError("store.recover_names_taken", source=str(source))
 
 
 def _check_source(source: Path) -> None:
@@ -235,9 +236,9 @@ def _check_source(source: Path) -> None:
     try:
         info = check_regular(source, "the database")
     except InputFileError as exc:
-        raise StoreError(f"cannot recover: {exc}") from None
+        raise StoreError("store.recover_unreadable", reason=Message(exc.text("zh"), exc.text("en"))) from None
     if info.st_size == 0:
-        raise StoreError(f"cannot recover {source}: the file is empty; there is nothing to save")
+        raise StoreError("store.recover_empty", source=str(source))
 
 
 def _check_richeng(damaged: sqlite3.Connection, source: Path) -> None:
@@ -253,8 +254,7 @@ def _check_richeng(damaged: sqlite3.Connection, source: Path) -> None:
         return
     # No plain open() of the file to tell the two apart: closing it would drop this process's
     # SQLite locks on it (agent/store/file_guard.py); SQLite's own answer is enough.
-    why = "an SQLite database of another program" if names else "not a database SQLite can read (or its first page is lost)"
-    raise StoreError(f"cannot recover {source}: it is {why}, not a Richeng database; nothing was written")
+    raise StoreError("store.recover_foreign" if names else "store.recover_not_database", source=str(source))
 
 
 def _schema_at(conn: sqlite3.Connection, version: int) -> None:

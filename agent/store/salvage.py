@@ -36,6 +36,6 @@ def salvage_in_place(path: Path, now: datetime) -> Salvaged:
         os.replace(recovered, path)
     except OSError as exc:
         raise StoreError(
-            f"could not put the recovered file in place of {path}: {exc.strerror or exc}; it is at {recovered}"
+            "store.salvage_replace_failed", path=str(path), reason=exc.strerror or str(exc), recovered=str(recovered)
         ) from None
     return Salvaged(report, aside)

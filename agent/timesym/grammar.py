@@ -16,9 +16,10 @@ down, which are assembled from the very same fragments.
 from __future__ import annotations
 
 import re
-from typing import Final
+from typing import Any, Final
 
 from agent.errors import UserFacingError
+from agent.messages.catalogue import render
 
 # --- fragments ---------------------------------------------------------------
 # Each fragment is a regex source without anchors. Parenthesised groups are
@@ -87,11 +88,7 @@ WEEKDAY_NUMBERS: Final[dict[int, str]] = {
     7: "Sunday",
 }
 
-VALID_FORMS: Final = (
-    "Valid date symbols: D+n, D-n, Wd, Wd+k, Wd-k, WE, WE+k, YYYY-MM-DD, MM-DD, "
-    "M+n, M-n, YYYY-MM, H:name, L:MM-DD; times HH:MM; instants <single-day symbol>THH:MM "
-    "(e.g. D+1T15:00)."
-)
+VALID_FORMS: Final = render("timesym.valid_forms")
 """Appended to every error so the model can correct itself in one step."""
 
 GRAMMAR_SUMMARY: Final = """\
@@ -122,17 +119,34 @@ class SymbolError(ValueError, UserFacingError):
     """
 
     symbol: str
-    message: str
 
-    def __init__(self, symbol: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, symbol: str, code: str, /, *, valid_forms: bool = False, **params: Any) -> None:
+        """``code`` names a ``timesym.*`` message (agent/messages/timesym.py) filled with
+        ``params``; ``valid_forms`` appends the list of valid forms (``invalid``)."""
+        UserFacingError.__init__(self, code, **params)
         self.symbol = symbol
-        self.message = message
+        self.valid_forms = valid_forms
 
     @classmethod
-    def invalid(cls, symbol: str, problem: str) -> SymbolError:
+    def invalid(cls, symbol: str, code: str, /, **params: Any) -> SymbolError:
         """Build an error whose message ends with the list of valid forms."""
-        return cls(symbol, f"{problem} {VALID_FORMS}")
+        return cls(symbol, code, valid_forms=True, **params)
+
+    def renamed(self, symbol: str) -> SymbolError:
+        """The same error, about ``symbol`` (the whole instant a part of it failed in)."""
+        return SymbolError(symbol, self.code, valid_forms=self.valid_forms, **self.params)
+
+    @property
+    def message(self) -> str:
+        """The English message, as the model reads it."""
+        return self.text("en")
+
+    def text(self, lang: str = "en") -> str:
+        problem = UserFacingError.text(self, lang)
+        return f"{problem} {render('timesym.valid_forms', lang)}" if self.valid_forms else problem
+
+    def __str__(self) -> str:
+        return self.text("en")
 
 
 # --- private parser regexes (named groups, same fragments) -------------------

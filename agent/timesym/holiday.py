@@ -97,19 +97,11 @@ NO_COUNTRY: Final = frozenset({"", "NONE", "-"})
 @lru_cache(maxsize=64)
 def _entity_class(country: str) -> type[HolidayBase]:
     if country.upper() in NO_COUNTRY:
-        raise SymbolError(
-            f"H:{country}",
-            "no public-holiday country is set (Settings → General → Public holidays); "
-            "ask the user for the exact dates or use YYYY-MM-DD symbols.",
-        )
+        raise SymbolError(f"H:{country}", "timesym.no_holiday_country")
     try:
         return type(holidays.country_holidays(country, years=()))
     except NotImplementedError as exc:
-        raise SymbolError(
-            f"H:{country}",
-            f"Holiday country {country!r} is not supported by the holidays package; "
-            "set an ISO 3166-1 code such as 'CN' in settings.",
-        ) from exc
+        raise SymbolError(f"H:{country}", "timesym.holiday_country_unsupported", country=country) from exc
 
 
 @lru_cache(maxsize=64)
@@ -154,12 +146,7 @@ def _require_covered(country: str, year: int, symbol: str) -> None:
     if year in span:
         return
     known = f"{span.start}-{span.stop - 1}" if span else "none"
-    raise SymbolError(
-        symbol,
-        f"{symbol!r} needs the official {country} holiday arrangement (incl. adjusted workdays/调休) "
-        f"for {year}, which the installed holidays data does not contain (covered years: {known}). "
-        "Do not guess: ask the user for the exact dates or use YYYY-MM-DD symbols.",
-    )
+    raise SymbolError(symbol, "timesym.holiday_year_missing", symbol=symbol, country=country, year=year, known=known)
 
 
 def is_day_off(country: str, d: date) -> bool:
@@ -327,11 +314,7 @@ def holiday_period_noted(name: str, today: date, country: str = "CN") -> Holiday
     symbol = f"H:{name}"
     name = name.strip()
     if len(name) > 6 and name[-6] in "Tt" and name[-5:-3].isdigit() and name[-3] == ":":
-        raise SymbolError.invalid(
-            symbol,
-            f"{symbol!r}: a holiday period spans several days and cannot take a time; "
-            "use a single-day symbol such as YYYY-MM-DDTHH:MM.",
-        )
+        raise SymbolError.invalid(symbol, "timesym.holiday_no_time", symbol=symbol)
     targets = _targets(country, name)
     seen_name = False
     for year in range(today.year - 1, today.year + LOOKAHEAD_YEARS + 1):
@@ -356,12 +339,8 @@ def holiday_period_noted(name: str, today: date, country: str = "CN") -> Holiday
     if not seen_name:
         sample = ", ".join(known_names(country, today.year)[:24])
         aliases = ", ".join(sorted({k for k in COUNTRY_ALIASES.get(country, {}) if not k.isascii()}))
-        hint = f" Chinese aliases: {aliases}." if aliases else ""
-        raise SymbolError.invalid(
-            symbol,
-            f"{symbol!r}: no holiday named {name!r} in the {country} holiday data. Known names this year: {sample}.{hint}",
-        )
+        code = "timesym.holiday_unknown_aliases" if aliases else "timesym.holiday_unknown"
+        raise SymbolError.invalid(symbol, code, symbol=symbol, name=name, country=country, sample=sample, aliases=aliases)
     raise SymbolError(
-        symbol,
-        f"{symbol!r}: no upcoming {name!r} period found within {LOOKAHEAD_YEARS} years of {today.isoformat()}.",
+        symbol, "timesym.holiday_none_ahead", symbol=symbol, name=name, years=LOOKAHEAD_YEARS, today=today.isoformat()
     )

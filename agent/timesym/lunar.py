@@ -64,10 +64,7 @@ def next_lunar_date(month: int, day: int, today: date, symbol: str | None = None
     """
     symbol = symbol or f"L:{month:02d}-{day:02d}"
     if not (1 <= month <= 12 and 1 <= day <= 30):
-        raise SymbolError.invalid(
-            symbol,
-            f"{symbol!r} is not a valid lunar date: month must be 01..12 and day 01..30.",
-        )
+        raise SymbolError.invalid(symbol, "timesym.lunar_invalid", symbol=symbol)
     try:
         start = lunar_year_of(today)
         for lunar_year in range(start, start + MAX_SEARCH_YEARS + 1):
@@ -75,13 +72,9 @@ def next_lunar_date(month: int, day: int, today: date, symbol: str | None = None
             if found is not None and found >= today:
                 return found
     except Exception as exc:  # lunar-python raises bare Exception/AttributeError off its tables
-        raise SymbolError(
-            symbol, f"{symbol!r}: the lunar calendar near {today.isoformat()} is outside the supported range."
-        ) from exc
+        raise SymbolError(symbol, "timesym.lunar_out_of_range", symbol=symbol, today=today.isoformat()) from exc
     raise SymbolError(
-        symbol,
-        f"{symbol!r}: lunar month {month} has no day {day} in the {MAX_SEARCH_YEARS} lunar years "
-        f"from {today.isoformat()}; use a day that exists (e.g. L:{month:02d}-29) or a YYYY-MM-DD date.",
+        symbol, "timesym.lunar_no_day", symbol=symbol, month=month, day=day, years=MAX_SEARCH_YEARS, today=today.isoformat()
     )
 
 

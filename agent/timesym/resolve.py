@@ -138,7 +138,7 @@ def _next_month_day(symbol: str, month: int, day: int, today: date) -> date:
     found = next_month_day(month, day, today)
     if found is not None:
         return found
-    raise SymbolError.invalid(symbol, f"{symbol!r} is not a real calendar day (month {month} has no day {day}).")
+    raise SymbolError.invalid(symbol, "timesym.not_a_day", symbol=symbol, month=month, day=day)
 
 
 def _resolve_date_form(symbol: str, form: str, m: re.Match[str], ctx: TimeContext) -> Resolved:
@@ -160,8 +160,8 @@ def _resolve_date_form(symbol: str, form: str, m: re.Match[str], ctx: TimeContex
             return _day(symbol, date(y, mo, d), ctx)
         except ValueError as exc:
             if "year" in str(exc):
-                raise SymbolError.invalid(symbol, f"{symbol!r}: year {y} is out of range.") from exc
-            raise SymbolError.invalid(symbol, f"{symbol!r} is not a real calendar date ({y}-{mo:02d} has no day {d}).") from exc
+                raise SymbolError.invalid(symbol, "timesym.year_out_of_range", symbol=symbol, year=y) from exc
+            raise SymbolError.invalid(symbol, "timesym.not_a_date", symbol=symbol, year=y, month=mo, day=d) from exc
     if form == "month_day":
         return _day(symbol, _next_month_day(symbol, int(m.group("m")), int(m.group("d")), today), ctx)
     if form == "month_offset":
@@ -170,7 +170,7 @@ def _resolve_date_form(symbol: str, form: str, m: re.Match[str], ctx: TimeContex
     if form == "year_month":
         y = int(m.group("y"))
         if y < 1:
-            raise SymbolError.invalid(symbol, f"{symbol!r}: year {y} is out of range.")
+            raise SymbolError.invalid(symbol, "timesym.year_out_of_range", symbol=symbol, year=y)
         return _month(symbol, y, int(m.group("m")), ctx)
     if form == "holiday":
         from agent.timesym import holiday  # the holidays package costs ~0.2 s to import: only here
@@ -184,40 +184,40 @@ def _resolve_date_form(symbol: str, form: str, m: re.Match[str], ctx: TimeContex
     raise AssertionError(f"unhandled form {form}")  # pragma: no cover - grammar and resolver out of sync
 
 
-def _diagnose(symbol: str) -> str:
-    """A targeted explanation for the common ways a symbol goes wrong."""
+def _diagnose(symbol: str) -> tuple[str, dict[str, Any]]:
+    """A targeted explanation for the common ways a symbol goes wrong: its message code and
+    parameters (agent/messages/timesym.py)."""
+    named = {"symbol": symbol}
     if not symbol:
-        return "The symbol is empty."
+        return "timesym.empty", {}
     if m := re.fullmatch(r"[Ww]([0-9]+)([+-][0-9]+)?", symbol):
-        return f"{symbol!r} is not a valid weekday symbol: d must be 1..7 (Monday=1)."
+        return "timesym.bad_weekday", named
     if re.fullmatch(r"[Ww][Ee]?[+-]?[0-9]*", symbol) or re.fullmatch(r"[Dd][0-9]+", symbol):
-        return f"{symbol!r} is malformed: offsets need an explicit sign, e.g. D+1, W3+1, WE+1."
+        return "timesym.needs_sign", named
     if re.fullmatch(r"[DdMmWw]([+-]|[Ee][+-])[0-9]{4,}", symbol):
-        return f"{symbol!r}: the offset is too large (D up to 4 digits, W/WE/M up to 3)."
+        return "timesym.offset_too_large", named
     if m := LOOSE_TIME_RE.fullmatch(symbol):
         h, mi = int(m.group("h")), int(m.group("m"))
         if h > 23 or mi > 59:
-            return f"{symbol!r} is not a valid time: use 00:00..23:59 on a 24-hour clock (24:00 is not allowed)."
-        return f"{symbol!r}: write times as HH:MM with two digits each, e.g. {h:02d}:{mi:02d}."
+            return "timesym.bad_time", named
+        return "timesym.time_digits", {**named, "hour": h, "minute": mi}
     if re.fullmatch(r"[0-9]{4}-[0-9]{1,2}(-[0-9]{1,2})?|[0-9]{1,2}-[0-9]{1,2}", symbol):
-        return f"{symbol!r} is not a valid date: use two-digit months 01..12 and days 01..31 (YYYY-MM-DD, MM-DD, YYYY-MM)."
+        return "timesym.bad_date", named
     if re.fullmatch(r"[Ll]:.*", symbol):
-        return f"{symbol!r} is not a valid lunar symbol: use L:MM-DD with month 01..12 and day 01..30."
+        return "timesym.bad_lunar", named
     if re.fullmatch(r"[Hh]:?", symbol) or symbol.startswith(("H: ", "h: ")):
-        return f"{symbol!r}: write a holiday name right after 'H:', e.g. H:国庆."
+        return "timesym.holiday_name_missing", named
     if m := LOOSE_INSTANT_RE.fullmatch(symbol):
-        return (
-            f"{symbol!r} is not a valid instant: write <single-day symbol>THH:MM, e.g. D+1T15:00; "
-            "only D±n, Wd, Wd±k, YYYY-MM-DD, MM-DD and L:MM-DD can take a time."
-        )
+        return "timesym.bad_instant", named
     lowered = symbol.casefold()
     if lowered in {"today", "tomorrow", "yesterday", "今天", "明天", "昨天", "后天", "now", "现在"}:
-        return f"{symbol!r} is a word, not a symbol: use D+0 for today, D+1 for tomorrow, D-1 for yesterday."
-    return f"{symbol!r} is not a valid time symbol."
+        return "timesym.a_word", named
+    return "timesym.unknown", named
 
 
 def _fail(symbol: str) -> SymbolError:
-    return SymbolError.invalid(symbol, _diagnose(symbol))
+    code, params = _diagnose(symbol)
+    return SymbolError.invalid(symbol, code, **params)
 
 
 def _guard(symbol: str, build: Callable[[], Resolved]) -> Resolved:
@@ -227,7 +227,7 @@ def _guard(symbol: str, build: Callable[[], Resolved]) -> Resolved:
     except SymbolError:
         raise
     except (OverflowError, ValueError) as exc:
-        raise SymbolError.invalid(symbol, f"{symbol!r} falls outside the supported date range.") from exc
+        raise SymbolError.invalid(symbol, "timesym.outside_range", symbol=symbol) from exc
 
 
 def latest_day(today: date) -> date:
@@ -261,9 +261,12 @@ def _plausible(resolved: Resolved, ctx: TimeContext, bounded: bool = True) -> Re
     if first < EARLIEST_DAY or last > limit:
         raise SymbolError.invalid(
             resolved.symbol,
-            f"{resolved.symbol!r} resolves to {first.isoformat() if first < EARLIEST_DAY else last.isoformat()}, "
-            f"outside the dates Richeng accepts ({EARLIEST_DAY.isoformat()} to {limit.isoformat()}, "
-            f"{MAX_YEARS_AHEAD} years ahead); check the year.",
+            "timesym.outside_accepted",
+            symbol=resolved.symbol,
+            day=first.isoformat() if first < EARLIEST_DAY else last.isoformat(),
+            earliest=EARLIEST_DAY.isoformat(),
+            latest=limit.isoformat(),
+            years=MAX_YEARS_AHEAD,
         )
     return resolved
 
@@ -284,7 +287,7 @@ def resolve(symbol: str, ctx: TimeContext, *, bounded: bool = True) -> Resolved:
     """Resolve any symbol: date kinds, a bare time, or a date+time instant. ``bounded``:
     refuse days outside the plausible range (see ``_plausible``)."""
     if not isinstance(symbol, str):
-        raise SymbolError.invalid(repr(symbol), f"Expected a symbol string, got {type(symbol).__name__}.")
+        raise SymbolError.invalid(repr(symbol), "timesym.not_a_string", type=type(symbol).__name__)
     raw = symbol.strip()
     s = normalize_case(raw)
     if TIME_RE.fullmatch(s):
@@ -306,7 +309,7 @@ def resolve(symbol: str, ctx: TimeContext, *, bounded: bool = True) -> Resolved:
         try:
             return _plausible(_guard(s, build), ctx, bounded)
         except SymbolError as exc:
-            raise SymbolError(s, exc.message) from exc
+            raise exc.renamed(s) from exc
     raise _fail(raw)
 
 
@@ -314,20 +317,14 @@ def resolve_date(symbol: str, ctx: TimeContext) -> Resolved:
     """Resolve a symbol that must denote days (day, days, month)."""
     resolved = resolve(symbol, ctx)
     if resolved.kind not in DATE_KINDS:
-        raise SymbolError.invalid(
-            resolved.symbol,
-            f"{resolved.symbol!r} is a {resolved.kind}, but a date symbol (whole days) is required here.",
-        )
+        raise SymbolError.invalid(resolved.symbol, "timesym.needs_date", symbol=resolved.symbol, kind=resolved.kind)
     return resolved
 
 
 def _bound(expr: str, ctx: TimeContext, which: str, bounded: bool) -> Resolved:
     resolved = resolve(expr, ctx, bounded=bounded)
     if resolved.kind == "time":
-        raise SymbolError.invalid(
-            resolved.symbol,
-            f"{resolved.symbol!r} is a bare time and cannot be a range {which}: attach it to a day, e.g. D+0T{resolved.symbol}.",
-        )
+        raise SymbolError.invalid(resolved.symbol, "timesym.bare_time_in_range", symbol=resolved.symbol, which=which)
     return resolved
 
 
@@ -346,18 +343,10 @@ def resolve_range(start_expr: str, end_expr: str, ctx: TimeContext, *, bounded: 
     pair = f"{first.symbol}..{last.symbol}"
     # Compare instants, not wall clocks: same-tzinfo comparison in Python ignores offsets.
     if end.astimezone(UTC) <= start.astimezone(UTC):
-        raise SymbolError(
-            pair,
-            f"Range {pair} is empty or reversed: it resolves to [{start.isoformat()}, {end.isoformat()}) "
-            "and the end must be after the start. Swap the symbols or pick a later end.",
-        )
+        raise SymbolError(pair, "timesym.range_reversed", pair=pair, start=start.isoformat(), end=end.isoformat())
     wall_span = end.replace(tzinfo=None) - start.replace(tzinfo=None)
     if wall_span > timedelta(days=MAX_RANGE_DAYS):
-        raise SymbolError(
-            pair,
-            f"Range {pair} spans {wall_span.days} days; at most {MAX_RANGE_DAYS} days are allowed. "
-            "Split it into several queries (e.g. by month: M+0..M+5, then M+6..M+11).",
-        )
+        raise SymbolError(pair, "timesym.range_too_long", pair=pair, days=wall_span.days, max_days=MAX_RANGE_DAYS)
     return start, end
 
 
