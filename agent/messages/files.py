@@ -20,7 +20,7 @@ MESSAGES: dict[str, Message] = {
         "{what:zh} {path} 大于 {size:zh}，超出 Richeng 的读取上限；未做任何操作",
         "{what:en} {path} is larger than {size:en}, more than Richeng reads; nothing was done",
     ),
-    "files.size_mib": Message("{n} MiB", "{n} MiB"),
+    "files.size_mib": Message("{n} 兆字节", "{n} MiB"),
     "files.size_bytes": Message("{n:,} 字节", "{n:,} bytes"),
 }
 
