@@ -164,8 +164,8 @@ def _internal(exc: BaseException) -> int:
 
 # Values that name something a person will see again: the cap is stated in the error.
 _CAPPED = {
-    ("calendars_command", "add", "name"): ("a calendar name", "MAX_CALENDAR_NAME"),
-    ("events_command", "add", "title"): ("an event title", "MAX_TITLE"),
+    ("calendars_command", "add", "name"): ("calendar_name", "MAX_CALENDAR_NAME"),
+    ("events_command", "add", "title"): ("event_title", "MAX_TITLE"),
 }
 
 

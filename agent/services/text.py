@@ -22,14 +22,17 @@ def has_surrogates(text: str) -> bool:
 
 
 def check_text(text: str, what: str, limit: int) -> str:
-    """``text`` stripped, or a ValidationError that says what is wrong with it and the limit."""
+    """``text`` stripped, or a ValidationError that says what is wrong with it and the limit.
+
+    ``what`` names the thing (``calendar_name``, ``event_title``): each has its own
+    ``services.<what>_*`` messages, so each language words it whole."""
     if has_surrogates(text):
-        raise ValidationError(f"{what} is not valid UTF-8 text")
+        raise ValidationError(f"services.{what}_not_utf8")
     if "\x00" in text:
-        raise ValidationError(f"{what} contains a NUL character")
+        raise ValidationError(f"services.{what}_nul")
     text = text.strip()
     if len(text) > limit:
-        raise ValidationError(f"{what} is at most {limit} characters (this one has {len(text)})")
+        raise ValidationError(f"services.{what}_too_long", limit=limit, length=len(text))
     return text
 
 
