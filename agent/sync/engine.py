@@ -110,7 +110,7 @@ class SyncEngine:
         """``run`` as a generator that yields what it is doing, for the app's status bar."""
         accounts = [self.accounts.get(account)] if account else self.accounts.list()
         if not accounts:
-            raise SyncError("no sync account yet; add one with: richeng sync add-account URL --user NAME")
+            raise SyncError("sync.no_account")
         report = SyncReport()
         for acct in accounts:
             yield acct.name
@@ -148,10 +148,10 @@ class SyncEngine:
         """Settle a conflict: ``local`` writes our version to the server (or deletes it there),
         ``server`` makes the local calendar match the server's version."""
         if keep not in KEEP:
-            raise ValidationError(f"--keep must be local or server, not '{keep}'")
+            raise ValidationError("sync.bad_keep", keep=keep)
         conflict = self.conflict_store.get(conflict_id)
         if conflict.resolved_at is not None:
-            raise ValidationError(f"conflict {conflict_id} was already resolved ({conflict.resolution})")
+            raise ValidationError("sync.conflict_resolved", id=conflict_id, resolution=conflict.resolution)
         mapping = self.accounts.mapping(conflict.mapping_id)
         items = ItemStore(self.store, mapping.id)
         local = LocalCalendar(self.store, self.profile_id, mapping.calendar_id)
@@ -164,7 +164,7 @@ class SyncEngine:
             else:
                 resource = parse_resource(conflict.server_ics)
                 if resource.problem:
-                    raise SyncError(f"the server's version cannot be read: {resource.problem}")
+                    raise SyncError("sync.server_version_unreadable", problem=resource.problem)
                 new_hash, applied = local.apply(resource)
                 changes.extend(applied)
                 items.put(conflict.uid, conflict.href, conflict.server_etag, new_hash, resource.canonical)
@@ -173,9 +173,9 @@ class SyncEngine:
         try:
             return self._keep_local(conflict, mapping, items, local)
         except Stale:
-            raise SyncError("the server's version changed again just now; sync, then look at it again") from None
+            raise SyncError("sync.server_changed_now") from None
         except RemoteError as exc:
-            raise SyncError(f"the server refused our version: {exc}") from None
+            raise SyncError("sync.server_refused_ours", text=str(exc)) from None
 
     def _keep_local(self, conflict: Conflict, mapping: Mapping, items: ItemStore, local: LocalCalendar) -> ChangeSet:
         """Write our side of ``conflict`` to the server, on the server copy the user saw."""
@@ -188,7 +188,7 @@ class SyncEngine:
                 mapping.id, conflict.uid, conflict.href, conflict.local_ics,
                 current.text if current else None, current.etag if current else None,
             )  # fmt: skip
-            raise SyncError("the server's version changed again since the conflict was found; look at it again")
+            raise SyncError("sync.server_changed_since")
         rows = local.rows(conflict.uid)
         if conflict.local_ics is None or not rows:  # our side deleted it
             if current is not None:
