@@ -15,6 +15,7 @@ from typing import Any
 from agent import __version__
 from agent.cli.common import CliError, Parser, close_stores, fail, parse_now
 from agent.errors import UserFacingError
+from agent.messages.catalogue import render
 
 
 def _add_common(parser: argparse.ArgumentParser, *, top: bool) -> None:
@@ -140,13 +141,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UserFacingError as exc:
         return fail(str(exc))
     except KeyboardInterrupt:
-        return fail("interrupted")
+        return fail(render("cli.interrupted"))
     except BrokenPipeError:
         return 0
     except OSError as exc:
         if exc.filename is None:  # not about a file the user named: a bug, reported below
             return _internal(exc)
-        return fail(f"cannot use {str(exc.filename)[:120]}: {exc.strerror or exc}")
+        return fail(render("cli.file_unusable", path=str(exc.filename)[:120], text=str(exc.strerror or exc)))
     except Exception as exc:  # the promise: no traceback reaches a user
         from agent.timesym.grammar import SymbolError
 
@@ -159,7 +160,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _internal(exc: BaseException) -> int:
-    return fail(f"internal error ({type(exc).__name__}: {exc}); please report it")
+    return fail(render("cli.internal", error=type(exc).__name__, text=str(exc)))
 
 
 # Values that name something a person will see again: the cap is stated in the error.
@@ -177,18 +178,18 @@ def _check_argv(argv: Sequence[str]) -> None:
     previous = ""
     for position, value in enumerate(argv, 1):
         if value.startswith("--"):
-            shown = value.split("=", 1)[0]
+            shape, option = "cli.option", value.split("=", 1)[0]
         elif previous.startswith("-") and "=" not in previous:
-            shown = f"the value of {previous}"
+            shape, option = "cli.value", previous
         else:
-            shown = f"argument {position}"
+            shape, option = "cli.argument", ""
         previous = value
         if has_surrogates(value):
-            raise CliError(f"{shown} is not valid UTF-8 text; check the terminal's encoding")
+            raise CliError(f"{shape}_not_utf8", option=option, position=position)
         if "\x00" in value:
-            raise CliError(f"{shown} contains a NUL character")
+            raise CliError(f"{shape}_nul", option=option, position=position)
         if len(value) > MAX_ARGUMENT:
-            raise CliError(f"{shown} is too long ({len(value)} characters; at most {MAX_ARGUMENT})")
+            raise CliError(f"{shape}_too_long", option=option, position=position, length=len(value), limit=MAX_ARGUMENT)
 
 
 def _check_values(args: argparse.Namespace) -> None:
@@ -208,7 +209,7 @@ def _check_globals(args: argparse.Namespace) -> None:
         from agent.services.settings import zone
 
         if len(tz.encode("utf-8", "surrogateescape")) > 255:
-            raise CliError(f"--tz must be an IANA zone name such as Asia/Shanghai (this one is {len(tz)} characters)")
+            raise CliError("cli.tz_too_long", length=len(tz))
 
         zone(tz)
 
