@@ -97,17 +97,27 @@ NAME_MAX = 255  # bytes in one path component on Linux, macOS and Windows file s
 PATH_MAX = 4096
 
 
+# Codes (empty, a name too long, the path too long) by what the path is: an option names
+# itself in any language, a thing has messages of its own.
+_PATH_CHECKS = {
+    "option": ("cli.path_empty", "cli.path_name_too_long", "cli.path_too_long"),
+    "calendar_file": ("cli.calendar_file_empty", "cli.calendar_file_name_too_long", "cli.calendar_file_too_long"),
+    "backup_file": ("cli.backup_file_empty", "cli.backup_file_name_too_long", "cli.backup_file_too_long"),
+}
+
+
 def checked_path(value: str, what: str) -> Path:
     """A path the user typed, refused in one line when it is empty or longer than the OS
-    allows (ENAMETOOLONG ended as an internal error, issue 19)."""
-    code = "cli.path" if what.startswith("-") else f"cli.{what}"
+    allows (ENAMETOOLONG ended as an internal error, issue 19). ``what``: the option
+    (``--db``), or ``calendar_file`` / ``backup_file``."""
+    empty, name_too_long, too_long = _PATH_CHECKS["option" if what.startswith("-") else what]
     if not value.strip():
-        raise CliError(f"{code}_empty", what=what)
+        raise CliError(empty, what=what)
     path = Path(value).expanduser()
     raw = str(path).encode("utf-8", "surrogateescape")
     longest = max((len(part.encode("utf-8", "surrogateescape")) for part in path.parts), default=0)
     if longest > NAME_MAX or len(raw) > PATH_MAX:
-        code, limit = (f"{code}_name_too_long", NAME_MAX) if longest > NAME_MAX else (f"{code}_too_long", PATH_MAX)
+        code, limit = (name_too_long, NAME_MAX) if longest > NAME_MAX else (too_long, PATH_MAX)
         raise CliError(code, what=what, limit=limit, shown=str(path)[:60])
     return path
 

@@ -170,6 +170,15 @@ _CAPPED = {
 }
 
 
+# Codes (not UTF-8, NUL, too long) by where the value stands: an option, an option's
+# value, a positional argument.
+_ARGV_CHECKS = {
+    "option": ("cli.option_not_utf8", "cli.option_nul", "cli.option_too_long"),
+    "value": ("cli.value_not_utf8", "cli.value_nul", "cli.value_too_long"),
+    "argument": ("cli.argument_not_utf8", "cli.argument_nul", "cli.argument_too_long"),
+}
+
+
 def _check_argv(argv: Sequence[str]) -> None:
     """Undecodable bytes, NUL and absurd lengths are refused before argparse sees them, so
     no later step (printing, SQLite, a zone lookup) fails on them with a raw error."""
@@ -178,18 +187,19 @@ def _check_argv(argv: Sequence[str]) -> None:
     previous = ""
     for position, value in enumerate(argv, 1):
         if value.startswith("--"):
-            shape, option = "cli.option", value.split("=", 1)[0]
+            shape, option = "option", value.split("=", 1)[0]
         elif previous.startswith("-") and "=" not in previous:
-            shape, option = "cli.value", previous
+            shape, option = "value", previous
         else:
-            shape, option = "cli.argument", ""
+            shape, option = "argument", ""
         previous = value
+        not_utf8, nul, too_long = _ARGV_CHECKS[shape]
         if has_surrogates(value):
-            raise CliError(f"{shape}_not_utf8", option=option, position=position)
+            raise CliError(not_utf8, option=option, position=position)
         if "\x00" in value:
-            raise CliError(f"{shape}_nul", option=option, position=position)
+            raise CliError(nul, option=option, position=position)
         if len(value) > MAX_ARGUMENT:
-            raise CliError(f"{shape}_too_long", option=option, position=position, length=len(value), limit=MAX_ARGUMENT)
+            raise CliError(too_long, option=option, position=position, length=len(value), limit=MAX_ARGUMENT)
 
 
 def _check_values(args: argparse.Namespace) -> None:

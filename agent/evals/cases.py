@@ -108,10 +108,19 @@ def parse_when(value: str, now: datetime, tz: ZoneInfo) -> datetime:
     return parsed
 
 
+_UNKNOWN_KEYS = {
+    "case": "evals.unknown_case_keys",
+    "fixture": "evals.unknown_fixture_keys",
+    "case_expect": "evals.unknown_case_expect_keys",
+    "turn": "evals.unknown_turn_keys",
+    "turn_expect": "evals.unknown_turn_expect_keys",
+}
+
+
 def _check_keys(where: str, data: dict[str, Any], allowed: set[str], what: str) -> None:
     unknown = sorted(set(data) - allowed)
     if unknown:
-        raise CaseError(f"evals.unknown_{what}_keys", where=where, unknown=", ".join(unknown), allowed=", ".join(sorted(allowed)))
+        raise CaseError(_UNKNOWN_KEYS[what], where=where, unknown=", ".join(unknown), allowed=", ".join(sorted(allowed)))
 
 
 def parse_case(data: Any, layer: str, where: str) -> Case:
