@@ -31,14 +31,20 @@ EXIT_USAGE = 2
 class CliError(UserFacingError):
     """A bad option or argument; printed as one line, exit 2."""
 
+    wrapped: UserFacingError | None = None
+
     @classmethod
     def of(cls, exc: BaseException) -> CliError:
-        """``exc`` as a usage error, its code and parameters kept (so it still renders in
-        either language); an exception without a code keeps its text."""
-        code = getattr(exc, "code", None)
-        if isinstance(exc, UserFacingError) and code:
-            return cls(code, **exc.params)
-        return cls(str(exc))
+        """``exc`` as a usage error that reads as ``exc`` does, in either language (its code
+        and parameters kept, its own ``text`` used); another exception keeps its text."""
+        if not isinstance(exc, UserFacingError):
+            return cls(str(exc))
+        error = cls(getattr(exc, "code", None) or str(exc), **getattr(exc, "params", {}))
+        error.wrapped = exc
+        return error
+
+    def text(self, lang: str = "en") -> str:
+        return self.wrapped.text(lang) if self.wrapped is not None else super().text(lang)
 
 
 class Parser(argparse.ArgumentParser):
