@@ -72,4 +72,27 @@ MESSAGES: dict[str, Message] = {
     ),
     # archive.py
     "services.bad_role": Message("role 必须是以下之一：{roles}", "role must be one of {roles}"),
+    # symbol errors (SymbolError, read by the model that fixes its call): repeat.py
+    "services.repeat_choice": Message("repeat 必须是以下之一：{choices}", "repeat must be one of {choices}"),
+    "services.until_or_count": Message("repeatUntil 和 repeatCount 只能给一个", "give repeatUntil or repeatCount, not both"),
+    "services.until_not_day": Message("repeatUntil '{symbol}' 不是一天", "repeatUntil '{symbol}' is not a day"),
+    "services.until_before_first": Message(
+        "repeatUntil {last} 早于第一天 {first}", "repeatUntil {last} is before the first day {first}"
+    ),
+    "services.no_lunar_date": Message("给出的范围内没有这个农历日期", "no lunar date in the range given"),
+    # targets.py, commands.py, chat_edits.py
+    "services.target_is_time": Message(
+        "'{symbol}' 是时间；targetDate 需要日期符号，如 D+1",
+        "'{symbol}' is a time; targetDate needs a date symbol such as D+1",
+    ),
+    "services.target_not_day": Message("'{symbol}' 没有指明哪一天", "'{symbol}' does not name a day"),
+    "services.target_too_wide": Message(
+        "'{symbol}' 跨越超过 {days} 天；请指明哪一天",
+        "'{symbol}' covers more than {days} days; name the day",
+    ),
+    "services.date_is_time": Message(
+        "'{symbol}' 是时间；dateExpression 需要日期符号，如 D+1 或 W3",
+        "'{symbol}' is a time; dateExpression needs a date symbol such as D+1 or W3",
+    ),
+    "services.new_date_one_day": Message("newDate 必须指明一天（D+2、W5、12-20）", "newDate must name one day (D+2, W5, 12-20)"),
 }
