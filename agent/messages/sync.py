@@ -67,4 +67,58 @@ MESSAGES: dict[str, Message] = {
         "发现冲突后，服务器上的版本又变了；请再查看一次",
         "the server's version changed again since the conflict was found; look at it again",
     ),
+    # remote.py and engine.py: one request or one item that failed (RemoteError, SyncProblem).
+    # ``what`` names the request (``PUT``, ``GET key``, ``the sync REPORT``); ``text`` is the
+    # server's or the library's own line.
+    "sync.http_error": Message("服务器返回 HTTP {http}：{text}", "HTTP {http}: {text}"),
+    "sync.error_text": Message("{text}", "{text}"),
+    "sync.auth_refused_401": Message(
+        "服务器拒绝了用户名或密码（HTTP 401）", "the server refused the user name or password (HTTP 401)"
+    ),
+    "sync.no_answer": Message("无法连接 {host}：{timeout} 秒内没有应答", "cannot reach {host}: no answer within {timeout} s"),
+    "sync.refused": Message("无法连接 {host}：连接被拒绝", "cannot reach {host}: connection refused"),
+    "sync.tls_failed": Message("无法连接 {host}：安全连接（TLS）失败", "cannot reach {host}: the secure connection (TLS) failed"),
+    "sync.dns_failed": Message(
+        "无法连接 {host}：找不到服务器的名称（DNS）", "cannot reach {host}: the server's name is not known (DNS)"
+    ),
+    "sync.cut_off": Message(
+        "无法连接 {host}：应答还没完整，连接就断开了",
+        "cannot reach {host}: the connection closed before the answer was complete",
+    ),
+    "sync.transport_failed": Message("无法连接 {host}：{error}: {text}", "cannot reach {host}: {error}: {text}"),
+    "sync.answer_unreadable": Message(
+        "无法读取服务器对 {method} 的应答（{error}）", "the server's answer to {method} could not be read ({error})"
+    ),
+    "sync.http_failed": Message("{what} 请求失败：HTTP {http}", "{what}: HTTP {http}"),
+    "sync.http_failed_reason": Message("{what} 请求失败：HTTP {http} {reason}", "{what}: HTTP {http} {reason}"),
+    "sync.answer_unusable": Message("{what}：应答无法使用（{text}）", "{what}: the answer is not usable ({text})"),
+    "sync.web_page": Message(
+        "{what}：HTTP {http}，返回的是网页，而不是 CalDAV 服务器的应答",
+        "{what}: HTTP {http} with a web page, not the CalDAV server's answer",
+    ),
+    "sync.no_sync_token": Message(
+        "同步 REPORT：应答中没有 sync-token（被截断了？）", "the sync REPORT: the answer has no sync-token (cut short?)"
+    ),
+    "sync.still_truncated": Message(
+        "同步 REPORT：{pages} 页之后仍被截断", "the sync REPORT: still truncated after {pages} pages"
+    ),
+    "sync.get_unusable": Message("GET {key}：HTTP 200，但{text}", "GET {key}: HTTP 200 but {text}"),
+    "sync.already_there": Message("HTTP {http}：服务器上已有这个事件", "HTTP {http}: the server already has this event"),
+    "sync.no_etag": Message("不知道服务器上这份副本的 ETag", "no ETag known for the server's copy"),
+    "sync.copy_unreadable": Message("无法读取服务器上的副本：{problem}", "the server's copy cannot be read: {problem}"),
+    "sync.multiget_failed": Message(
+        "calendar-multiget 失败（{text}）；已改为逐个获取",
+        "calendar-multiget failed ({text}); fetched one by one instead",
+    ),
+    "sync.fetch_failed": Message("无法获取 {key}：{text}", "could not fetch {key}: {text}"),
+    "sync.apply_failed": Message("无法应用服务器上的更改：{text}", "could not apply the server's change: {text}"),
+    "sync.copy_at_unreadable": Message(
+        "无法读取服务器上 {key} 处的副本：{problem}", "cannot read the server's copy at {key}: {problem}"
+    ),
+    "sync.already_local": Message(
+        "服务器上的这个事件已在本地日历 '{other}' 中；请把它移到 '{calendar}'，或删除其中一份",
+        "the server's event is already in local calendar '{other}'; move it to '{calendar}' or delete one copy",
+    ),
+    "sync.upload_failed": Message("无法上传：{text}", "could not upload: {text}"),
+    "sync.delete_failed": Message("无法在服务器上删除：{text}", "could not delete on the server: {text}"),
 }

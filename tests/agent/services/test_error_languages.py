@@ -62,3 +62,19 @@ def test_a_bad_case_says_where_in_both_languages() -> None:
         parse_case({"id": "a"}, "offline", "x.jsonl:3")
     assert str(caught.value) == "x.jsonl:3: missing 'group'"
     assert caught.value.text("zh") == "x.jsonl:3：缺少 'group'"
+
+
+def test_a_failed_request_and_a_run_problem_read_in_both_languages() -> None:
+    from agent.sync.engine import SyncProblem
+    from agent.sync.remote import RemoteError, Stale, _outcome, describe_transport
+
+    code, params = describe_transport(ConnectionRefusedError("[Errno 111] Connection refused"), "https://dav.example/x/", 30)
+    error = RemoteError(code, **params)
+    assert str(error) == "cannot reach dav.example: connection refused"
+    assert error.text("zh") == "无法连接 dav.example：连接被拒绝"
+    stale = _outcome(RemoteError("sync.http_failed", status=412, what="PUT", http=412))
+    assert isinstance(stale, Stale) and (str(stale), stale.status) == ("PUT: HTTP 412", 412)
+    problem = SyncProblem.of("home", "工作", None, "sync.upload_failed", text="HTTP 500: boom")
+    assert problem.message == "could not upload: HTTP 500: boom"
+    assert str(problem) == "home / 工作: could not upload: HTTP 500: boom"
+    assert problem.text("zh") == "home / 工作: 无法上传：HTTP 500: boom"
