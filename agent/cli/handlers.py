@@ -12,6 +12,7 @@ from agent.messages.catalogue import render
 from agent.timesym.context import TimeContext
 
 if TYPE_CHECKING:  # the store and icalendar load only for commands that open the store
+    from agent.models.base import ModelUnavailable
     from agent.store.occurrence import Occurrence
 
 
@@ -305,7 +306,7 @@ def chat(args: argparse.Namespace) -> int:
     except ModelUnavailable as exc:
         if isinstance(exc, InputFileError):  # a script that is a device, a FIFO, too large: the user's file, refused
             raise
-        model = _Unavailable(str(exc))
+        model = _Unavailable(exc)
     assistant = Assistant(session.store, session.profile_id, model)
     from agent.runtime.session import warm_model
 
@@ -331,22 +332,24 @@ def chat(args: argparse.Namespace) -> int:
 
 
 class _Unavailable:
-    """A model that could not even be loaded answers every request honestly."""
+    """A model that could not even be loaded answers every request honestly, with the
+    loading error's own code and parameters (so it reads in the reply's language)."""
 
-    def __init__(self, reason: str) -> None:
-        self.reason = reason
+    def __init__(self, error: ModelUnavailable) -> None:
+        self.error = error
         self.name = "unavailable"
 
-    def stream(self, *args: Any, **kwargs: Any) -> Any:
+    def _refusal(self) -> ModelUnavailable:
         from agent.models.base import ModelUnavailable
 
-        raise ModelUnavailable(self.reason)
+        return ModelUnavailable(getattr(self.error, "code", None) or str(self.error), **getattr(self.error, "params", {}))
+
+    def stream(self, *args: Any, **kwargs: Any) -> Any:
+        raise self._refusal()
 
     def complete(self, *args: Any, **kwargs: Any) -> Any:
         """The other half of the ``ChatModel`` protocol, for whoever asks without streaming."""
-        from agent.models.base import ModelUnavailable
-
-        raise ModelUnavailable(self.reason)
+        raise self._refusal()
 
 
 # ---- no command: today's agenda -------------------------------------
