@@ -37,8 +37,8 @@ from agent.sync.remote import (
     RemoteError,
     Stale,
     Unavailable,
-    describe,
     describe_error,
+    describe_failure,
 )
 from agent.sync.resources import (
     LocalRow,
@@ -142,7 +142,7 @@ class SyncEngine:
             try:
                 client = self._client_factory(acct)
             except Exception as exc:  # one account failing must not stop the others
-                code, params = describe(exc)
+                code, params = describe_failure(exc)
                 report.errors.append(SyncProblem.of(acct.name, None, None, code, **params))
                 continue
             for mapping in self.accounts.mappings(acct):
@@ -152,7 +152,7 @@ class SyncEngine:
                     with journal_record.origin(self.store, "sync", f"sync {acct.name} · {mapping.calendar_name}"):
                         _CalendarSync(self, acct, mapping, remote, report).run()  # journalled, never undone by `undo`
                 except Exception as exc:  # reported; the next calendar still syncs
-                    code, params = describe(exc)
+                    code, params = describe_failure(exc)
                     report.errors.append(SyncProblem.of(acct.name, mapping.calendar_name, None, code, **params))
             self.accounts.record_run(
                 acct,

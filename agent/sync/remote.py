@@ -120,7 +120,7 @@ class Fetch:
     batch_errors: list[str] = field(default_factory=list)
 
 
-def describe(exc: BaseException) -> tuple[str, dict[str, Any]]:
+def describe_failure(exc: BaseException) -> tuple[str, dict[str, Any]]:
     """A failure as a catalogue code and its parameters: ours as they are, others with
     their HTTP status and their own text (capped)."""
     if isinstance(exc, RemoteError):
@@ -134,8 +134,8 @@ def describe(exc: BaseException) -> tuple[str, dict[str, Any]]:
 
 
 def describe_error(exc: BaseException) -> str:
-    """One line for a report, in English (``describe`` for the code)."""
-    code, params = describe(exc)
+    """One line for a report, in English (``describe_failure`` for the code)."""
+    code, params = describe_failure(exc)
     return render(code, "en", **params)
 
 
@@ -185,10 +185,10 @@ class RemoteCalendar:
         except dav_error.AuthorizationError as exc:  # the library raises for 401 and 403
             if exc.status == 401 or (exc.status is None and not exc.preconditions):
                 raise Unavailable("sync.auth_refused_401", status=401) from None
-            code, params = describe(exc)
+            code, params = describe_failure(exc)
             raise RemoteError(code, status=exc.status, preconditions=exc.preconditions, **params) from None
         except dav_error.DAVError as exc:  # 429, or 503 with Retry-After
-            code, params = describe(exc)
+            code, params = describe_failure(exc)
             raise RemoteError(code, status=getattr(exc, "status", None), **params) from None
         except OSError as exc:  # connection refused, reset, timed out, answer cut off
             code, params = describe_transport(exc, url, getattr(self.client, "timeout", "?"))
