@@ -31,12 +31,27 @@ EXIT_USAGE = 2
 class CliError(UserFacingError):
     """A bad option or argument; printed as one line, exit 2."""
 
+    wrapped: UserFacingError | None = None
+
+    @classmethod
+    def of(cls, exc: BaseException) -> CliError:
+        """``exc`` as a usage error that reads as ``exc`` does, in either language (its code
+        and parameters kept, its own ``text`` used); another exception keeps its text."""
+        if not isinstance(exc, UserFacingError):
+            return cls(str(exc))
+        error = cls(getattr(exc, "code", None) or str(exc), **getattr(exc, "params", {}))
+        error.wrapped = exc
+        return error
+
+    def text(self, lang: str = "en") -> str:
+        return self.wrapped.text(lang) if self.wrapped is not None else super().text(lang)
+
 
 class Parser(argparse.ArgumentParser):
     """argparse prints usage plus an error over several lines; we promise one line."""
 
     def error(self, message: str) -> NoReturn:
-        raise CliError(f"{self.prog}: {message} (see --help)")
+        raise CliError("cli.usage", prog=self.prog, text=message)
 
 
 def fail(message: str) -> int:
@@ -65,12 +80,12 @@ def parse_now(value: str | None) -> datetime | None:
     try:
         parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
     except ValueError:
-        raise CliError(f"--now must be an ISO 8601 date-time such as 2026-09-01T09:30+08:00, not '{value[:80]}'") from None
+        raise CliError("cli.bad_now", value=value[:80]) from None
     from agent.timesym.resolve import now_problem
 
     problem = now_problem(parsed.date())
     if problem is not None:
-        raise CliError(f"--now {problem}")
+        raise CliError("cli.now_problem", problem=problem)
     return parsed
 
 
@@ -88,17 +103,28 @@ NAME_MAX = 255  # bytes in one path component on Linux, macOS and Windows file s
 PATH_MAX = 4096
 
 
+# Codes (empty, a name too long, the path too long) by what the path is: an option names
+# itself in any language, a thing has messages of its own.
+_PATH_CHECKS = {
+    "option": ("cli.path_empty", "cli.path_name_too_long", "cli.path_too_long"),
+    "calendar_file": ("cli.calendar_file_empty", "cli.calendar_file_name_too_long", "cli.calendar_file_too_long"),
+    "backup_file": ("cli.backup_file_empty", "cli.backup_file_name_too_long", "cli.backup_file_too_long"),
+}
+
+
 def checked_path(value: str, what: str) -> Path:
     """A path the user typed, refused in one line when it is empty or longer than the OS
-    allows (ENAMETOOLONG ended as an internal error, issue 19)."""
+    allows (ENAMETOOLONG ended as an internal error, issue 19). ``what``: the option
+    (``--db``), or ``calendar_file`` / ``backup_file``."""
+    empty, name_too_long, too_long = _PATH_CHECKS["option" if what.startswith("-") else what]
     if not value.strip():
-        raise CliError(f"{what} is empty; give a file name")
+        raise CliError(empty, what=what)
     path = Path(value).expanduser()
     raw = str(path).encode("utf-8", "surrogateescape")
     longest = max((len(part.encode("utf-8", "surrogateescape")) for part in path.parts), default=0)
     if longest > NAME_MAX or len(raw) > PATH_MAX:
-        limit = f"{NAME_MAX} bytes a name" if longest > NAME_MAX else f"{PATH_MAX} bytes in all"
-        raise CliError(f"{what} is too long for a file name (at most {limit}): {str(path)[:60]}…")
+        code, limit = (name_too_long, NAME_MAX) if longest > NAME_MAX else (too_long, PATH_MAX)
+        raise CliError(code, what=what, limit=limit, shown=str(path)[:60])
     return path
 
 
@@ -116,13 +142,13 @@ def db_path(value: str | None) -> Path:
     except (FileNotFoundError, NotADirectoryError):
         return path  # a new file: the store creates it
     except OSError as exc:
-        raise CliError(f"cannot use --db {path}: {exc.strerror or exc}") from None
+        raise CliError("cli.db_unusable", path=str(path), text=str(exc.strerror or exc)) from None
     from agent.files import InputFileError, check_regular
 
     try:
         check_regular(path, "--db")
     except InputFileError as exc:
-        raise CliError(str(exc)) from None
+        raise CliError.of(exc) from None
     return path
 
 

@@ -60,16 +60,14 @@ def db_restore(args: argparse.Namespace) -> int:
     from agent.store.backups import check_restorable, restore
 
     target = db_path(getattr(args, "db", None))
-    source = checked_path(args.file, "the backup to restore")
+    source = checked_path(args.file, "backup_file")
     events = check_restorable(source)  # refuse a bad file before asking anything
     if not args.yes:
         if not sys.stdin.isatty():
-            raise CliError(
-                "restore replaces the database: confirm with --yes (stdin is not a terminal, so there is no one to ask)"
-            )
+            raise CliError("cli.restore_confirm")
         answer = input(f"Replace {target} with {source} ({events} events)? The current file is kept aside. [y/N] ")
         if answer.strip().lower() not in ("y", "yes", "是", "好"):
-            raise CliError("restore cancelled; nothing was changed")
+            raise CliError("cli.restore_cancelled")
     done = restore(source, target, clock_now(args))
     kept = f"; the previous file is kept as {done.aside}" if done.aside else ""
     emit(args, done.to_json(), lambda: f"restored {source} ({done.events} events) to {target}{kept}")

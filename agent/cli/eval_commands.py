@@ -66,7 +66,7 @@ def _load(args: argparse.Namespace, layer: str) -> tuple[list[Any], Any]:
         cases = load_cases(layer, _base(args), args.group)
         known = load_known_issues(_base(args))
     except CaseError as exc:
-        raise CliError(str(exc)) from None
+        raise CliError.of(exc) from None
     return cases, known
 
 
@@ -125,17 +125,17 @@ def _live_model(args: argparse.Namespace) -> Any:
             if args.threads:
                 opts["n_threads"] = args.threads
         elif kind == "script":
-            raise CliError("live evals need a real model; scripted runs are 'richeng eval offline'")
+            raise CliError("cli.live_needs_model")
         return load_model(args.model, **opts)
     except (ModelSpecError, ModelUnavailable) as exc:
-        raise CliError(str(exc)) from None
+        raise CliError.of(exc) from None
 
 
 def eval_live(args: argparse.Namespace) -> int:
     from agent.evals.suite import run_suite
 
     if args.concurrency < 1:
-        raise CliError("--concurrency must be at least 1")
+        raise CliError("cli.concurrency")
     if args.smoke and args.group is None:
         args.group = "smoke"
     cases, known = _load(args, "live")
@@ -164,7 +164,7 @@ def eval_drift(args: argparse.Namespace) -> int:
     try:
         cases = load_cases("offline", _base(args))
     except CaseError as exc:
-        raise CliError(str(exc)) from None
+        raise CliError.of(exc) from None
     chosen = cases if args.all else representative(cases)
     results, seconds = run_drift(chosen)
     bad = [result for result in results if not result.ok]
@@ -194,7 +194,7 @@ def report(args: argparse.Namespace) -> int:
             record = export_case(session.store, session.profile_id, args.export_case, tz=getattr(args, "tz", None))
             path = append_case(record, Path(args.out).expanduser() if args.out else None)
         except CaseError as exc:
-            raise CliError(str(exc)) from None
+            raise CliError.of(exc) from None
         emit(args, {"id": record["id"], "file": str(path), "case": record},
              lambda: f"wrote case {record['id']} to {path}; fill in its expectations, then remove \"incomplete\"")  # fmt: skip
         return 0

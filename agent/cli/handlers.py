@@ -8,9 +8,11 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from agent.cli.common import CliError, Session, checked_path, emit, fail
+from agent.messages.catalogue import render
 from agent.timesym.context import TimeContext
 
 if TYPE_CHECKING:  # the store and icalendar load only for commands that open the store
+    from agent.models.base import ModelUnavailable
     from agent.store.occurrence import Occurrence
 
 
@@ -126,11 +128,11 @@ def events_add(args: argparse.Namespace) -> int:
 
     emit(args, outcome.to_json(), human)
     if outcome.status == "invalid":
-        return fail(outcome.message or "invalid event")
+        return fail(outcome.message or render("cli.invalid_event"))
     return 0
 
 
-def _add_problem(args: argparse.Namespace, ctx: TimeContext) -> str | None:
+def _add_problem(args: argparse.Namespace, ctx: TimeContext) -> CliError | None:
     """What the command service would answer ``invalid``, found before it runs: it keeps an
     invalid request as a stub for the chat's next reply to fix, a row the CLI has no use for
     (a refused command must leave the database as it was; issue 19's fuzzing found it)."""
@@ -138,31 +140,32 @@ def _add_problem(args: argparse.Namespace, ctx: TimeContext) -> str | None:
     from agent.timesym.resolve import resolve, resolve_time
 
     if not args.title.strip():
-        return "title is required: a short name for the event"
+        return CliError("cli.title_required")
     try:
         start = None
         if args.date.strip():
             resolved = resolve(args.date, ctx)
             if resolved.kind == "time":
-                return f"'{args.date}' is a time; --date needs a date symbol such as D+1 or W3 (the time goes in --time)"
+                return CliError("cli.date_is_time", symbol=args.date)
             start = resolved.time
         if args.time is not None:
             start = resolve_time(args.time)
         end = resolve_time(args.end) if args.end is not None else None
     except SymbolError as exc:
-        return str(exc)
+        return CliError.of(exc)
     if end is not None and start is None:
-        return "--end needs a start time (--time)"
+        return CliError("cli.end_needs_time")
     if start is not None and end is not None and end <= start:
-        return f"--end {end:%H:%M} is not after --time {start:%H:%M}; an event past midnight needs two days' events here"
+        return CliError("cli.end_not_after_time", end=f"{end:%H:%M}", start=f"{start:%H:%M}")
     return None
 
 
-def _refused_add(args: argparse.Namespace, session: Session, problem: str) -> int:
+def _refused_add(args: argparse.Namespace, session: Session, refusal: CliError) -> int:
     """The ``invalid`` outcome the service would have given (same JSON shape), nothing written."""
     from agent.services.calendars import CalendarService
     from agent.services.command_types import Round
 
+    problem = str(refusal)
     choice = CalendarService(session.store, session.profile_id).choose(args.calendar)
     base = Round(args.title, session.ctx.today, choice.calendar.name, choice.requested, choice.fell_back)
     outcome = base.outcome("invalid", message=problem)
@@ -230,9 +233,9 @@ def memory_search(args: argparse.Namespace) -> int:
 def import_ics(args: argparse.Namespace) -> int:
     from agent.files import check_regular
 
-    path = checked_path(args.file, "the calendar file")
+    path = checked_path(args.file, "calendar_file")
     if not path.exists():
-        raise CliError(f"cannot read {args.file}: no such file")
+        raise CliError("cli.no_such_file", path=args.file)
     check_regular(path, "the calendar file")  # a folder, FIFO or device: one line, before the store opens
     from agent.ics.importer import import_file
     from agent.store.backups import backup_before_import, count_vevents
@@ -264,7 +267,7 @@ def export_ics(args: argparse.Namespace) -> int:
     from agent.timesym.resolve import resolve_range
 
     if (args.start is None) != (args.end is None):
-        raise CliError("give both --start and --end, or neither")
+        raise CliError("cli.start_and_end")
     output = checked_path(args.output, "--output") if args.output is not None else None
     session = Session(args, reading=True)
     start = end = None
@@ -275,7 +278,7 @@ def export_ics(args: argparse.Namespace) -> int:
         try:
             output.write_bytes(data)
         except OSError as exc:
-            raise CliError(f"cannot write {args.output}: {exc.strerror}") from None
+            raise CliError("cli.cannot_write", path=args.output, text=str(exc.strerror)) from None
     else:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
@@ -283,12 +286,6 @@ def export_ics(args: argparse.Namespace) -> int:
 
 
 # ---- chat --------------------------------------------------------------------------------
-
-NO_MODEL = (
-    "no model is configured: pass --model SPEC (openai:MODEL@BASE_URL, llama:PATH.gguf or "
-    "script:FILE.json), or save one with the app's settings; hosted keys come from the OS keyring "
-    "or RICHENG_API_KEY"
-)
 
 
 def chat(args: argparse.Namespace) -> int:
@@ -299,17 +296,17 @@ def chat(args: argparse.Namespace) -> int:
     from agent.services.settings import SettingsService
 
     if not args.message.strip():  # nothing to read: no model is loaded, nothing is archived
-        raise CliError("the message is empty: say what to schedule or ask, e.g. richeng chat '明天下午三点开会'")
+        raise CliError("cli.empty_message")
     session = Session(args)
     spec = args.model or SettingsService(session.store, session.profile_id).get("model")
     if not spec:
-        raise CliError(NO_MODEL)
+        raise CliError("cli.no_model")
     try:
         model = load_model(spec)
     except ModelUnavailable as exc:
         if isinstance(exc, InputFileError):  # a script that is a device, a FIFO, too large: the user's file, refused
             raise
-        model = _Unavailable(str(exc))
+        model = _Unavailable(exc)
     assistant = Assistant(session.store, session.profile_id, model)
     from agent.runtime.session import warm_model
 
@@ -335,22 +332,24 @@ def chat(args: argparse.Namespace) -> int:
 
 
 class _Unavailable:
-    """A model that could not even be loaded answers every request honestly."""
+    """A model that could not even be loaded answers every request honestly, with the
+    loading error's own code and parameters (so it reads in the reply's language)."""
 
-    def __init__(self, reason: str) -> None:
-        self.reason = reason
+    def __init__(self, error: ModelUnavailable) -> None:
+        self.error = error
         self.name = "unavailable"
 
-    def stream(self, *args: Any, **kwargs: Any) -> Any:
+    def _refusal(self) -> ModelUnavailable:
         from agent.models.base import ModelUnavailable
 
-        raise ModelUnavailable(self.reason)
+        return ModelUnavailable(getattr(self.error, "code", None) or str(self.error), **getattr(self.error, "params", {}))
+
+    def stream(self, *args: Any, **kwargs: Any) -> Any:
+        raise self._refusal()
 
     def complete(self, *args: Any, **kwargs: Any) -> Any:
         """The other half of the ``ChatModel`` protocol, for whoever asks without streaming."""
-        from agent.models.base import ModelUnavailable
-
-        raise ModelUnavailable(self.reason)
+        raise self._refusal()
 
 
 # ---- no command: today's agenda -------------------------------------

@@ -15,6 +15,7 @@ from typing import Any
 from agent import __version__
 from agent.cli.common import CliError, Parser, close_stores, fail, parse_now
 from agent.errors import UserFacingError
+from agent.messages.catalogue import render
 
 
 def _add_common(parser: argparse.ArgumentParser, *, top: bool) -> None:
@@ -140,13 +141,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UserFacingError as exc:
         return fail(str(exc))
     except KeyboardInterrupt:
-        return fail("interrupted")
+        return fail(render("cli.interrupted"))
     except BrokenPipeError:
         return 0
     except OSError as exc:
         if exc.filename is None:  # not about a file the user named: a bug, reported below
             return _internal(exc)
-        return fail(f"cannot use {str(exc.filename)[:120]}: {exc.strerror or exc}")
+        return fail(render("cli.file_unusable", path=str(exc.filename)[:120], text=str(exc.strerror or exc)))
     except Exception as exc:  # the promise: no traceback reaches a user
         from agent.timesym.grammar import SymbolError
 
@@ -159,13 +160,22 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _internal(exc: BaseException) -> int:
-    return fail(f"internal error ({type(exc).__name__}: {exc}); please report it")
+    return fail(render("cli.internal", error=type(exc).__name__, text=str(exc)))
 
 
 # Values that name something a person will see again: the cap is stated in the error.
 _CAPPED = {
-    ("calendars_command", "add", "name"): ("a calendar name", "MAX_CALENDAR_NAME"),
-    ("events_command", "add", "title"): ("an event title", "MAX_TITLE"),
+    ("calendars_command", "add", "name"): ("calendar_name", "MAX_CALENDAR_NAME"),
+    ("events_command", "add", "title"): ("event_title", "MAX_TITLE"),
+}
+
+
+# Codes (not UTF-8, NUL, too long) by where the value stands: an option, an option's
+# value, a positional argument.
+_ARGV_CHECKS = {
+    "option": ("cli.option_not_utf8", "cli.option_nul", "cli.option_too_long"),
+    "value": ("cli.value_not_utf8", "cli.value_nul", "cli.value_too_long"),
+    "argument": ("cli.argument_not_utf8", "cli.argument_nul", "cli.argument_too_long"),
 }
 
 
@@ -177,18 +187,19 @@ def _check_argv(argv: Sequence[str]) -> None:
     previous = ""
     for position, value in enumerate(argv, 1):
         if value.startswith("--"):
-            shown = value.split("=", 1)[0]
+            shape, option = "option", value.split("=", 1)[0]
         elif previous.startswith("-") and "=" not in previous:
-            shown = f"the value of {previous}"
+            shape, option = "value", previous
         else:
-            shown = f"argument {position}"
+            shape, option = "argument", ""
         previous = value
+        not_utf8, nul, too_long = _ARGV_CHECKS[shape]
         if has_surrogates(value):
-            raise CliError(f"{shown} is not valid UTF-8 text; check the terminal's encoding")
+            raise CliError(not_utf8, option=option, position=position)
         if "\x00" in value:
-            raise CliError(f"{shown} contains a NUL character")
+            raise CliError(nul, option=option, position=position)
         if len(value) > MAX_ARGUMENT:
-            raise CliError(f"{shown} is too long ({len(value)} characters; at most {MAX_ARGUMENT})")
+            raise CliError(too_long, option=option, position=position, length=len(value), limit=MAX_ARGUMENT)
 
 
 def _check_values(args: argparse.Namespace) -> None:
@@ -208,7 +219,7 @@ def _check_globals(args: argparse.Namespace) -> None:
         from agent.services.settings import zone
 
         if len(tz.encode("utf-8", "surrogateescape")) > 255:
-            raise CliError(f"--tz must be an IANA zone name such as Asia/Shanghai (this one is {len(tz)} characters)")
+            raise CliError("cli.tz_too_long", length=len(tz))
 
         zone(tz)
 

@@ -30,11 +30,11 @@ def prompt(args: argparse.Namespace) -> int:
         try:
             model = load_model(spec)
         except ModelUnavailable as exc:
-            raise CliError(str(exc)) from exc
+            raise CliError.of(exc) from exc
         count = getattr(model, "render_prompt", None)
         prefix = getattr(model, "prefix_tokens", None)
         if count is None or prefix is None:
-            raise CliError(f"{spec}: this backend cannot count tokens")
+            raise CliError("cli.no_token_count", spec=spec)
         request["prefix_tokens"] = len(prefix(request["messages"][:1], request["tools"]))
         request["total_tokens"] = len(count(request["messages"], request["tools"])[0])
     emit(args, request, lambda: json.dumps(request, ensure_ascii=False, indent=2))

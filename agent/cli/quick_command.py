@@ -35,7 +35,7 @@ def quick(args: argparse.Namespace) -> int:
     parsed = adder.read(args.text)
     if parsed.problem is not None:
         lang = "zh" if any("\u4e00" <= ch <= "\u9fff" for ch in args.text) else "en"
-        raise CliError(f"nothing added: {parsed.message(lang)}")
+        raise CliError("cli.nothing_added", text=parsed.message(lang))
     if args.dry_run:
         result = adder.preview(parsed, args.calendar)
     else:
@@ -62,7 +62,9 @@ def quick(args: argparse.Namespace) -> int:
         return f"not added ({outcome.status}): {outcome.message or ''}"
 
     if result.outcome is not None and result.outcome.status == "invalid":
-        raise CliError(f"nothing added: {result.outcome.message or 'invalid event'}")
+        if not result.outcome.message:
+            raise CliError("cli.nothing_added_invalid")
+        raise CliError("cli.nothing_added", text=result.outcome.message)
     emit(args, result.to_json(), human)
     return 0
 

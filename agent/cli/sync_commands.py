@@ -88,9 +88,9 @@ def _read_password(args: argparse.Namespace) -> str:
     elif sys.stdin.isatty():
         password = getpass.getpass(f"password or app token for {args.user}: ")
     else:
-        raise CliError(f"give the password with --password-stdin (or set {ENV_PASSWORD})")
+        raise CliError("cli.no_password", env=ENV_PASSWORD)
     if not password:
-        raise CliError("the password is empty")
+        raise CliError("cli.empty_password")
     return password
 
 
@@ -101,7 +101,7 @@ def _apply_maps(engine: Any, account: Any, found: list[Any], args: argparse.Name
     for spec in args.map:
         remote, _, local = spec.partition("=")
         if not remote.strip():
-            raise CliError(f"--map wants REMOTE=LOCAL, not '{spec}'")
+            raise CliError("cli.bad_map", spec=spec)
         made.append(engine.accounts.map(account, pick_remote(found, remote), local.strip() or None))
     if args.all:
         for info in found:
@@ -179,7 +179,7 @@ def calendars(args: argparse.Namespace) -> int:
 
 def map_calendars(args: argparse.Namespace) -> int:
     if not args.map and not args.all:
-        raise CliError("say what to sync: --map REMOTE=LOCAL (repeatable) or --all")
+        raise CliError("cli.sync_what")
     engine = _engine(args)
     account = engine.accounts.get(args.account)
     made = _apply_maps(engine, account, engine.accounts.discover(account), args)
@@ -200,7 +200,7 @@ def unmap_calendar(args: argparse.Namespace) -> int:
         None,
     )
     if found is None:
-        raise CliError(f"'{args.remote}' is not synced in account {account.name}")
+        raise CliError("cli.not_synced", remote=args.remote, account=account.name)
     engine.accounts.unmap(found)
     emit(args, found.to_json(), lambda: f"{found.remote_name} no longer syncs; {found.calendar_name} stays")
     return 0

@@ -108,42 +108,51 @@ def parse_when(value: str, now: datetime, tz: ZoneInfo) -> datetime:
     return parsed
 
 
+_UNKNOWN_KEYS = {
+    "case": "evals.unknown_case_keys",
+    "fixture": "evals.unknown_fixture_keys",
+    "case_expect": "evals.unknown_case_expect_keys",
+    "turn": "evals.unknown_turn_keys",
+    "turn_expect": "evals.unknown_turn_expect_keys",
+}
+
+
 def _check_keys(where: str, data: dict[str, Any], allowed: set[str], what: str) -> None:
     unknown = sorted(set(data) - allowed)
     if unknown:
-        raise CaseError(f"{where}: unknown {what} key(s) {', '.join(unknown)}; allowed: {', '.join(sorted(allowed))}")
+        raise CaseError(_UNKNOWN_KEYS[what], where=where, unknown=", ".join(unknown), allowed=", ".join(sorted(allowed)))
 
 
 def parse_case(data: Any, layer: str, where: str) -> Case:
     if not isinstance(data, dict):
-        raise CaseError(f"{where}: a case is a JSON object")
+        raise CaseError("evals.case_not_object", where=where)
     _check_keys(where, data, CASE_KEYS, "case")
     for key in ("id", "group", "now", "tz", "turns"):
         if key not in data:
-            raise CaseError(f"{where}: missing '{key}'")
+            raise CaseError("evals.missing_key", where=where, key=key)
     case_id = str(data["id"])
     if not _ID.match(case_id):
-        raise CaseError(f"{where}: id '{case_id}' must be lowercase letters, digits, '.', '_' or '-'")
+        raise CaseError("evals.bad_id", where=where, id=case_id)
     where = f"{where} ({case_id})"
     try:
         zone = ZoneInfo(str(data["tz"]))
     except (ZoneInfoNotFoundError, ValueError):
-        raise CaseError(f"{where}: unknown time zone '{data['tz']}'") from None
+        raise CaseError("evals.unknown_zone", where=where, tz=data["tz"]) from None
     try:
         now = datetime.fromisoformat(str(data["now"]))
     except ValueError:
-        raise CaseError(f"{where}: 'now' must be ISO 8601 with an offset") from None
+        raise CaseError("evals.bad_now", where=where) from None
     if now.tzinfo is None:
-        raise CaseError(f"{where}: 'now' needs an offset (e.g. 2026-11-30T10:00:00+08:00)")
+        raise CaseError("evals.now_needs_offset", where=where)
     fixtures = data.get("fixtures") or {}
     if not isinstance(fixtures, dict):
-        raise CaseError(f"{where}: 'fixtures' must be an object")
+        raise CaseError("evals.fixtures_not_object", where=where)
     _check_keys(where, fixtures, FIXTURE_KEYS, "fixture")
     expect = data.get("expect") or {}
-    _check_keys(where, expect, CASE_EXPECT_KEYS, "case expectation")
+    _check_keys(where, expect, CASE_EXPECT_KEYS, "case_expect")
     raw_turns = data["turns"]
     if not isinstance(raw_turns, list) or not raw_turns:
-        raise CaseError(f"{where}: 'turns' must be a non-empty list")
+        raise CaseError("evals.turns_not_list", where=where)
     turns = []
     for number, raw in enumerate(raw_turns, 1):
         turns.append(_parse_turn(raw, layer, f"{where} turn {number}", zone, now))
@@ -166,32 +175,32 @@ def parse_case(data: Any, layer: str, where: str) -> Case:
 
 def _parse_turn(raw: Any, layer: str, where: str, zone: ZoneInfo, now: datetime) -> Turn:
     if not isinstance(raw, dict):
-        raise CaseError(f"{where}: a turn is an object")
+        raise CaseError("evals.turn_not_object", where=where)
     _check_keys(where, raw, TURN_KEYS, "turn")
     if ("user" in raw) == ("action" in raw):
-        raise CaseError(f"{where}: give exactly one of 'user' or 'action'")
+        raise CaseError("evals.user_or_action", where=where)
     action = raw.get("action")
     if action is not None and (not isinstance(action, dict) or "kind" not in action):
-        raise CaseError(f"{where}: 'action' is an object with 'kind' (and optional 'date')")
+        raise CaseError("evals.bad_action", where=where)
     expect = raw.get("expect") or {}
-    _check_keys(where, expect, TURN_EXPECT_KEYS, "turn expectation")
+    _check_keys(where, expect, TURN_EXPECT_KEYS, "turn_expect")
     script = raw.get("script")
     if layer == "live" and script is not None:
-        raise CaseError(f"{where}: live cases have no script; the real model answers")
+        raise CaseError("evals.live_script", where=where)
     if layer == "offline" and "user" in raw and script is None:
-        raise CaseError(f"{where}: offline user turns need a 'script' (use [] when no model call is expected)")
+        raise CaseError("evals.offline_needs_script", where=where)
     if script is not None:
         from agent.models.script_backend import ScriptedModel
 
         try:
             ScriptedModel(script)
         except ValueError as exc:
-            raise CaseError(f"{where}: {exc}") from None
+            raise CaseError("evals.bad_script", where=where, text=str(exc)) from None
     if raw.get("at") is not None:
         try:
             parse_when(str(raw["at"]), now, zone)
         except ValueError:
-            raise CaseError(f"{where}: 'at' must be +Nm/+Nh/+Nd or ISO 8601") from None
+            raise CaseError("evals.bad_at", where=where) from None
     return Turn(
         user=None if raw.get("user") is None else str(raw["user"]),
         action=action,
@@ -207,7 +216,7 @@ def load_file(path: Path, layer: str) -> list[Case]:
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
-        raise CaseError(f"cannot read {path}: {exc.strerror}") from None
+        raise CaseError("evals.cannot_read", path=str(path), text=str(exc.strerror)) from None
     for number, line in enumerate(lines, 1):
         if not line.strip() or line.lstrip().startswith("//"):
             continue
@@ -215,7 +224,7 @@ def load_file(path: Path, layer: str) -> list[Case]:
         try:
             data = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise CaseError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+            raise CaseError("evals.bad_json", where=where, text=exc.msg, column=exc.colno) from None
         cases.append(parse_case(data, layer, where))
     return cases
 
@@ -223,22 +232,22 @@ def load_file(path: Path, layer: str) -> list[Case]:
 def load_cases(layer: str, base: Path | None = None, group: str | None = None) -> list[Case]:
     """Every case of a layer (file order), optionally one group; ids must be unique."""
     if layer not in LAYERS:
-        raise CaseError(f"layer must be one of {', '.join(LAYERS)}")
+        raise CaseError("evals.bad_layer", layers=", ".join(LAYERS))
     folder = cases_dir(base) / layer
     if not folder.is_dir():
-        raise CaseError(f"no case folder {folder} (set RICHENG_EVALS_DIR to the repository's evals/ folder)")
+        raise CaseError("evals.no_folder", folder=str(folder))
     cases: list[Case] = []
     for path in sorted(folder.glob("*.jsonl")):
         cases.extend(load_file(path, layer))
     seen: dict[str, str] = {}
     for case in cases:
         if case.id in seen:
-            raise CaseError(f"duplicate case id '{case.id}' ({seen[case.id]} and {case.source})")
+            raise CaseError("evals.duplicate_id", id=case.id, first=seen[case.id], second=case.source)
         seen[case.id] = case.source
     if group is not None:
         cases = [case for case in cases if case.group == group or (group == "smoke" and case.smoke)]
         if not cases:
-            raise CaseError(f"no {layer} case in group '{group}'")
+            raise CaseError("evals.empty_group", layer=layer, group=group)
     return cases
 
 
@@ -265,11 +274,11 @@ def load_known_issues(base: Path | None = None, path: Path | None = None) -> Kno
             continue
         parts = text.split(None, 1)
         if len(parts) < 2:
-            raise CaseError(f"{file.name}:{number}: '{parts[0]}' needs a reason after the case id")
+            raise CaseError("evals.marker_needs_reason", where=f"{file.name}:{number}", id=parts[0])
         reasons[parts[0]] = parts[1].strip()
     known = KnownIssues(reasons, str(file))
     if reasons:
         missing = sorted(set(reasons) - all_case_ids(base if path is None else file.parent))
         if missing:
-            raise CaseError(f"{file.name}: no case with id {', '.join(missing)}; remove the marker")
+            raise CaseError("evals.marker_unknown_case", where=file.name, ids=", ".join(missing))
     return known

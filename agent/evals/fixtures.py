@@ -97,7 +97,7 @@ def build_world(case: Case) -> World:
         memories.remember(str(text))
     for item in fixtures.get("archive") or []:
         if not isinstance(item, dict) or not {"role", "content", "at"} <= set(item):
-            raise CaseError(f"{case.source}: archive messages need role, content and at")
+            raise CaseError("evals.archive_fixture", where=case.source)
         at = parse_when(str(item["at"]), case.now, zone)
         ArchiveService(store, profile_id, clock=at).append(str(item["role"]), str(item["content"]), item.get("meta"))
     if fixtures.get("stub"):
@@ -129,7 +129,7 @@ def _when(value: str, zone: ZoneInfo) -> date | datetime:
 
 def _event(world: World, item: dict[str, Any], case: Case) -> None:
     if not isinstance(item, dict) or "title" not in item or "start" not in item:
-        raise CaseError(f"{case.source}: fixture events need title and start")
+        raise CaseError("evals.event_fixture", where=case.source)
     start = _when(str(item["start"]), world.zone)
     if item.get("end"):
         end = _when(str(item["end"]), world.zone)
@@ -166,7 +166,7 @@ def _stub(world: World, spec: dict[str, Any], case: Case) -> None:
         calendar_name=spec.get("calendar"),
     )
     if outcome.status not in ACTIVE:
-        raise CaseError(f"{case.source}: the stub fixture ended as '{outcome.status}', not pending")
+        raise CaseError("evals.stub_not_pending", where=case.source, status=outcome.status)
 
 
 # ---- snapshots ------------------------------------------------------------------------

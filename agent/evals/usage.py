@@ -138,7 +138,7 @@ def export_case(store: Store, profile_id: int, observation_id: int, *, tz: str |
     by_id = {obs.id: obs for obs in observations}
     obs = by_id.get(observation_id)
     if obs is None:
-        raise CaseError(f"no observation with id {observation_id} (see richeng report --candidates)")
+        raise CaseError("evals.no_observation", id=observation_id)
     zone = ZoneInfo(tz or SettingsService(store, profile_id).timezone_name())
     at = obs.created_at
     reasons: list[str] = next((c["reasons"] for c in candidates(observations) if c["id"] == obs.id), [])
@@ -244,7 +244,7 @@ def append_case(record: dict[str, Any], path: Path | None = None) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
     existing = target.read_text(encoding="utf-8") if target.exists() else ""
     if f'"id": "{record["id"]}"' in existing:
-        raise CaseError(f"case {record['id']} is already in {target.name}")
+        raise CaseError("evals.case_exists", id=record["id"], file=target.name)
     with target.open("a", encoding="utf-8") as handle:
         if existing and not existing.endswith("\n"):
             handle.write("\n")

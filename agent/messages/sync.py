@@ -4,4 +4,121 @@ from __future__ import annotations
 
 from agent.messages.message import Message
 
-MESSAGES: dict[str, Message] = {}
+MESSAGES: dict[str, Message] = {
+    # accounts.py: reaching the server
+    "sync.auth_refused": Message("服务器拒绝了用户名或密码", "the server refused the user name or password"),
+    "sync.no_calendar_list": Message("服务器没有列出日历（{text}）", "the server did not list calendars ({text})"),
+    "sync.unreachable": Message("无法连接 {url}：{error}: {text}", "cannot reach {url}: {error}: {text}"),
+    # accounts.py: accounts and mappings
+    "sync.no_account": Message(
+        "还没有同步账户；用 richeng sync add-account URL --user NAME 添加一个",
+        "no sync account yet; add one with: richeng sync add-account URL --user NAME",
+    ),
+    "sync.several_accounts": Message(
+        "有多个同步账户；请用 --account 选一个（{accounts}）",
+        "several sync accounts; pick one with --account ({accounts})",
+    ),
+    "sync.no_account_named": Message(
+        "没有名为 '{name}' 的同步账户；现有账户：{accounts}",
+        "no sync account named '{name}'; accounts: {accounts}",
+    ),
+    "sync.no_account_named_none": Message(
+        "没有名为 '{name}' 的同步账户；目前没有任何账户", "no sync account named '{name}'; accounts: none"
+    ),
+    "sync.bad_url": Message(
+        "服务器地址必须以 https:// 开头（本机可用 http://），而不是 '{url}'",
+        "the server URL must start with https:// (or http:// on this machine), not '{url}'",
+    ),
+    "sync.account_exists": Message(
+        "名为 '{name}' 的同步账户已存在；请用 --name 另取一个名字",
+        "a sync account named '{name}' already exists; pick another with --name",
+    ),
+    "sync.no_account_id": Message("没有 id 为 {id} 的同步账户", "no sync account with id {id}"),
+    "sync.no_mapping_id": Message("没有 id 为 {id} 的同步日历", "no synced calendar with id {id}"),
+    "sync.local_already_mapped": Message(
+        "本地日历 '{local}' 已与 '{remote}' 同步", "local calendar '{local}' already syncs with '{remote}'"
+    ),
+    "sync.remote_already_mapped": Message(
+        "'{remote}' 已与本地日历 '{local}' 同步", "'{remote}' already syncs with local calendar '{local}'"
+    ),
+    "sync.negative_interval": Message("同步间隔不能为负数", "the sync interval cannot be negative"),
+    "sync.server_no_calendar": Message(
+        "服务器上没有日历 '{wanted}'；它有：{names}", "the server has no calendar '{wanted}'; it has: {names}"
+    ),
+    "sync.server_no_calendar_none": Message(
+        "服务器上没有日历 '{wanted}'；它一个日历也没有", "the server has no calendar '{wanted}'; it has: none"
+    ),
+    # conflicts.py, engine.py
+    "sync.no_conflict": Message(
+        "没有 id 为 {id} 的同步冲突；查看：richeng sync conflicts",
+        "no sync conflict with id {id}; see: richeng sync conflicts",
+    ),
+    "sync.bad_keep": Message("--keep 只能是 local 或 server，而不是 '{keep}'", "--keep must be local or server, not '{keep}'"),
+    "sync.conflict_resolved": Message("冲突 {id} 已经解决（{resolution}）", "conflict {id} was already resolved ({resolution})"),
+    "sync.server_version_unreadable": Message(
+        "无法读取服务器上的版本：{problem}", "the server's version cannot be read: {problem}"
+    ),
+    "sync.server_changed_now": Message(
+        "服务器上的版本刚刚又变了；请先同步，再查看一次",
+        "the server's version changed again just now; sync, then look at it again",
+    ),
+    "sync.server_refused_ours": Message("服务器拒绝了我们的版本：{text}", "the server refused our version: {text}"),
+    "sync.server_changed_since": Message(
+        "发现冲突后，服务器上的版本又变了；请再查看一次",
+        "the server's version changed again since the conflict was found; look at it again",
+    ),
+    # remote.py and engine.py: one request or one item that failed (RemoteError, SyncProblem).
+    # ``what`` names the request (``PUT``, ``GET key``, ``the sync REPORT``); ``text`` is the
+    # server's or the library's own line.
+    "sync.http_error": Message("服务器返回 HTTP {http}：{text}", "HTTP {http}: {text}"),
+    "sync.error_text": Message("{text}", "{text}"),
+    "sync.auth_refused_401": Message(
+        "服务器拒绝了用户名或密码（HTTP 401）", "the server refused the user name or password (HTTP 401)"
+    ),
+    "sync.no_answer": Message("无法连接 {host}：{timeout} 秒内没有应答", "cannot reach {host}: no answer within {timeout} s"),
+    "sync.refused": Message("无法连接 {host}：连接被拒绝", "cannot reach {host}: connection refused"),
+    "sync.tls_failed": Message("无法连接 {host}：安全连接（TLS）失败", "cannot reach {host}: the secure connection (TLS) failed"),
+    "sync.dns_failed": Message(
+        "无法连接 {host}：找不到服务器的名称（DNS）", "cannot reach {host}: the server's name is not known (DNS)"
+    ),
+    "sync.cut_off": Message(
+        "无法连接 {host}：应答还没完整，连接就断开了",
+        "cannot reach {host}: the connection closed before the answer was complete",
+    ),
+    "sync.transport_failed": Message("无法连接 {host}：{error}: {text}", "cannot reach {host}: {error}: {text}"),
+    "sync.answer_unreadable": Message(
+        "无法读取服务器对 {method} 的应答（{error}）", "the server's answer to {method} could not be read ({error})"
+    ),
+    "sync.http_failed": Message("{what} 请求失败：HTTP {http}", "{what}: HTTP {http}"),
+    "sync.http_failed_reason": Message("{what} 请求失败：HTTP {http} {reason}", "{what}: HTTP {http} {reason}"),
+    "sync.answer_unusable": Message("{what}：应答无法使用（{text}）", "{what}: the answer is not usable ({text})"),
+    "sync.web_page": Message(
+        "{what}：HTTP {http}，返回的是网页，而不是 CalDAV 服务器的应答",
+        "{what}: HTTP {http} with a web page, not the CalDAV server's answer",
+    ),
+    "sync.no_sync_token": Message(
+        "同步 REPORT：应答中没有 sync-token（被截断了？）", "the sync REPORT: the answer has no sync-token (cut short?)"
+    ),
+    "sync.still_truncated": Message(
+        "同步 REPORT：{pages} 页之后仍被截断", "the sync REPORT: still truncated after {pages} pages"
+    ),
+    "sync.get_unusable": Message("GET {key}：HTTP 200，但{text}", "GET {key}: HTTP 200 but {text}"),
+    "sync.already_there": Message("HTTP {http}：服务器上已有这个事件", "HTTP {http}: the server already has this event"),
+    "sync.no_etag": Message("不知道服务器上这份副本的 ETag", "no ETag known for the server's copy"),
+    "sync.copy_unreadable": Message("无法读取服务器上的副本：{problem}", "the server's copy cannot be read: {problem}"),
+    "sync.multiget_failed": Message(
+        "calendar-multiget 失败（{text}）；已改为逐个获取",
+        "calendar-multiget failed ({text}); fetched one by one instead",
+    ),
+    "sync.fetch_failed": Message("无法获取 {key}：{text}", "could not fetch {key}: {text}"),
+    "sync.apply_failed": Message("无法应用服务器上的更改：{text}", "could not apply the server's change: {text}"),
+    "sync.copy_at_unreadable": Message(
+        "无法读取服务器上 {key} 处的副本：{problem}", "cannot read the server's copy at {key}: {problem}"
+    ),
+    "sync.already_local": Message(
+        "服务器上的这个事件已在本地日历 '{other}' 中；请把它移到 '{calendar}'，或删除其中一份",
+        "the server's event is already in local calendar '{other}'; move it to '{calendar}' or delete one copy",
+    ),
+    "sync.upload_failed": Message("无法上传：{text}", "could not upload: {text}"),
+    "sync.delete_failed": Message("无法在服务器上删除：{text}", "could not delete on the server: {text}"),
+}

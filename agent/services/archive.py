@@ -59,7 +59,7 @@ class ArchiveService:
 
     def append(self, role: str, content: str, meta: dict[str, Any] | None = None) -> Message:
         if role not in ROLES:
-            raise ValidationError(f"role must be one of {', '.join(ROLES)}")
+            raise ValidationError("services.bad_role", roles=", ".join(ROLES))
         stamp = self._now().isoformat(timespec="microseconds")
         with self.store.transaction() as conn:
             cur = conn.execute(

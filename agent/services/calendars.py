@@ -67,7 +67,7 @@ class CalendarService:
             "SELECT * FROM calendars WHERE profile_id = ? AND name = ?", (self.profile_id, name.strip())
         ).fetchone()
         if row is None:
-            raise NotFoundError(f"no calendar named '{name}'; calendars: {', '.join(self.names())}")
+            raise NotFoundError("services.no_calendar", name=name, calendars=", ".join(self.names()))
         return _calendar(row)
 
     def by_id(self, calendar_id: int) -> Calendar:
@@ -75,7 +75,7 @@ class CalendarService:
             "SELECT * FROM calendars WHERE profile_id = ? AND id = ?", (self.profile_id, calendar_id)
         ).fetchone()
         if row is None:
-            raise NotFoundError(f"no calendar with id {calendar_id}")
+            raise NotFoundError("services.no_calendar_id", id=calendar_id)
         return _calendar(row)
 
     def default(self) -> Calendar:
@@ -102,13 +102,13 @@ class CalendarService:
         return CalendarChoice(self.default(), None, False)
 
     def add(self, name: str, color: str | None = None, default: bool = False) -> Calendar:
-        name = check_text(name, "a calendar name", MAX_CALENDAR_NAME)
+        name = check_text(name, "calendar_name", MAX_CALENDAR_NAME)
         if not name:
-            raise ValidationError("a calendar needs a name")
+            raise ValidationError("services.calendar_needs_name")
         if color is not None and not _COLOR.match(color):
-            raise ValidationError(f"colour must look like #RRGGBB, not '{color}'")
+            raise ValidationError("services.bad_colour", color=color)
         if any(existing.casefold() == name.casefold() for existing in self.names()):
-            raise ValidationError(f"a calendar named '{name}' already exists")
+            raise ValidationError("services.calendar_exists", name=name)
         with self.store.transaction() as conn:
             count = conn.execute("SELECT COUNT(*) FROM calendars WHERE profile_id = ?", (self.profile_id,)).fetchone()[0]
             make_default = default or count == 0
@@ -125,15 +125,15 @@ class CalendarService:
     ) -> Calendar:
         calendar = self.get(name)
         if color is not None and not _COLOR.match(color):
-            raise ValidationError(f"colour must look like #RRGGBB, not '{color}'")
+            raise ValidationError("services.bad_colour", color=color)
         if new_name is not None:
-            new_name = check_text(new_name, "a calendar name", MAX_CALENDAR_NAME)
+            new_name = check_text(new_name, "calendar_name", MAX_CALENDAR_NAME)
             if not new_name:
-                raise ValidationError("a calendar needs a name")
+                raise ValidationError("services.calendar_needs_name")
             if new_name.casefold() != calendar.name.casefold() and any(
                 existing.casefold() == new_name.casefold() for existing in self.names()
             ):
-                raise ValidationError(f"a calendar named '{new_name}' already exists")
+                raise ValidationError("services.calendar_exists", name=new_name)
         with self.store.transaction() as conn:
             conn.execute(
                 "UPDATE calendars SET name = COALESCE(?, name), color = COALESCE(?, color),"
@@ -153,7 +153,7 @@ class CalendarService:
         """Delete a calendar and its events; the last calendar cannot go."""
         calendar = self.get(name)
         if len(self.list()) == 1:
-            raise ValidationError("the last calendar cannot be deleted")
+            raise ValidationError("services.last_calendar")
         with self.store.transaction() as conn:
             conn.execute("DELETE FROM calendars WHERE id = ?", (calendar.id,))
             if calendar.is_default:
@@ -170,7 +170,7 @@ class CalendarService:
         """
         calendar = self.get(name)
         if len(self.list()) == 1:
-            raise ValidationError("the last calendar cannot be deleted")
+            raise ValidationError("services.last_calendar")
         with self.store.transaction() as conn:
             created_at = conn.execute("SELECT created_at FROM calendars WHERE id = ?", (calendar.id,)).fetchone()[0]
             rows = conn.execute(
@@ -194,7 +194,7 @@ class CalendarService:
         """
         old = snapshot.calendar
         if any(existing.casefold() == old.name.casefold() for existing in self.names()):
-            raise ValidationError(f"a calendar named '{old.name}' exists again; rename it to restore the deleted one")
+            raise ValidationError("services.calendar_exists_again", name=old.name)
         repo = EventRepo(self.store, self.profile_id)
         restored = ChangeSet()
         with self.store.transaction() as conn:

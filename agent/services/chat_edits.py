@@ -246,7 +246,7 @@ class ChatEditService:
                 resolve_time(str(args[key]))
                 plan[name] = str(args[key])
         if args.get("newEndTime") and args.get("durationMinutes"):
-            raise UserFacingError("give newEndTime or durationMinutes, not both")
+            raise UserFacingError("services.end_or_duration")
         if args.get("durationMinutes"):
             plan["duration"] = int(args["durationMinutes"])
         if args.get("newTitle"):
@@ -257,7 +257,9 @@ class ChatEditService:
             choice = self.calendars.choose(str(args["calendarName"]))
             if choice.fell_back:
                 raise UserFacingError(
-                    f"there is no calendar named '{args['calendarName']}'; calendars: {', '.join(self.calendars.names())}"
+                    "services.edit_no_calendar",
+                    name=args["calendarName"],
+                    calendars=", ".join(self.calendars.names()),
                 )
             plan["calendar"] = choice.calendar.name
             plan["calendar_id"] = choice.calendar.id
@@ -278,11 +280,11 @@ class ChatEditService:
         arguments the model should fix (they go back to it as a retry)."""
         plan = self.plan(args) if op == "update" else {}
         if op == "update" and not plan:
-            raise UserFacingError("nothing to change: give at least one new value (newDate, newTime, newTitle, ...)")
+            raise UserFacingError("services.edit_nothing")
         scope = str(args.get("scope") or "this")
         words = str(args.get("targetTitle") or "")
         if not words.strip() and not args.get("targetDate"):
-            raise UserFacingError("say which event: targetTitle (the user's words for it) or targetDate")
+            raise UserFacingError("services.edit_which")
         search = find_targets(self.queries, self.ctx, words, args.get("targetDate"), args.get("targetTime"))
         self._end_pending("replaced")
         if scope in ("all", "following") and not search.day_named:
@@ -539,7 +541,7 @@ class ChatEditService:
         duration = plan.get("duration")
         if occ.all_day and new_time is None:
             if end_time is not None or duration is not None:
-                raise UserFacingError("an all-day event needs a start time (newTime) before it can get an end time")
+                raise UserFacingError("services.all_day_needs_time")
             first = occ.start if isinstance(occ.start, date) and not isinstance(occ.start, datetime) else occ.start.date()
             last = occ.end if isinstance(occ.end, date) and not isinstance(occ.end, datetime) else occ.end.date()
             day = new_day or first
@@ -558,7 +560,7 @@ class ChatEditService:
         if end_time is not None:
             end = local_datetime(day, end_time, tz)
             if end <= start:
-                raise UserFacingError(f"newEndTime {end_time:%H:%M} is not after the start {start:%H:%M}")
+                raise UserFacingError("services.end_not_after_start", end=f"{end_time:%H:%M}", start=f"{start:%H:%M}")
         elif duration is not None:
             end = start + timedelta(minutes=int(duration))
         else:

@@ -216,7 +216,7 @@ class EditService:
     def move(self, occ: Occurrence, start: datetime | date, end: datetime | date, scope: Scope = "all") -> ChangeSet:
         """Drag/resize an occurrence to [start, end)."""
         if end <= start:
-            raise ValidationError("an event must end after it starts")
+            raise ValidationError("services.end_before_start")
         if occ.recurrence_id is None:
             row = self._row(occ.uid, "")
             component = parse_component(row["ics"])
@@ -252,7 +252,7 @@ class EditService:
         the UI). ``edit`` changes the component's other properties; for ``all`` it runs on
         the master, which moves by the same amount as the instance."""
         if start is not None and end is not None and end <= start:
-            raise ValidationError("an event must end after it starts")
+            raise ValidationError("services.end_before_start")
 
         def apply(component: icalendar.Event, new_start: Any, new_end: Any) -> None:
             if new_start is not None:
@@ -319,7 +319,7 @@ class EditService:
     def _row(self, uid: str, recurrence_id: str) -> Any:
         row = self.repo.row(uid, recurrence_id)
         if row is None:
-            raise NotFoundError(f"no event with UID {uid}")
+            raise NotFoundError("services.no_event_uid", uid=uid)
         return row
 
     def _check_calendar(self, calendar_id: int) -> None:
@@ -327,7 +327,7 @@ class EditService:
             "SELECT 1 FROM calendars WHERE profile_id = ? AND id = ?", (self.profile_id, calendar_id)
         ).fetchone()
         if found is None:
-            raise NotFoundError("that calendar does not exist in this profile")
+            raise NotFoundError("services.no_profile_calendar")
 
     def _overrides_from(self, uid: str, recurrence_id: str) -> list[Any]:
         rows = self.store.conn.execute(

@@ -50,9 +50,9 @@ class MemoryService:
     def remember(self, text: str) -> Memory:
         text = " ".join(text.split())
         if not text:
-            raise ValidationError("nothing to remember: the fact is empty")
+            raise ValidationError("services.memory_empty")
         if len(text) > MAX_MEMORY:
-            raise ValidationError(f"a memory is at most {MAX_MEMORY} characters")
+            raise ValidationError("services.memory_too_long", limit=MAX_MEMORY)
         existing = self.store.conn.execute(
             "SELECT * FROM memories WHERE profile_id = ? AND text = ?", (self.profile_id, text)
         ).fetchone()
@@ -72,7 +72,7 @@ class MemoryService:
             "SELECT * FROM memories WHERE profile_id = ? AND id = ?", (self.profile_id, memory_id)
         ).fetchone()
         if row is None:
-            raise NotFoundError(f"no memory with id {memory_id}")
+            raise NotFoundError("services.no_memory", id=memory_id)
         return _memory(row)
 
     def forget(self, memory_id: int) -> Memory:

@@ -90,7 +90,7 @@ class QueryService:
     def free_slots(self, start_expression: str, end_expression: str, duration_minutes: int = 60) -> list[FreeSlot]:
         """Free stretches of at least ``duration_minutes`` within working hours, from now on."""
         if not 5 <= duration_minutes <= 24 * 60:
-            raise ValidationError("durationMinutes must be between 5 and 1440")
+            raise ValidationError("services.duration_range")
         start, end = resolve_range(start_expression, end_expression, self.ctx)
         start = max(start, self.ctx.now.astimezone(self.ctx.tz))
         if start >= end:

@@ -37,8 +37,8 @@ def zone(name: str) -> ZoneInfo:
     """The zone for a setting or ``--tz``, as an error a person can act on."""
     try:
         return load_zone(name)
-    except ValueError as exc:
-        raise ValidationError(str(exc)) from None
+    except ValueError:
+        raise ValidationError("services.unknown_zone", name=name[:80]) from None
 
 
 @dataclass(frozen=True)
@@ -58,12 +58,12 @@ class SettingsService:
         """A value for this object's life only, never stored (the app's ``--lang``): reads
         through this instance see it; the file keeps the user's own choice."""
         if key not in DEFAULTS:
-            raise ValidationError(f"unknown setting '{key}'")
+            raise ValidationError("services.unknown_setting", key=key)
         self._overrides[key] = value
 
     def get(self, key: str) -> Any:
         if key not in DEFAULTS:
-            raise ValidationError(f"unknown setting '{key}'")
+            raise ValidationError("services.unknown_setting", key=key)
         if key in self._overrides:
             return self._overrides[key]
         row = self.store.conn.execute(
@@ -73,7 +73,7 @@ class SettingsService:
 
     def set(self, key: str, value: Any) -> None:
         if key not in DEFAULTS:
-            raise ValidationError(f"unknown setting '{key}'")
+            raise ValidationError("services.unknown_setting", key=key)
         if key == "timezone" and value is not None:
             zone(value)
         with self.store.transaction() as conn:

@@ -21,15 +21,29 @@ def has_surrogates(text: str) -> bool:
     return any("\ud800" <= ch <= "\udfff" for ch in text)
 
 
+# Codes (not UTF-8, NUL, too long) by the thing checked: each has messages of its own, so
+# each language words the thing its own way.
+_CHECKS = {
+    "calendar_name": (
+        "services.calendar_name_not_utf8",
+        "services.calendar_name_nul",
+        "services.calendar_name_too_long",
+    ),
+    "event_title": ("services.event_title_not_utf8", "services.event_title_nul", "services.event_title_too_long"),
+}
+
+
 def check_text(text: str, what: str, limit: int) -> str:
-    """``text`` stripped, or a ValidationError that says what is wrong with it and the limit."""
+    """``text`` stripped, or a ValidationError that says what is wrong with it and the limit.
+    ``what`` names the thing: ``calendar_name`` or ``event_title``."""
+    not_utf8, nul, too_long = _CHECKS[what]
     if has_surrogates(text):
-        raise ValidationError(f"{what} is not valid UTF-8 text")
+        raise ValidationError(not_utf8)
     if "\x00" in text:
-        raise ValidationError(f"{what} contains a NUL character")
+        raise ValidationError(nul)
     text = text.strip()
     if len(text) > limit:
-        raise ValidationError(f"{what} is at most {limit} characters (this one has {len(text)})")
+        raise ValidationError(too_long, limit=limit, length=len(text))
     return text
 
 

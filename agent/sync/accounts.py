@@ -32,8 +32,8 @@ class SyncError(UserFacingError):
     ``kind`` says which, for a UI that words it for people: ``auth``, ``unreachable``,
     ``tls``, ``not_caldav`` or ``other``."""
 
-    def __init__(self, message: str, kind: str = "other") -> None:
-        super().__init__(message)
+    def __init__(self, code: str = "", /, *, kind: str = "other", **params: Any) -> None:
+        super().__init__(code, **params)
         self.kind = kind
 
 
@@ -98,12 +98,12 @@ def discover_calendars(client: Any) -> list[RemoteInfo]:
     try:
         calendars = client.principal().get_calendars()
     except dav_error.AuthorizationError:
-        raise SyncError("the server refused the user name or password", "auth") from None
+        raise SyncError("sync.auth_refused", kind="auth") from None
     except dav_error.DAVError as exc:
-        raise SyncError(f"the server did not list calendars ({exc})", "not_caldav") from None
+        raise SyncError("sync.no_calendar_list", kind="not_caldav", text=str(exc)) from None
     except Exception as exc:  # connection refused, DNS, TLS: say which, on one line
         kind = "tls" if "ssl" in type(exc).__name__.lower() or "certificate" in str(exc).lower() else "unreachable"
-        raise SyncError(f"cannot reach {client.url}: {type(exc).__name__}: {exc}", kind) from None
+        raise SyncError("sync.unreachable", kind=kind, url=str(client.url), error=type(exc).__name__, text=str(exc)) from None
     found = []
     for calendar in calendars:
         try:
@@ -141,21 +141,23 @@ class AccountService:
             if len(accounts) == 1:
                 return accounts[0]
             if not accounts:
-                raise NotFoundError("no sync account yet; add one with: richeng sync add-account URL --user NAME")
-            raise ValidationError(f"several sync accounts; pick one with --account ({', '.join(a.name for a in accounts)})")
+                raise NotFoundError("sync.no_account")
+            raise ValidationError("sync.several_accounts", accounts=", ".join(a.name for a in accounts))
         wanted = name.strip().casefold()
         for account in accounts:
             if account.name.casefold() == wanted:
                 return account
-        raise NotFoundError(f"no sync account named '{name}'; accounts: {', '.join(a.name for a in accounts) or 'none'}")
+        if not accounts:
+            raise NotFoundError("sync.no_account_named_none", name=name)
+        raise NotFoundError("sync.no_account_named", name=name, accounts=", ".join(a.name for a in accounts))
 
     def add(self, url: str, username: str, name: str | None = None) -> Account:
         url = url.strip()
         if not urlsplit(url).scheme.startswith("http"):
-            raise ValidationError(f"the server URL must start with https:// (or http:// on this machine), not '{url}'")
+            raise ValidationError("sync.bad_url", url=url)
         name = (name or urlsplit(url).hostname or "caldav").strip()
         if any(account.name.casefold() == name.casefold() for account in self.list()):
-            raise ValidationError(f"a sync account named '{name}' already exists; pick another with --name")
+            raise ValidationError("sync.account_exists", name=name)
         with self.store.transaction() as conn:
             cur = conn.execute(
                 "INSERT INTO sync_accounts(profile_id, name, url, username, created_at) VALUES (?, ?, ?, ?, ?)",
@@ -182,7 +184,7 @@ class AccountService:
         with self.store.lock:
             row = self.store.conn.execute("SELECT * FROM sync_accounts WHERE id = ?", (account_id,)).fetchone()
         if row is None:
-            raise NotFoundError(f"no sync account with id {account_id}")
+            raise NotFoundError("sync.no_account_id", id=account_id)
         return _account(row)
 
     # ---- connection ------------------------------------------------------------------------
@@ -220,7 +222,7 @@ class AccountService:
         for mapping in self.mappings():
             if mapping.id == mapping_id:
                 return mapping
-        raise NotFoundError(f"no synced calendar with id {mapping_id}")
+        raise NotFoundError("sync.no_mapping_id", id=mapping_id)
 
     def map(self, account: Account, remote: RemoteInfo, local_name: str | None = None) -> Mapping:
         """Sync ``remote`` with the local calendar ``local_name`` (made if missing).
@@ -236,11 +238,11 @@ class AccountService:
             local = calendars.add(name)
         for existing in self.mappings():
             if existing.calendar_id == local.id and existing.remote_url.rstrip("/") != remote.url.rstrip("/"):
-                raise ValidationError(f"local calendar '{local.name}' already syncs with '{existing.remote_name}'")
+                raise ValidationError("sync.local_already_mapped", local=local.name, remote=existing.remote_name)
             if existing.account_id == account.id and existing.remote_url.rstrip("/") == remote.url.rstrip("/"):
                 if existing.calendar_id == local.id:
                     return existing
-                raise ValidationError(f"'{remote.name}' already syncs with local calendar '{existing.calendar_name}'")
+                raise ValidationError("sync.remote_already_mapped", remote=remote.name, local=existing.calendar_name)
         with self.store.transaction() as conn:
             cur = conn.execute(
                 "INSERT INTO sync_calendars(account_id, remote_url, remote_name, calendar_id, created_at) VALUES (?, ?, ?, ?, ?)",
@@ -275,7 +277,7 @@ def set_sync_interval_minutes(store: Store, profile_id: int, minutes: int) -> No
     from agent.services.settings import SettingsService
 
     if minutes < 0:
-        raise ValidationError("the sync interval cannot be negative")
+        raise ValidationError("sync.negative_interval")
     SettingsService(store, profile_id).set(INTERVAL_KEY, int(minutes))
 
 
@@ -286,8 +288,9 @@ def pick_remote(calendars: list[RemoteInfo], wanted: str) -> RemoteInfo:
         candidates = {info.name.casefold(), info.url.rstrip("/").casefold(), info.url.rstrip("/").rsplit("/", 1)[-1].casefold()}
         if text in candidates:
             return info
-    names = ", ".join(info.name for info in calendars) or "none"
-    raise NotFoundError(f"the server has no calendar '{wanted}'; it has: {names}")
+    if not calendars:
+        raise NotFoundError("sync.server_no_calendar_none", wanted=wanted)
+    raise NotFoundError("sync.server_no_calendar", wanted=wanted, names=", ".join(info.name for info in calendars))
 
 
 def _account(row: Any) -> Account:

@@ -170,7 +170,7 @@ class ConflictStore:
         with self.store.lock:
             row = self.store.conn.execute(self._SELECT + " AND x.id = ?", (self.profile_id, conflict_id)).fetchone()
         if row is None:
-            raise NotFoundError(f"no sync conflict with id {conflict_id}; see: richeng sync conflicts")
+            raise NotFoundError("sync.no_conflict", id=conflict_id)
         return _conflict(row)
 
     def record(

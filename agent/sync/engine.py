@@ -23,12 +23,23 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent.errors import ValidationError
+from agent.messages.catalogue import is_code, render
 from agent.store import journal_record
 from agent.store.changes import ChangeSet
 from agent.store.db import Store
 from agent.sync.accounts import Account, AccountService, Mapping, SyncError
 from agent.sync.conflicts import Conflict, ConflictStore
-from agent.sync.remote import Exists, Fetched, Gone, RemoteCalendar, RemoteError, Stale, Unavailable, describe_error
+from agent.sync.remote import (
+    Exists,
+    Fetched,
+    Gone,
+    RemoteCalendar,
+    RemoteError,
+    Stale,
+    Unavailable,
+    describe_error,
+    describe_failure,
+)
 from agent.sync.resources import (
     LocalRow,
     ServerResource,
@@ -47,17 +58,30 @@ APPLY_BATCH = 50  # resources written per transaction: bounds how long the UI wa
 
 @dataclass(frozen=True)
 class SyncProblem:
+    """One thing a run could not do. ``message`` is the English line (the JSON's, the
+    CLI's); ``code`` and ``params`` render it in the reader's language (``text``)."""
+
     account: str
     calendar: str | None
     uid: str | None
     message: str
+    code: str = ""
+    params: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @classmethod
+    def of(cls, account: str, calendar: str | None, uid: str | None, code: str, /, **params: Any) -> SyncProblem:
+        return cls(account, calendar, uid, render(code, "en", **params), code, params)
 
     def to_json(self) -> dict[str, Any]:
         return {"account": self.account, "calendar": self.calendar, "uid": self.uid, "message": self.message}
 
-    def __str__(self) -> str:
+    def text(self, lang: str = "en") -> str:
         where = " / ".join(part for part in (self.account, self.calendar, self.uid) if part)
-        return f"{where}: {self.message}"
+        message = render(self.code, lang, **self.params) if is_code(self.code) else self.message
+        return f"{where}: {message}"
+
+    def __str__(self) -> str:
+        return self.text("en")
 
 
 @dataclass
@@ -110,7 +134,7 @@ class SyncEngine:
         """``run`` as a generator that yields what it is doing, for the app's status bar."""
         accounts = [self.accounts.get(account)] if account else self.accounts.list()
         if not accounts:
-            raise SyncError("no sync account yet; add one with: richeng sync add-account URL --user NAME")
+            raise SyncError("sync.no_account")
         report = SyncReport()
         for acct in accounts:
             yield acct.name
@@ -118,7 +142,8 @@ class SyncEngine:
             try:
                 client = self._client_factory(acct)
             except Exception as exc:  # one account failing must not stop the others
-                report.errors.append(SyncProblem(acct.name, None, None, describe_error(exc)))
+                code, params = describe_failure(exc)
+                report.errors.append(SyncProblem.of(acct.name, None, None, code, **params))
                 continue
             for mapping in self.accounts.mappings(acct):
                 yield f"{acct.name} · {mapping.calendar_name}"
@@ -127,7 +152,8 @@ class SyncEngine:
                     with journal_record.origin(self.store, "sync", f"sync {acct.name} · {mapping.calendar_name}"):
                         _CalendarSync(self, acct, mapping, remote, report).run()  # journalled, never undone by `undo`
                 except Exception as exc:  # reported; the next calendar still syncs
-                    report.errors.append(SyncProblem(acct.name, mapping.calendar_name, None, describe_error(exc)))
+                    code, params = describe_failure(exc)
+                    report.errors.append(SyncProblem.of(acct.name, mapping.calendar_name, None, code, **params))
             self.accounts.record_run(
                 acct,
                 {
@@ -148,10 +174,10 @@ class SyncEngine:
         """Settle a conflict: ``local`` writes our version to the server (or deletes it there),
         ``server`` makes the local calendar match the server's version."""
         if keep not in KEEP:
-            raise ValidationError(f"--keep must be local or server, not '{keep}'")
+            raise ValidationError("sync.bad_keep", keep=keep)
         conflict = self.conflict_store.get(conflict_id)
         if conflict.resolved_at is not None:
-            raise ValidationError(f"conflict {conflict_id} was already resolved ({conflict.resolution})")
+            raise ValidationError("sync.conflict_resolved", id=conflict_id, resolution=conflict.resolution)
         mapping = self.accounts.mapping(conflict.mapping_id)
         items = ItemStore(self.store, mapping.id)
         local = LocalCalendar(self.store, self.profile_id, mapping.calendar_id)
@@ -164,7 +190,7 @@ class SyncEngine:
             else:
                 resource = parse_resource(conflict.server_ics)
                 if resource.problem:
-                    raise SyncError(f"the server's version cannot be read: {resource.problem}")
+                    raise SyncError("sync.server_version_unreadable", problem=resource.problem)
                 new_hash, applied = local.apply(resource)
                 changes.extend(applied)
                 items.put(conflict.uid, conflict.href, conflict.server_etag, new_hash, resource.canonical)
@@ -173,9 +199,9 @@ class SyncEngine:
         try:
             return self._keep_local(conflict, mapping, items, local)
         except Stale:
-            raise SyncError("the server's version changed again just now; sync, then look at it again") from None
+            raise SyncError("sync.server_changed_now") from None
         except RemoteError as exc:
-            raise SyncError(f"the server refused our version: {exc}") from None
+            raise SyncError("sync.server_refused_ours", text=str(exc)) from None
 
     def _keep_local(self, conflict: Conflict, mapping: Mapping, items: ItemStore, local: LocalCalendar) -> ChangeSet:
         """Write our side of ``conflict`` to the server, on the server copy the user saw."""
@@ -188,7 +214,7 @@ class SyncEngine:
                 mapping.id, conflict.uid, conflict.href, conflict.local_ics,
                 current.text if current else None, current.etag if current else None,
             )  # fmt: skip
-            raise SyncError("the server's version changed again since the conflict was found; look at it again")
+            raise SyncError("sync.server_changed_since")
         rows = local.rows(conflict.uid)
         if conflict.local_ics is None or not rows:  # our side deleted it
             if current is not None:
@@ -238,8 +264,8 @@ class _CalendarSync:
         self.by_href = {item.href: item for item in items}
         self.open_uids = {c.uid for c in self.conflicts.open(self.mapping.id)}
 
-    def problem(self, uid: str | None, message: str) -> None:
-        self.report.errors.append(SyncProblem(self.account.name, self.mapping.calendar_name, uid, message))
+    def problem(self, uid: str | None, code: str, /, **params: Any) -> None:
+        self.report.errors.append(SyncProblem.of(self.account.name, self.mapping.calendar_name, uid, code, **params))
 
     def run(self) -> None:
         self._reload()
@@ -266,11 +292,11 @@ class _CalendarSync:
         for fetch in self.remote.fetch_batches(wanted):
             gone |= fetch.missing
             if fetch.batch_errors and not told:  # made up for by single GETs; said once, so a broken proxy is seen
-                self.problem(None, f"calendar-multiget failed ({fetch.batch_errors[0]}); fetched one by one instead")
+                self.problem(None, "sync.multiget_failed", text=fetch.batch_errors[0])
                 told = True
             for key, message in fetch.errors.items():
                 self.clean = False
-                self.problem(self.by_href[key].uid if key in self.by_href else None, f"could not fetch {key}: {message}")
+                self.problem(self.by_href[key].uid if key in self.by_href else None, "sync.fetch_failed", key=key, text=message)
             self._apply_fetched(list(fetch.found.values()))
         with self.engine.store.transaction():
             for key in sorted(gone):
@@ -295,13 +321,13 @@ class _CalendarSync:
             raise
         except Exception as exc:  # reported per item; the token is kept back
             self.clean = False
-            self.problem(uid, f"could not apply the server's change: {describe_error(exc)}")
+            self.problem(uid, "sync.apply_failed", text=describe_error(exc))
 
     def _incoming(self, fetched: Fetched, resource: ServerResource, elsewhere: dict[str, str]) -> None:
         key, etag = fetched.key, fetched.etag
         if resource.problem:
             self.clean = False
-            self.problem(resource.uid, f"cannot read the server's copy at {key}: {resource.problem}")
+            self.problem(resource.uid, "sync.copy_at_unreadable", key=key, problem=resource.problem)
             return
         if resource.ignored:
             self.items.put(f"href:{key}", key, etag, "", None, ignored=True)
@@ -319,8 +345,7 @@ class _CalendarSync:
         if item is None:
             if uid in elsewhere:
                 self.clean = False
-                self.problem(uid, f"the server's event is already in local calendar '{elsewhere[uid]}'; move it to "
-                                  f"'{self.mapping.calendar_name}' or delete one copy")  # fmt: skip
+                self.problem(uid, "sync.already_local", other=elsewhere[uid], calendar=self.mapping.calendar_name)
             elif not rows:
                 self._take_server(uid, key, etag, resource)
             elif canonical_hash(rows) == resource.canonical:
@@ -406,7 +431,7 @@ class _CalendarSync:
             except Unavailable:
                 raise
             except RemoteError as exc:
-                self.problem(uid, f"could not upload: {exc}")
+                self.problem(uid, "sync.upload_failed", text=str(exc))
         for item in list(self.by_uid.values()):
             if item.ignored or item.uid in snapshot or item.uid in self.open_uids:
                 continue
@@ -415,7 +440,7 @@ class _CalendarSync:
             except Unavailable:
                 raise
             except RemoteError as exc:
-                self.problem(item.uid, f"could not delete on the server: {exc}")
+                self.problem(item.uid, "sync.delete_failed", text=str(exc))
 
     def _create(self, uid: str, rows: list[LocalRow]) -> None:
         key = self.remote.key_for_name(resource_name(uid))
@@ -435,7 +460,7 @@ class _CalendarSync:
         body = build_resource(rows)
         try:
             if item.etag is None:
-                raise Stale("no ETag known for the server's copy")
+                raise Stale("sync.no_etag")
             etag = self.remote.update(item.href, body, item.etag)
         except Stale:
             self._after_stale(item, rows, body)
@@ -454,7 +479,7 @@ class _CalendarSync:
             return
         resource = parse_resource(current.text, item.href)
         if resource.problem:
-            raise RemoteError(f"the server's copy cannot be read: {resource.problem}")
+            raise RemoteError("sync.copy_unreadable", problem=resource.problem)
         if resource.canonical == item.remote_hash and current.etag:  # their write changed nothing
             try:
                 etag = self.remote.update(item.href, body, current.etag)
@@ -472,7 +497,7 @@ class _CalendarSync:
         current: Fetched | None = None
         try:
             if item.etag is None:
-                raise Stale("no ETag known for the server's copy")
+                raise Stale("sync.no_etag")
             self.remote.delete(item.href, item.etag)
         except Gone:
             pass
@@ -481,7 +506,7 @@ class _CalendarSync:
             if current is not None:
                 resource = parse_resource(current.text, item.href)
                 if resource.problem:
-                    raise RemoteError(f"the server's copy cannot be read: {resource.problem}") from stale
+                    raise RemoteError("sync.copy_unreadable", problem=resource.problem) from stale
                 if resource.canonical != item.remote_hash or not current.etag:
                     self._conflict(item.uid, item.href, [], current.text, current.etag, restore=resource)
                     return

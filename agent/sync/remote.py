@@ -31,6 +31,7 @@ from urllib.parse import quote, urljoin, urlsplit
 
 from caldav.lib import error as dav_error
 
+from agent.messages.catalogue import is_code, render
 from agent.sync import davxml
 from agent.sync.davxml import Unreadable, key_of
 
@@ -48,12 +49,23 @@ _NO_SYNC_REPORT = {400, 403, 404, 405, 415, 422, 501}
 
 
 class RemoteError(Exception):
-    """The server refused or failed one request; the message is fit to report."""
+    """The server refused or failed one request; the message is fit to report.
 
-    def __init__(self, message: str, *, status: int | None = None, preconditions: Iterable[str] = ()) -> None:
-        super().__init__(message)
+    Like a ``UserFacingError`` it carries a catalogue code and its parameters (``sync.*``):
+    ``str()`` is the English line, ``text(lang)`` the reader's own."""
+
+    def __init__(self, code: str, /, *, status: int | None = None, preconditions: Iterable[str] = (), **params: Any) -> None:
+        self.code = code
+        self.params = params
+        super().__init__(self.text("en"))
         self.status = status
         self.preconditions = tuple(preconditions)
+
+    def text(self, lang: str = "en") -> str:
+        return render(self.code, lang, **self.params) if is_code(self.code) else self.code
+
+    def __str__(self) -> str:
+        return self.text("en")
 
 
 class Unavailable(RemoteError):
@@ -108,36 +120,42 @@ class Fetch:
     batch_errors: list[str] = field(default_factory=list)
 
 
-def describe_error(exc: BaseException) -> str:
-    """One line for a report: ours as they are, others with their HTTP status, capped."""
+def describe_failure(exc: BaseException) -> tuple[str, dict[str, Any]]:
+    """A failure as a catalogue code and its parameters: ours as they are, others with
+    their HTTP status and their own text (capped)."""
     if isinstance(exc, RemoteError):
-        return str(exc)
+        return exc.code, exc.params
     status = getattr(exc, "status", None)
     reason = getattr(exc, "reason", None) or str(exc) or type(exc).__name__
     text = " ".join(str(reason).split())
     if len(text) > 300:
         text = text[:297] + "..."
-    return f"HTTP {status}: {text}" if status else text
+    return ("sync.http_error", {"http": status, "text": text}) if status else ("sync.error_text", {"text": text})
 
 
-def describe_transport(exc: BaseException, url: str, timeout: object) -> str:
-    """A failed connection in a few words; the HTTP library's own text is a paragraph."""
+def describe_error(exc: BaseException) -> str:
+    """One line for a report, in English (``describe_failure`` for the code)."""
+    code, params = describe_failure(exc)
+    return render(code, "en", **params)
+
+
+def describe_transport(exc: BaseException, url: str, timeout: object) -> tuple[str, dict[str, Any]]:
+    """A failed connection in a few words (a code and its parameters); the HTTP library's
+    own text is a paragraph."""
     text = " ".join(str(exc).split()).lower()
     name = type(exc).__name__.lower()
     host = urlsplit(url).netloc or url
     if "timeout" in name or "timed out" in text:
-        what = f"no answer within {timeout} s"
-    elif "refused" in text:
-        what = "connection refused"
-    elif "ssl" in name or "certificate" in text or "ssl" in text:
-        what = "the secure connection (TLS) failed"
-    elif any(word in text for word in ("name or service", "nodename", "getaddrinfo", "name resolution")):
-        what = "the server's name is not known (DNS)"
-    elif any(word in text for word in ("closed", "aborted", "reset", "incomplete", "chunk", "protocol", "broken pipe")):
-        what = "the connection closed before the answer was complete"
-    else:
-        what = f"{type(exc).__name__}: {' '.join(str(exc).split())[:120]}"
-    return f"cannot reach {host}: {what}"
+        return "sync.no_answer", {"host": host, "timeout": timeout}
+    if "refused" in text:
+        return "sync.refused", {"host": host}
+    if "ssl" in name or "certificate" in text or "ssl" in text:
+        return "sync.tls_failed", {"host": host}
+    if any(word in text for word in ("name or service", "nodename", "getaddrinfo", "name resolution")):
+        return "sync.dns_failed", {"host": host}
+    if any(word in text for word in ("closed", "aborted", "reset", "incomplete", "chunk", "protocol", "broken pipe")):
+        return "sync.cut_off", {"host": host}
+    return "sync.transport_failed", {"host": host, "error": type(exc).__name__, "text": " ".join(str(exc).split())[:120]}
 
 
 def _strong(etag: str | None) -> str | None:
@@ -166,23 +184,29 @@ class RemoteCalendar:
             return self.client.request(url, method, body, headers or {})  # type: ignore[arg-type]
         except dav_error.AuthorizationError as exc:  # the library raises for 401 and 403
             if exc.status == 401 or (exc.status is None and not exc.preconditions):
-                raise Unavailable("the server refused the user name or password (HTTP 401)", status=401) from None
-            raise RemoteError(describe_error(exc), status=exc.status, preconditions=exc.preconditions) from None
+                raise Unavailable("sync.auth_refused_401", status=401) from None
+            code, params = describe_failure(exc)
+            raise RemoteError(code, status=exc.status, preconditions=exc.preconditions, **params) from None
         except dav_error.DAVError as exc:  # 429, or 503 with Retry-After
-            raise RemoteError(describe_error(exc), status=getattr(exc, "status", None)) from None
+            code, params = describe_failure(exc)
+            raise RemoteError(code, status=getattr(exc, "status", None), **params) from None
         except OSError as exc:  # connection refused, reset, timed out, answer cut off
-            raise Unavailable(describe_transport(exc, url, getattr(self.client, "timeout", "?"))) from None
+            code, params = describe_transport(exc, url, getattr(self.client, "timeout", "?"))
+            raise Unavailable(code, **params) from None
         except Exception as exc:  # an answer that says it is XML and is not (cut short)
-            raise RemoteError(f"the server's answer to {method} could not be read ({type(exc).__name__})") from None
+            raise RemoteError("sync.answer_unreadable", method=method, error=type(exc).__name__) from None
 
     @staticmethod
     def _failed(response: Any, what: str) -> RemoteError:
         raw = getattr(response, "_raw", None)
         reason = " ".join(str(getattr(response, "reason", "") or "").split())
         return RemoteError(
-            f"{what}: HTTP {response.status}{(' ' + reason) if reason else ''}",
+            "sync.http_failed_reason" if reason else "sync.http_failed",
             status=response.status,
             preconditions=dav_error.parse_preconditions(raw),
+            what=what,
+            http=response.status,
+            reason=reason,
         )
 
     def _read(self, response: Any, what: str) -> davxml.Multistatus:
@@ -192,14 +216,14 @@ class RemoteCalendar:
         try:
             return davxml.read_multistatus(response.tree, self.key)
         except Unreadable as exc:
-            raise RemoteError(f"{what}: the answer is not usable ({exc})") from None
+            raise RemoteError("sync.answer_unusable", what=what, text=str(exc)) from None
 
     def _written(self, response: Any, what: str) -> None:
         """A write went through only on a 2xx that came from a CalDAV server."""
         if not 200 <= response.status < 300:
             raise self._failed(response, what)
         if davxml.is_web_page(response.headers):
-            raise RemoteError(f"{what}: HTTP {response.status} with a web page, not the CalDAV server's answer")
+            raise RemoteError("sync.web_page", what=what, http=response.status)
 
     # ---- reading ---------------------------------------------------------------------------
 
@@ -238,7 +262,7 @@ class RemoteCalendar:
                 raise
             page = self._read(response, "the sync REPORT")
             if not page.sync_token:
-                raise RemoteError("the sync REPORT: the answer has no sync-token (cut short?)")
+                raise RemoteError("sync.no_sync_token")
             for entry in davxml.members(page.entries, self.key):
                 if entry.status in (404, 410):
                     deleted.add(entry.key)
@@ -252,7 +276,7 @@ class RemoteCalendar:
                 log.info("initial sync-collection truncated; listing ETags")
                 return None
             token = page.sync_token
-        raise RemoteError(f"the sync REPORT: still truncated after {MAX_SYNC_PAGES} pages")
+        raise RemoteError("sync.still_truncated", pages=MAX_SYNC_PAGES)
 
     def _ctag(self) -> str | None:
         try:
@@ -345,7 +369,7 @@ class RemoteCalendar:
         try:
             text = davxml.calendar_text(response.raw)
         except Unreadable as exc:
-            raise RemoteError(f"GET {key}: HTTP 200 but {exc}") from None
+            raise RemoteError("sync.get_unusable", key=key, text=str(exc)) from None
         return Fetched(key, (response.headers or {}).get("ETag"), text)
 
     # ---- writing ---------------------------------------------------------------------------
@@ -359,7 +383,7 @@ class RemoteCalendar:
             raise
         except RemoteError as exc:
             if exc.status == 412 or set(davxml.UID_CONFLICT).intersection(exc.preconditions):
-                raise Exists(f"HTTP {exc.status}: the server already has this event", status=exc.status) from None
+                raise Exists("sync.already_there", status=exc.status, http=exc.status) from None
             raise
         return _strong((response.headers or {}).get("ETag"))
 
@@ -386,7 +410,7 @@ class RemoteCalendar:
 def _outcome(exc: RemoteError) -> RemoteError:
     """A refused update or delete, as the engine decides on it."""
     if exc.status == 412:
-        return Stale(str(exc), status=412)
+        return Stale(exc.code, status=412, **exc.params)
     if exc.status in (404, 410):
-        return Gone(str(exc), status=exc.status)
+        return Gone(exc.code, status=exc.status, **exc.params)
     return exc
