@@ -51,3 +51,8 @@ class NotFoundError(UserFacingError):
 
 class ValidationError(UserFacingError):
     """Input that cannot be stored as given (empty title, end before start ...)."""
+
+
+class JournalError(UserFacingError):
+    """An undo that cannot be done exactly; nothing was changed. The CLI shows these in both
+    languages (they were bilingual before the catalogue, and ``richeng undo`` still is)."""

@@ -38,7 +38,7 @@ from typing import TypeVar
 
 from PySide6.QtCore import QObject, QThreadPool, Signal
 
-from agent.errors import UserFacingError
+from agent.errors import JournalError, UserFacingError
 from agent.services.calendars import Calendar, CalendarService, CalendarSnapshot
 from agent.services.editing import EditService, EventDraft, Scope
 from agent.store import journal
@@ -158,7 +158,7 @@ class Operations(QObject):
 
     def _failed(self, error: Exception) -> None:
         """A step's error: a journal refusal is final, any other worth retrying (the file was busy)."""
-        self._keep = not isinstance(error, journal.JournalError)
+        self._keep = not isinstance(error, JournalError)
         self.failed.emit(error_text(error) if isinstance(error, UserFacingError) else describe(error))
 
     # ---- undo and redo -------------------------------------------------------------------

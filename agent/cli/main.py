@@ -14,8 +14,8 @@ from typing import Any
 
 from agent import __version__
 from agent.cli.common import CliError, Parser, close_stores, fail, parse_now
-from agent.errors import UserFacingError
-from agent.messages.catalogue import render
+from agent.errors import JournalError, UserFacingError
+from agent.messages.catalogue import both, render
 
 
 def _add_common(parser: argparse.ArgumentParser, *, top: bool) -> None:
@@ -138,6 +138,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return agenda(args)
         return int(handler(args))
+    except JournalError as exc:  # the undo journal's refusals read in both languages, as before the catalogue
+        return fail(both(exc.code, **exc.params))
     except UserFacingError as exc:
         return fail(str(exc))
     except KeyboardInterrupt:

@@ -239,7 +239,7 @@ class ChatEditService:
         if args.get("newDate"):
             resolved = resolve(str(args["newDate"]), self.ctx)
             if not resolved.candidates or len(resolved.candidates) != 1 or resolved.kind == "time":
-                raise SymbolError(str(args["newDate"]), "newDate must name one day (D+2, W5, 12-20)")
+                raise SymbolError(str(args["newDate"]), "services.new_date_one_day")
             plan["new_day"] = resolved.candidates[0].isoformat()
         for key, name in (("newTime", "new_time"), ("newEndTime", "new_end_time")):
             if args.get(key):

@@ -424,7 +424,7 @@ class CommandService:
             return None, [], None
         resolved = resolve(str(symbol), self.ctx)
         if resolved.kind == "time":
-            raise SymbolError(str(symbol), f"'{symbol}' is a time; dateExpression needs a date symbol such as D+1 or W3")
+            raise SymbolError(str(symbol), "services.date_is_time", symbol=symbol)
         if resolved.kind == "instant":
             assert resolved.start is not None
             local = resolved.start.astimezone(self.ctx.tz)

@@ -59,11 +59,11 @@ def build_series(
     kind or an until-day that does not resolve or precedes the start."""
     kind = str(kind).upper()
     if kind not in REPEATS:
-        raise SymbolError(kind, f"repeat must be one of {', '.join(REPEATS)}")
+        raise SymbolError(kind, "services.repeat_choice", choices=", ".join(REPEATS))
     day = start.date() if isinstance(start, datetime) else start
     until = _until(until_symbol, ctx, day) if until_symbol else None
     if count is not None and until is not None:
-        raise SymbolError(str(until_symbol), "give repeatUntil or repeatCount, not both")
+        raise SymbolError(str(until_symbol), "services.until_or_count")
     series = Series(kind, start=start, until=until, count=count)
     if kind == "LUNAR_YEARLY":
         dates = _lunar_dates(start, ctx, until, count)
@@ -98,14 +98,14 @@ def build_series(
 def _until(symbol: str, ctx: TimeContext, first: date) -> date:
     resolved = resolve(symbol, ctx)
     if resolved.kind == "time" or resolved.end is None and not resolved.candidates:
-        raise SymbolError(symbol, f"repeatUntil '{symbol}' is not a day")
+        raise SymbolError(symbol, "services.until_not_day", symbol=symbol)
     if resolved.candidates:
         last = resolved.candidates[-1]
     else:
         assert resolved.end is not None
         last = (resolved.end.astimezone(ctx.tz) - timedelta(seconds=1)).date()
     if last < first:
-        raise SymbolError(symbol, f"repeatUntil {last.isoformat()} is before the first day {first.isoformat()}")
+        raise SymbolError(symbol, "services.until_before_first", last=last.isoformat(), first=first.isoformat())
     return last
 
 
@@ -132,5 +132,5 @@ def _lunar_dates(start: date | datetime, ctx: TimeContext, until: date | None, c
         else:
             found.append(solar)
     if not found:
-        raise SymbolError("LUNAR_YEARLY", "no lunar date in the range given")
+        raise SymbolError("LUNAR_YEARLY", "services.no_lunar_date")
     return found  # the first is the start itself when it is that lunar day (DTSTART counts)

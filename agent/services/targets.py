@@ -95,16 +95,16 @@ def window(date_symbol: str | None, ctx: TimeContext) -> tuple[datetime, datetim
         return start, day_start(ctx.today + timedelta(days=AHEAD_DAYS + 1), ctx.tz), False
     resolved = resolve(date_symbol, ctx)
     if resolved.kind == "time":
-        raise SymbolError(date_symbol, f"'{date_symbol}' is a time; targetDate needs a date symbol such as D+1")
+        raise SymbolError(date_symbol, "services.target_is_time", symbol=date_symbol)
     if resolved.candidates:
         first, last = resolved.candidates[0], resolved.candidates[-1]
     elif resolved.start is not None and resolved.end is not None:
         first = resolved.start.astimezone(ctx.tz).date()
         last = (resolved.end.astimezone(ctx.tz) - timedelta(seconds=1)).date()
     else:
-        raise SymbolError(date_symbol, f"'{date_symbol}' does not name a day")
+        raise SymbolError(date_symbol, "services.target_not_day", symbol=date_symbol)
     if (last - first).days > MAX_WINDOW_DAYS:
-        raise SymbolError(date_symbol, f"'{date_symbol}' covers more than {MAX_WINDOW_DAYS} days; name the day")
+        raise SymbolError(date_symbol, "services.target_too_wide", symbol=date_symbol, days=MAX_WINDOW_DAYS)
     return day_start(first, ctx.tz), day_start(last + timedelta(days=1), ctx.tz), True
 
 

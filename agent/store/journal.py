@@ -32,7 +32,7 @@ from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
-from agent.errors import NotFoundError, UserFacingError
+from agent.errors import JournalError, NotFoundError
 from agent.store.journal_record import (
     CHUNK,
     RowChange,
@@ -53,10 +53,6 @@ if TYPE_CHECKING:
     from agent.store.db import Store
 
 LIST_DEFAULT = 20
-
-
-class JournalError(UserFacingError):
-    """An undo that cannot be done exactly; nothing was changed."""
 
 
 @dataclass(frozen=True)
@@ -341,7 +337,6 @@ def _moment(row: Any, ts: int) -> datetime | date:
 
 __all__ = [
     "Entry",
-    "JournalError",
     "Reverted",
     "find",
     "get",

@@ -395,7 +395,7 @@ class RemoteCalendar:
         except Unavailable:
             raise
         except RemoteError as exc:
-            raise _outcome(exc) from None
+            raise classify_failure(exc) from None
         return _strong((response.headers or {}).get("ETag"))
 
     def delete(self, key: str, etag: str) -> None:
@@ -404,10 +404,10 @@ class RemoteCalendar:
         except Unavailable:
             raise
         except RemoteError as exc:
-            raise _outcome(exc) from None
+            raise classify_failure(exc) from None
 
 
-def _outcome(exc: RemoteError) -> RemoteError:
+def classify_failure(exc: RemoteError) -> RemoteError:
     """A refused update or delete, as the engine decides on it."""
     if exc.status == 412:
         return Stale(exc.code, status=412, **exc.params)

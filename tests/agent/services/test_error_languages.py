@@ -66,13 +66,13 @@ def test_a_bad_case_says_where_in_both_languages() -> None:
 
 def test_a_failed_request_and_a_run_problem_read_in_both_languages() -> None:
     from agent.sync.engine import SyncProblem
-    from agent.sync.remote import RemoteError, Stale, _outcome, describe_transport
+    from agent.sync.remote import RemoteError, Stale, classify_failure, describe_transport
 
     code, params = describe_transport(ConnectionRefusedError("[Errno 111] Connection refused"), "https://dav.example/x/", 30)
     error = RemoteError(code, **params)
     assert str(error) == "cannot reach dav.example: connection refused"
     assert error.text("zh") == "无法连接 dav.example：连接被拒绝"
-    stale = _outcome(RemoteError("sync.http_failed", status=412, what="PUT", http=412))
+    stale = classify_failure(RemoteError("sync.http_failed", status=412, what="PUT", http=412))
     assert isinstance(stale, Stale) and (str(stale), stale.status) == ("PUT: HTTP 412", 412)
     problem = SyncProblem.of("home", "工作", None, "sync.upload_failed", text="HTTP 500: boom")
     assert problem.message == "could not upload: HTTP 500: boom"
