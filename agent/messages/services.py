@@ -95,4 +95,15 @@ MESSAGES: dict[str, Message] = {
         "'{symbol}' is a time; dateExpression needs a date symbol such as D+1 or W3",
     ),
     "services.new_date_one_day": Message("newDate 必须指明一天（D+2、W5、12-20）", "newDate must name one day (D+2, W5, 12-20)"),
+    "services.edit.changed_meanwhile_all": Message("这些日程刚刚被改过", "those events changed meanwhile"),
+    "services.edit.no_such_option": Message("没有这个选项", "no such option"),
+    "services.edit.changed_meanwhile": Message("这个日程刚刚被改过", "that event changed meanwhile"),
+    "services.edit.allday_series_time": Message(
+        "全天的重复日程只能一次给一次加上时间（范围：仅此一次）",
+        "an all-day series gets a time one instance at a time (scope this)",
+    ),
+    "services.edit.series_calendar": Message(
+        "重复日程只能整个系列一起换日历（范围：全部）", "a repeating event changes calendar as a whole series (scope all)"
+    ),
+    "services.edit.not_saved": Message("改动没能保存：{reason}", "the change could not be saved: {reason}"),
 }

@@ -126,7 +126,7 @@ def edit_receipt(outcome: EditOutcome, lang: str) -> str:
     if outcome.status == "none":
         return render("receipts.edit.nothing_pending", lang)
     if outcome.message:
-        return render("receipts.edit.failed_because", lang, message=outcome.message)
+        return render("receipts.edit.failed_because", lang, message=outcome.message_text(lang))
     return render("receipts.edit.failed", lang)
 
 

@@ -30,6 +30,7 @@ from typing import Any
 import icalendar
 
 from agent.errors import StoreError, UserFacingError
+from agent.messages.catalogue import is_code, render
 from agent.services.calendars import CalendarService
 from agent.services.command_types import WriteFacts
 from agent.services.editing import EditService
@@ -118,15 +119,22 @@ class EditOutcome:
     reasons: list[str] = field(default_factory=list)  # why it asks first
     kept: int = 0  # a declined bulk change: how many events stay as they were
     command_id: int | None = None
-    message: str | None = None
+    message: str | None = None  # why it failed: a catalogue code (with ``message_params``) or a text that is data
     today: date | None = None
     expires_at: datetime | None = None  # when the pending question this round left expires (its row's)
+    message_params: dict[str, Any] = field(default_factory=dict)
     uid: str | None = None  # the target event, once found
     at: datetime | date | None = None  # where the target is now (moved or not): the app's "Show in calendar"
 
     def offered(self) -> list[EditOption]:
         """What the app's bar shows for this outcome's question (choices, or the target)."""
         return offered(self.options, self.before)
+
+    def message_text(self, lang: str = "en") -> str | None:
+        """``message`` in ``lang`` (the catalogue's), or as it is when it is data."""
+        if self.message is not None and is_code(self.message):
+            return render(self.message, lang, **self.message_params)
+        return self.message
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -144,7 +152,7 @@ class EditOutcome:
             "conflicts": [occ.to_json() for occ in self.conflicts],
             "reasons": self.reasons,
             "command_id": self.command_id,
-            "message": self.message,
+            "message": self.message_text("en"),
             "today": self.today.isoformat() if self.today else None,
         }
 
@@ -182,6 +190,7 @@ class _Edit:
         status: str,
         *,
         message: str | None = None,
+        message_params: dict[str, Any] | None = None,
         options: list[dict[str, Any]] | None = None,
         more: int = 0,
         reasons: list[str] | None = None,
@@ -203,6 +212,7 @@ class _Edit:
             conflicts=list(conflicts or []),
             reasons=list(reasons or []),
             message=message,
+            message_params=dict(message_params or {}),
             today=self.today,
             uid=self.uid,
             at=self.at,
@@ -383,7 +393,7 @@ class ChatEditService:
             after=done[0] if done else None,
         )
         if not done:
-            return EditOutcome("no_match", today=self.ctx.today, message="those events changed meanwhile")
+            return EditOutcome("no_match", today=self.ctx.today, message="services.edit.changed_meanwhile_all")
         self.facts.changes.extend(changes)  # after COMMIT: the exit guard's fact
         self.facts.kinds.update("deleted" if op == "delete" else "updated" for op in ops)
         outcome.changed = {"bulk": len(done)}
@@ -418,7 +428,7 @@ class ChatEditService:
     def pick(self, stub: EditStub, index: int) -> EditOutcome:
         options = list(stub.slots.get("options") or [])
         if not 0 <= index < len(options):
-            return EditOutcome("none", today=self.ctx.today, message="no such option")
+            return EditOutcome("none", today=self.ctx.today, message="services.edit.no_such_option")
         occ = refind(self.queries, options[index], self.ctx)
         slots = stub.slots
         self._end(stub.id, "answered")
@@ -428,7 +438,7 @@ class ChatEditService:
                 op=slots["op"],
                 title=options[index]["title"],
                 today=self.ctx.today,
-                message="that event changed meanwhile",
+                message="services.edit.changed_meanwhile",
             )
         reasons = list(slots.get("reasons") or [])
         plan = dict(slots.get("plan") or {})
@@ -453,7 +463,7 @@ class ChatEditService:
                 op=slots.get("op", "update"),
                 title=str(target.get("title", "")),
                 today=self.ctx.today,
-                message="that event changed meanwhile",
+                message="services.edit.changed_meanwhile",
             )
         return self._decide(
             slots["op"],
@@ -497,11 +507,11 @@ class ChatEditService:
         try:
             start, end = self._times(plan, occ)
         except UserFacingError as exc:
-            return base.outcome("invalid", message=str(exc))
+            return base.outcome("invalid", message=exc.code, message_params=exc.params)
         if recurring and scope != "this" and occ.all_day and isinstance(start, datetime):
-            return base.outcome("invalid", message="an all-day series gets a time one instance at a time (scope this)")
+            return base.outcome("invalid", message="services.edit.allday_series_time")
         if recurring and plan.get("calendar") and plan["calendar"] != occ.calendar and scope != "all":
-            return base.outcome("invalid", message="a repeating event changes calendar as a whole series (scope all)")
+            return base.outcome("invalid", message="services.edit.series_calendar")
         if recurring and scope in ("following", "all") and not confirmed:
             if op == "delete":
                 asks.append("series_delete")
@@ -526,7 +536,7 @@ class ChatEditService:
         try:
             changes = self._write(op, plan, occ, scope, start, end)
         except (sqlite3.Error, StoreError, UserFacingError) as exc:
-            return base.outcome("invalid", message=f"the change could not be saved: {exc}")
+            return base.outcome("invalid", message="services.edit.not_saved", message_params={"reason": str(exc)})
         self.facts.changes.extend(changes)  # after COMMIT: the exit guard's fact
         self.facts.kinds.add("deleted" if op == "delete" else "updated")
         return base.outcome("deleted" if op == "delete" else "updated", after=after)

@@ -36,6 +36,7 @@ from agent.models.keys import delete_api_key, keyring_key, normalize_base_url, s
 from agent.models.registry import ModelSpecError, load_model, parse_spec
 from app.background_op import BackgroundOp
 from app.context import AppContext
+from app.i18n import error_text
 from app.io import file_dialogs
 from app.settings.model_download import RECOMMENDED, download_model
 from app.worker import Channel, GeneratorWorker, describe
@@ -56,7 +57,7 @@ def probe_model(spec: str, options: dict[str, Any]) -> tuple[bool, str]:
         model = load_model(spec, **options)
         model.complete(PROBE_MESSAGES, [], max_tokens=4)
     except (ModelUnavailable, ModelSpecError) as exc:
-        return False, str(exc)
+        return False, error_text(exc)
     except Exception as exc:  # a backend's unexpected error still reads as a reason
         return False, f"{type(exc).__name__}: {exc}"
     return True, str(getattr(model, "name", spec))
