@@ -188,7 +188,8 @@ def test_llama_cpp_and_numpy_load_in_the_frozen_app(run, tmp_path: Path) -> None
     result = run("chat", "你好", "--model", f"llama:{bogus}", "--json", "--db", str(tmp_path / "llm.sqlite3"), *NOW)
     assert result.returncode == 0, result.stderr[-4000:]
     reply = json.loads(result.stdout)
-    assert reply["outcome"] == "model_unavailable" and "as a GGUF model" in reply["reply"], reply
+    # "你好" is Chinese, so the model's error reads in Chinese too (the catalogue's models.cannot_load)
+    assert reply["outcome"] == "model_unavailable" and "作为 GGUF 模型加载" in reply["reply"], reply
 
 
 @pytest.mark.model
