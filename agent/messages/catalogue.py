@@ -21,8 +21,6 @@ from typing import Any, Final
 from agent.messages import cli, evals, files, ics, models, receipts, runtime, services, store, sync, timesym
 from agent.messages.message import Message
 
-LANGS: Final = ("zh", "en")
-
 
 def fields(template: str) -> set[str]:
     """The parameter names a template uses."""

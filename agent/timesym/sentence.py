@@ -160,17 +160,16 @@ def _range_end(first: DayTok, second: DayTok) -> date | None:
     return second.days[-1]
 
 
-def _pick_day(s: str, days: list[DayTok], seps: list[SepTok], times: list[Tok]) -> tuple[_Day | None, list[DayTok]]:
-    """The day (or days) of the event and the day words left for the title."""
+def _pick_day(s: str, days: list[DayTok], seps: list[SepTok], times: list[Tok]) -> _Day | None:
+    """The day (or days) of the event; the day words it does not use stay in the title."""
     if not days:
-        return None, []
+        return None
     for a, b in zip(days, days[1:], strict=False):
         between = [t for t in seps if a.end <= t.start and t.end <= b.start]
         if between and _empty_gap(s, a.end, b.start, list(between)):
             last = _range_end(a, b)
             if last is not None and a.days[0] <= last <= a.days[0] + timedelta(days=366):
-                others = [d for d in days if d is not a and d is not b]
-                return _Day(a.days[0], last, [a, b, *between]), others
+                return _Day(a.days[0], last, [a, b, *between])
 
     def led(tok: DayTok) -> bool:
         return bool(_LEAD_EN.search(s[: tok.start]))
@@ -186,7 +185,6 @@ def _pick_day(s: str, days: list[DayTok], seps: list[SepTok], times: list[Tok]) 
     primary = days[order[0]]
     day = primary.days[0]
     used: list[Tok] = [primary]
-    rest: list[DayTok] = []
     for tok in sorted(days, key=lambda t: abs(t.start - primary.start)):
         if tok is primary:
             continue
@@ -199,10 +197,11 @@ def _pick_day(s: str, days: list[DayTok], seps: list[SepTok], times: list[Tok]) 
             or (tok.weekday is not None and day.isoweekday() == tok.weekday)
             or (tok.weekend and day in tok.days)
         )
-        (used if agrees else rest).append(tok)
+        if agrees:
+            used.append(tok)
     last = primary.days[-1] if primary.weekend else day
     rolls = primary if primary.rolls else None
-    return _Day(day, last, used, rolls, primary.lunar), rest
+    return _Day(day, last, used, rolls, primary.lunar)
 
 
 # --------------------------------------------------------------------------
@@ -467,7 +466,7 @@ def parse_quick(text: str, ctx: TimeContext, *, default_minutes: int = 60) -> Qu
     repeats = [t for t in tokens if isinstance(t, RepeatTok)]
     reminders = [t for t in tokens if isinstance(t, ReminderTok)]
 
-    day, _title_days = _pick_day(s, days, seps, [*clocks, *periods])
+    day = _pick_day(s, days, seps, [*clocks, *periods])
     day_toks = [t for t in (day.used if day else []) if isinstance(t, DayTok)]
     at = _pick_time(s, clocks, periods, seps, day_toks or days, [*day_toks, *repeats[:1]])
     rep = repeats[0] if repeats else None

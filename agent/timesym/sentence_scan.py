@@ -494,8 +494,7 @@ def _adjective_repeat(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
     """ "daily"/"monthly" opening the sentence and running into a word is part of its name."""
     if m.start() == _first_letter(m.string) and re.match(r"\s+[a-z]", m.string[m.end() :]):
         return None
-    kind = {"daily": "DAILY", "monthly": "MONTHLY", "yearly": "YEARLY", "biweekly": "BIWEEKLY"}.get(m["w"], "WEEKLY")
-    return [RepeatTok(start=m.start(), end=m.end(), kind=kind)]
+    return [RepeatTok(start=m.start(), end=m.end(), kind=S.ADJECTIVE_REPEATS_EN[m["w"]])]
 
 
 def _reminder(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
@@ -708,7 +707,7 @@ RULES: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
     ),
     _rule(rf"{L}(?:{alt(S.MONTHLY_EN[:-1])}){R}", _repeat("MONTHLY")),
     _rule(rf"{L}(?:{alt(S.YEARLY_EN[:2])}){R}", _repeat("YEARLY")),
-    _rule(rf"{L}(?P<w>daily|weekly|monthly|yearly|annually|biweekly|fortnightly){R}", _adjective_repeat),
+    _rule(rf"{L}(?P<w>{alt(S.ADJECTIVE_REPEATS_EN)}){R}", _adjective_repeat),
     # reminders
     _rule(
         rf"(?:{alt(S.AHEAD_ZH)})\s*(?:(?P<half>{alt(S.HALF_HOUR_ZH)})|(?P<n>{_NUM}|[0-9]{{1,3}})\s*(?P<u>{_UNIT_ZH}))"

@@ -201,13 +201,22 @@ EVERY_EN: Final[tuple[str, ...]] = ("every", "each")
 EVERY_OTHER_EN: Final[tuple[str, ...]] = ("every other", "every second", "every 2nd")
 #: "Weekly review", "Daily standup", "Monthly report": an English repeat adjective that opens
 #: the sentence and runs straight into a word names the event; it is not a repeat.
-ADJECTIVE_REPEATS_EN: Final[tuple[str, ...]] = ("daily", "weekly", "monthly", "yearly", "biweekly")
+ADJECTIVE_REPEATS_EN: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "daily": "DAILY",
+        "weekly": "WEEKLY",
+        "monthly": "MONTHLY",
+        "yearly": "YEARLY",
+        "annually": "YEARLY",
+        "biweekly": "BIWEEKLY",
+        "fortnightly": "BIWEEKLY",
+    }
+)
 
 # --------------------------------------------------------------------------
 # Reminders
 # --------------------------------------------------------------------------
 
-REMIND_ZH: Final[str] = "提醒"
 AHEAD_ZH: Final[tuple[str, ...]] = ("提前",)
 UNIT_MINUTES_ZH: Final[Mapping[str, int]] = MappingProxyType(
     {"分钟": 1, "分": 1, "个小时": 60, "小时": 60, "个钟头": 60, "钟头": 60, "天": 1440, "日": 1440, "周": 10080}

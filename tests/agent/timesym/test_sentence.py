@@ -186,3 +186,11 @@ def test_sentences_built_from_the_vocabulary_read_without_raising(words: list[st
     parsed = parse_quick(text, CTX)
     for span in parsed.spans:
         assert text[span.start : span.end] == span.text
+
+
+@pytest.mark.parametrize(
+    ("text", "repeat"), [("Board meeting annually on Dec 15", "YEARLY"), ("Payroll fortnightly on Friday", "BIWEEKLY")]
+)
+def test_an_english_repeat_adverb_names_its_own_frequency(text: str, repeat: str) -> None:
+    """Found reading the change: 'annually' and 'fortnightly' fell through to WEEKLY."""
+    assert parse_quick(text, CTX).repeat == repeat
