@@ -3,8 +3,7 @@ transaction per logical write.
 
 A file we cannot understand is never modified: ``Store`` opens nothing before
 ``agent.store.file_check.inspect_file`` has read it without writing a byte, and refuses
-what that check does not accept (``refusal``). The names of ``file_check`` are re-exported
-here for the callers that import them from this module.
+what that check does not accept (``refusal``).
 
 Threading rule (docs/architecture.md): every thread that touches a file store uses its own
 connection, which ``Store.conn`` opens on first use in that thread; WAL lets readers run

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from agent.timesym.context import system_zone_name
 from app.context import AppContext
-from app.settings.holiday_choice import HOLIDAY_COUNTRIES, fill_countries  # noqa: F401 (re-exported)
+from app.settings.holiday_choice import fill_countries
 from app.settings.zone_picker import ZonePicker
 
 
