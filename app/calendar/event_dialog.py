@@ -30,7 +30,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QSpinBox,
-    QTimeEdit,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -43,6 +42,7 @@ from app.calendar.holidays import prefers_chinese
 from app.calendar.occurrence_edit import EditorResult, EventWrites
 from app.calendar.recurrence import LUNAR_MARK, WEEKDAYS, RecurrenceSpec, build_rule, last_instance_day, parse_rule
 from app.calendar.search_panel import swatch
+from app.calendar.typed_edits import TypedDateEdit, TypedTimeEdit
 from app.context import AppContext
 from app.i18n import error_text
 
@@ -104,8 +104,9 @@ class EventDialog(QDialog):
             self.calendar.addItem(swatch(calendar.color), calendar.name, calendar.id)
         self.all_day = QCheckBox(self.tr("All day"), self)
         self.all_day.toggled.connect(self._all_day_toggled)
-        self.start_date, self.start_time = QDateEdit(self), QTimeEdit(self)
-        self.end_date, self.end_time = QDateEdit(self), QTimeEdit(self)
+        # Typed entries ("2027-03-08", "0308", "1430", "2pm") are read whole (typed_edits.py).
+        self.start_date, self.start_time = TypedDateEdit(self), TypedTimeEdit(self)
+        self.end_date, self.end_time = TypedDateEdit(self), TypedTimeEdit(self)
         for edit in (self.start_date, self.end_date):
             edit.setCalendarPopup(True)
             edit.setDisplayFormat("yyyy-MM-dd ddd")
