@@ -25,12 +25,8 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QListWidget,
-    QListWidgetItem,
     QPlainTextEdit,
-    QPushButton,
     QSpinBox,
-    QTimeEdit,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -42,13 +38,14 @@ from agent.store.occurrence import Occurrence
 from app.calendar.holidays import prefers_chinese
 from app.calendar.occurrence_edit import EditorResult, EventWrites
 from app.calendar.recurrence import LUNAR_MARK, WEEKDAYS, RecurrenceSpec, build_rule, last_instance_day, parse_rule
+from app.calendar.reminder_editor import ReminderEditor, reminder_minutes
 from app.calendar.search_panel import swatch
+from app.calendar.typed_edits import TypedDateEdit, TypedTimeEdit
 from app.context import AppContext
 from app.i18n import error_text
 
 DELETE = 2  # dialog result code for the Delete button
 FLOATING = ""  # time-zone combo data for "no zone"
-REMINDER_PRESETS = (0, 5, 10, 15, 30, 60, 120, 1440)
 
 
 def _qdate(value: date) -> QDate:
@@ -104,8 +101,9 @@ class EventDialog(QDialog):
             self.calendar.addItem(swatch(calendar.color), calendar.name, calendar.id)
         self.all_day = QCheckBox(self.tr("All day"), self)
         self.all_day.toggled.connect(self._all_day_toggled)
-        self.start_date, self.start_time = QDateEdit(self), QTimeEdit(self)
-        self.end_date, self.end_time = QDateEdit(self), QTimeEdit(self)
+        # Typed entries ("2027-03-08", "0308", "1430", "2pm") are read whole (typed_edits.py).
+        self.start_date, self.start_time = TypedDateEdit(self), TypedTimeEdit(self)
+        self.end_date, self.end_time = TypedDateEdit(self), TypedTimeEdit(self)
         for edit in (self.start_date, self.end_date):
             edit.setCalendarPopup(True)
             edit.setDisplayFormat("yyyy-MM-dd ddd")
@@ -167,20 +165,7 @@ class EventDialog(QDialog):
         self.recurrence_note = QLabel(self)
         self.recurrence_note.setWordWrap(True)
 
-        self.reminders = QListWidget(self)
-        self.reminders.setMaximumHeight(72)
-        self.reminder_minutes = QComboBox(self)
-        for minutes in REMINDER_PRESETS:
-            self.reminder_minutes.addItem(self._reminder_label(minutes), minutes)
-        self.reminder_minutes.setCurrentIndex(2)
-        add_reminder = QPushButton(self.tr("Add"), self)
-        add_reminder.clicked.connect(lambda: self.add_reminder(int(self.reminder_minutes.currentData())))
-        remove_reminder = QPushButton(self.tr("Remove"), self)
-        remove_reminder.clicked.connect(self._remove_reminder)
-        reminder_row = QHBoxLayout()
-        reminder_row.addWidget(self.reminder_minutes, 1)
-        reminder_row.addWidget(add_reminder)
-        reminder_row.addWidget(remove_reminder)
+        self.reminders = ReminderEditor(self)  # several; presets or a custom value
 
         self.busy = QComboBox(self)
         self.busy.addItem(self.tr("Busy"), "OPAQUE")
@@ -209,7 +194,6 @@ class EventDialog(QDialog):
         form.addRow(self.tr("Ends repeating"), ends_row)
         form.addRow("", self.recurrence_note)
         form.addRow(self.tr("Reminders"), self.reminders)
-        form.addRow("", reminder_row)
         form.addRow(self.tr("Show as"), self.busy)
         form.addRow(self.tr("Location"), self.location)
         form.addRow(self.tr("Notes"), self.notes)
@@ -227,19 +211,6 @@ class EventDialog(QDialog):
         layout.addLayout(form)
         layout.addWidget(self.error)
         layout.addWidget(buttons)
-
-    def _reminder_label(self, minutes: int) -> str:
-        if minutes == 0:
-            return self.tr("At start")
-        if minutes == 1440:
-            return self.tr("1 day before")
-        if minutes % 1440 == 0:
-            return self.tr("{0} days before").format(minutes // 1440)
-        if minutes == 60:
-            return self.tr("1 hour before")
-        if minutes % 60 == 0:
-            return self.tr("{0} hours before").format(minutes // 60)
-        return self.tr("{0} minutes before").format(minutes)
 
     # ---- loading -------------------------------------------------------------------------
 
@@ -272,11 +243,8 @@ class EventDialog(QDialog):
         self.notes.setPlainText(occ.description)
         self.busy.setCurrentIndex(1 if occ.transp == "TRANSPARENT" else 0)
         source = instance if instance is not None else master
-        if source is not None:
-            for alarm in source.walk("VALARM"):
-                trigger = alarm.decoded("TRIGGER") if alarm.get("TRIGGER") is not None else None
-                if isinstance(trigger, timedelta) and trigger <= timedelta(0):
-                    self.add_reminder(int(-trigger.total_seconds() // 60))
+        for minutes in reminder_minutes(source):
+            self.reminders.add(minutes)
         first_day = start.date() if isinstance(start, datetime) else start
         self.until.setDate(_qdate(first_day + timedelta(days=90)))
         if master is not None:
@@ -348,20 +316,7 @@ class EventDialog(QDialog):
             self.ends.setCurrentIndex(0)
 
     def add_reminder(self, minutes: int) -> None:
-        if minutes in self.reminder_values():
-            return
-        item = QListWidgetItem(self._reminder_label(minutes))
-        item.setData(Qt.ItemDataRole.UserRole, minutes)
-        self.reminders.addItem(item)
-
-    def reminder_values(self) -> tuple[int, ...]:
-        return tuple(int(self.reminders.item(i).data(Qt.ItemDataRole.UserRole)) for i in range(self.reminders.count()))
-
-    @Slot()
-    def _remove_reminder(self) -> None:
-        row = self.reminders.currentRow()
-        if row >= 0:
-            self.reminders.takeItem(row)
+        self.reminders.add(minutes)
 
     # ---- reactions -----------------------------------------------------------------------
 
@@ -370,6 +325,7 @@ class EventDialog(QDialog):
         self.start_time.setVisible(not checked)
         self.end_time.setVisible(not checked)
         self.zone.setEnabled(not checked)
+        self.reminders.set_all_day(checked)
 
     def _current_length(self) -> timedelta:
         start = datetime.combine(_pydate(self.start_date.date()), _pytime(self.start_time.time()))
@@ -462,7 +418,7 @@ class EventDialog(QDialog):
             location=self.location.text().strip(),
             transp=str(self.busy.currentData()),
             rrule=build_rule(spec, start),
-            alarm_minutes=self.reminder_values(),
+            alarm_minutes=self.reminders.values(),
         )
         return EditorResult(draft, spec.kind == "lunar", spec.count, spec.until, spec != self._loaded_spec)
 

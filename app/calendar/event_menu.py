@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QMenu, QWidget
 from agent.services.calendars import Calendar
 from agent.services.editing import EventDraft
 from app.calendar.event_source import ViewEvent
+from app.calendar.reminder_editor import reminder_minutes
 from app.i18n import format_day
 
 if TYPE_CHECKING:
@@ -35,18 +36,6 @@ else:  # on first use, not at the first paint (start-up, issue 14)
 
 def _tr(text: str) -> str:
     return QCoreApplication.translate("EventMenu", text)
-
-
-def reminder_minutes(component: icalendar.Event | None) -> tuple[int, ...]:
-    """Minutes-before of the component's display alarms (what the editor shows)."""
-    if component is None:
-        return ()
-    minutes = []
-    for alarm in component.walk("VALARM"):
-        trigger = alarm.decoded("TRIGGER") if alarm.get("TRIGGER") is not None else None
-        if isinstance(trigger, timedelta) and trigger <= timedelta(0):
-            minutes.append(int(-trigger.total_seconds() // 60))
-    return tuple(minutes)
 
 
 def duplicate_draft(event: ViewEvent, component: icalendar.Event | None) -> EventDraft:

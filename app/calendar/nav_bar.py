@@ -10,7 +10,6 @@ from PySide6.QtCore import QDate, QEvent, QObject, QSize, Qt, Signal, Slot
 from PySide6.QtGui import QFont, QKeyEvent, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
-    QDateEdit,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -19,6 +18,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from app.calendar.typed_edits import TypedDateEdit
 
 VIEWS = ("day", "week", "month", "agenda")
 TITLE_MIN = 72  # the title's minimum width: constant, so a longer title never resizes anything
@@ -101,7 +102,7 @@ class NavBar(QWidget):
         self.title.setFont(font)
         self.title.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
 
-        self.date_edit = QDateEdit(self)
+        self.date_edit = TypedDateEdit(self)  # takes "2027-03-08", "0308", "3/8" typed
         self.date_edit.setCalendarPopup(True)
         self.date_edit.setDisplayFormat("yyyy-MM-dd")
         self.date_edit.setToolTip(self.tr("Go to date"))
