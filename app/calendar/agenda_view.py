@@ -7,6 +7,7 @@ always there as the reader's landmark. Up/Down walk the events; Left/Right move 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 
@@ -14,6 +15,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QContextMenuEvent, QFont, QFontMetrics, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QFrame, QScrollArea, QVBoxLayout, QWidget
 
+from agent.store.occurrence import Occurrence
 from app.calendar.event_item import HOLIDAY_COLOR, WORKDAY_COLOR, blend, muted
 from app.calendar.event_source import ViewEvent
 from app.calendar.view_base import CalendarView
@@ -34,6 +36,7 @@ class AgendaRow:
     height: int
     time_text: str = ""
     rect: QRectF = field(default_factory=QRectF)
+    details: str = ""  # the line under the title: place · calendar · how the series repeats
 
 
 class AgendaCanvas(QWidget):
@@ -129,7 +132,7 @@ class AgendaCanvas(QWidget):
         painter.setFont(title_font)
         painter.setPen(text)
         metrics = QFontMetrics(title_font)
-        details = " · ".join(value for value in (event.occ.location, event.occ.calendar) if value)
+        details = row.details
         if details:
             painter.drawText(
                 QRectF(TIME_COLUMN, rect.top() + 3, available, rect.height() / 2),
@@ -175,6 +178,8 @@ class AgendaView(CalendarView):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.rows: list[AgendaRow] = []
+        # The repeat summary of an occurrence's series (CalendarArea's SeriesSummaries.text).
+        self.repeat_text: Callable[[Occurrence], str] = lambda occ: ""
         self.canvas = AgendaCanvas(self)
         self.scroll_area = QScrollArea(self)
         self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
@@ -211,7 +216,9 @@ class AgendaView(CalendarView):
                 rows.append(AgendaRow("empty", day, None, top, EVENT_ROW))
                 top += EVENT_ROW
             for event in sorted(events, key=lambda e: (not e.is_bar, e.start, e.occ.title)):
-                rows.append(AgendaRow("event", day, event, top, EVENT_ROW, self._time_text(event, day)))
+                details = (event.occ.location, event.occ.calendar, self.repeat_text(event.occ))
+                text = " · ".join(value for value in details if value)
+                rows.append(AgendaRow("event", day, event, top, EVENT_ROW, self._time_text(event, day), details=text))
                 top += EVENT_ROW
         self.rows = rows
         self.canvas.setMinimumHeight(self.content_height())

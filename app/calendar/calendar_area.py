@@ -24,12 +24,14 @@ from app.calendar import scope_prompt
 from app.calendar.agenda_view import AgendaView
 from app.calendar.event_dialog import DELETE, EventDialog
 from app.calendar.event_menu import EventMenu, duplicate_draft, event_text
+from app.calendar.event_popover import EventPopover
 from app.calendar.event_source import EventSource, ViewEvent, local_naive
 from app.calendar.holidays import HolidayBook, prefers_chinese
 from app.calendar.month_view import MonthView
 from app.calendar.nav_bar import NavBar
 from app.calendar.occurrence_edit import EventWrites
 from app.calendar.quick_add_bar import QuickAddBar
+from app.calendar.repeat_summary import SeriesSummaries
 from app.calendar.search_panel import SearchPanel
 from app.calendar.sidebar import Sidebar
 from app.calendar.view_base import CalendarView
@@ -104,6 +106,14 @@ class CalendarArea(QWidget):
             view.anchor_moved.connect(self.set_anchor)
             view.day_opened.connect(self._day_opened)
             view.context_requested.connect(self.event_menu)
+        # The event card (a click on an event) and the agenda say how a series repeats.
+        self.summaries = SeriesSummaries(ctx)
+        self.popover = EventPopover(self, self.summaries, lambda: (self.qlocale, self.chinese))
+        for view in self.views.values():
+            self.popover.watch(view)
+        agenda = self.views["agenda"]
+        if isinstance(agenda, AgendaView):
+            agenda.repeat_text = self.summaries.text
 
         right = QVBoxLayout()
         right.setContentsMargins(0, 0, 0, 0)
@@ -310,6 +320,7 @@ class CalendarArea(QWidget):
 
     def _store_changed(self, *_: object) -> None:
         self.source.invalidate()
+        self.popover.reset()
         self._reload()
 
     def _reload(self) -> None:
@@ -352,6 +363,7 @@ class CalendarArea(QWidget):
 
     def hideEvent(self, event: QHideEvent) -> None:
         self._prefetch_timer.stop()
+        self.popover.hide()
         self._clock.stop()
         super().hideEvent(event)
 

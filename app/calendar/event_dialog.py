@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QCompleter,
-    QDateEdit,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
@@ -26,8 +25,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPlainTextEdit,
-    QSpinBox,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -37,8 +34,9 @@ from agent.services.editing import EventDraft
 from agent.store.occurrence import Occurrence
 from app.calendar.holidays import prefers_chinese
 from app.calendar.occurrence_edit import EditorResult, EventWrites
-from app.calendar.recurrence import LUNAR_MARK, WEEKDAYS, RecurrenceSpec, build_rule, last_instance_day, parse_rule
+from app.calendar.recurrence import WEEKDAYS, RecurrenceSpec, build_rule, component_spec
 from app.calendar.reminder_editor import ReminderEditor, reminder_minutes
+from app.calendar.repeat_editor import RepeatEditor
 from app.calendar.search_panel import swatch
 from app.calendar.typed_edits import TypedDateEdit, TypedTimeEdit
 from app.context import AppContext
@@ -77,10 +75,8 @@ class EventDialog(QDialog):
         self.setWindowTitle(self.tr("Edit event") if occurrence else self.tr("New event"))
         self.setMinimumWidth(520)
         self._loaded_spec = RecurrenceSpec()
-        self._custom_rule = ""
         self._length = timedelta(hours=1)
         self._moving_end = False
-        self._cap_note = ""
         if prefers_chinese(ctx.settings.get("language")):
             self.setLocale(QLocale(QLocale.Language.Chinese, QLocale.Country.China))
         self._build()
@@ -89,7 +85,6 @@ class EventDialog(QDialog):
         else:
             self._defaults(start, end)
         self._all_day_toggled(self.all_day.isChecked())
-        self._recurrence_changed()
 
     # ---- widgets -------------------------------------------------------------------------
 
@@ -123,47 +118,8 @@ class EventDialog(QDialog):
         completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self.zone.setCompleter(completer)
 
-        self.recurrence = QComboBox(self)
-        for kind, label in (
-            ("none", self.tr("Does not repeat")),
-            ("daily", self.tr("Daily")),
-            ("weekly", self.tr("Weekly")),
-            ("monthly", self.tr("Monthly")),
-            ("yearly", self.tr("Yearly")),
-            ("lunar", self.tr("Yearly by lunar date (农历)")),
-        ):
-            self.recurrence.addItem(label, kind)
-        self.recurrence.currentIndexChanged.connect(self._recurrence_changed)
-        self.weekday_buttons: dict[str, QToolButton] = {}
-        weekdays = QWidget(self)
-        weekday_row = QHBoxLayout(weekdays)
-        weekday_row.setContentsMargins(0, 0, 0, 0)
-        for index, code in enumerate(WEEKDAYS):
-            button = QToolButton(weekdays)
-            button.setText(self.locale().dayName(index + 1, self.locale().FormatType.ShortFormat))
-            button.setCheckable(True)
-            weekday_row.addWidget(button)
-            self.weekday_buttons[code] = button
-        weekday_row.addStretch(1)
-        self.weekdays = weekdays
-        self.ends = QComboBox(self)
-        self.ends.addItem(self.tr("Forever"), "never")
-        self.ends.addItem(self.tr("Until"), "until")
-        self.ends.addItem(self.tr("Times"), "count")
-        self.ends.currentIndexChanged.connect(self._recurrence_changed)
-        self.until = QDateEdit(self)
-        self.until.setCalendarPopup(True)
-        self.until.setDisplayFormat("yyyy-MM-dd")
-        self.count = QSpinBox(self)
-        self.count.setRange(1, 999)
-        self.count.setValue(10)
-        ends_row = QHBoxLayout()
-        ends_row.addWidget(self.ends)
-        ends_row.addWidget(self.until)
-        ends_row.addWidget(self.count)
-        ends_row.addStretch(1)
-        self.recurrence_note = QLabel(self)
-        self.recurrence_note.setWordWrap(True)
+        self.repeat = RepeatEditor(self, self.locale())
+        self.start_date.dateChanged.connect(lambda day: self.repeat.set_start(_pydate(day)))
 
         self.reminders = ReminderEditor(self)  # several; presets or a custom value
 
@@ -189,10 +145,7 @@ class EventDialog(QDialog):
         form.addRow(self.tr("Starts"), start_row)
         form.addRow(self.tr("Ends"), end_row)
         form.addRow(self.tr("Time zone"), self.zone)
-        form.addRow(self.tr("Repeat"), self.recurrence)
-        form.addRow("", self.weekdays)
-        form.addRow(self.tr("Ends repeating"), ends_row)
-        form.addRow("", self.recurrence_note)
+        form.addRow(self.tr("Repeat"), self.repeat)
         form.addRow(self.tr("Reminders"), self.reminders)
         form.addRow(self.tr("Show as"), self.busy)
         form.addRow(self.tr("Location"), self.location)
@@ -225,7 +178,7 @@ class EventDialog(QDialog):
         self.calendar.setCurrentIndex(max(self.calendar.findData(self.ctx.ops.calendars.default().id), 0))
         self.set_zone(self.ctx.tz.key)
         self.set_times(start, end)
-        self.until.setDate(_qdate((start if not isinstance(start, datetime) else start.date()) + timedelta(days=90)))
+        self.repeat.set_until_default((start if not isinstance(start, datetime) else start.date()) + timedelta(days=90))
 
     def _load(self, occ: Occurrence) -> None:
         writes = EventWrites(self.ctx)
@@ -246,28 +199,18 @@ class EventDialog(QDialog):
         for minutes in reminder_minutes(source):
             self.reminders.add(minutes)
         first_day = start.date() if isinstance(start, datetime) else start
-        self.until.setDate(_qdate(first_day + timedelta(days=90)))
+        self.repeat.set_until_default(first_day + timedelta(days=90))
         if master is not None:
-            rule = master.get("RRULE")
-            lunar = str(master.get("X-RICHENG-RECUR") or "") == LUNAR_MARK
-            tz = ZoneInfo(occ.tzid) if occ.tzid else None
-            rule_text = rule.to_ical().decode() if rule is not None else None
-            spec = parse_rule(rule_text, lunar, tz)
-            if spec.until is not None and rule_text:
-                last = last_instance_day(rule_text, master.decoded("DTSTART"), tz)
-                spec = dc_replace(spec, until=last) if last is not None else spec
-            if lunar:
-                rdates = master.get("RDATE")
-                total = sum(len(item.dts) for item in (rdates if isinstance(rdates, list) else [rdates]) if item is not None)
-                spec = RecurrenceSpec("lunar", count=total + 1)
-            self.set_recurrence(spec)
-            self._loaded_spec = self.recurrence_spec()
+            self.repeat.set_spec(component_spec(master, ZoneInfo(occ.tzid) if occ.tzid else None))
+            self._loaded_spec = self.repeat.spec()
             cap = writes.capped(occ.uid)  # bounded recurrence (docs/ics.md)
             if cap is not None:
-                self._cap_note = self.tr(
-                    "This series repeats more often than Richeng expands: only its first {0} instances are "
-                    "shown in the calendar. The event itself is kept whole."
-                ).format(cap.shown)
+                self.repeat.set_cap_note(
+                    self.tr(
+                        "This series repeats more often than Richeng expands: only its first {0} instances are "
+                        "shown in the calendar. The event itself is kept whole."
+                    ).format(cap.shown)
+                )
 
     def set_zone(self, name: str) -> None:
         if name == FLOATING:
@@ -298,22 +241,7 @@ class EventDialog(QDialog):
         self.start_date.blockSignals(False)
         self.start_time.blockSignals(False)
         self._length = self._current_length()
-
-    def set_recurrence(self, spec: RecurrenceSpec) -> None:
-        if spec.kind == "custom" and self.recurrence.findData("custom") < 0:
-            self.recurrence.addItem(self.tr("Custom (kept as imported)"), "custom")
-        self._custom_rule = spec.custom
-        self.recurrence.setCurrentIndex(max(self.recurrence.findData(spec.kind), 0))
-        for code, button in self.weekday_buttons.items():
-            button.setChecked(code in spec.weekdays)
-        if spec.count:
-            self.ends.setCurrentIndex(2)
-            self.count.setValue(spec.count)
-        elif spec.until is not None:
-            self.ends.setCurrentIndex(1)
-            self.until.setDate(_qdate(spec.until))
-        else:
-            self.ends.setCurrentIndex(0)
+        self.repeat.set_start(_pydate(self.start_date.date()))
 
     def add_reminder(self, minutes: int) -> None:
         self.reminders.add(minutes)
@@ -347,40 +275,7 @@ class EventDialog(QDialog):
         if not self._moving_end:
             self._length = self._current_length()
 
-    @Slot()
-    def _recurrence_changed(self) -> None:
-        kind = self.recurrence.currentData()
-        repeating = kind not in ("none", "custom")
-        self.weekdays.setVisible(kind == "weekly")
-        self.ends.setEnabled(repeating)
-        mode = self.ends.currentData()
-        self.until.setVisible(repeating and mode == "until")
-        self.count.setVisible(repeating and mode == "count")
-        if kind == "lunar":
-            self.recurrence_note.setText(
-                self.tr("Repeats on the same 农历 day each year; without an end it is stored for the next 30 years.")
-            )
-        elif kind == "custom":
-            self.recurrence_note.setText(self.tr("This rule was made elsewhere and is kept unchanged."))
-        if self._cap_note:
-            shown = self.recurrence_note.text() if kind in ("lunar", "custom") else ""
-            self.recurrence_note.setText(f"{shown}\n{self._cap_note}".strip())
-        self.recurrence_note.setVisible(kind in ("lunar", "custom") or bool(self._cap_note))
-
     # ---- result --------------------------------------------------------------------------
-
-    def recurrence_spec(self) -> RecurrenceSpec:
-        kind = str(self.recurrence.currentData())
-        if kind == "custom":
-            return RecurrenceSpec("custom", custom=self._custom_rule)
-        mode = self.ends.currentData()
-        weekdays = tuple(code for code, button in self.weekday_buttons.items() if button.isChecked())
-        return RecurrenceSpec(
-            kind,
-            weekdays if kind == "weekly" else (),
-            _pydate(self.until.date()) if mode == "until" and kind != "none" else None,
-            self.count.value() if mode == "count" and kind != "none" else None,
-        )
 
     def editor_result(self) -> EditorResult:
         """The editor's fields as a result; ValidationError says what is wrong."""
@@ -405,10 +300,10 @@ class EventDialog(QDialog):
             end = datetime.combine(end_day, _pytime(self.end_time.time()), tzinfo=tz)
             if end <= start:
                 raise ValidationError(self.tr("The event must end after it starts."))
-        spec = self.recurrence_spec()
+        spec = self.repeat.spec()
         if spec.kind == "weekly" and not spec.weekdays:
             day = start if not isinstance(start, datetime) else start.date()
-            spec = RecurrenceSpec("weekly", (WEEKDAYS[day.weekday()],), spec.until, spec.count)
+            spec = dc_replace(spec, weekdays=(WEEKDAYS[day.weekday()],))
         draft = EventDraft(
             title=title,
             start=start,

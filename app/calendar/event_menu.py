@@ -59,6 +59,17 @@ def duplicate_draft(event: ViewEvent, component: icalendar.Event | None) -> Even
 def event_text(event: ViewEvent, locale: QLocale, chinese: bool) -> str:
     """The event as plain text for the clipboard (always with the year: it leaves the app)."""
     occ = event.occ
+    lines = [occ.title, when_text(event, locale, chinese)]
+    if occ.location:
+        lines.append(occ.location)
+    if occ.description:
+        lines.append(occ.description)
+    return "\n".join(lines)
+
+
+def when_text(event: ViewEvent, locale: QLocale, chinese: bool) -> str:
+    """The occurrence's day(s) and times, with the year (the clipboard text, the event card)."""
+    occ = event.occ
     day_format = "yyyy年M月d日 dddd" if chinese else "dddd, MMMM d, yyyy"
 
     def day_text(day: date) -> str:
@@ -79,12 +90,7 @@ def event_text(event: ViewEvent, locale: QLocale, chinese: bool) -> str:
         when = f"{day_text(event.start.date())} {clock(event.start)}–{clock(event.end)}"
     else:
         when = f"{day_text(event.start.date())} {clock(event.start)} – {day_text(event.end.date())} {clock(event.end)}"
-    lines = [occ.title, when]
-    if occ.location:
-        lines.append(occ.location)
-    if occ.description:
-        lines.append(occ.description)
-    return "\n".join(lines)
+    return when
 
 
 class EventMenu(QMenu):

@@ -219,9 +219,9 @@ def test_edit_this_and_following_in_the_editor_splits_the_series(area, cal_ctx, 
 def test_lunar_yearly_series_is_an_rdate_list_and_one_undo(area, cal_ctx, cal_store, profile) -> None:  # type: ignore[no-untyped-def]
     def fill(dialog: EventDialog) -> None:
         dialog.title.setText("妈妈生日（农历八月十五）")
-        dialog.recurrence.setCurrentIndex(dialog.recurrence.findData("lunar"))
-        dialog.ends.setCurrentIndex(dialog.ends.findData("count"))
-        dialog.count.setValue(4)
+        dialog.repeat.kind.setCurrentIndex(dialog.repeat.kind.findData("lunar"))
+        dialog.repeat.ends.setCurrentIndex(dialog.repeat.ends.findData("count"))
+        dialog.repeat.count.setValue(4)
 
     area.exec_dialog = accept_with(fill)
     area.open_editor(None, date(2026, 9, 25), date(2026, 9, 26))
@@ -236,7 +236,7 @@ def test_lunar_yearly_series_is_an_rdate_list_and_one_undo(area, cal_ctx, cal_st
     # Reopening shows "lunar yearly, 4 times"; switching to "does not repeat" clears the RDATEs.
     occ = next(event for event in area.source.events(date(2027, 9, 1), date(2027, 10, 1)))
     dialog = EventDialog(cal_ctx, area, occurrence=occ.occ)
-    assert dialog.recurrence.currentData() == "lunar" and dialog.count.value() == 4
+    assert dialog.repeat.kind.currentData() == "lunar" and dialog.repeat.count.value() == 4
     cal_ctx.ops.undo()
     assert stored(cal_ctx, date(2026, 9, 1), 4 * 366) == []
 
@@ -297,6 +297,6 @@ def test_recurrence_presets_round_trip() -> None:
     assert rule == "FREQ=WEEKLY;BYDAY=MO,WE;UNTIL=20261231T155959Z"
     assert parse_rule(rule, tz=SHANGHAI) == RecurrenceSpec("weekly", ("MO", "WE"), date(2026, 12, 31))
     assert build_rule(RecurrenceSpec("monthly", count=6), date(2026, 11, 30)) == "FREQ=MONTHLY;COUNT=6"
-    assert parse_rule("FREQ=WEEKLY;INTERVAL=2;BYDAY=MO").kind == "custom"  # kept verbatim
+    assert parse_rule("FREQ=WEEKLY;BYDAY=MO;BYHOUR=9,17").kind == "custom"  # kept verbatim
     assert lunar_yearly_dates(date(2026, 9, 25), count=3) == [date(2027, 9, 15), date(2028, 10, 3)]
     assert len(lunar_yearly_dates(date(2026, 9, 25))) == 29  # 30 occurrences with the first

@@ -68,7 +68,7 @@ def test_all_occurrences_after_a_following_split_keeps_the_split_day_single(  # 
     rule_before = rule_of(cal_store, old_uid)
     # The old series now ends with Dec 7: the editor says so (not "until Dec 14").
     dialog = save_with(area, lambda d: d.title.setText("周会（改名）"), "all", monkeypatch, occurrence(area, MONDAY))
-    assert dialog.ends.currentData() == "until" and dialog.until.date().toString("yyyy-MM-dd") == "2026-12-07"
+    assert dialog.repeat.ends.currentData() == "until" and dialog.repeat.until.date().toString("yyyy-MM-dd") == "2026-12-07"
     assert rule_of(cal_store, old_uid) == rule_before  # recurrence untouched: the rule is kept verbatim
     # Only the title changed: Dec 14 is still one meeting, at 11:00, from the new series.
     assert day_starts(cal_ctx, dec14) == [("周会", datetime(2026, 12, 14, 11))]
@@ -88,7 +88,7 @@ def test_changing_the_rule_of_the_old_series_still_ends_before_the_split(area, c
     )
 
     def add_friday(dialog: EventDialog) -> None:
-        dialog.weekday_buttons["FR"].setChecked(True)
+        dialog.repeat.weekday_buttons["FR"].setChecked(True)
 
     save_with(area, add_friday, "all", monkeypatch, occurrence(area, MONDAY))
     assert day_starts(cal_ctx, dec14) == [("周会", datetime(2026, 12, 14, 11))]

@@ -324,11 +324,11 @@ def test_the_event_editor_says_a_series_is_capped(qtbot, area, cal_ctx, cal_stor
     ordinary = next(occ for occ in repo.occurrences(*window, UTC) if occ.uid == "setpos-monthly@bomb")
     dialog = EventDialog(cal_ctx, area, occurrence=capped)
     qtbot.addWidget(dialog)
-    assert not dialog.recurrence_note.isHidden()
-    assert str(MAX_SERIES_INSTANCES) in dialog.recurrence_note.text()
+    assert not dialog.repeat.note.isHidden()
+    assert str(MAX_SERIES_INSTANCES) in dialog.repeat.note.text()
     plain = EventDialog(cal_ctx, area, occurrence=ordinary)
     qtbot.addWidget(plain)
-    assert str(MAX_SERIES_INSTANCES) not in plain.recurrence_note.text()
+    assert str(MAX_SERIES_INSTANCES) not in plain.repeat.note.text()
 
 
 # ---- incremental expansion: resumed where it stopped, never from DTSTART -----------------
