@@ -69,7 +69,7 @@ def grid_line_color(palette: QPalette) -> QColor:
     not promise to: GTK's Adwaita-dark gives Mid #383838 on a #323232 base, a contrast of
     1.08, and the lines vanished (issue 23). Now the palette's text blended into its base,
     just far enough to reach ``GRID_CONTRAST`` against both the base and the off-hours shade
-    (``AlternateBase``): as quiet as before on white (#cbcbcb), visible on any dark base."""
+    (``AlternateBase``): on white #c6c6c6 (the old line showed as #d4d4d4), visible on any dark base."""
     role = QPalette.ColorRole
     colors = (palette.color(role.Base), palette.color(role.AlternateBase), palette.color(role.Text))
     return QColor.fromRgb(_grid_line(*(color.rgb() for color in colors)))
