@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -251,6 +252,9 @@ def import_ics(args: argparse.Namespace) -> int:
         for problem in report.to_json()["errors"]:
             where = f" line {problem['line']}" if problem.get("line") else ""
             lines.append(f"  {problem.get('uid') or '(no UID)'}{where}: {problem['message']}")
+        reasons = Counter(skip.reason for skip in report.skips)  # which rule skipped what (docs/ics.md)
+        if reasons:
+            lines.append("skipped: " + ", ".join(f"{count} {reason}" for reason, count in reasons.items()))
         if report.repairs:
             lines.append(f"repaired {len(report.repairs)}:")
         for problem in report.repairs:

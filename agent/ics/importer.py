@@ -8,13 +8,14 @@ batch. See docs/ics.md for the rules and what each count means.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import icalendar
 
-from agent.files import InputFileError, MiB, read_limited
+from agent.files import InputFileError, MiB, iter_limited, read_limited
 from agent.ics.prepare import (
     CalendarContext,
     ComponentError,
@@ -24,14 +25,26 @@ from agent.ics.prepare import (
     series_parts,
     series_query,
 )
-from agent.ics.reader import ENCODING_NAMES, IcsReadError, RawCalendar, RawComponent, Span, scan, to_utf8
+from agent.ics.reader import (
+    ENCODING_NAMES,
+    IcsReadError,
+    RawCalendar,
+    RawComponent,
+    Span,
+    decode,
+    logical_lines,
+    scan,
+    split_head,
+    to_utf8,
+    unfold,
+)
 from agent.ics.repair import content_digest, needs_repair, repair
-from agent.ics.report import ImportProblem, ImportReport
+from agent.ics.report import ImportProblem, ImportReport, ImportSkip
 from agent.ics.writer import Writer
 from agent.store import journal_record
 from agent.store.db import Store
 
-__all__ = ["MAX_FILE_BYTES", "import_bytes", "import_file"]
+__all__ = ["MAX_FILE_BYTES", "file_calendar_name", "import_bytes", "import_file"]
 
 ORIGINS = ("user", "agent", "import")
 BATCH = 2000  # events prepared before a write: bounds memory, big enough to amortise each write
@@ -39,6 +52,26 @@ BATCH = 2000  # events prepared before a write: bounds memory, big enough to amo
 # file of the memory benchmark (33.7 MB, 222 MB peak), so no real calendar meets it, while
 # /dev/zero or a runaway file is refused before it is read.
 MAX_FILE_BYTES = 64 * MiB
+_TEXT_ESCAPE = re.compile(r"\\([\\;,nN])")  # RFC 5545 3.3.11: \\ \; \, \n
+NAME_HEAD_BYTES = MiB // 4  # where a calendar's name is looked for: its header, before the events
+
+
+def file_calendar_name(path: str | Path) -> str | None:
+    """The file's own calendar name (``X-WR-CALNAME``, Google's and Apple's exports), or None.
+
+    What the app suggests for a new calendar before the file name. Only the file's head is
+    read (the name sits in the VCALENDAR's header, before or between the first VTIMEZONEs),
+    through the same refusal of FIFOs and devices as the import, so a 30 MB file does not
+    delay the dialog; a head that cannot be read just gives None.
+    """
+    try:
+        head = next(iter_limited(Path(path).expanduser(), MAX_FILE_BYTES, "calendar file", chunk=NAME_HEAD_BYTES), b"")
+        if len(head) == NAME_HEAD_BYTES:  # a cut mid-line (or mid-character) is not decoded
+            head = head[: head.rfind(b"\n") + 1]
+        name = own_text(decode(head, str(path)), "X-WR-CALNAME")
+    except (InputFileError, UnicodeError, ValueError):
+        return None
+    return name or None
 
 
 def import_file(
@@ -122,13 +155,20 @@ class _Import:
                     self._event(span, data, context)
                 elif span.name == "VTODO":
                     self.report.todos += 1
-                    self.report.skipped += 1
+                    self._skip(span, data, "task")
                 elif span.name != "VTIMEZONE":
                     self.report.other += 1
-                    self.report.skipped += 1
+                    self._skip(span, data, "other")
         for group in self.waiting.values():  # parts whose UID the cut read differently
             self.batch.extend(group)
         self._flush()
+
+    def _skip(self, span: Span, data: bytes, reason: str) -> None:
+        """A VTODO or other component left out: named in the report by its UID and SUMMARY."""
+        text = span.text(data)
+        uid = own_text(text, "UID") or None
+        self.report.skips.append(ImportSkip(uid, span.line, own_text(text, "SUMMARY"), reason, span.name))
+        self.report.skipped += 1
 
     def _event(self, span: Span, data: bytes, context: CalendarContext) -> None:
         raw = span.component(data)
@@ -187,6 +227,21 @@ class _Import:
         series = self.writer.write(checked, queries)
         del checked  # the parts are written: expanding a big series must not hold them all
         self.writer.expand(series)
+
+
+def own_text(text: str, property_name: str) -> str:
+    """A component's own text property (not a VALARM's), unescaped; "" when it has none."""
+    depth = 0
+    for line in logical_lines(text):
+        name, value = split_head(unfold(line))
+        key = name.split(";", 1)[0].strip().upper()
+        if key == "BEGIN":
+            depth += 1
+        elif key == "END":
+            depth -= 1
+        elif key == property_name and depth == 1:
+            return _TEXT_ESCAPE.sub(lambda escape: "\n" if escape[1] in "nN" else escape[1], value).strip()
+    return ""
 
 
 def prepare_repaired(raw: RawComponent, context: CalendarContext, position: int) -> Prepared:

@@ -18,7 +18,7 @@ from typing import Any
 import icalendar
 
 from agent.ics.prepare import Prepared
-from agent.ics.report import ImportProblem, ImportReport
+from agent.ics.report import ImportProblem, ImportReport, ImportSkip
 from agent.services.calendars import CalendarService
 from agent.store.changes import Change
 from agent.store.components import excluded_single, parse_component
@@ -98,8 +98,10 @@ class Writer:
                 inserts.append((calendar_id, item))
             elif _is_older(item, old):
                 self.report.older += 1
+                self._skip(item, "older")
             elif old.calendar_id == calendar_id and _same_content(item, old):
                 self.report.unchanged += 1
+                self._skip(item, "unchanged")
             else:
                 updates.append((calendar_id, item, old))
         self.report.skipped += self.report.older + self.report.unchanged - already
@@ -130,9 +132,16 @@ class Writer:
                 self.report.skipped += 1
                 if _newer_or_equal(item, held[1]):
                     best[key] = (target, item)
+                    self._skip(held[1], "duplicate")
+                else:
+                    self._skip(item, "duplicate")
                 continue
             best[key] = (target, item)
         return sorted(best.values(), key=lambda pair: pair[1].position)
+
+    def _skip(self, item: Prepared, reason: str) -> None:
+        """Name the skipped event in the report (``ImportReport.skips``), with its rule."""
+        self.report.skips.append(ImportSkip(item.fields.uid, item.line, item.fields.title, reason))
 
     def _load(self, uids: Iterable[str]) -> dict[tuple[str, str], _Existing]:
         rows: dict[tuple[str, str], _Existing] = {}

@@ -30,6 +30,7 @@ DEFAULTS: dict[str, Any] = {
     "sync_interval_minutes": 0,  # the app's periodic CalDAV sync; 0 = only when asked
     "llama_n_ctx": 8192,  # context size for a local GGUF model (the app's settings dialog)
     "llama_threads": None,  # None: llama_backend.default_threads()
+    "solar_terms": True,  # the Chinese views show 节气 in place of the lunar day (docs/app-calendar.md)
 }
 
 

@@ -1,4 +1,5 @@
-"""Chinese lunar (农历) dates for ``L:MM-DD`` and for calendar display.
+"""Chinese lunar (农历) dates for ``L:MM-DD`` and for calendar display, and the 24 solar
+terms (节气: 立春 ... 冬至) that the Chinese views show in place of a lunar day.
 
 Birthdays and festivals are often kept by lunar date (e.g. 中秋 = L:08-15),
 which moves against the Gregorian calendar every year. ``lunar-python`` does
@@ -91,10 +92,35 @@ def lunar_label(d: date) -> str:
     A month's first day shows the month (闰 prefixed for leap months), as
     printed calendars do, so the user can orient without a full lunar date.
     """
-    month, day, leap = lunar_month_day(d)
+    return _short_label(Solar.fromYmd(d.year, d.month, d.day).getLunar())
+
+
+def _short_label(lunar: Lunar) -> str:
+    month, day = abs(lunar.getMonth()), lunar.getDay()
     if day == 1:
-        return ("闰" if leap else "") + _MONTH_NAMES[month - 1] + "月"
+        return ("闰" if lunar.getMonth() < 0 else "") + _MONTH_NAMES[month - 1] + "月"
     return _DAY_NAMES[day - 1]
+
+
+def solar_term(d: date) -> str:
+    """The solar term (节气, "冬至") that begins on ``d``, or "" on the other ~340 days.
+
+    lunar-python places each term at its instant in Beijing time, as Chinese calendars do:
+    the 2026 December solstice is 20:50 UTC on the 21st, so 冬至 is 2026-12-22.
+    """
+    return str(Solar.fromYmd(d.year, d.month, d.day).getLunar().getJieQi() or "")
+
+
+def day_label(d: date, solar_terms: bool = True) -> str:
+    """A Chinese cell's grey label: the solar term on its day (when shown), else ``lunar_label``.
+
+    A term takes the lunar day's place rather than sitting beside it: a month cell has room
+    for one short word next to the number, and the term is the rarer, more wanted one (as on
+    printed calendars). A holiday's name still wins over both (the views decide that).
+    """
+    lunar = Solar.fromYmd(d.year, d.month, d.day).getLunar()
+    term = str(lunar.getJieQi() or "") if solar_terms else ""
+    return term or _short_label(lunar)
 
 
 def lunar_full_label(d: date) -> str:

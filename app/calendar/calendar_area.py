@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QApplication, QDialog, QHBoxLayout, QMenu, QStacke
 
 from agent.services.editing import Scope
 from agent.services.search import SearchService
-from agent.timesym.lunar import lunar_label
+from agent.timesym.lunar import day_label
 from app.calendar import scope_prompt
 from app.calendar.agenda_view import AgendaView
 from app.calendar.event_dialog import DELETE, EventDialog
@@ -40,22 +40,24 @@ from app.context import AppContext
 from app.i18n import format_day
 from app.toast import Toast
 
-_LUNAR_CACHE: dict[date, str] = {}
+_LUNAR_CACHE: dict[tuple[date, bool], str] = {}
 FLASH_MS, FLASH_STEPS = 250, 8  # a new quick-add event blinks for 2 s, then stays selected
 VIEWS_MIN = 560  # the views' own comfortable minimum: the sidebar goes before they shrink past it
 
 
-def lunar_labels(first: date, end: date) -> dict[date, str]:
-    """农历 day labels for ``[first, end)``; computed once per date for the app's life."""
+def lunar_labels(first: date, end: date, solar_terms: bool = True) -> dict[date, str]:
+    """农历 day labels for ``[first, end)``, a 节气 in place of its day's when ``solar_terms``;
+    computed once per date for the app's life."""
     labels = {}
     day = first
     while day < end:
-        if day not in _LUNAR_CACHE:
+        key = (day, solar_terms)
+        if key not in _LUNAR_CACHE:
             try:
-                _LUNAR_CACHE[day] = lunar_label(day)
+                _LUNAR_CACHE[key] = day_label(day, solar_terms)
             except Exception:  # outside lunar-python's tables: no label, not an error
-                _LUNAR_CACHE[day] = ""
-        labels[day] = _LUNAR_CACHE[day]
+                _LUNAR_CACHE[key] = ""
+        labels[day] = _LUNAR_CACHE[key]
         day += timedelta(days=1)
     return labels
 
@@ -192,6 +194,7 @@ class CalendarArea(QWidget):
         settings = self.ctx.settings
         self.week_start = int(settings.get("week_start") or 1)
         self.chinese = prefers_chinese(settings.get("language"))
+        self.solar_terms = bool(settings.get("solar_terms"))
         self.qlocale = (
             QLocale(QLocale.Language.Chinese, QLocale.Country.China)
             if self.chinese
@@ -335,7 +338,7 @@ class CalendarArea(QWidget):
         first, end = view.date_range()
         events = self.source.events(first, end)
         marks = self.holidays.marks(first, end)
-        lunar = lunar_labels(first, end) if self.chinese else {}
+        lunar = lunar_labels(first, end, self.solar_terms) if self.chinese else {}
         view.set_data(events, marks, lunar, local_naive(self.ctx.now(), self.ctx.tz))
         calendars = self.source.calendars()
         self.search_panel.visible_ids = {calendar.id for calendar in calendars if calendar.visible}

@@ -32,15 +32,57 @@ def blend(color: QColor, base: QColor, amount: float) -> QColor:
     )
 
 
-def contrast_text(fill: QColor) -> QColor:
-    """Black or white, whichever reads better on ``fill`` (relative luminance)."""
+def luminance(color: QColor) -> float:
+    """Relative luminance (WCAG 2), 0 for black to 1 for white."""
 
     def channel(value: int) -> float:
         c = value / 255
         return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
 
-    luminance = 0.2126 * channel(fill.red()) + 0.7152 * channel(fill.green()) + 0.0722 * channel(fill.blue())
-    return QColor("#000000") if luminance > 0.4 else QColor("#ffffff")
+    return 0.2126 * channel(color.red()) + 0.7152 * channel(color.green()) + 0.0722 * channel(color.blue())
+
+
+def contrast_ratio(a: QColor, b: QColor) -> float:
+    """WCAG's contrast ratio of two colours, 1 (the same) to 21 (black on white)."""
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def contrast_text(fill: QColor) -> QColor:
+    """Black or white, whichever reads better on ``fill`` (relative luminance)."""
+    return QColor("#000000") if luminance(fill) > 0.4 else QColor("#ffffff")
+
+
+GRID_CONTRAST = 1.5  # the least contrast of a grid line against the base and the off-hours shade
+
+
+def grid_pen(palette: QPalette) -> QPen:
+    """A one-device-pixel pen in ``grid_line_color``: a 0.6-px pen was drawn at 60 % coverage,
+    so the colour on screen was not the one chosen (and another on a HiDPI screen)."""
+    return QPen(grid_line_color(palette), 0)  # width 0: cosmetic, one pixel at any scale
+
+
+def grid_line_color(palette: QPalette) -> QColor:
+    """The hour and day lines of the time grid and the month's cell lines.
+
+    The palette's ``Mid`` was used, which light themes make a quiet grey but dark ones do
+    not promise to: GTK's Adwaita-dark gives Mid #383838 on a #323232 base, a contrast of
+    1.08, and the lines vanished (issue 23). Now the palette's text blended into its base,
+    just far enough to reach ``GRID_CONTRAST`` against both the base and the off-hours shade
+    (``AlternateBase``): on white #c6c6c6 (the old line showed as #d4d4d4), visible on any dark base."""
+    role = QPalette.ColorRole
+    colors = (palette.color(role.Base), palette.color(role.AlternateBase), palette.color(role.Text))
+    return QColor.fromRgb(_grid_line(*(color.rgb() for color in colors)))
+
+
+@lru_cache(maxsize=16)
+def _grid_line(base_rgb: int, shade_rgb: int, text_rgb: int) -> int:
+    base, shade, text = QColor.fromRgb(base_rgb), QColor.fromRgb(shade_rgb), QColor.fromRgb(text_rgb)
+    for step in range(1, 41):
+        line = blend(text, base, step / 40)
+        if min(contrast_ratio(line, base), contrast_ratio(line, shade)) >= GRID_CONTRAST:
+            return line.rgb()
+    return text_rgb
 
 
 @lru_cache(maxsize=64)

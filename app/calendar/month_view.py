@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QFont, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen, QResizeEvent
+from PySide6.QtGui import QFont, QMouseEvent, QPainter, QPaintEvent, QPalette, QResizeEvent
 from PySide6.QtWidgets import QWidget
 
 from app.calendar.event_item import (
@@ -23,7 +23,9 @@ from app.calendar.event_item import (
     LineStyle,
     TextCache,
     blend,
+    grid_pen,
     line_style,
+    metrics_for,
     paint_bar,
     paint_line_item,
 )
@@ -233,7 +235,7 @@ class MonthView(EventSurface[_Drag], CalendarView):
             if day == self.anchor:
                 painter.fillRect(rect, selected_day)
             self._paint_day_line(painter, rect, day, small_style, day == today)
-        painter.setPen(QPen(palette.color(QPalette.ColorRole.Mid), 0.6))
+        painter.setPen(grid_pen(palette))
         for column in range(1, 7):
             painter.drawLine(QPointF(column * width, HEAD), QPointF(column * width, self.height()))
         for week in range(WEEKS + 1):
@@ -271,9 +273,16 @@ class MonthView(EventSurface[_Drag], CalendarView):
         palette = style.palette
         small = style.font
         mark = self.marks.get(day)
-        number = str(day.day) if day.day != 1 else format_day(self.qlocale, day, "MMM d")
         font = self._bold_font if is_today else self.font()
-        label = self.texts.get(number, font)
+        right = rect.right() - 4
+        badge = None
+        if mark is not None and (mark.off or mark.workday):
+            badge = self.texts.get(self.tr("off") if mark.off else self.tr("work"), small)
+            right -= badge.size().width() + 9
+        # Holiday name wins the remaining room; the lunar day (zh only) is grey and smaller.
+        holiday = mark.name if mark is not None and mark.name else ""
+        text = holiday or (self.lunar.get(day, "") if self.show_lunar else "")
+        label = self.texts.get(self._day_number(day, holiday, font, small, right - rect.left() - 16), font)
         size = label.size()
         number_rect = QRectF(rect.left() + 4, rect.top() + 3, size.width() + 8, DAY_LINE - 4)
         painter.setFont(font)
@@ -291,28 +300,35 @@ class MonthView(EventSurface[_Drag], CalendarView):
         painter.drawStaticText(
             QPointF(number_rect.left() + 4, number_rect.top() + (number_rect.height() - size.height()) / 2), label
         )
-        right = rect.right() - 4
         painter.setFont(small)
-        if mark is not None and (mark.off or mark.workday):
-            badge = self.texts.get(self.tr("off") if mark.off else self.tr("work"), small)
+        if badge is not None and mark is not None:
             badge_size = badge.size()
-            badge_rect = QRectF(right - badge_size.width() - 6, rect.top() + 4, badge_size.width() + 6, 15)
+            badge_rect = QRectF(right + 3, rect.top() + 4, badge_size.width() + 6, 15)
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(HOLIDAY_COLOR if mark.off else WORKDAY_COLOR)
             painter.drawRoundedRect(badge_rect, 3, 3)
             painter.setPen(Qt.GlobalColor.white)
             painter.drawStaticText(QPointF(badge_rect.left() + 3, badge_rect.top() + (15 - badge_size.height()) / 2), badge)
-            right = badge_rect.left() - 3
-        # Holiday name wins the remaining room; the lunar day (zh only) is grey and smaller.
-        text = mark.name if mark is not None and mark.name else (self.lunar.get(day, "") if self.show_lunar else "")
         if text:
             width = int(right - number_rect.right() - 4)
             if width > 10:
                 shown = self.texts.get(text, small, width)
-                painter.setPen(HOLIDAY_COLOR if mark is not None and mark.name else style.muted)
+                painter.setPen(HOLIDAY_COLOR if holiday else style.muted)
                 painter.drawStaticText(
                     QPointF(right - shown.size().width(), rect.top() + 3 + (DAY_LINE - 4 - shown.size().height()) / 2), shown
                 )
+
+    def _day_number(self, day: date, holiday: str, font: QFont, small: QFont, room: float) -> str:
+        """The day's number; on the first of a month with the month ("10月 1", "Oct 1"), unless
+        a holiday's name would then not fit beside it: the name wins, and the title says the
+        month. The Chinese "10月 1" left 国庆节 a few pixels: "国…" (issue 23)."""
+        if day.day != 1:
+            return str(day.day)
+        full = format_day(self.qlocale, day, "MMM d")
+        if not holiday:
+            return full
+        need = self.texts.get(full, font).size().width() + metrics_for(small).horizontalAdvance(holiday) + 1
+        return full if need <= room else str(day.day)
 
     def _paint_drag(self, painter: QPainter, palette: QPalette) -> None:
         drag = self.drag

@@ -17,10 +17,19 @@ from datetime import date, timedelta
 from typing import Protocol
 
 from PySide6.QtCore import QLocale, QPoint, QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QFont, QFontMetrics, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen
+from PySide6.QtGui import QFont, QFontMetrics, QMouseEvent, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QWidget
 
-from app.calendar.event_item import HOLIDAY_COLOR, WORKDAY_COLOR, blend, line_height, muted, paint_bar, selected_day_tint
+from app.calendar.event_item import (
+    HOLIDAY_COLOR,
+    WORKDAY_COLOR,
+    blend,
+    grid_pen,
+    line_height,
+    muted,
+    paint_bar,
+    selected_day_tint,
+)
 from app.calendar.event_source import ViewEvent
 from app.calendar.holidays import DayMark
 from app.calendar.layout import bar_span, clamp, pack_rows
@@ -200,7 +209,7 @@ class WeekHeader(EventSurface[_BarDrag], QWidget):
                 painter.drawText(
                     rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, self.tr("+{0} more").format(hidden)
                 )
-        painter.setPen(QPen(palette.color(QPalette.ColorRole.Mid), 0.6))
+        painter.setPen(grid_pen(palette))  # the time grid's lines, continued
         for index in range(state.days + 1):
             x = grid.column_x(index)
             painter.drawLine(QPointF(x, LABEL_HEIGHT - 14), QPointF(x, self.height()))

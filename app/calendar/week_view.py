@@ -16,7 +16,7 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QTimer
 from PySide6.QtGui import QFont, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import QFrame, QScrollArea, QVBoxLayout, QWidget
 
-from app.calendar.event_item import NOW_COLOR, paint_block, selected_day_tint
+from app.calendar.event_item import NOW_COLOR, grid_pen, paint_block, selected_day_tint
 from app.calendar.event_source import ViewEvent
 from app.calendar.layout import MINUTES_PER_DAY, SNAP_MINUTES, clamp, day_segments, place_columns, snap
 from app.calendar.view_base import CalendarView, EventSurface, Span, week_first_day
@@ -123,8 +123,7 @@ class TimeGrid(EventSurface[_Drag], QWidget):
         selected = view.selected_day_index()
         if selected is not None:
             painter.fillRect(QRectF(self.column_x(selected), 0, self.column_width(), self.height()), selected_day_tint(palette))
-        grid_pen = QPen(palette.color(QPalette.ColorRole.Mid))
-        grid_pen.setWidthF(0.6)
+        lines = grid_pen(palette)  # readable in dark palettes too (event_item.grid_line_color)
         label_font = QFont(self.font())
         label_font.setPointSizeF(max(label_font.pointSizeF() * 0.85, 7))
         painter.setFont(label_font)
@@ -132,7 +131,7 @@ class TimeGrid(EventSurface[_Drag], QWidget):
             y = self.y_of(hour * 60)
             if y < clip.top() - HOUR_HEIGHT or y > clip.bottom() + HOUR_HEIGHT:
                 continue
-            painter.setPen(grid_pen)
+            painter.setPen(lines)
             painter.drawLine(QPointF(GUTTER - 4, y), QPointF(self.width(), y))
             if 0 < hour < 24:
                 painter.setPen(palette.color(QPalette.ColorRole.PlaceholderText))
@@ -141,7 +140,7 @@ class TimeGrid(EventSurface[_Drag], QWidget):
                     Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter,
                     f"{hour:02d}:00",
                 )
-        painter.setPen(grid_pen)
+        painter.setPen(lines)
         for index in range(view.days + 1):
             x = self.column_x(index)
             painter.drawLine(QPointF(x, 0), QPointF(x, self.height()))

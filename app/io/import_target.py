@@ -1,10 +1,11 @@
 """Which calendar an import goes into: an existing one, or a new one named after the file.
 
-Asked before anything is read, because an import of 677 Google events into the default
+Asked before anything is imported, because an import of 677 Google events into the default
 calendar cannot be told apart from the user's own events afterwards. A new calendar named
-after the file keeps them together (hide it, export it, delete it as a group); when a
-calendar of that name already exists it is preselected, so re-importing an updated
-export updates it in place instead of making "Work (2)". The whole import is then one
+after the file (its own ``X-WR-CALNAME`` when it has one, else the file name) keeps them
+together (hide it, export it, delete it as a group); when a calendar of that name already
+exists it is preselected, so re-importing an updated export updates it in place instead of
+making "Work (2)". The whole import is then one
 undo step (``Operations.record_import``), which the dialog says.
 """
 
@@ -33,9 +34,15 @@ from app.context import AppContext
 
 
 def suggested_name(paths: Sequence[str]) -> str:
-    """The first file's name without ``.ics``, trimmed to a calendar name's limit."""
-    stem = Path(paths[0]).stem.strip() if paths else ""
-    return stem[:MAX_CALENDAR_NAME]
+    """The first file's own calendar name (``X-WR-CALNAME``), else its name without ``.ics``,
+    trimmed to a calendar name's limit: an export called "basic.ics" (Google) still says
+    which calendar it is."""
+    if not paths:
+        return ""
+    from agent.ics.importer import file_calendar_name  # icalendar: not at the window's start
+
+    name = (file_calendar_name(paths[0]) or "").strip() or Path(paths[0]).stem.strip()
+    return name[:MAX_CALENDAR_NAME]
 
 
 class ImportTargetDialog(QDialog):

@@ -1,4 +1,4 @@
-"""General preferences: time zone, holidays, language, week start, working hours.
+"""General preferences: time zone, holidays, language, week start, working hours, 节气.
 
 Only settings that change what the calendar and the assistant *decide* live here; colours
 do not, because light or dark follows the system (Qt's palette), and the page says so
@@ -80,6 +80,10 @@ class GeneralPage(QWidget):
             days_row.addWidget(box)
         days_row.addStretch(1)
 
+        self.solar_terms = QCheckBox(self.tr("Show the 24 solar terms (节气) in place of the lunar day"), self)
+        self.solar_terms.setChecked(bool(settings.get("solar_terms")))
+        self.solar_terms.setToolTip(self.tr("Chinese interface only, where the views show lunar days"))
+
         note = QLabel(
             self.tr(
                 "The interface language changes after a restart; the assistant follows it at once.\n"
@@ -101,6 +105,7 @@ class GeneralPage(QWidget):
         form.addRow(self.tr("Week starts on:"), self.week_start)
         form.addRow(self.tr("Working hours:"), hours_row)
         form.addRow(self.tr("Working days:"), days_row)
+        form.addRow(self.tr("Lunar calendar:"), self.solar_terms)
         # the sync interval lives on the Sync page with the account it drives (sync_page.py)
         form.addRow(note)
         form.addRow(self.error)
@@ -130,6 +135,7 @@ class GeneralPage(QWidget):
             "week_start": self.week_start.currentData(),
             "working_hours": [_hhmm(start), _hhmm(end)],
             "working_days": [number for number, box in enumerate(self.work_days, start=1) if box.isChecked()],
+            "solar_terms": self.solar_terms.isChecked(),
         }
         changed = []
         for key, value in values.items():
