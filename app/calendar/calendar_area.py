@@ -36,6 +36,7 @@ from app.calendar.view_base import CalendarView
 from app.calendar.week_view import WeekView
 from app.context import AppContext
 from app.i18n import format_day
+from app.keyboard import chain_tab_order
 from app.toast import Toast
 
 _LUNAR_CACHE: dict[date, str] = {}
@@ -147,6 +148,9 @@ class CalendarArea(QWidget):
         # A slot of this widget, not the (plain Python) source's bound method: Qt drops a
         # QObject's connections when it dies, not a plain callable's (see ChatPane's quit).
         ctx.ops.calendars_changed.connect(self._calendars_changed)
+        # Tab follows the layout: quick add, the bar (and its search results), the sidebar,
+        # then the view; the main window chains the chat pane after it.
+        chain_tab_order([self.quick_add, self.nav, self.search_panel, self.sidebar, self.stack])
         self.set_view("week")
 
     # ---- size ----------------------------------------------------------------------------
