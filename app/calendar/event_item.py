@@ -119,6 +119,20 @@ def selected_day_tint(palette: QPalette) -> QColor:
     return color
 
 
+def paint_ring(painter: QPainter, rect: QRectF, color: QColor) -> None:
+    """The selected event's ring: 2 px just inside its edge, in its text colour (black or
+    white by the fill's luminance), so it reads whatever the calendar's colour is, even the
+    palette's own highlight, and never spills onto a neighbour."""
+    painter.save()
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+    pen = QPen(color, 2.0)
+    pen.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
+    painter.setPen(pen)
+    painter.setBrush(Qt.BrushStyle.NoBrush)
+    painter.drawRect(rect.adjusted(2, 2, -2, -2))
+    painter.restore()
+
+
 def muted(palette: QPalette) -> QColor:
     """Secondary text (times, lunar labels, locations)."""
     return palette.color(QPalette.ColorRole.PlaceholderText)
@@ -155,6 +169,8 @@ def paint_block(
         painter.drawText(
             inner, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, _elided(combined, title_key, int(inner.width()))
         )
+        if selected:
+            paint_ring(painter, rect, text)
         painter.restore()
         return
     # Wrap the title over the lines the block has room for (CJK titles wrap anywhere).
@@ -180,6 +196,8 @@ def paint_block(
             _elided(value, small_key, int(inner.width())),
         )
         y += small_line
+    if selected:
+        paint_ring(painter, rect, text)
     painter.restore()
 
 
@@ -238,6 +256,8 @@ def paint_bar(
         Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
         QFontMetrics(label_font).elidedText(label, Qt.TextElideMode.ElideRight, int(inner.width())),
     )
+    if selected:
+        paint_ring(painter, rect.adjusted(0.5, 0.5, -0.5, -0.5), text)
     painter.restore()
 
 
@@ -342,3 +362,5 @@ def paint_line_item(painter: QPainter, rect: QRectF, event: ViewEvent, style: Li
         painter.setPen(text)
         font, key = (style.strike_font, style.strike_key) if occ.completed else (style.font, style.font_key)
         painter.drawStaticText(QPointF(x, y), style.cache.get(occ.title, font, width, key))
+    if selected:
+        paint_ring(painter, rect.adjusted(0.5, 0.5, -0.5, -0.5), text)

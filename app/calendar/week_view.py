@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time, timedelta
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QTimer
-from PySide6.QtGui import QFont, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen, QShowEvent
+from PySide6.QtGui import QFont, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen, QShowEvent
 from PySide6.QtWidgets import QFrame, QScrollArea, QVBoxLayout, QWidget
 
 from app.calendar.event_item import NOW_COLOR, paint_block, selected_day_tint
@@ -344,17 +344,10 @@ class WeekView(CalendarView):
     def step_anchor(self, delta: int) -> date:
         return self.anchor + timedelta(days=self.days * delta)
 
-    def arrow_days(self, key: Qt.Key) -> int | None:
-        # Up/Down scroll the time grid by an hour in a day/week view; Left/Right move days.
-        return {Qt.Key.Key_Left: -1, Qt.Key.Key_Right: 1}.get(key)
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        key = Qt.Key(event.key())
-        if key in (Qt.Key.Key_Up, Qt.Key.Key_Down):
-            bar = self.scroll_area.verticalScrollBar()
-            bar.setValue(bar.value() + (HOUR_HEIGHT if key == Qt.Key.Key_Down else -HOUR_HEIGHT))
-            return
-        super().keyPressEvent(event)
+    def past_day_edge(self, step: int) -> None:
+        # ↑/↓ with no further event in the day scroll the time grid by an hour.
+        bar = self.scroll_area.verticalScrollBar()
+        bar.setValue(bar.value() + step * HOUR_HEIGHT)
 
     def selected_day_index(self) -> int | None:
         """The column of the keyboard-selected day (the anchor), in a week view; None in a
