@@ -353,6 +353,11 @@ class CalendarArea(QWidget):
     def showEvent(self, event: QShowEvent) -> None:
         self._clock.start()
         super().showEvent(event)
+        if self.window().focusWidget() is None:
+            # The window opens with the keys in the view (the arrows choose events at once);
+            # set_view's setFocus came while nothing was shown, and Qt would pick the first
+            # widget it finds instead (the mini month's day grid).
+            self.current_view().setFocus(Qt.FocusReason.OtherFocusReason)
 
     def hideEvent(self, event: QHideEvent) -> None:
         self._prefetch_timer.stop()

@@ -119,17 +119,16 @@ def selected_day_tint(palette: QPalette) -> QColor:
     return color
 
 
-def paint_ring(painter: QPainter, rect: QRectF, color: QColor) -> None:
-    """The selected event's ring: 2 px just inside its edge, in its text colour (black or
-    white by the fill's luminance), so it reads whatever the calendar's colour is, even the
-    palette's own highlight, and never spills onto a neighbour."""
+def paint_ring(painter: QPainter, rect: QRectF, palette: QPalette) -> None:
+    """The selected event's ring: 2 px on its edge in the palette's text colour, which stands
+    out from the base around it and from the full-colour fill inside it, in light and dark
+    palettes, whatever the calendar's colour (even the palette's own highlight). On the edge,
+    not further in, so it never crosses the title of a 15-minute block, and not outside, so it
+    never covers a neighbour."""
     painter.save()
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-    pen = QPen(color, 2.0)
-    pen.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
-    painter.setPen(pen)
+    painter.setPen(QPen(palette.color(QPalette.ColorRole.Text), 2.0))
     painter.setBrush(Qt.BrushStyle.NoBrush)
-    painter.drawRect(rect.adjusted(2, 2, -2, -2))
+    painter.drawRoundedRect(rect.adjusted(1, 1, -1, -1), RADIUS, RADIUS)
     painter.restore()
 
 
@@ -170,7 +169,7 @@ def paint_block(
             inner, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, _elided(combined, title_key, int(inner.width()))
         )
         if selected:
-            paint_ring(painter, rect, text)
+            paint_ring(painter, rect, palette)
         painter.restore()
         return
     # Wrap the title over the lines the block has room for (CJK titles wrap anywhere).
@@ -197,7 +196,7 @@ def paint_block(
         )
         y += small_line
     if selected:
-        paint_ring(painter, rect, text)
+        paint_ring(painter, rect, palette)
     painter.restore()
 
 
@@ -257,7 +256,7 @@ def paint_bar(
         QFontMetrics(label_font).elidedText(label, Qt.TextElideMode.ElideRight, int(inner.width())),
     )
     if selected:
-        paint_ring(painter, rect.adjusted(0.5, 0.5, -0.5, -0.5), text)
+        paint_ring(painter, rect, palette)
     painter.restore()
 
 
@@ -363,4 +362,4 @@ def paint_line_item(painter: QPainter, rect: QRectF, event: ViewEvent, style: Li
         font, key = (style.strike_font, style.strike_key) if occ.completed else (style.font, style.font_key)
         painter.drawStaticText(QPointF(x, y), style.cache.get(occ.title, font, width, key))
     if selected:
-        paint_ring(painter, rect.adjusted(0.5, 0.5, -0.5, -0.5), text)
+        paint_ring(painter, rect, style.palette)

@@ -16,10 +16,9 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QDialog, QWidget
 
-from app.calendar.event_item import contrast_text
 from app.calendar.month_view import MonthItem
 from app.calendar.week_view import GridItem
 from tests.support.app_fixtures import at, seed, titles
@@ -132,20 +131,24 @@ def test_month_arrows_walk_a_cell_then_go_to_the_week_below(week: Any, qtbot: An
     assert week.anchor == date(2026, 12, 7)
 
 
-def test_the_selected_event_has_a_ring_in_its_text_colour(week: Any, qtbot: Any) -> None:
-    """Selected: full colour and a ring inside its edge in the colour of its text, so the
+def test_the_selected_event_has_a_ring_in_the_text_colour(week: Any, qtbot: Any) -> None:
+    """Selected: full colour and a 2 px ring on its edge in the palette's text colour, so the
     keyboard's choice reads even where the calendar's colour is the palette's highlight."""
     _press(qtbot, week, Qt.Key.Key_Down, Qt.Key.Key_Down)
     view = week.current_view()
-    item = next(item for item in view.visible_items() if isinstance(item, GridItem) and item.event.occ.title == "Lunch")
-    ring = contrast_text(QColor(item.event.occ.color or "#3b82f6"))
-    assert _pixel(view.grid, item.rect.center().x(), item.rect.top() + 2) == ring
+    ring = view.palette().color(QPalette.ColorRole.Text)
+    lunch, gym = (
+        next(item for item in view.visible_items() if isinstance(item, GridItem) and item.event.occ.title == title)
+        for title in ("Lunch", "Gym")
+    )
+    assert _pixel(view.grid, lunch.rect.center().x(), lunch.rect.top() + 1) == ring
+    assert _pixel(view.grid, gym.rect.center().x(), gym.rect.top() + 1) != ring  # not selected
 
     week.set_view("month")
     month = week.current_view()
     line = next(item for item in month.visible_items() if isinstance(item, MonthItem) and item.event is not None)
     month.select(line.event.key)
-    assert _pixel(month, line.rect.center().x() + 20, line.rect.top() + 2) == contrast_text(QColor(line.event.occ.color))
+    assert _pixel(month, line.rect.center().x() + 20, line.rect.top() + 1) == ring
 
 
 def _pixel(widget: QWidget, x: float, y: float) -> QColor:
@@ -215,3 +218,9 @@ def test_tab_goes_through_the_window_in_its_layouts_order(window: Any, qtbot: An
     win.calendar.current_view().setFocus(Qt.FocusReason.OtherFocusReason)
     qtbot.keyClick(win.calendar.current_view(), Qt.Key.Key_Backtab, Qt.KeyboardModifier.ShiftModifier)
     assert _part(win, QApplication.focusWidget()) == "sidebar"
+
+
+def test_the_window_opens_with_the_keys_in_the_view(window: Any) -> None:
+    """Before, nothing had the focus until the window was activated, and then Qt chose the
+    first widget it found: the mini month's day grid took the arrows."""
+    assert window.focusWidget() is window.calendar.current_view()
