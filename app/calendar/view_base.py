@@ -5,6 +5,11 @@ A view never writes. It emits ``create_requested`` / ``move_requested`` /
 editor, ``ctx.ops``). That keeps the drag code free of recurrence rules and the write
 path in one place.
 
+The keys are here too, once for every view: the arrows, Home and End choose events (each
+view only says the order of a day's events, ``day_order``, and what ↑/↓ do past a day's
+ends, ``past_day_edge``), so the day, week and month views cannot drift apart
+(docs/app-calendar.md, "Keyboard selection").
+
 ``EventSurface`` is the pointer plumbing of the painted surfaces (the month grid, the week
 header's all-day row, the week's time grid): when a press becomes a drag, what a release,
 a right-click and a double-click request, and which event to ghost while dragging. Each
