@@ -10,11 +10,19 @@ the editor (Enter) and deleted the selected event (Backspace). Two rules close t
 2. A click on a text field that cannot take focus (disabled, or read-only by policy) takes
    the focus away from wherever it was: the user aimed at a text field, so keys must not go
    on reaching the view they were in before.
+
+And one rule for where Tab goes: the window's parts in the order they are laid out (quick-add
+field, navigation bar, sidebar, the view, chat pane, status bar; ``chain_tab_order``). Qt's
+own order is the order widgets were made in, and the chat pane is made after the status
+bar's Sync button (it loads later), so Tab from the view went to Sync (issue 23).
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject
+from collections.abc import Sequence
+from itertools import pairwise
+
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QComboBox, QLineEdit, QPlainTextEdit, QTextEdit, QWidget
 
 _TEXT_TYPES = (QLineEdit, QTextEdit, QPlainTextEdit, QAbstractSpinBox, QComboBox)
@@ -51,3 +59,25 @@ def install_click_guard(app: QApplication) -> TextFieldClickGuard:
         app.installEventFilter(guard)
         _GUARD.append(guard)
     return _GUARD[0]
+
+
+def tab_stops(part: QWidget) -> list[QWidget]:
+    """``part`` (when Tab can reach it) and the widgets inside it that Tab can reach, in the
+    window's focus chain's order; a widget standing in for another (a focus proxy, like a
+    view's scroll area) is left to Qt, which skips it."""
+    window = part.window()
+    stops: list[QWidget] = []
+    widget = window.nextInFocusChain()
+    while widget is not None and widget is not window:  # the chain is a ring through the window
+        inside = widget is part or part.isAncestorOf(widget)
+        if inside and widget.focusPolicy() & Qt.FocusPolicy.TabFocus and widget.focusProxy() is None:
+            stops.append(widget)
+        widget = widget.nextInFocusChain()
+    return stops
+
+
+def chain_tab_order(parts: Sequence[QWidget]) -> None:
+    """Make Tab visit ``parts`` one after another, each in its own inner order."""
+    stops = [stop for part in parts for stop in tab_stops(part)]
+    for first, second in pairwise(stops):
+        QWidget.setTabOrder(first, second)

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMenu, QMessage
 from agent import __version__
 from app.calendar.calendar_area import CalendarArea
 from app.context import AppContext
-from app.keyboard import install_click_guard
+from app.keyboard import chain_tab_order, install_click_guard
 
 if TYPE_CHECKING:
     from app.chat.chat_pane import ChatPane
@@ -93,6 +93,7 @@ class MainWindow(QMainWindow):
         self.splitter.setSizes([980, 380])
         self.chat.navigate.connect(self.calendar.show_event)
         self.chat.quick_add_requested.connect(self.calendar.focus_quick_add)
+        chain_tab_order([self.calendar, self.chat, self.statusBar()])  # Tab: the view, then the chat, then Sync
 
         self.sync = SyncController(ctx.store, ctx.profile_id, self)
         self.sync.status_changed.connect(self._sync_status)

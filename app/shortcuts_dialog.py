@@ -31,8 +31,9 @@ def _tr(text: str) -> str:
 
 # (group, keys, what it does); the keys are Qt key names, shown in the platform's words.
 VIEW_KEYS: tuple[tuple[str, str, str], ...] = (
-    ("Calendar", "Left, Right", "Previous / next day"),
-    ("Calendar", "Up, Down", "Scroll an hour (day, week); previous / next week (month) or event (agenda)"),
+    ("Calendar", "Left, Right", "Previous / next day, and its first event"),
+    ("Calendar", "Up, Down", "Previous / next event (day, week, month: of the day, then an hour / a week on)"),
+    ("Calendar", "Home, End", "First / last event shown (month: of the month)"),
     ("Calendar", "Return", "Open the selected event"),
     ("Calendar", "Del, Backspace", "Delete the selected event (Undo in the notice)"),
     ("Calendar", "Esc", "Clear the selection"),
@@ -50,10 +51,11 @@ def _group_names() -> dict[str, str]:
 def _descriptions() -> dict[str, str]:
     # Spelled out so the catalogue check (and lupdate-style tools) can see every string.
     return {
-        "Previous / next day": _tr("Previous / next day"),
-        "Scroll an hour (day, week); previous / next week (month) or event (agenda)": _tr(
-            "Scroll an hour (day, week); previous / next week (month) or event (agenda)"
+        "Previous / next day, and its first event": _tr("Previous / next day, and its first event"),
+        "Previous / next event (day, week, month: of the day, then an hour / a week on)": _tr(
+            "Previous / next event (day, week, month: of the day, then an hour / a week on)"
         ),
+        "First / last event shown (month: of the month)": _tr("First / last event shown (month: of the month)"),
         "Open the selected event": _tr("Open the selected event"),
         "Delete the selected event (Undo in the notice)": _tr("Delete the selected event (Undo in the notice)"),
         "Clear the selection": _tr("Clear the selection"),

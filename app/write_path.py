@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import TypeVar
 
 from PySide6.QtCore import QObject, QThreadPool, Signal
@@ -115,6 +115,7 @@ class Operations(QObject):
             "create": self.tr("Create “{0}”"),
             "edit": self.tr("Edit “{0}”"),
             "move": self.tr("Move “{0}”"),
+            "resize": self.tr("Resize “{0}”"),
             "delete": self.tr("Delete “{0}”"),
             "complete": self.tr("Complete “{0}”"),
             "calendar": self.tr("Move “{0}” to another calendar"),
@@ -356,8 +357,10 @@ class Operations(QObject):
         return self._push("edit", changes, draft.title) if changes is not None else None
 
     def move(self, occ: Occurrence, start: datetime | date, end: datetime | date, scope: Scope = "all") -> ChangeSet | None:
+        """A drag: named "Resize" when it changed the length (an edge), "Move" when not."""
         changes = self._guarded(lambda: self.edits.move(occ, start, end, scope))
-        return self._push("move", changes, occ.title) if changes is not None else None
+        label = "move" if _length(start, end) == _length(occ.start, occ.end) else "resize"
+        return self._push(label, changes, occ.title) if changes is not None else None
 
     def delete(self, occ: Occurrence, scope: Scope = "all") -> ChangeSet | None:
         changes = self._guarded(lambda: self.edits.delete(occ, scope))
@@ -411,3 +414,11 @@ class Operations(QObject):
         self.calendars_changed.emit()
         self.changed.emit(ChangeSet())
         return result
+
+
+def _length(start: datetime | date, end: datetime | date) -> timedelta | None:
+    """An event's length; None when its ends are of different kinds (nothing to compare)."""
+    try:
+        return end - start  # type: ignore[operator]
+    except TypeError:
+        return None

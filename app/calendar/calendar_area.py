@@ -38,6 +38,7 @@ from app.calendar.view_base import CalendarView
 from app.calendar.week_view import WeekView
 from app.context import AppContext
 from app.i18n import format_day
+from app.keyboard import chain_tab_order
 from app.toast import Toast
 
 _LUNAR_CACHE: dict[tuple[date, bool], str] = {}
@@ -159,6 +160,9 @@ class CalendarArea(QWidget):
         # A slot of this widget, not the (plain Python) source's bound method: Qt drops a
         # QObject's connections when it dies, not a plain callable's (see ChatPane's quit).
         ctx.ops.calendars_changed.connect(self._calendars_changed)
+        # Tab follows the layout: quick add, the bar (and its search results), the sidebar,
+        # then the view; the main window chains the chat pane after it.
+        chain_tab_order([self.quick_add, self.nav, self.search_panel, self.sidebar, self.stack])
         self.set_view("week")
 
     # ---- size ----------------------------------------------------------------------------
@@ -363,6 +367,11 @@ class CalendarArea(QWidget):
     def showEvent(self, event: QShowEvent) -> None:
         self._clock.start()
         super().showEvent(event)
+        if self.window().focusWidget() is None:
+            # The window opens with the keys in the view (the arrows choose events at once);
+            # set_view's setFocus came while nothing was shown, and Qt would pick the first
+            # widget it finds instead (the mini month's day grid).
+            self.current_view().setFocus(Qt.FocusReason.OtherFocusReason)
 
     def hideEvent(self, event: QHideEvent) -> None:
         self._prefetch_timer.stop()

@@ -201,6 +201,26 @@ class MonthView(EventSurface[_Drag], CalendarView):
             cells.append(MonthCell(day, day.month == self.anchor.month, self.marks.get(day), self.lunar.get(day, "")))
         return [*cells, *(replace(item, rect=rect) for item, rect in zip(self.items, self._rects, strict=True))]
 
+    # ---- keyboard selection ----------------------------------------------------------------
+
+    def day_order(self, day: date) -> list[ViewEvent]:
+        """The cell's events as drawn, top to bottom (one behind "+N more" is not reached:
+        D opens the day with everything)."""
+        index = (day - self.first_day).days
+        if not 0 <= index < 7 * WEEKS:
+            return []
+        week, column = divmod(index, 7)
+        drawn = [item for item in self.items if item.event is not None and item.week == week and item.first <= column < item.end]
+        return [item.event for item in sorted(drawn, key=lambda item: item.slot) if item.event is not None]
+
+    def keyboard_days(self) -> tuple[date, date]:
+        first = self.anchor.replace(day=1)
+        return first, self.step_anchor(1).replace(day=1)
+
+    def past_day_edge(self, step: int) -> None:
+        # Past a cell's first/last event, ↑/↓ go on into the cell above/below.
+        self.move_day(7 * step, last=step < 0)
+
     # ---- painting ------------------------------------------------------------------------
 
     def paintEvent(self, event: QPaintEvent) -> None:

@@ -5,6 +5,11 @@ A view never writes. It emits ``create_requested`` / ``move_requested`` /
 editor, ``ctx.ops``). That keeps the drag code free of recurrence rules and the write
 path in one place.
 
+The keys are here too, once for every view: the arrows, Home and End choose events (each
+view only says the order of a day's events, ``day_order``, and what ↑/↓ do past a day's
+ends, ``past_day_edge``), so the day, week and month views cannot drift apart
+(docs/app-calendar.md, "Keyboard selection").
+
 ``EventSurface`` is the pointer plumbing of the painted surfaces (the month grid, the week
 header's all-day row, the week's time grid): when a press becomes a drag, what a release,
 a right-click and a double-click request, and which event to ghost while dragging. Each
@@ -131,8 +136,8 @@ class CalendarView(QWidget):
     # ---- keys ----------------------------------------------------------------------------
 
     def arrow_days(self, key: Qt.Key) -> int | None:
-        """Days an arrow key moves the selected day; None lets the view handle it."""
-        return {Qt.Key.Key_Left: -1, Qt.Key.Key_Right: 1, Qt.Key.Key_Up: -7, Qt.Key.Key_Down: 7}.get(key)
+        """Days an arrow key moves the selected day (←/→); None lets ``keyPressEvent`` go on."""
+        return {Qt.Key.Key_Left: -1, Qt.Key.Key_Right: 1}.get(key)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         key = Qt.Key(event.key())
@@ -152,12 +157,78 @@ class CalendarView(QWidget):
         if key == Qt.Key.Key_Escape and selected is not None:
             self.select(None)
             return
+        if key in (Qt.Key.Key_Home, Qt.Key.Key_End) and not event.modifiers():
+            self.select_edge(last=key == Qt.Key.Key_End)
+            return
         days = self.arrow_days(key)
         if days is not None:
-            self.select(None)
-            self.anchor_moved.emit(self.anchor + timedelta(days=days))
+            self.move_day(days)
+            return
+        if key in (Qt.Key.Key_Up, Qt.Key.Key_Down):
+            self.step_in_day(1 if key == Qt.Key.Key_Down else -1)
             return
         super().keyPressEvent(event)
+
+    # ---- keyboard selection (docs/app-calendar.md, "Keyboard selection") ------------------
+
+    def day_order(self, day: date) -> list[ViewEvent]:
+        """The events of ``day`` in the order ↑/↓ walk them: day bars first, then by time."""
+        return sorted(self.day_events(day), key=lambda event: (not event.is_bar, event.start, event.end, event.occ.title))
+
+    def keyboard_days(self) -> tuple[date, date]:
+        """The days Home/End choose from: what the view shows (the month view: its month)."""
+        return self.date_range()
+
+    def cursor_day(self) -> date:
+        """The day the keys move from: the anchor, or the selected event's day when the
+        mouse chose an event on another day."""
+        selected = self.selected_event()
+        if selected is None or selected.key in {event.key for event in self.day_order(self.anchor)}:
+            return self.anchor
+        first, end = self.date_range()
+        return min(max(selected.first_day, first), end - timedelta(days=1))
+
+    def move_day(self, days: int, *, last: bool = False) -> None:
+        """←/→ (and a month's ↑/↓ past a cell): the day ``days`` away, then its first event
+        (``last``: its last one), none when the day is empty."""
+        day = self.cursor_day() + timedelta(days=days)
+        self.select(None)
+        self.anchor_moved.emit(day)  # the area pages the view when the day leaves its range
+        order = self.day_order(day)
+        if order:
+            self.select((order[-1] if last else order[0]).key)
+
+    def step_in_day(self, step: int) -> None:
+        """↑/↓: the previous/next event of the cursor day; from none, the first (↓) or last (↑)."""
+        day = self.cursor_day()
+        keys = [event.key for event in self.day_order(day)]
+        start = 0 if step > 0 else len(keys) - 1  # from no selection: the first (↓) or the last (↑)
+        index = keys.index(self.selected_key) + step if self.selected_key in keys else start
+        if 0 <= index < len(keys):
+            self.follow(day)
+            self.select(keys[index])
+            return
+        self.past_day_edge(step)
+
+    def past_day_edge(self, step: int) -> None:
+        """↑/↓ with no further event in the day: the view's own move (scroll, or a week)."""
+
+    def select_edge(self, *, last: bool) -> None:
+        """Home/End: the first/last event of ``keyboard_days``; the day follows it."""
+        first, end = self.keyboard_days()
+        days = [first + timedelta(days=offset) for offset in range((end - first).days)]
+        for day in reversed(days) if last else days:
+            order = self.day_order(day)
+            if order:
+                self.follow(day)
+                self.select((order[-1] if last else order[0]).key)
+                return
+
+    def follow(self, day: date) -> None:
+        """Move the anchor to ``day`` when that does not page the view (the week and the
+        month stay; the agenda, which starts at its anchor, would move)."""
+        if day != self.anchor and self.date_range_for(day, self.week_start) == self.date_range():
+            self.anchor_moved.emit(day)
 
     def open_context_menu(self, event: ViewEvent | None, global_pos: QPoint) -> None:
         """A right-click on ``event`` (None: on empty space, no menu): select it, ask for its menu."""

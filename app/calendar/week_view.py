@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time, timedelta
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt, QTimer
-from PySide6.QtGui import QFont, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen
+from PySide6.QtGui import QFont, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen, QShowEvent
 from PySide6.QtWidgets import QFrame, QScrollArea, QVBoxLayout, QWidget
 
 from app.calendar.event_item import NOW_COLOR, grid_pen, paint_block, selected_day_tint
@@ -309,6 +309,7 @@ class WeekView(CalendarView):
         self.work_minutes = (9 * 60, 18 * 60)
         self.work_days: tuple[int, ...] = (1, 2, 3, 4, 5)
         self._scrolled_for: date | None = None
+        self._opening = False  # a new range waits for its opening scroll (scroll_open)
         self.grid = TimeGrid(self)
         self.header = WeekHeader(self.grid, self)  # its columns are the grid's
         self.header.day_opened.connect(self.day_opened)
@@ -342,17 +343,10 @@ class WeekView(CalendarView):
     def step_anchor(self, delta: int) -> date:
         return self.anchor + timedelta(days=self.days * delta)
 
-    def arrow_days(self, key: Qt.Key) -> int | None:
-        # Up/Down scroll the time grid by an hour in a day/week view; Left/Right move days.
-        return {Qt.Key.Key_Left: -1, Qt.Key.Key_Right: 1}.get(key)
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        key = Qt.Key(event.key())
-        if key in (Qt.Key.Key_Up, Qt.Key.Key_Down):
-            bar = self.scroll_area.verticalScrollBar()
-            bar.setValue(bar.value() + (HOUR_HEIGHT if key == Qt.Key.Key_Down else -HOUR_HEIGHT))
-            return
-        super().keyPressEvent(event)
+    def past_day_edge(self, step: int) -> None:
+        # ↑/↓ with no further event in the day scroll the time grid by an hour.
+        bar = self.scroll_area.verticalScrollBar()
+        bar.setValue(bar.value() + step * HOUR_HEIGHT)
 
     def selected_day_index(self) -> int | None:
         """The column of the keyboard-selected day (the anchor), in a week view; None in a
@@ -395,11 +389,9 @@ class WeekView(CalendarView):
         self._set_header_state()
         self.header.relayout([event for event in self.events if event.is_bar])
         if self.first_day != self._scrolled_for:
-            # A new range opens at the working day's start, or earlier if something starts
-            # earlier (the after-midnight tail of last night's event does not count).
             self._scrolled_for = self.first_day
-            first = min((item.start_minute for item in items if item.starts_here), default=self.work_minutes[0])
-            self.scroll_to_minute(min(first, self.work_minutes[0]) - 30)
+            self._opening = True
+            self.scroll_open()
         self.repaint_all()
 
     def visible_items(self) -> list[GridItem | object]:
@@ -424,11 +416,49 @@ class WeekView(CalendarView):
             )
         )
 
-    def scroll_to_minute(self, minute: int) -> None:
+    def opening_minute(self, shown: float) -> float:
+        """Where a new range opens (the minute at the top), for a viewport ``shown`` minutes tall.
+
+        The working day's start, or earlier when something starts earlier (the after-midnight
+        tail of last night's event does not count), half an hour above it. That view is kept
+        when it shows what matters: in a range holding today the current-time line, in any
+        other range its first event. Otherwise the now-line goes a third of the way down, or
+        the first event half an hour below the top (at 02:31 the working-day view showed
+        neither the line nor an 18:00 event: issue 23).
+        """
+        starts = [item for item in self.grid_items if item.starts_here]
+        top = min([item.start_minute for item in starts] + [self.work_minutes[0]]) - 30
+        today = (self.now.date() - self.first_day).days
+        if 0 <= today < self.days:
+            now = self.now.hour * 60 + self.now.minute
+            return top if top <= now <= top + shown - 15 else now - shown / 3
+        if not starts:
+            return top
+        first = min(starts, key=lambda item: (item.day_index, item.start_minute))
+        length = min(max(first.end_minute - first.start_minute, MIN_BLOCK_MINUTES), shown - 30)
+        return top if top <= first.start_minute and first.start_minute + length <= top + shown else first.start_minute - 30
+
+    def scroll_open(self) -> None:
+        """Scroll a new range to ``opening_minute`` once the viewport has its height (after
+        this event-loop turn, or when the view is first shown)."""
         bar = self.scroll_area.verticalScrollBar()
+
+        def apply() -> None:
+            if not self._opening or not self.isVisible():
+                return  # done, or not shown yet: showEvent comes back here
+            self._opening = False
+            shown = self.scroll_area.viewport().height() * 60 / HOUR_HEIGHT
+            bar.setValue(int(self.grid.y_of(max(self.opening_minute(shown), 0))))
+            self.selection_moved()  # an event chosen meanwhile (search, the keys) stays in view
+
         # Owned by the scroll bar: a view closed before the next tick drops the call instead of
         # raising "Internal C++ object already deleted" from a timer with no owner.
-        QTimer.singleShot(0, bar, lambda: bar.setValue(int(self.grid.y_of(max(minute, 0)))))
+        QTimer.singleShot(0, bar, apply)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._opening:
+            self.scroll_open()
 
     def selection_moved(self) -> None:
         event = self.selected_event()
