@@ -120,6 +120,7 @@ class CalendarArea(QWidget):
 
         # The sidebar folds away when the area is narrow (half a screen with the chat open)
         # and comes back when there is room; the user can also hide it (View → Sidebar).
+        # ``sidebar_shown`` says each change, so the menu's check follows what is shown.
         self.sidebar_wanted = True
         self.toast = Toast(self)
         self._toast_changes: object | None = None  # the delete the toast offers to undo
@@ -159,8 +160,13 @@ class CalendarArea(QWidget):
         )
         return QSize(right, hint.height())
 
+    def sidebar_room(self) -> int:
+        """The narrowest this area can be with the sidebar shown and the views at their
+        comfortable width (the main window makes this much room when F9 asks for it)."""
+        return self.sidebar.minimumSizeHint().width() + max(VIEWS_MIN, self.nav.minimumSizeHint().width())
+
     def sidebar_fits(self, width: int) -> bool:
-        return width >= self.sidebar.minimumSizeHint().width() + max(VIEWS_MIN, self.nav.minimumSizeHint().width())
+        return width >= self.sidebar_room()
 
     def set_sidebar_wanted(self, wanted: bool) -> None:
         self.sidebar_wanted = wanted
