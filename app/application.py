@@ -119,7 +119,8 @@ def run(argv: Sequence[str]) -> int:
     translator = i18n.install(app, language)  # noqa: F841 (kept alive by the app)
     from app.settings import holiday_choice
 
-    ask_holidays = holiday_choice.apply_locale_default(ctx)  # first start: the locale's country
+    # First start: the locale's country, else the zone's, else the interface language's.
+    ask_holidays = holiday_choice.apply_locale_default(ctx, language=language)
     window = MainWindow(ctx, deferred=True)  # chat, sync, reminders: after the first paint
     if args.report_startup:
         _report_first_paint(window)
