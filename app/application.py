@@ -61,8 +61,26 @@ def build_context(store: Store, profile_id: int, tz: str | None, now: datetime |
     return AppContext(store, profile_id, Operations(store, profile_id), settings, make_session, tz, clock)
 
 
+def qt_option_value(qt_args: Sequence[str], option: str) -> str | None:
+    """The value Qt's ``option`` (``-platform``) is given, as ``-platform NAME`` or
+    ``-platform=NAME``; the last one wins, as in Qt. None when it is not given."""
+    from app.launcher import qt_option_name
+
+    value = None
+    for index, arg in enumerate(qt_args):
+        if qt_option_name(arg) == option:
+            if "=" in arg:
+                value = arg.split("=", 1)[1]
+            elif index + 1 < len(qt_args):
+                value = qt_args[index + 1]
+    return value
+
+
 def run(argv: Sequence[str]) -> int:
-    args = parse_args(argv)
+    from app.launcher import qt_option_name, split_qt_options
+
+    app_argv, qt_args = split_qt_options(argv)  # Qt's own options (-style, -reverse ...) go to QApplication
+    args = parse_args(app_argv)
     try:
         now = datetime.fromisoformat(args.now) if args.now else None
     except ValueError:
@@ -72,11 +90,16 @@ def run(argv: Sequence[str]) -> int:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     from app.display import display_problem, missing_xcb_hint
 
-    problem = display_problem(os.environ, sys.platform)
+    environ = dict(os.environ)  # as Qt will read it: -platform wins over QT_QPA_PLATFORM, -display over DISPLAY
+    for option, variable in (("-platform", "QT_QPA_PLATFORM"), ("-display", "DISPLAY")):
+        value = qt_option_value(qt_args, option)
+        if value is not None:
+            environ[variable] = value
+    problem = display_problem(environ, sys.platform)
     if problem is not None:  # Qt would abort (SIGABRT) with a page about plugins
         print(problem, file=sys.stderr)
         return 2
-    hint = missing_xcb_hint(os.environ, sys.platform)
+    hint = missing_xcb_hint(environ, sys.platform)
     if hint is not None:
         print(hint, file=sys.stderr)
     from PySide6.QtWidgets import QApplication, QMessageBox
@@ -89,11 +112,12 @@ def run(argv: Sequence[str]) -> int:
     from app.main_window import MainWindow
 
     existing = QApplication.instance()
-    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
+    app = existing if isinstance(existing, QApplication) else QApplication([*sys.argv[:1], *qt_args])
     app.setApplicationName("Richeng")
     app.setApplicationDisplayName("日程 Richeng")
     app.setApplicationVersion(__version__)
-    app.setStyle("Fusion")
+    if not any(qt_option_name(arg) == "-style" for arg in qt_args):
+        app.setStyle("Fusion")  # the app's look, unless -style asked for another
     from agent.store.file_check import DamagedStoreError
 
     try:
