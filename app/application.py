@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 from agent import __version__
 
 if TYPE_CHECKING:  # imported where used at run time: start-up loads Qt and the store late
+    from zoneinfo import ZoneInfo
+
     from PySide6.QtCore import QObject
     from PySide6.QtWidgets import QWidget
 
@@ -76,15 +78,31 @@ def qt_option_value(qt_args: Sequence[str], option: str) -> str | None:
     return value
 
 
+def pretend_now(value: str | None, tz: ZoneInfo | None) -> datetime | None:
+    """``--now`` read as the CLI reads it (``agent.timesym.pretend_now``, loaded only when
+    given): without an offset, wall time in ``tz`` (None: the machine's zone)."""
+    if value is None:
+        return None
+    from agent.timesym.pretend_now import read_now
+
+    return read_now(value, tz)
+
+
 def run(argv: Sequence[str]) -> int:
     from app.launcher import qt_option_name, split_qt_options
 
     app_argv, qt_args = split_qt_options(argv)  # Qt's own options (-style, -reverse ...) go to QApplication
     args = parse_args(app_argv)
-    try:
-        now = datetime.fromisoformat(args.now) if args.now else None
-    except ValueError:
-        print(f"richeng: --now {args.now!r} is not an ISO 8601 time (e.g. 2026-12-01T09:00+08:00)", file=sys.stderr)
+    from agent.errors import UserFacingError
+    from agent.services.settings import zone
+
+    try:  # refused before a window opens, in one line as the CLI does
+        tz = zone(args.tz) if args.tz is not None else None
+        # The CLI's reading (offset-less = wall time in --tz, else the machine's zone) until
+        # the store is open; then again in the zone in Settings when --tz is not given.
+        now = pretend_now(args.now, tz)
+    except UserFacingError as exc:
+        print(f"richeng: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2
     if args.offscreen:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
@@ -104,7 +122,6 @@ def run(argv: Sequence[str]) -> int:
         print(hint, file=sys.stderr)
     from PySide6.QtWidgets import QApplication, QMessageBox
 
-    from agent.errors import UserFacingError
     from agent.store.db import Store
     from agent.store.file_check import default_db_path
     from agent.store.profiles import ensure_profile
@@ -136,6 +153,10 @@ def run(argv: Sequence[str]) -> int:
     except UserFacingError as exc:
         QMessageBox.critical(None, "Richeng", i18n.error_text(exc))
         return 2
+    if tz is None:
+        from agent.services.settings import SettingsService
+
+        now = pretend_now(args.now, zone(SettingsService(store, profile_id).timezone_name()))
     ctx = build_context(store, profile_id, args.tz, now)
     if args.lang:  # the whole window speaks --lang, calendar day names included (not stored)
         ctx.settings.override("language", "zh" if args.lang.startswith("zh") else "en")
