@@ -200,14 +200,17 @@ class MainWindow(QMainWindow):
         pane: the chat narrows down to its minimum, and closes when even that is too wide
         (F10 brings it back, and the sidebar then steps aside again: the latest ask wins).
         A window too narrow even without the chat says so in the status bar."""
-        if shown and not self.calendar.sidebar_fits(self.calendar.width()) and self.chat_shown():
+        width = self.calendar.width()  # what the calendar half will have once the splitter has moved
+        if shown and not self.calendar.sidebar_fits(width) and self.chat_shown():
             total = sum(self.splitter.sizes())
             room = self.calendar.sidebar_room()
             if total - room >= CHAT_MIN_WIDTH:
                 self.splitter.setSizes([room, total - room])
+                width = room
             else:
                 self.show_chat(False)
-        self.calendar.set_sidebar_wanted(shown)
+                width = total
+        self.calendar.set_sidebar_wanted(shown, width)
         self._sync_pane_checks()
         if shown and not self.sidebar_shown():
             self.statusBar().showMessage(self.tr("The window is too narrow for the sidebar; widen it"), 5000)

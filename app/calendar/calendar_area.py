@@ -168,9 +168,10 @@ class CalendarArea(QWidget):
     def sidebar_fits(self, width: int) -> bool:
         return width >= self.sidebar_room()
 
-    def set_sidebar_wanted(self, wanted: bool) -> None:
+    def set_sidebar_wanted(self, wanted: bool, width: int | None = None) -> None:
+        """``width``: the area's width about to come (the main window has just made room)."""
         self.sidebar_wanted = wanted
-        self._place_sidebar(self.width())
+        self._place_sidebar(self.width() if width is None else width)
 
     def _place_sidebar(self, width: int) -> None:
         show = self.sidebar_wanted and self.sidebar_fits(width)

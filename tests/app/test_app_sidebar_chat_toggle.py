@@ -82,6 +82,7 @@ def test_f9_at_960_with_the_chat_open_shows_the_sidebar(window: Any, qtbot: Any)
     sidebar, _chat = _shown(win)
     assert sidebar, "F9 must show the sidebar"
     assert _checks(win) == _shown(win)
+    assert "narrow" not in win.statusBar().currentMessage()  # it did fit: no complaint
     calendar = win.calendar
     assert calendar.sidebar_fits(calendar.width())  # the views keep their comfortable width
     save_shot(win, "sidebar_f9_960")
