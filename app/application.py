@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 from agent import __version__
 
 if TYPE_CHECKING:  # imported where used at run time: start-up loads Qt and the store late
+    from zoneinfo import ZoneInfo
+
     from PySide6.QtCore import QObject
     from PySide6.QtWidgets import QWidget
 
@@ -61,27 +63,65 @@ def build_context(store: Store, profile_id: int, tz: str | None, now: datetime |
     return AppContext(store, profile_id, Operations(store, profile_id), settings, make_session, tz, clock)
 
 
+def qt_option_value(qt_args: Sequence[str], option: str) -> str | None:
+    """The value Qt's ``option`` (``-platform``) is given, as ``-platform NAME`` or
+    ``-platform=NAME``; the last one wins, as in Qt. None when it is not given."""
+    from app.launcher import qt_option_name
+
+    value = None
+    for index, arg in enumerate(qt_args):
+        if qt_option_name(arg) == option:
+            if "=" in arg:
+                value = arg.split("=", 1)[1]
+            elif index + 1 < len(qt_args):
+                value = qt_args[index + 1]
+    return value
+
+
+def pretend_now(value: str | None, tz: ZoneInfo | None) -> datetime | None:
+    """``--now`` read as the CLI reads it (``agent.timesym.pretend_now``, loaded only when
+    given): without an offset, wall time in ``tz`` (None: the machine's zone)."""
+    if value is None:
+        return None
+    from agent.timesym.pretend_now import read_now
+
+    return read_now(value, tz)
+
+
 def run(argv: Sequence[str]) -> int:
-    args = parse_args(argv)
-    try:
-        now = datetime.fromisoformat(args.now) if args.now else None
-    except ValueError:
-        print(f"richeng: --now {args.now!r} is not an ISO 8601 time (e.g. 2026-12-01T09:00+08:00)", file=sys.stderr)
+    from app.launcher import qt_option_name, split_qt_options
+
+    app_argv, qt_args = split_qt_options(argv)  # Qt's own options (-style, -reverse ...) go to QApplication
+    args = parse_args(app_argv)
+    from agent.errors import UserFacingError
+    from agent.services.settings import zone
+
+    try:  # refused before a window opens, in one line as the CLI does
+        tz = zone(args.tz) if args.tz is not None else None
+        # The CLI's reading (offset-less = wall time in --tz, else the machine's zone) until
+        # the store is open; then again in the zone in Settings when --tz is not given.
+        now = pretend_now(args.now, tz)
+    except UserFacingError as exc:
+        print(f"richeng: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2
     if args.offscreen:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     from app.display import display_problem, missing_xcb_hint
 
-    problem = display_problem(os.environ, sys.platform)
+    environ = dict(os.environ)  # as Qt will read it: -platform wins over QT_QPA_PLATFORM, -display over DISPLAY
+    for option, variable in (("-platform", "QT_QPA_PLATFORM"), ("-display", "DISPLAY")):
+        value = qt_option_value(qt_args, option)
+        if value is not None:
+            environ[variable] = value
+    problem = display_problem(environ, sys.platform)
     if problem is not None:  # Qt would abort (SIGABRT) with a page about plugins
         print(problem, file=sys.stderr)
         return 2
-    hint = missing_xcb_hint(os.environ, sys.platform)
+    hint = missing_xcb_hint(environ, sys.platform)
     if hint is not None:
         print(hint, file=sys.stderr)
     from PySide6.QtWidgets import QApplication, QMessageBox
 
-    from agent.errors import UserFacingError
     from agent.store.db import Store
     from agent.store.file_check import default_db_path
     from agent.store.profiles import ensure_profile
@@ -89,11 +129,12 @@ def run(argv: Sequence[str]) -> int:
     from app.main_window import MainWindow
 
     existing = QApplication.instance()
-    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
+    app = existing if isinstance(existing, QApplication) else QApplication([*sys.argv[:1], *qt_args])
     app.setApplicationName("Richeng")
     app.setApplicationDisplayName("日程 Richeng")
     app.setApplicationVersion(__version__)
-    app.setStyle("Fusion")
+    if not any(qt_option_name(arg) == "-style" for arg in qt_args):
+        app.setStyle("Fusion")  # the app's look, unless -style asked for another
     from agent.store.file_check import DamagedStoreError
 
     try:
@@ -112,6 +153,10 @@ def run(argv: Sequence[str]) -> int:
     except UserFacingError as exc:
         QMessageBox.critical(None, "Richeng", i18n.error_text(exc))
         return 2
+    if tz is None:
+        from agent.services.settings import SettingsService
+
+        now = pretend_now(args.now, zone(SettingsService(store, profile_id).timezone_name()))
     ctx = build_context(store, profile_id, args.tz, now)
     if args.lang:  # the whole window speaks --lang, calendar day names included (not stored)
         ctx.settings.override("language", "zh" if args.lang.startswith("zh") else "en")
@@ -119,7 +164,8 @@ def run(argv: Sequence[str]) -> int:
     translator = i18n.install(app, language)  # noqa: F841 (kept alive by the app)
     from app.settings import holiday_choice
 
-    ask_holidays = holiday_choice.apply_locale_default(ctx)  # first start: the locale's country
+    # First start: the locale's country, else the zone's, else the interface language's.
+    ask_holidays = holiday_choice.apply_locale_default(ctx, language=language)
     window = MainWindow(ctx, deferred=True)  # chat, sync, reminders: after the first paint
     if args.report_startup:
         _report_first_paint(window)

@@ -30,6 +30,9 @@ if TYPE_CHECKING:
     from app.sync.sync_controller import SyncController
 
 QUICK_ADD_KEY = "Ctrl+L"
+# A pair, like Thunderbird's F9 for its Today pane; F10 is free in Qt (Shift+F10 is the
+# selected event's menu, app/shortcuts_dialog.py) and no Linux desktop takes it from a Qt window.
+SIDEBAR_KEY, CHAT_KEY = "F9", "F10"
 CHAT_MIN_WIDTH = 300  # a receipt's footer ("Show in calendar", Undo) fits without clipping
 
 
@@ -45,6 +48,7 @@ class MainWindow(QMainWindow):
         self.resize(1360, 860)
         self.setAcceptDrops(True)
         self.started = False  # finish_startup has run: chat, sync and reminders exist
+        self._chat_width = 380  # the chat pane's width to come back at (View → Chat pane)
 
         self.calendar = CalendarArea(ctx, self)
         placeholder = QLabel(self.tr("正在加载对话… Loading chat…"), self)
@@ -87,10 +91,12 @@ class MainWindow(QMainWindow):
         self.chat = ChatPane(ctx, self)
         # Never squeeze the chat to nothing; the calendar is never hidden by the divider.
         self.chat.setMinimumWidth(CHAT_MIN_WIDTH)
+        hidden = not self.chat_slot().isVisibleTo(self)  # View → Chat pane may already have closed it
         placeholder = self.splitter.replaceWidget(1, self.chat)
         if placeholder is not None:
             placeholder.deleteLater()
         self.splitter.setSizes([980, 380])
+        self.chat.setHidden(hidden)
         self.chat.navigate.connect(self.calendar.show_event)
         self.chat.quick_add_requested.connect(self.calendar.focus_quick_add)
         chain_tab_order([self.calendar, self.chat, self.statusBar()])  # Tab: the view, then the chat, then Sync
@@ -155,20 +161,82 @@ class MainWindow(QMainWindow):
             self._action(view_menu, label, QKeySequence(key), partial(self.calendar.set_view, name), scope=self.calendar)
 
         view_menu.addSeparator()
+        # Both checks always say what is shown (issue 23): the sidebar steps aside by itself
+        # when the area is narrow, and the chat pane can be dragged shut.
         self.sidebar_action: QAction = self._action(
-            view_menu,
-            self.tr("&Sidebar"),
-            QKeySequence("F9"),
-            lambda: self.calendar.set_sidebar_wanted(self.sidebar_action.isChecked()),
+            view_menu, self.tr("&Sidebar"), QKeySequence(SIDEBAR_KEY), lambda: self.show_sidebar(self.sidebar_action.isChecked())
         )
         self.sidebar_action.setCheckable(True)
         self.sidebar_action.setChecked(True)
+        self.calendar.sidebar_shown.connect(self.sidebar_action.setChecked)
+        self.chat_action: QAction = self._action(
+            view_menu, self.tr("&Chat pane"), QKeySequence(CHAT_KEY), lambda: self.show_chat(self.chat_action.isChecked())
+        )
+        self.chat_action.setCheckable(True)
+        self.chat_action.setChecked(True)
+        self.splitter.splitterMoved.connect(lambda _pos, _index: self._sync_pane_checks())
 
         help_menu = bar.addMenu(self.tr("&Help"))
         help_keys = [*QKeySequence.keyBindings(QKeySequence.StandardKey.HelpContents), QKeySequence("Ctrl+/")]
         self.shortcuts_action = self._action(help_menu, self.tr("&Keyboard shortcuts"), help_keys, self.show_shortcuts)
         help_menu.addSeparator()
         self._action(help_menu, self.tr("&About Richeng"), None, self._about)
+
+    # ---- sidebar and chat pane (View → Sidebar F9, View → Chat pane F10) -------------------
+
+    def chat_slot(self) -> QWidget:
+        """The splitter's right side: the chat pane, or its placeholder before start-up."""
+        slot = self.splitter.widget(1)
+        assert slot is not None  # built in __init__, replaced (never removed) in finish_startup
+        return slot
+
+    def chat_shown(self) -> bool:
+        return self.chat_slot().isVisibleTo(self) and self.splitter.sizes()[1] > 0
+
+    def sidebar_shown(self) -> bool:
+        return self.calendar.sidebar.isVisibleTo(self.calendar)
+
+    def show_sidebar(self, shown: bool) -> None:
+        """F9. Asked for where it does not fit, the sidebar takes its room from the chat
+        pane: the chat narrows down to its minimum, and closes when even that is too wide
+        (F10 brings it back, and the sidebar then steps aside again: the latest ask wins).
+        A window too narrow even without the chat says so in the status bar."""
+        width = self.calendar.width()  # what the calendar half will have once the splitter has moved
+        if shown and not self.calendar.sidebar_fits(width) and self.chat_shown():
+            total = sum(self.splitter.sizes())
+            room = self.calendar.sidebar_room()
+            if total - room >= CHAT_MIN_WIDTH:
+                self.splitter.setSizes([room, total - room])
+                width = room
+            else:
+                self.show_chat(False)
+                width = total
+        self.calendar.set_sidebar_wanted(shown, width)
+        self._sync_pane_checks()
+        if shown and not self.sidebar_shown():
+            self.statusBar().showMessage(self.tr("The window is too narrow for the sidebar; widen it"), 5000)
+
+    def show_chat(self, shown: bool) -> None:
+        """F10: hide the chat pane (its conversation stays), or bring it back at its last
+        width, at least its minimum; the calendar gives up that room, its sidebar first."""
+        slot = self.chat_slot()
+        if not shown:
+            if self.chat_shown():
+                self._chat_width = self.splitter.sizes()[1]
+            slot.hide()
+        else:
+            slot.show()
+            sizes = self.splitter.sizes()
+            if sizes[1] < CHAT_MIN_WIDTH:
+                total = sum(sizes)
+                width = min(max(self._chat_width, CHAT_MIN_WIDTH), total - self.calendar.minimumSizeHint().width())
+                self.splitter.setSizes([total - width, max(width, CHAT_MIN_WIDTH)])
+        self._sync_pane_checks()
+
+    def _sync_pane_checks(self) -> None:
+        """The two View checks from what is shown (never from what was last clicked)."""
+        self.sidebar_action.setChecked(self.sidebar_shown())
+        self.chat_action.setChecked(self.chat_shown())
 
     def _action(
         self,

@@ -71,32 +71,29 @@ def emit(args: argparse.Namespace, payload: Any, human: Callable[[], str]) -> No
             print(text)
 
 
-def parse_now(value: str | None) -> datetime | None:
-    """``--now``: an ISO 8601 date-time (``Z`` allowed), or None for the real clock. Its day
-    must lie where the date symbols work (``agent.timesym.resolve.now_problem``): year 9999
-    overflowed the undo journal's stamps and year 1 every "a week from now"."""
+def parse_now(value: str | None, tz: str | None = None) -> datetime | None:
+    """``--now`` as an aware instant, or None for the real clock: the reading the app shares
+    (``agent.timesym.pretend_now.read_now``: without an offset, wall time in ``tz``, else in
+    the system zone), refused as a usage error in one line."""
     if value is None:
         return None
-    try:
-        parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-    except ValueError:
-        raise CliError("cli.bad_now", value=value[:80]) from None
-    from agent.timesym.resolve import now_problem
+    from agent.timesym.context import load_zone
+    from agent.timesym.pretend_now import NowError, read_now
 
-    problem = now_problem(parsed.date())
-    if problem is not None:
-        raise CliError("cli.now_problem", problem=problem)
-    return parsed
+    try:
+        return read_now(value, load_zone(tz) if tz else None)
+    except NowError as exc:
+        raise CliError.of(exc) from None
 
 
 def clock_now(args: argparse.Namespace) -> datetime:
-    """What time it is for this command, always aware: ``--now`` (one without an offset is
-    wall time in ``--tz``, else in the system zone, as the time context reads it), or the
-    real clock. For commands that do not open the store (``db ...``), so the settings' zone
-    is not read."""
+    """What time it is for this command, always aware: ``--now`` (read in ``--tz``, else the
+    system zone), or the real clock. For commands that do not open the store (``db ...``),
+    so the settings' zone is not read."""
     from agent.timesym.context import TimeContext
 
-    return TimeContext.system(now=parse_now(getattr(args, "now", None)), tz=getattr(args, "tz", None)).now
+    tz = getattr(args, "tz", None)
+    return TimeContext.system(now=parse_now(getattr(args, "now", None), tz), tz=tz).now
 
 
 NAME_MAX = 255  # bytes in one path component on Linux, macOS and Windows file systems
@@ -214,4 +211,4 @@ class Session:
         if getattr(self.args, "db", None) is not None or settings is not None:
             settings = settings or SettingsService(self.store, self.profile_id)
             country = str(settings.get("holiday_country"))
-        return TimeContext.system(now=parse_now(getattr(self.args, "now", None)), tz=tz, holiday_country=country)
+        return TimeContext.system(now=parse_now(getattr(self.args, "now", None), tz), tz=tz, holiday_country=country)

@@ -37,7 +37,9 @@ APP_HELP = """the desktop app:
   --db PATH, --tz IANA, --now ISO8601
                          as above, for the window
   --quit-after MS        close the window after MS milliseconds (smoke tests)
-  --report-startup       print the ms to the first paint, then quit (benchmarks)"""
+  --report-startup       print the ms to the first paint, then quit (benchmarks)
+  -style NAME, -platform NAME, -reverse, -stylesheet FILE, ...
+                         Qt's own options, passed to Qt (docs/app-options.md)"""
 
 
 def build_parser() -> argparse.ArgumentParser:

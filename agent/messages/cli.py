@@ -10,11 +10,6 @@ from agent.messages.message import Message
 MESSAGES: dict[str, Message] = {
     # common.py
     "cli.usage": Message("{prog}：{text}（见 --help）", "{prog}: {text} (see --help)"),
-    "cli.bad_now": Message(
-        "--now 须为 ISO 8601 日期时间，如 2026-09-01T09:30+08:00，而不是 '{value}'",
-        "--now must be an ISO 8601 date-time such as 2026-09-01T09:30+08:00, not '{value}'",
-    ),
-    "cli.now_problem": Message("--now 不可用：{problem}", "--now {problem}"),
     # checked_path: an option names itself in both languages; a thing has its own codes
     "cli.path_empty": Message("{what} 为空；请给出文件名", "{what} is empty; give a file name"),
     "cli.path_name_too_long": Message(

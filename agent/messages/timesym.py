@@ -10,6 +10,12 @@ from __future__ import annotations
 from agent.messages.message import Message
 
 MESSAGES: dict[str, Message] = {
+    # pretend_now.read_now: the CLI's and the app's --now
+    "timesym.bad_now": Message(
+        "--now 须为 ISO 8601 日期时间，如 2026-09-01T09:30+08:00，而不是 '{value}'",
+        "--now must be an ISO 8601 date-time such as 2026-09-01T09:30+08:00, not '{value}'",
+    ),
+    "timesym.now_problem": Message("--now 不可用：{problem}", "--now {problem}"),
     "timesym.valid_forms": Message(
         "有效的日期符号：D+n、D-n、Wd、Wd+k、Wd-k、WE、WE+k、YYYY-MM-DD、MM-DD、M+n、M-n、YYYY-MM、H:name、L:MM-DD；"
         "时间 HH:MM；时刻 <单日符号>THH:MM（如 D+1T15:00）。",

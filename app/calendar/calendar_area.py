@@ -133,6 +133,7 @@ class CalendarArea(QWidget):
 
         # The sidebar folds away when the area is narrow (half a screen with the chat open)
         # and comes back when there is room; the user can also hide it (View → Sidebar).
+        # ``sidebar_shown`` says each change, so the menu's check follows what is shown.
         self.sidebar_wanted = True
         self.toast = Toast(self)
         self._toast_changes: object | None = None  # the delete the toast offers to undo
@@ -175,12 +176,18 @@ class CalendarArea(QWidget):
         )
         return QSize(right, hint.height())
 
-    def sidebar_fits(self, width: int) -> bool:
-        return width >= self.sidebar.minimumSizeHint().width() + max(VIEWS_MIN, self.nav.minimumSizeHint().width())
+    def sidebar_room(self) -> int:
+        """The narrowest this area can be with the sidebar shown and the views at their
+        comfortable width (the main window makes this much room when F9 asks for it)."""
+        return self.sidebar.minimumSizeHint().width() + max(VIEWS_MIN, self.nav.minimumSizeHint().width())
 
-    def set_sidebar_wanted(self, wanted: bool) -> None:
+    def sidebar_fits(self, width: int) -> bool:
+        return width >= self.sidebar_room()
+
+    def set_sidebar_wanted(self, wanted: bool, width: int | None = None) -> None:
+        """``width``: the area's width about to come (the main window has just made room)."""
         self.sidebar_wanted = wanted
-        self._place_sidebar(self.width())
+        self._place_sidebar(self.width() if width is None else width)
 
     def _place_sidebar(self, width: int) -> None:
         show = self.sidebar_wanted and self.sidebar_fits(width)

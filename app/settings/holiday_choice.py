@@ -2,24 +2,43 @@
 
 Holidays used to default to Mainland China on every system, so an English/UTC desktop
 showed 调休 badges nobody there keeps. On the first start (no ``holiday_country`` stored
-yet) the app writes the locale's country (zh_CN → CN, en_US → US, de_DE → DE; a locale with
-no country, such as C or POSIX, → no holidays) before the calendar is built, so the first
-paint already follows the locale, and then asks once, in a small non-modal dialog, with that
-choice preselected. Closing the dialog keeps the locale's choice; the question is never
-asked again because the setting now exists. Settings → General changes it later.
+yet) the app writes a default country before the calendar is built, so the first paint
+already follows it, and then asks once, in a small non-modal dialog, with that choice
+preselected. Closing the dialog keeps it; the question is never asked again because the
+setting now exists. Settings → General changes it later.
+
+The default (issue 23): the locale's country (zh_CN → CN, en_US → US, de_DE → DE); where
+the locale names none (C or POSIX, as minimal systems and containers have), the time zone's
+country from the tz database's ``zone.tab`` (Asia/Shanghai → CN, Asia/Taipei → TW); where
+that names none either (UTC), the interface language's (``--lang zh_CN`` → CN); else none.
+The zone comes before the interface language because it says where someone is, the
+language only what they read (zh_CN is also the interface of a reader in Taipei).
+
+The dialog's title is one short word: the window manager shows it as "<title> — 日程
+Richeng", and a longer one was cut ("Public holi… 程 Richeng"); the question is the body.
 """
 
 from __future__ import annotations
 
+import contextlib
+import zoneinfo
 from collections.abc import Callable
+from functools import cache
+from importlib import resources
+from pathlib import Path
 
 from PySide6.QtCore import QLocale, Signal
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
 
 from app.context import AppContext
 
 SETTING = "holiday_country"
 HOLIDAY_COUNTRIES = ("CN", "HK", "MO", "TW", "SG", "JP", "KR", "US", "GB", "DE", "FR", "CA", "AU")
+# What a title bar spends besides the text: the window icon and three buttons, with margins
+# (openbox, GNOME and KDE all fit in this at their default sizes).
+TITLE_BAR_CHROME = 160
+TITLE_SEPARATOR = " \u2014 "  # Qt's own, between a window's title and the application's display name
 
 
 def supported_countries() -> frozenset[str]:
@@ -44,6 +63,36 @@ def country_for_locale(locale_name: str | None) -> str | None:
     return code if code in supported_countries() else None
 
 
+@cache
+def zone_countries() -> dict[str, str]:
+    """Zone name → ISO country, from the tz database's ``zone.tab`` (the system's, else the
+    ``tzdata`` package's); empty where neither is installed."""
+    candidates: list[Path] = [Path(folder) / "zone.tab" for folder in zoneinfo.TZPATH]
+    with contextlib.suppress(ModuleNotFoundError, TypeError):  # tzdata is optional on Linux
+        candidates.append(Path(str(resources.files("tzdata.zoneinfo") / "zone.tab")))
+    for path in candidates:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError:
+            continue
+        rows = (line.split("\t") for line in text.splitlines() if line and not line.startswith("#"))
+        return {row[2]: row[0].upper() for row in rows if len(row) >= 3}
+    return {}
+
+
+def country_for_zone(zone_name: str | None) -> str | None:
+    """The holiday country a time zone lies in (Asia/Shanghai → CN); None for UTC, an
+    unknown zone or a country without data."""
+    code = zone_countries().get(zone_name or "")
+    return code if code is not None and code in supported_countries() else None
+
+
+def default_country(locale_name: str | None, zone_name: str | None, language: str | None = None) -> str | None:
+    """The first start's holiday country: the locale's, else the zone's, else the interface
+    language's (see the module docstring for why in this order); None when none names one."""
+    return country_for_locale(locale_name) or country_for_zone(zone_name) or country_for_locale(language)
+
+
 def system_locale_name() -> str:
     """Qt's reading of the system locale (``en_US``, ``zh_CN``; ``C`` when unset)."""
     return QLocale.system().name()
@@ -58,12 +107,16 @@ def is_chosen(ctx: AppContext) -> bool:
     return row is not None
 
 
-def apply_locale_default(ctx: AppContext, locale_name: str | None = None) -> bool:
-    """First start: store the locale's country (None = no holidays). True when it did, which
-    is when the app should ask (:class:`HolidayChoiceDialog`)."""
+def apply_locale_default(
+    ctx: AppContext, locale_name: str | None = None, zone_name: str | None = None, language: str | None = None
+) -> bool:
+    """First start: store :func:`default_country` (None = no holidays) for the system locale
+    (or ``locale_name``), the app's zone (or ``zone_name``) and the interface ``language``
+    (``--lang``). True when it did, which is when the app should ask (:class:`HolidayChoiceDialog`)."""
     if is_chosen(ctx):
         return False
-    ctx.settings.set(SETTING, country_for_locale(locale_name if locale_name is not None else system_locale_name()))
+    locale_name = locale_name if locale_name is not None else system_locale_name()
+    ctx.settings.set(SETTING, default_country(locale_name, zone_name if zone_name is not None else ctx.tz.key, language))
     return True
 
 
@@ -97,22 +150,29 @@ class HolidayChoiceDialog(QDialog):
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
-        self.setWindowTitle(self.tr("Public holidays"))
-        text = QLabel(
+        self.setWindowTitle(self.tr("Holidays"))
+        self.question = QLabel(
             self.tr(
                 "Which country's public holidays should the calendar show?\nYou can change this later in Settings → General."
             ),
             self,
         )
-        text.setWordWrap(True)
+        self.question.setWordWrap(True)
         self.countries = QComboBox(self)
         fill_countries(self.countries, ctx.settings.get(SETTING), self.tr("None"), self.tr)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok, self)
         buttons.accepted.connect(self.accept)
         layout = QVBoxLayout(self)
-        layout.addWidget(text)
+        layout.addWidget(self.question)
         layout.addWidget(self.countries)
         layout.addWidget(buttons)
+        self.setMinimumWidth(self.title_bar_width())
+
+    def title_bar_width(self) -> int:
+        """How wide the window must be for its title bar to show the whole title."""
+        display = QGuiApplication.applicationDisplayName()
+        title = self.windowTitle() + (TITLE_SEPARATOR + display if display and display != self.windowTitle() else "")
+        return self.fontMetrics().horizontalAdvance(title) + TITLE_BAR_CHROME
 
     def accept(self) -> None:
         value = self.countries.currentData()
