@@ -31,6 +31,7 @@ DEFAULTS: dict[str, Any] = {
     "llama_n_ctx": 8192,  # context size for a local GGUF model (the app's settings dialog)
     "llama_threads": None,  # None: llama_backend.default_threads()
     "solar_terms": True,  # the Chinese views show 节气 in place of the lunar day (docs/app-calendar.md)
+    "lunar_days": True,  # the Chinese views show each day's 农历 day (初一, 十五 …) beside its number
 }
 
 

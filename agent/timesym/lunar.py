@@ -111,16 +111,19 @@ def solar_term(d: date) -> str:
     return str(Solar.fromYmd(d.year, d.month, d.day).getLunar().getJieQi() or "")
 
 
-def day_label(d: date, solar_terms: bool = True) -> str:
-    """A Chinese cell's grey label: the solar term on its day (when shown), else ``lunar_label``.
+def day_label(d: date, solar_terms: bool = True, lunar_days: bool = True) -> str:
+    """A Chinese cell's grey label: the solar term on its day (when shown), else the lunar day
+    (when shown), else "".
 
     A term takes the lunar day's place rather than sitting beside it: a month cell has room
     for one short word next to the number, and the term is the rarer, more wanted one (as on
     printed calendars). A holiday's name still wins over both (the views decide that).
     """
+    if not solar_terms and not lunar_days:
+        return ""
     lunar = Solar.fromYmd(d.year, d.month, d.day).getLunar()
     term = str(lunar.getJieQi() or "") if solar_terms else ""
-    return term or _short_label(lunar)
+    return term or (_short_label(lunar) if lunar_days else "")
 
 
 def lunar_full_label(d: date) -> str:

@@ -41,21 +41,21 @@ from app.i18n import format_day
 from app.keyboard import chain_tab_order
 from app.toast import Toast
 
-_LUNAR_CACHE: dict[tuple[date, bool], str] = {}
+_LUNAR_CACHE: dict[tuple[date, bool, bool], str] = {}
 FLASH_MS, FLASH_STEPS = 250, 8  # a new quick-add event blinks for 2 s, then stays selected
 VIEWS_MIN = 560  # the views' own comfortable minimum: the sidebar goes before they shrink past it
 
 
-def lunar_labels(first: date, end: date, solar_terms: bool = True) -> dict[date, str]:
-    """农历 day labels for ``[first, end)``, a 节气 in place of its day's when ``solar_terms``;
-    computed once per date for the app's life."""
+def lunar_labels(first: date, end: date, solar_terms: bool = True, lunar_days: bool = True) -> dict[date, str]:
+    """农历 day labels for ``[first, end)`` (when ``lunar_days``), a 节气 in place of its day's
+    when ``solar_terms``; computed once per date and choice for the app's life."""
     labels = {}
     day = first
     while day < end:
-        key = (day, solar_terms)
+        key = (day, solar_terms, lunar_days)
         if key not in _LUNAR_CACHE:
             try:
-                _LUNAR_CACHE[key] = day_label(day, solar_terms)
+                _LUNAR_CACHE[key] = day_label(day, solar_terms, lunar_days)
             except Exception:  # outside lunar-python's tables: no label, not an error
                 _LUNAR_CACHE[key] = ""
         labels[day] = _LUNAR_CACHE[key]
@@ -206,6 +206,7 @@ class CalendarArea(QWidget):
         self.week_start = int(settings.get("week_start") or 1)
         self.chinese = prefers_chinese(settings.get("language"))
         self.solar_terms = bool(settings.get("solar_terms"))
+        self.lunar_days = bool(settings.get("lunar_days"))
         self.qlocale = (
             QLocale(QLocale.Language.Chinese, QLocale.Country.China)
             if self.chinese
@@ -349,7 +350,7 @@ class CalendarArea(QWidget):
         first, end = view.date_range()
         events = self.source.events(first, end)
         marks = self.holidays.marks(first, end)
-        lunar = lunar_labels(first, end, self.solar_terms) if self.chinese else {}
+        lunar = lunar_labels(first, end, self.solar_terms, self.lunar_days) if self.chinese else {}
         view.set_data(events, marks, lunar, local_naive(self.ctx.now(), self.ctx.tz))
         calendars = self.source.calendars()
         self.search_panel.visible_ids = {calendar.id for calendar in calendars if calendar.visible}

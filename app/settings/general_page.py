@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QTimeEdit,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -80,9 +81,18 @@ class GeneralPage(QWidget):
             days_row.addWidget(box)
         days_row.addStretch(1)
 
+        # Two switches, each on by default: the lunar days (初一, 十五 …) and the solar terms,
+        # which take their day's place; either can go without the other.
+        self.lunar_days = QCheckBox(self.tr("Show the lunar day (农历) beside each date"), self)
+        self.lunar_days.setChecked(bool(settings.get("lunar_days")))
+        self.lunar_days.setToolTip(self.tr("Chinese interface only"))
         self.solar_terms = QCheckBox(self.tr("Show the 24 solar terms (节气) in place of the lunar day"), self)
         self.solar_terms.setChecked(bool(settings.get("solar_terms")))
-        self.solar_terms.setToolTip(self.tr("Chinese interface only, where the views show lunar days"))
+        self.solar_terms.setToolTip(self.tr("Chinese interface only"))
+        lunar_box = QVBoxLayout()
+        lunar_box.setContentsMargins(0, 0, 0, 0)
+        lunar_box.addWidget(self.lunar_days)
+        lunar_box.addWidget(self.solar_terms)
 
         note = QLabel(
             self.tr(
@@ -105,7 +115,7 @@ class GeneralPage(QWidget):
         form.addRow(self.tr("Week starts on:"), self.week_start)
         form.addRow(self.tr("Working hours:"), hours_row)
         form.addRow(self.tr("Working days:"), days_row)
-        form.addRow(self.tr("Lunar calendar:"), self.solar_terms)
+        form.addRow(self.tr("Lunar calendar:"), lunar_box)
         # the sync interval lives on the Sync page with the account it drives (sync_page.py)
         form.addRow(note)
         form.addRow(self.error)
@@ -135,6 +145,7 @@ class GeneralPage(QWidget):
             "week_start": self.week_start.currentData(),
             "working_hours": [_hhmm(start), _hhmm(end)],
             "working_days": [number for number, box in enumerate(self.work_days, start=1) if box.isChecked()],
+            "lunar_days": self.lunar_days.isChecked(),
             "solar_terms": self.solar_terms.isChecked(),
         }
         changed = []

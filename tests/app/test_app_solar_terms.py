@@ -79,3 +79,30 @@ def test_the_english_ui_shows_no_terms(area: Any, cal_ctx: Any) -> None:
     area.set_view("week")
     area.set_anchor(date(2026, 12, 22))
     assert header_days(area)[date(2026, 12, 22)].lunar == ""
+
+
+def test_the_lunar_days_switch_off_on_their_own_and_the_terms_stay(area: Any, cal_ctx: Any, qtbot: Any) -> None:
+    """Settings → General → 农历 has two switches: the lunar days and the terms. With the days
+    off a term still shows on its day and every other day's label is empty; with both off the
+    cells carry no grey label at all."""
+    assert cal_ctx.settings.get("lunar_days") is True  # on by default
+    page = GeneralPage(cal_ctx)
+    qtbot.addWidget(page)
+    assert page.lunar_days.isChecked()
+    page.lunar_days.setChecked(False)
+    assert "lunar_days" in page.save()
+    area.refresh()
+    area.set_view("month")
+    area.set_anchor(date(2026, 12, 1))
+    cells = month_cells(area)
+    assert cells[date(2026, 12, 22)].lunar == "冬至" and cells[date(2026, 12, 21)].lunar == ""
+    assert "十三" not in drawn_texts(area.current_view())
+    area.set_view("week")
+    area.set_anchor(date(2026, 12, 22))
+    assert header_days(area)[date(2026, 12, 22)].lunar == "冬至" and header_days(area)[date(2026, 12, 21)].lunar == ""
+    page.solar_terms.setChecked(False)
+    assert "solar_terms" in page.save()
+    area.refresh()
+    area.set_view("month")
+    area.set_anchor(date(2026, 12, 1))
+    assert {cell.lunar for cell in month_cells(area).values()} == {""}
