@@ -5,6 +5,7 @@ each target would install on a fresh clone, without installing anything."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -17,7 +18,18 @@ ROOT = Path(__file__).resolve().parents[1]
 def _dry_run(target: str) -> str:
     if shutil.which("make") is None:
         pytest.skip("make is not installed")
-    done = subprocess.run(["make", "-n", "-B", target], cwd=ROOT, capture_output=True, text=True, timeout=60, check=True)
+    # Under `make test` this make is nested: without the parent's MAKEFLAGS/MAKELEVEL (and with
+    # --no-print-directory) it prints only the commands, not "make[1]: Entering directory".
+    env = {key: value for key, value in os.environ.items() if key not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
+    done = subprocess.run(
+        ["make", "--no-print-directory", "-n", "-B", target],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     return done.stdout
 
 
