@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from datetime import date, time
 
+from agent.timesym.words import AM, PERIOD_WORDS, PM
+
 # Weekday words are decoration: the fields show "2026-11-30 Mon" / "2026-11-30 周一", and
 # the date decides the weekday, so a weekday next to a date is dropped before reading.
 _WEEKDAY = re.compile(
@@ -26,21 +28,10 @@ _YMD = re.compile(r"(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*[日
 _MD = re.compile(r"(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*[日号]?")
 _DAY = re.compile(r"(\d{1,2})\s*[日号]?")
 
-_PERIODS = {
-    "am": "am",
-    "a": "am",
-    "pm": "pm",
-    "p": "pm",
-    "上午": "am",
-    "早上": "am",
-    "早晨": "am",
-    "凌晨": "am",
-    "中午": "noon",
-    "下午": "pm",
-    "傍晚": "pm",
-    "晚上": "pm",
-}
-_ZH_PERIOD = "|".join(word for word in _PERIODS if not word.isascii())
+# The period words are the time symbols' own (``agent.timesym.words``): the same 上午/下午/晚上
+# rules as quick add and the clarification parser (上午12点 is noon, 晚上1点 is refused).
+_ZH_PERIODS = {word: period for word, period in PERIOD_WORDS.items() if not word.isascii()}
+_ZH_PERIOD = "|".join(sorted(_ZH_PERIODS, key=len, reverse=True))
 _CLOCK = re.compile(
     rf"(?P<pre>{_ZH_PERIOD})?\s*"
     r"(?:(?P<h>\d{1,2})\s*(?:[:：.]\s*(?P<m>\d{2})|[点時时]\s*(?:(?P<half>半)|(?P<zm>\d{1,2})\s*分?)?)"
@@ -97,7 +88,8 @@ def parse_typed_time(text: str) -> time | None:
     Understood: ``14:30``, ``1430``, ``930``, ``14``, ``2pm``, ``2:30 pm``, ``12am``
     (midnight), ``14点``, ``2点半``, ``下午2点``, ``下午2:30``, ``晚上8点15分``, ``中午12点``.
     A bare hour is read on the 24-hour clock (``2`` is 02:00); am/pm or a Chinese period
-    word moves it, and a contradiction (``14pm``, ``上午15点``) is refused.
+    word moves it by the time symbols' rules, and a contradiction (``14pm``, ``上午15点``) is
+    refused.
     """
     value = text.strip()
     match = _CLOCK.fullmatch(value)
@@ -110,18 +102,14 @@ def parse_typed_time(text: str) -> time | None:
         hour = int(match["h"] or match["hour"])
         minute = 30 if match["half"] else int(match["m"] or match["zm"] or 0)
     pre, post = match["pre"], match["post"]
-    if (pre and post) or (pre == "晚上" and hour == 12):  # 晚上12点: which midnight? refuse
+    if pre and post:
         return None
-    period = _PERIODS[pre] if pre else (_PERIODS[post.replace(".", "").lower()] if post else None)
+    period = _ZH_PERIODS[pre] if pre else ((AM if post[0].lower() == "a" else PM) if post else None)
     if period is not None:
-        if not 1 <= hour <= 12:
+        converted = period.to_24h(hour)
+        if converted is None:  # the hour contradicts the word (14pm, 上午15点, 晚上12点)
             return None
-        if period == "pm" and hour != 12:
-            hour += 12
-        elif period == "am" and hour == 12:
-            hour = 0
-        elif period == "noon" and hour != 12:
-            hour += 12 if hour < 6 else 0  # 中午1点 is 13:00, 中午11点 stays 11:00
+        hour = converted
     if hour > 23 or minute > 59:
         return None
     return time(hour, minute)

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QApplication, QDialog, QWidget
 from app.calendar.month_view import MonthItem
 from app.calendar.week_view import GridItem
 from tests.support.app_fixtures import at, seed, titles
+from tests.support.chat_fixtures import shown_window
 from tests.support.clock import MONDAY
 
 TUESDAY, WEDNESDAY = MONDAY + timedelta(days=1), MONDAY + timedelta(days=2)
@@ -174,18 +175,8 @@ def test_a_click_in_the_view_gives_it_the_keyboard(week: Any, qtbot: Any, name: 
 
 @pytest.fixture
 def window(app_ctx: Any, qtbot: Any) -> Iterator[Any]:
-    from app.main_window import MainWindow
-
-    app_ctx.session.set_model(None)
-    win = MainWindow(app_ctx)
-    win.resize(1360, 860)
-    win.show()
-    qtbot.waitExposed(win)
-    yield win
-    win.chat.shutdown()
-    win.close()
-    win.deleteLater()
-    qtbot.wait(20)
+    with shown_window(app_ctx, qtbot) as win:
+        yield win
 
 
 def _part(win: Any, widget: QWidget | None) -> str:

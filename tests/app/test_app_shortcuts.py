@@ -13,26 +13,16 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication
 
 from tests.support.app_fixtures import at, seed, titles
-from tests.support.chat_fixtures import save_shot
+from tests.support.chat_fixtures import save_shot, shown_window
 from tests.support.clock import MONDAY
 
 
 @pytest.fixture
 def window(app_ctx: Any, qtbot: Any) -> Iterator[Any]:
-    from app.main_window import MainWindow
-
-    app_ctx.session.set_model(None)
     seed(app_ctx.store, app_ctx.profile_id, "周会", at(MONDAY, 15), at(MONDAY, 16))
     app_ctx.ops.changed.emit(None)
-    win = MainWindow(app_ctx)
-    win.resize(1200, 800)
-    win.show()
-    qtbot.waitExposed(win)
-    yield win
-    win.chat.shutdown()
-    win.close()
-    win.deleteLater()
-    qtbot.wait(20)
+    with shown_window(app_ctx, qtbot, 1200, 800) as win:
+        yield win
 
 
 def _keys(action: Any) -> list[str]:

@@ -16,25 +16,15 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from tests.support.app_fixtures import at, seed
-from tests.support.chat_fixtures import save_shot
+from tests.support.chat_fixtures import save_shot, shown_window
 from tests.support.clock import MONDAY
 
 
 @pytest.fixture
 def window(app_ctx: Any, qtbot: Any) -> Iterator[Any]:
-    from app.main_window import MainWindow
-
-    app_ctx.session.set_model(None)
     seed(app_ctx.store, app_ctx.profile_id, "周会", at(MONDAY, 15), at(MONDAY, 16))
-    win = MainWindow(app_ctx)
-    win.resize(1360, 860)
-    win.show()
-    qtbot.waitExposed(win)
-    yield win
-    win.chat.shutdown()
-    win.close()
-    win.deleteLater()
-    qtbot.wait(20)
+    with shown_window(app_ctx, qtbot) as win:
+        yield win
 
 
 def _settle(qtbot: Any) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -106,3 +107,24 @@ def make_pane(app_ctx: Any, qtbot: Any) -> Iterator[Callable[..., Any]]:
     yield make
     for pane in panes:
         pane.shutdown()
+
+
+@contextmanager
+def shown_window(ctx: Any, qtbot: Any, width: int = 1360, height: int = 860) -> Iterator[Any]:
+    """The main window over ``ctx`` with no model, shown at ``width`` x ``height`` and exposed;
+    on leaving, its chat is shut down and the window deleted (its views', reminders' and
+    chat's timers) before the store closes."""
+    from app.main_window import MainWindow
+
+    ctx.session.set_model(None)
+    win = MainWindow(ctx)
+    win.resize(width, height)
+    win.show()
+    qtbot.waitExposed(win)
+    try:
+        yield win
+    finally:
+        win.chat.shutdown()
+        win.close()
+        win.deleteLater()
+        qtbot.wait(20)
