@@ -12,6 +12,7 @@ import json
 import sqlite3
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from agent.errors import StoreError
 from agent.services.calendars import CalendarChoice, CalendarService
@@ -29,7 +30,7 @@ from agent.services.command_types import (
     stub_from_row,
 )
 from agent.services.queries import QueryService
-from agent.services.repeat import Series, build_series
+from agent.services.repeat import Series, build_series, series_from_rule
 from agent.services.settings import SettingsService
 from agent.services.stub_rules import CHOOSING, Fit, fit_reply, map_loose
 from agent.services.text import clean_title
@@ -40,6 +41,7 @@ from agent.store.events import EventRepo
 from agent.store.occurrence import Occurrence
 from agent.timesym.context import TimeContext, day_start, local_datetime
 from agent.timesym.grammar import SymbolError
+from agent.timesym.recurrence import LUNAR_MARK, LUNAR_YEARLY, MARK_PROPERTY, Recurrence
 from agent.timesym.resolve import resolve, resolve_time
 
 __all__ = ["CommandService"]
@@ -151,6 +153,8 @@ class CommandService:
         repeat: str | None = None,
         repeat_until: str | None = None,
         repeat_count: int | None = None,
+        rrule: str | None = None,
+        zone: str | None = None,
         reminder_minutes: int | None = None,
         location: str | None = None,
         notes: str | None = None,
@@ -161,7 +165,11 @@ class CommandService:
         omitted). ``allow_conflict`` only counts when that stub is in ``conflict``; ``check``
         (the agent's grounding latch) may turn the write into an ``unconfirmed`` stub.
         ``fresh`` (quick add: a whole sentence that says everything) never continues a stub,
-        so a pending "开会" at 15:00 cannot lend its time to a new "明天开会"."""
+        so a pending "开会" at 15:00 cannot lend its time to a new "明天开会".
+
+        ``rrule`` is a structured repeat (``Recurrence.to_rrule`` text, without its end when
+        ``repeat_until``/``repeat_count`` say it) and wins over the ``repeat`` word; ``zone``
+        (an IANA name) pins a timed event's clock times to that zone ("4pm CET")."""
         given = {
             "date": date_expression,
             "time": time,
@@ -171,6 +179,8 @@ class CommandService:
             "repeat": repeat,
             "repeat_until": repeat_until,
             "repeat_count": repeat_count,
+            "rrule": rrule,
+            "zone": zone,
             "reminder": reminder_minutes,
             "location": clean_title(location) or None,
             "notes": (notes or "").strip()[:2000] or None,
@@ -382,9 +392,13 @@ class CommandService:
                     return base.outcome("invalid", message=message)
                 end = last + timedelta(days=1)
         else:
-            start = local_datetime(day, start_time, self.ctx.tz)
+            try:
+                zone = ZoneInfo(str(slots["zone"])) if slots.get("zone") else self.ctx.tz
+            except (ZoneInfoNotFoundError, ValueError):
+                return base.outcome("invalid", message=f"unknown time zone {slots['zone']!r}")
+            start = local_datetime(day, start_time, zone)
             if end_time is not None:
-                end = local_datetime(day, end_time, self.ctx.tz)
+                end = local_datetime(day, end_time, zone)
                 if end <= start:
                     return base.outcome(
                         "invalid",
@@ -395,10 +409,16 @@ class CommandService:
                 minutes = duration or int(self.settings.get("default_duration_minutes"))
                 end = start + timedelta(minutes=minutes)
         series: Series | None = None
-        if slots.get("repeat"):
+        if slots.get("rrule") or slots.get("repeat"):
             try:
-                series = build_series(str(slots["repeat"]), start, self.ctx, slots.get("repeat_until"), slots.get("repeat_count"))
-            except SymbolError as exc:
+                if slots.get("rrule"):
+                    rule = Recurrence.from_rrule(str(slots["rrule"]), self.ctx.tz)
+                    series = series_from_rule(rule, start, self.ctx, slots.get("repeat_until"), slots.get("repeat_count"))
+                else:
+                    series = build_series(
+                        str(slots["repeat"]), start, self.ctx, slots.get("repeat_until"), slots.get("repeat_count")
+                    )
+            except (SymbolError, ValueError) as exc:
                 return base.outcome("invalid", message=str(exc))
             if series.start is not None and series.start != start:  # moved onto the pattern's first day
                 end = series.start + (end - start)
@@ -491,6 +511,8 @@ class CommandService:
         )
         if series is not None and series.rdates:
             component.add("RDATE", series.rdates)
+        if series is not None and series.kind == LUNAR_YEARLY:
+            component.add(MARK_PROPERTY, LUNAR_MARK)  # every reader (the editor too) knows it is 农历
         self._failed_base = base
         # Joins the round's transaction: the event, the end of the stub it completes and the
         # checks that allowed them commit as one; an error rolls all of it back (``_round``).

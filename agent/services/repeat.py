@@ -14,16 +14,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from agent.timesym.context import TimeContext, local_datetime
 from agent.timesym.grammar import SymbolError
-from agent.timesym.lunar import lunar_month_day, lunar_to_solar, lunar_year_of, month_length
+from agent.timesym.recurrence import LUNAR_YEARLY, Recurrence
 from agent.timesym.resolve import resolve
 
-REPEATS = ("DAILY", "WEEKDAYS", "WEEKLY", "BIWEEKLY", "MONTHLY", "YEARLY", "LUNAR_YEARLY")
+REPEATS = ("DAILY", "WEEKDAYS", "WEEKLY", "BIWEEKLY", "MONTHLY", "YEARLY", LUNAR_YEARLY)
 BYDAY = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
-LUNAR_DEFAULT_YEARS = 30  # an open-ended 农历 series: this many years of dates
-LUNAR_MAX_YEARS = 100
 
 
 @dataclass
@@ -65,12 +64,8 @@ def build_series(
     if count is not None and until is not None:
         raise SymbolError(str(until_symbol), "services.until_or_count")
     series = Series(kind, start=start, until=until, count=count)
-    if kind == "LUNAR_YEARLY":
-        dates = _lunar_dates(start, ctx, until, count)
-        series.start = dates[0]  # the first such day on or after the start: DTSTART counts as one
-        series.rdates = dates[1:]
-        series.dates = dates
-        return series
+    if kind == LUNAR_YEARLY:
+        return _lunar(Recurrence(LUNAR_YEARLY, count=count, until=until), start, ctx)
     if kind == "WEEKDAYS" and day.isoweekday() > 5:  # a Saturday start: the first weekday after it
         shift = timedelta(days=8 - day.isoweekday())
         series.start = start + shift
@@ -109,28 +104,59 @@ def _until(symbol: str, ctx: TimeContext, first: date) -> date:
     return last
 
 
-def _lunar_dates(start: date | datetime, ctx: TimeContext, until: date | None, count: int | None) -> list[date | datetime]:
+def series_from_rule(
+    rule: Recurrence,
+    start: date | datetime,
+    ctx: TimeContext,
+    until_symbol: str | None = None,
+    count: int | None = None,
+) -> Series:
+    """The series for a structured rule (a weekday list, an interval, the Nth weekday …).
+
+    An end given as a symbol or a count replaces the rule's own. The start moves forward to
+    the rule's first occurrence when it is not one ("every Mon Wed Fri" said on a Thursday
+    starts on Friday): DTSTART is always an occurrence, so every reader counts the same."""
     day = start.date() if isinstance(start, datetime) else start
-    month, mday, _leap = lunar_month_day(day)
-    years = min(count or LUNAR_DEFAULT_YEARS, LUNAR_MAX_YEARS)
-    first_year = lunar_year_of(day)
-    found: list[date | datetime] = []
-    for lunar_year in range(first_year, first_year + LUNAR_MAX_YEARS + 1):
-        if len(found) >= years:
-            break
-        try:
-            wanted = min(mday, month_length(lunar_year, month))
-            solar = lunar_to_solar(lunar_year, month, wanted)
-        except Exception:  # lunar-python's tables end (year 2100+): stop there
-            break
-        if solar is None or solar < day:
-            continue
-        if until is not None and solar > until:
-            break
-        if isinstance(start, datetime):
-            found.append(local_datetime(solar, start.timetz().replace(tzinfo=None), ctx.tz))
-        else:
-            found.append(solar)
-    if not found:
-        raise SymbolError("LUNAR_YEARLY", "services.no_lunar_date")
-    return found  # the first is the start itself when it is that lunar day (DTSTART counts)
+    if until_symbol is not None or count is not None:
+        until = _until(until_symbol, ctx, day) if until_symbol else None
+        if count is not None and until is not None:
+            raise SymbolError(str(until_symbol), "services.until_or_count")
+        rule = rule.ending(count=count, until=until)
+    if rule.lunar:
+        return _lunar(rule, start, ctx)
+    first = _first_occurrence(rule, start)
+    if first is None:
+        raise SymbolError(rule.freq, "services.no_lunar_date")
+    text = rule.to_rrule(first)
+    return Series(rule.freq, rrule=text, start=first, until=rule.until, count=rule.count)
+
+
+def _lunar(rule: Recurrence, start: date | datetime, ctx: TimeContext) -> Series:
+    try:
+        dates = rule.lunar_dates(start, ctx.tz)
+    except ValueError:
+        raise SymbolError("LUNAR_YEARLY", "services.no_lunar_date") from None
+    return Series(LUNAR_YEARLY, start=dates[0], rdates=dates[1:], dates=dates, until=rule.until, count=rule.count)
+
+
+def _first_occurrence(rule: Recurrence, start: date | datetime) -> date | datetime | None:
+    """The rule's first instance on or after ``start``, walked in the event's wall time (a
+    rule's days are its local days); None when it has none before its end."""
+    from dateutil.rrule import rrulestr
+
+    if rule.verbatim is not None:
+        return start
+    naive = start.replace(tzinfo=None) if isinstance(start, datetime) else datetime.combine(start, time(0))
+    text = rule.ending().to_rrule(naive)
+    assert text is not None
+    try:
+        first = next(iter(rrulestr(text, dtstart=naive)), None)
+    except (ValueError, TypeError, OverflowError):
+        return None
+    if first is None or rule.until is not None and first.date() > rule.until:
+        return None
+    if not isinstance(start, datetime):
+        return first.date()
+    if isinstance(start.tzinfo, ZoneInfo):
+        return local_datetime(first.date(), start.time(), start.tzinfo)
+    return first.replace(tzinfo=start.tzinfo)
