@@ -173,8 +173,9 @@ class ReminderScheduler(QObject):
         if not isinstance(occ.start, datetime):
             return self.tr("Today, all day") if occ.start == now.date() else self.tr("{0}, all day").format(occ.start.isoformat())
         start = occ.start.astimezone(self.ctx.tz)
-        minutes = int((start - now).total_seconds() // 60)
-        if minutes > 0:
+        ahead = (start - now).total_seconds()
+        minutes = -int(-ahead // 60)  # rounded up: 40 s ahead is "in 1 min", not "started" (issue 32)
+        if ahead > 0:
             return self.tr("Starts at {0} (in {1} min)").format(f"{start:%H:%M}", minutes)
         return self.tr("Started at {0}").format(f"{start:%H:%M}")
 

@@ -285,3 +285,13 @@ def test_a_real_session_bus_notification_and_its_snooze_action(world, qtbot, mon
     finally:
         daemon.kill()
         daemon.wait()
+
+
+def test_a_reminder_under_a_minute_ahead_says_it_is_about_to_start(world) -> None:  # type: ignore[no-untyped-def]
+    # issue 32, defect 3: 40 s before the start read "started" (minutes rounded down to 0)
+    ctx, clock, make = world
+    service = make()
+    (occ,) = [o for o, _f in _occurrences(ctx)]
+    assert service.message_for(occ, START - timedelta(seconds=40)) == "Starts at 14:00 (in 1 min)"
+    assert service.message_for(occ, START - timedelta(seconds=61)) == "Starts at 14:00 (in 2 min)"
+    assert service.message_for(occ, START) == "Started at 14:00"
