@@ -5,7 +5,7 @@ an offset, not where "Asia/Shanghai" sits in the alphabet. Each row matches on i
 (underscores read as spaces, so "new york" finds America/New_York), its current UTC offset
 ("+08", "UTC-5"), and for the cities people here most often need, the Chinese name
 (上海, 纽约). Every word typed must match; the list keeps the current choice selected while
-it is visible, and Enter or a click picks a row.
+it is visible, and Enter or a click picks a row; typing a search never does.
 """
 
 from __future__ import annotations
@@ -134,6 +134,7 @@ class ZonePicker(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)  # no gaps in a form
 
         self._value: str | None = None
+        self._filtering = False  # rows come and go: the view moves its current row, the user chose nothing
         self.search.textChanged.connect(self._filter)
         self.search.returnPressed.connect(self._take_first)
         self.list.selectionModel().currentChanged.connect(self._picked)
@@ -179,16 +180,27 @@ class ZonePicker(QWidget):
         self.list.selectionModel().blockSignals(blocked)
 
     def _filter(self, text: str) -> None:
-        self.filter.set_query(text)
+        self._filtering = True
+        try:
+            self.filter.set_query(text)
+        finally:
+            self._filtering = False
         self.empty.setVisible(self.filter.rowCount() == 0)
         self._show_current()
 
     def _take_first(self) -> None:
         if self.filter.rowCount():
-            self.list.setCurrentIndex(self.filter.index(0, 0))
+            first = self.filter.index(0, 0)
+            self.list.setCurrentIndex(first)
+            self._choose(first)  # already current after the filter moved it there: no signal came
 
     def _picked(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        if not current.isValid():
-            return
-        self._value = current.data(VALUE_ROLE)
-        self.changed.emit(self._value)
+        """Only an explicit choice (a click, Enter, an arrow key) changes the zone: searching
+        hides the chosen row and Qt moves the current row to another one (issue 32, defect 2)."""
+        if current.isValid() and not self._filtering:
+            self._choose(current)
+
+    def _choose(self, index: QModelIndex) -> None:
+        if index.data(VALUE_ROLE) != self._value:
+            self._value = index.data(VALUE_ROLE)
+            self.changed.emit(self._value)

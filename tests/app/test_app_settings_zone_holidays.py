@@ -67,6 +67,20 @@ def test_enter_or_a_click_picks_a_zone(qtbot) -> None:  # type: ignore[no-untype
     assert picker.value() == "Etc/GMT-14"
 
 
+def test_searching_and_clearing_never_changes_the_zone(app_ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
+    # issue 32, defect 2: type 纽约, clear the search, save → the zone was New York
+    page = GeneralPage(app_ctx)
+    qtbot.addWidget(page)
+    page.show()
+    before = page.timezone.value()
+    page.timezone.search.setText("纽约")  # typed: each keystroke is a textChanged, as here
+    assert page.timezone.visible_values() == ["America/New_York"]
+    page.timezone.search.clear()
+    assert page.timezone.value() == before
+    assert "timezone" not in page.save()
+    assert app_ctx.settings.get("timezone") != "America/New_York"
+
+
 def test_general_page_saves_the_searched_zone(app_ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
     page = GeneralPage(app_ctx)
     qtbot.addWidget(page)
