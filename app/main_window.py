@@ -11,15 +11,17 @@ imported there, not above: together they are most of the app's start-up CPU.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QTimer, Slot
+from PySide6.QtCore import QByteArray, QSize, Qt, QTimer, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMenu, QMessageBox, QSplitter, QToolButton, QWidget
 
 from agent import __version__
+from agent.errors import StoreError
 from app.calendar.calendar_area import CalendarArea
 from app.context import AppContext
 from app.keyboard import chain_tab_order, install_click_guard
@@ -34,6 +36,16 @@ QUICK_ADD_KEY = "Ctrl+L"
 # selected event's menu, app/shortcuts_dialog.py) and no Linux desktop takes it from a Qt window.
 SIDEBAR_KEY, CHAT_KEY = "F9", "F10"
 CHAT_MIN_WIDTH = 300  # a receipt's footer ("Show in calendar", Undo) fits without clipping
+DEFAULT_SIZE = (1360, 860)  # the first start's size where the screen has room for it
+SCREEN_SHARE = 0.92  # else this share of the screen's free area, so nothing is cut off (issue 32)
+
+
+def first_size(screen: QSize | None) -> tuple[int, int]:
+    """The window's size before any is remembered: ``DEFAULT_SIZE``, shrunk to fit the screen."""
+    width, height = DEFAULT_SIZE
+    if screen is None or screen.isEmpty():
+        return width, height
+    return min(width, int(screen.width() * SCREEN_SHARE)), min(height, int(screen.height() * SCREEN_SHARE))
 
 
 class MainWindow(QMainWindow):
@@ -45,7 +57,7 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.ctx = ctx
         self.setWindowTitle(self.tr("日程 Richeng"))
-        self.resize(1360, 860)
+        self.resize(*first_size(self.screen().availableGeometry().size() if self.screen() else None))
         self.setAcceptDrops(True)
         self.started = False  # finish_startup has run: chat, sync and reminders exist
         self._chat_width = 380  # the chat pane's width to come back at (View → Chat pane)
@@ -74,6 +86,7 @@ class MainWindow(QMainWindow):
         if isinstance(app, QApplication):
             install_click_guard(app)
         self.statusBar().showMessage(self.tr("Ready"), 3000)
+        self._restore_window()
         if not deferred:
             self.finish_startup()
 
@@ -307,7 +320,27 @@ class MainWindow(QMainWindow):
             dialog.chosen.connect(lambda keep, cid=conflict.id: keep and self.sync.resolve(cid, keep))
             dialog.exec()
 
+    def _restore_window(self) -> None:
+        """The size, the maximised state and the view of the last session (Settings keep them
+        per profile); Qt moves a saved frame that no screen shows back onto one."""
+        settings = self.ctx.settings
+        saved = settings.get("window_geometry")
+        if saved:
+            self.restoreGeometry(QByteArray.fromBase64(str(saved).encode("ascii")))
+        view = settings.get("window_view")
+        if view and view != self.calendar.view_name:
+            self.calendar.set_view(str(view))
+
+    def _save_window(self) -> None:
+        settings = self.ctx.settings
+        try:
+            settings.set("window_geometry", bytes(self.saveGeometry().toBase64().data()).decode("ascii"))
+            settings.set("window_view", self.calendar.view_name)
+        except (StoreError, sqlite3.Error):  # a read-only or full disk: the window still closes
+            pass
+
     def closeEvent(self, event: QCloseEvent) -> None:  # a Qt override keeps Qt's name
+        self._save_window()
         if self.started:
             self.sync.shutdown()
         self.ctx.ops.wait()  # an undo still writing finishes before the store can close

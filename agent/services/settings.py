@@ -31,6 +31,8 @@ DEFAULTS: dict[str, Any] = {
     "llama_n_ctx": 8192,  # context size for a local GGUF model (the app's settings dialog)
     "llama_threads": None,  # None: llama_backend.default_threads()
     "solar_terms": True,  # the Chinese views show 节气 in place of the lunar day (docs/app-calendar.md)
+    "window_geometry": None,  # the app window's frame and maximised state (Qt's saveGeometry, base64)
+    "window_view": None,  # the view the app last showed (day, week, month, agenda)
     "lunar_days": True,  # the Chinese views show each day's 农历 day (初一, 十五 …) beside its number
 }
 
