@@ -84,10 +84,12 @@ class ReminderEditor(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.all_day = False
+        self._custom_open = False  # "Custom…" chosen: its row counts even before Add
         self.list = QListWidget(self)
         self.list.setMaximumHeight(88)
         self.preset = QComboBox(self)
         self.preset.currentIndexChanged.connect(self._preset_changed)
+        self.preset.activated.connect(self._preset_picked)  # the user's pick, never a programmatic one
         self.add_button = QPushButton(self.tr("Add"), self)
         self.add_button.clicked.connect(self._add_clicked)
         self.remove_button = QPushButton(self.tr("Remove"), self)
@@ -185,6 +187,15 @@ class ReminderEditor(QWidget):
         self._preset_changed()
 
     def values(self) -> tuple[int, ...]:
+        """The event's reminders: the list, and a custom value that is shown but not added
+        yet (a person who set "45 minutes" and pressed Save meant it; issue 32, defect 1)."""
+        listed = self.listed()
+        if not self._custom_open:
+            return listed
+        pending = self.custom_minutes()
+        return listed if pending in listed else tuple(sorted((*listed, pending)))
+
+    def listed(self) -> tuple[int, ...]:
         return tuple(int(self.list.item(row).data(Qt.ItemDataRole.UserRole)) for row in range(self.list.count()))
 
     def labels(self) -> list[str]:
@@ -192,7 +203,7 @@ class ReminderEditor(QWidget):
 
     def add(self, minutes: int) -> bool:
         """Add one reminder in firing order; False when the event already has it."""
-        values = self.values()
+        values = self.listed()
         if minutes in values:
             return False
         item = QListWidgetItem(self.label(minutes))
@@ -212,12 +223,23 @@ class ReminderEditor(QWidget):
 
     @Slot()
     def _preset_changed(self) -> None:
-        self.custom.setVisible(self.preset.currentData() == CUSTOM)
+        self._custom_open = self.preset.currentData() == CUSTOM
+        self.custom.setVisible(self._custom_open)
+
+    @Slot(int)
+    def _preset_picked(self, index: int) -> None:
+        """Picking a preset sets it, as in GNOME Calendar and Thunderbird; Add stays for
+        adding the same kind of value again after a removal."""
+        choice = self.preset.itemData(index)
+        if choice != CUSTOM:
+            self.add(int(choice))
 
     @Slot()
     def _add_clicked(self) -> None:
         choice = self.preset.currentData()
         self.add(self.custom_minutes() if choice == CUSTOM else int(choice))
+        if choice == CUSTOM:  # added: the row no longer counts twice, and shows a fresh value next
+            self.preset.setCurrentIndex(self.preset.findData(900 if self.all_day else 10))
 
     @Slot()
     def _remove_clicked(self) -> None:

@@ -159,3 +159,22 @@ def test_the_scheduler_fires_each_custom_reminder_once(qtbot, cal_ctx, monkeypat
         service.timer.stop()
         for popup in list(service.popups):
             popup.close()
+
+
+def test_a_picked_reminder_is_kept_without_add(qtbot, cal_ctx) -> None:  # type: ignore[no-untyped-def]
+    # issue 32, defect 1: 自定义… 45 分钟 (or a preset) chosen without 添加, then 保存 → no reminder
+    start = datetime(2026, 12, 5, 14, 0)
+    dialog = editor_for(qtbot, cal_ctx, start=start, end=start + timedelta(hours=1))
+    reminders = dialog.reminders
+    index = reminders.preset.findData(30)
+    reminders.preset.setCurrentIndex(index)
+    reminders.preset.activated.emit(index)  # what a click in the open list sends
+    assert reminders.values() == (30,)
+    custom = reminders.preset.findData(CUSTOM)
+    reminders.preset.setCurrentIndex(custom)
+    reminders.preset.activated.emit(custom)
+    reminders.amount.setValue(45)
+    reminders.unit.setCurrentIndex(reminders.unit.findData(1))
+    uid = save(cal_ctx, dialog)
+    assert triggers(cal_ctx, uid) == ["-PT30M", "-PT45M"]
+    assert reopen(qtbot, cal_ctx, uid).reminders.values() == (30, 45)
