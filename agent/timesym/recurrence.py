@@ -32,6 +32,7 @@ from agent.timesym.lunar import lunar_month_day, lunar_to_solar, lunar_year_of, 
 
 FREQS = ("DAILY", "WEEKLY", "MONTHLY", "YEARLY")
 LUNAR_YEARLY = "LUNAR_YEARLY"
+KEPT = "KEPT"  # a stored rule this model cannot read (FREQ=HOURLY, INTERVAL=0 …): only its text, kept
 LUNAR_MARK = "LUNAR-YEARLY"  # the value of X-RICHENG-RECUR on a lunar series' master
 MARK_PROPERTY = "X-RICHENG-RECUR"
 WEEKDAYS = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
@@ -78,7 +79,7 @@ class Recurrence:
     verbatim: str | None = None  # a rule with parts this model does not hold: written back as it was
 
     def __post_init__(self) -> None:
-        if self.freq not in FREQS and self.freq != LUNAR_YEARLY:
+        if self.freq not in FREQS and self.freq != LUNAR_YEARLY and not (self.freq == KEPT and self.verbatim):
             raise ValueError(f"unknown frequency {self.freq!r}")
         if self.interval < 1:
             raise ValueError("interval must be at least 1")
@@ -96,6 +97,16 @@ class Recurrence:
         return replace(self, count=count, until=until, verbatim=None)
 
     # ------------------------------------------------------------------ RRULE text
+
+    @classmethod
+    def read(cls, text: str, tz: ZoneInfo | None = None) -> Recurrence:
+        """A stored rule as the editor and the summary read it: never raises. A rule this
+        model refuses (``from_rrule``'s ``ValueError``) comes back as ``KEPT`` with its text,
+        shown as a custom repeat and written back unchanged."""
+        try:
+            return cls.from_rrule(text, tz)
+        except (ValueError, IndexError):
+            return cls(KEPT, verbatim=text.strip().removeprefix("RRULE:"))
 
     @classmethod
     def from_rrule(cls, text: str, tz: ZoneInfo | None = None) -> Recurrence:
