@@ -11,9 +11,14 @@ weekdays with optional ordinals (``2TU``, ``-1FR``), month days, months, set pos
 an end (a count, or the last day in the event's zone). ``LUNAR_YEARLY`` has no RRULE form
 (no rule says "every 八月十五"): the series is its first date plus one RDATE per following
 lunar year, and the master carries ``X-RICHENG-RECUR:LUNAR-YEARLY`` so every reader knows.
-A rule with parts this model does not hold (BYHOUR, BYWEEKNO, a WKST other than MO …) keeps
-its text in ``verbatim`` and is written back unchanged: opening and saving an imported event
-never rewrites a rule Richeng cannot show.
+A rule with parts this model does not hold (BYHOUR, BYWEEKNO, a WKST that changes which
+days share a week …) keeps its text in ``verbatim`` and is written back unchanged: opening
+and saving an imported event never rewrites a rule Richeng cannot show. A rule this model
+cannot read at all (FREQ=HOURLY) is ``KEPT`` by ``Recurrence.read``: its text only.
+
+The editor's forms (``editor_kind`` …, at the end) and the words of a rule
+(``recurrence_words.summary``) are read from the same model, so the editor, the card, the
+agenda, the chat and quick add agree on what a series is.
 
 The lunar rule (one for everyone): the series starts on the first day on or after the start
 that has the start's lunar month and day (the regular month, never a 闰月); a lunar 30th in
