@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo
 
 from agent.timesym.context import TimeContext, local_datetime
 from agent.timesym.grammar import SymbolError
-from agent.timesym.recurrence import LUNAR_MARK, LUNAR_YEARLY, MARK_PROPERTY, Recurrence, Weekday
+from agent.timesym.recurrence import DATES, LUNAR_MARK, LUNAR_YEARLY, MARK_PROPERTY, Recurrence, Weekday
 
 if TYPE_CHECKING:
     import icalendar
@@ -164,7 +164,8 @@ def series_rule(master: icalendar.Event, tz: ZoneInfo | None = None) -> Recurren
     agenda read it (``tz``: the event's own zone); None for a single event.
 
     A master marked ``X-RICHENG-RECUR:LUNAR-YEARLY`` (by the editor, chat or quick add) is 农历
-    yearly with as many occurrences as it lists (its RDATEs and the first); a rule is read
+    yearly with as many occurrences as it lists (its RDATEs and the first); a list of dates
+    without a rule or the mark (imported) is ``DATES``, shown as custom and kept; a rule is read
     with ``Recurrence.of_series``: the day of its last real instance as its end, a rule the
     model cannot read kept as its text."""
     if str(master.get(MARK_PROPERTY) or "") == LUNAR_MARK:
@@ -172,6 +173,8 @@ def series_rule(master: icalendar.Event, tz: ZoneInfo | None = None) -> Recurren
         items = listed if isinstance(listed, list) else [listed]
         return Recurrence(LUNAR_YEARLY, count=sum(len(item.dts) for item in items if item is not None) + 1)
     rule = master.get("RRULE")
+    if rule is None and master.get("RDATE") is not None:
+        return Recurrence(DATES)  # dates listed elsewhere: the editor keeps them as they are
     if rule is None or master.get("DTSTART") is None:
         return None
     return Recurrence.of_series(rule.to_ical().decode(), master.decoded("DTSTART"), tz)

@@ -38,6 +38,7 @@ from agent.timesym.lunar import lunar_month_day, lunar_to_solar, lunar_year_of, 
 FREQS = ("DAILY", "WEEKLY", "MONTHLY", "YEARLY")
 LUNAR_YEARLY = "LUNAR_YEARLY"
 KEPT = "KEPT"  # a stored rule this model cannot read (FREQ=HOURLY, INTERVAL=0 …): only its text, kept
+DATES = "DATES"  # a stored list of dates (RDATE, no rule, no 农历 mark): no rule text, the list kept as stored
 LUNAR_MARK = "LUNAR-YEARLY"  # the value of X-RICHENG-RECUR on a lunar series' master
 MARK_PROPERTY = "X-RICHENG-RECUR"
 WEEKDAYS = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
@@ -84,7 +85,7 @@ class Recurrence:
     verbatim: str | None = None  # a rule with parts this model does not hold: written back as it was
 
     def __post_init__(self) -> None:
-        if self.freq not in FREQS and self.freq != LUNAR_YEARLY and not (self.freq == KEPT and self.verbatim):
+        if self.freq not in (*FREQS, LUNAR_YEARLY, DATES) and not (self.freq == KEPT and self.verbatim):
             raise ValueError(f"unknown frequency {self.freq!r}")
         if self.interval < 1:
             raise ValueError("interval must be at least 1")
@@ -155,7 +156,7 @@ class Recurrence:
         """RRULE text for a series starting at ``start`` (None for 农历 yearly, which is
         RDATEs). UNTIL covers the whole last day: a date for an all-day series, UTC for a
         zoned one, local for a floating one (RFC 5545)."""
-        if self.lunar:
+        if self.lunar or self.freq == DATES:
             return None
         if self.verbatim:
             return self.verbatim

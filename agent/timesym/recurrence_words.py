@@ -18,7 +18,7 @@ from datetime import date, datetime
 
 from agent.messages.catalogue import render
 from agent.timesym.lunar import lunar_full_label
-from agent.timesym.recurrence import WEEKDAYS, Recurrence, Weekday
+from agent.timesym.recurrence import FREQS, WEEKDAYS, Recurrence, Weekday
 
 WORKWEEK = WEEKDAYS[:5]
 ORDINALS = (1, 2, 3, 4, 5, -1, -2)  # the Nth weekday a sentence names (catalogue recurrence.ordinal.N)
@@ -55,6 +55,8 @@ def day_words(rule: Recurrence, start: date, lang: str) -> str:
 def _pattern(rule: Recurrence, day: date | None, lang: str) -> str | None:
     """The rule without its end; None when no sentence covers it."""
     if rule.verbatim is not None:
+        return None
+    if rule.freq not in FREQS and not rule.lunar:  # a kept text or a list of dates
         return None
     if rule.lunar:
         return render("recurrence.lunar", lang, lunar=lunar_full_label(day)) if day else render("recurrence.lunar_plain", lang)

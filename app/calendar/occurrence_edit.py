@@ -90,8 +90,8 @@ class EventWrites:
             keep = not result.recurrence_changed
             return self._composite(lambda: edits.edit_following(original, draft, keep_rule=keep, lunar=dates), draft.title)
         draft = edits.series_draft(original, draft, keep_rule=not result.recurrence_changed and dates is None)
-        if dates is None and not edits.has_dates(original.uid):
-            return ops.replace(original.uid, draft)
+        if dates is None and (not result.recurrence_changed or not edits.has_dates(original.uid)):
+            return ops.replace(original.uid, draft)  # the repeat untouched: RDATEs and the mark stay as stored
         return self._composite(lambda: edits.replace_with_dates(original.uid, draft, dates), draft.title)
 
     def _composite(self, action: Callable[[], ChangeSet], title: str, *, created: bool = False) -> ChangeSet | None:

@@ -128,3 +128,32 @@ def test_a_monthly_series_on_the_10th_shows_as_monthly_with_its_summary(
     area.open_editor(event, None, None)
     rule = parse_component(next(iter(cal_store.conn.execute("SELECT ics FROM events WHERE recurrence_id = ''")))[0])["RRULE"]
     assert sorted(rule.to_ical().decode().split(";")) == ["BYMONTHDAY=10", "FREQ=MONTHLY"]
+
+
+def test_an_imported_list_of_dates_is_kept_when_the_editor_saves(area, cal_ctx, cal_store, profile, qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A series given only as RDATEs (another app's, no 农历 mark) is a repeat the editor
+    cannot show: custom, kept. It used to read as "does not repeat", and a title edit
+    dropped every date but the first."""
+    from agent.services.editing import EditService
+    from agent.store.events import EventRepo
+
+    first = date(2026, 12, 3)
+    uid = seed(cal_store, profile, "体检", at(first, 9), at(first, 10))
+    repo = EventRepo(cal_store, profile)
+    row = repo.row(uid, "")
+    component = parse_component(row["ics"])
+    component.add("RDATE", [at(date(2026, 12, 17), 9), at(date(2027, 1, 7), 9)])
+    with cal_store.transaction():
+        repo.save(component, row["calendar_id"], "import")
+    area.refresh()
+    event = next(iter(area.source.events(first, first + timedelta(days=1))))
+    dialog = EventDialog(cal_ctx, area, occurrence=event.occ)
+    qtbot.addWidget(dialog)
+    assert dialog.repeat.kind.currentData() == "custom"
+    assert dialog.repeat.summary.text() in {"自定义重复", "Custom repeat"}
+    monkeypatch.setattr(scope_prompt, "ask_scope", lambda parent, action, title: "all")
+    area.exec_dialog = accept_with(lambda dialog: dialog.title.setText("年度体检"))
+    area.open_editor(event, None, None)
+    master = EditService(cal_store, profile).component(uid)
+    assert master is not None and str(master["SUMMARY"]) == "年度体检"
+    assert [value.dt.date() for value in master["RDATE"].dts] == [date(2026, 12, 17), date(2027, 1, 7)]
