@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from agent.timesym.recurrence import KEPT, LUNAR_YEARLY, Recurrence, Weekday
+from agent.timesym.recurrence import DATES, KEPT, LUNAR_YEARLY, Recurrence, Weekday
 from agent.timesym.recurrence_words import day_words, summary
 
 TUESDAY_2ND = date(2026, 12, 8)  # the second Tuesday of December 2026
@@ -43,6 +43,7 @@ CASES = [
     (Recurrence(LUNAR_YEARLY, count=4), "Annually on lunar 十月三十, 4 times", "每年农历十月三十，共 4 次"),
     (rule("FREQ=HOURLY"), "Custom repeat", "自定义重复"),
     (rule("FREQ=DAILY;BYHOUR=9,17"), "Custom repeat", "自定义重复"),
+    (Recurrence(DATES), "Custom repeat", "自定义重复"),  # an imported list of dates
     (None, "", ""),
 ]
 
