@@ -38,7 +38,7 @@ from app.i18n import ui_lang
 MAX_INTERVAL = 99
 MAX_COUNT = 999
 PERIODIC = ("daily", "weekly", "monthly", "yearly")
-FREQ = {"daily": "DAILY", "weekly": "WEEKLY", "monthly": "MONTHLY", "yearly": "YEARLY"}
+FREQ_OF_KIND = {"daily": "DAILY", "weekly": "WEEKLY", "monthly": "MONTHLY", "yearly": "YEARLY"}
 
 
 def _qdate(value: date) -> QDate:
@@ -212,7 +212,7 @@ class RepeatEditor(QWidget):
             return Recurrence("WEEKLY", interval, weekdays=tuple(Weekday(code) for code in days), count=count, until=until)
         if kind == "monthly":
             return monthly_rule(str(self.monthly.currentData()), self._start, interval).ending(count, until)
-        return Recurrence(FREQ[kind], interval, count=count, until=until)
+        return Recurrence(FREQ_OF_KIND[kind], interval, count=count, until=until)
 
     def _fill_monthly(self, wanted: str) -> None:
         """Offer the monthly forms that hold on the start; keep ``wanted`` if it still does."""
