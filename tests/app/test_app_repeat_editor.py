@@ -293,3 +293,17 @@ def test_every_repeat_editor_and_card_string_has_a_chinese_translation() -> None
                     if isinstance(arg, ast.Constant) and not catalogue.get(cls.name, {}).get(arg.value):
                         missing.append(f"{cls.name}: {arg.value!r}")
     assert missing == []
+
+
+def test_weekly_chosen_checks_the_start_day_and_moves_with_it(qtbot, cal_ctx) -> None:  # type: ignore[no-untyped-def]
+    """Issue 32 #11: choosing 每周 selected no day while the line named the start's."""
+    dialog = dialog_at(qtbot, cal_ctx, START)
+    choose(dialog.repeat.kind, "weekly")
+    checked = [code for code, button in dialog.repeat.weekday_buttons.items() if button.isChecked()]
+    assert checked == ["TU"] and dialog.repeat.summary.text() in {"Every Tue", "每周二"}
+    dialog.start_date.setDate(QDate(2026, 12, 9))  # the day that followed the start moves with it
+    checked = [code for code, button in dialog.repeat.weekday_buttons.items() if button.isChecked()]
+    assert checked == ["WE"] and dialog.editor_result().draft.rrule == "FREQ=WEEKLY;BYDAY=WE"
+    dialog.repeat.weekday_buttons["FR"].setChecked(True)  # a day chosen by hand stays
+    dialog.start_date.setDate(QDate(2026, 12, 10))
+    assert dialog.editor_result().draft.rrule == "FREQ=WEEKLY;BYDAY=WE,FR"
