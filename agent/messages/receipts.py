@@ -66,16 +66,7 @@ MESSAGES: dict[str, Message] = {
         zh="我没能理解这个日程的时间，还没有写入日历。可以换个说法告诉我日期和时间吗？",
         en="I couldn't work out the time for this event, so nothing was written. Could you say the date and time another way?",
     ),
-    # ---- a series and its extras (``w`` a rendered weekday, ``d``/``m`` day and month) ----
-    "receipts.repeat.daily": Message(zh="每天", en="every day"),
-    "receipts.repeat.weekdays": Message(zh="每个工作日", en="every weekday"),
-    "receipts.repeat.weekly": Message(zh="每周{w}", en="every {w}"),
-    "receipts.repeat.biweekly": Message(zh="每两周的{w}", en="every other {w}"),
-    "receipts.repeat.monthly": Message(zh="每月{d}日", en="monthly on day {d}"),
-    "receipts.repeat.yearly": Message(zh="每年{m}月{d}日", en="every year on {m}/{d}"),
-    "receipts.repeat.lunar_yearly": Message(zh="每年农历{lunar}", en="every year on lunar {lunar}"),
-    "receipts.repeat_count": Message(zh="{pattern}，共 {count} 次", en="{pattern}, {count} times"),
-    "receipts.repeat_until": Message(zh="{pattern}，到{until}为止", en="{pattern}, until {until}"),
+    # ---- a series (its rule in agent/messages/recurrence.py's words) and its extras --------
     "receipts.repeats": Message(zh="重复：{pattern}", en="Repeats: {pattern}"),
     "receipts.next": Message(zh="接下来：{listed}……", en="Next: {listed}, …"),
     "receipts.reminder": Message(zh="提醒：提前 {minutes} 分钟", en="Reminder: {minutes} min before"),

@@ -18,6 +18,8 @@ from agent.services.memory import Memory
 from agent.services.queries import FreeSlot, RangeResult
 from agent.store.occurrence import Occurrence
 from agent.timesym.context import day_start
+from agent.timesym.recurrence import LUNAR_YEARLY, Recurrence
+from agent.timesym.recurrence_words import summary
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
 
@@ -180,24 +182,17 @@ def outcome_receipt(outcome: Outcome, lang: str) -> str:
 
 
 def series_note(outcome: Outcome, lang: str) -> str:
-    """A created series and its extras, from what code built: the pattern, its end, the
-    next days of a 农历 series, the reminder and the place."""
+    """A created series and its extras, from what code built: the rule in the one summary's
+    words (``recurrence_words.summary``: what the editor, the card and the agenda say, so
+    "every Mon, Wed, Fri" is never told as "weekly on Wednesday"), the next days of a 农历
+    series, the reminder and the place."""
     lines: list[str] = []
     series = outcome.series or {}
     start = outcome.event.start if outcome.event is not None else outcome.start
     if series.get("repeat") and start is not None:
-        day = start.date() if isinstance(start, datetime) else start
-        from agent.timesym.lunar import lunar_full_label
-
-        fill = {"w": weekday_name(day, lang), "d": day.day, "m": day.month, "lunar": lunar_full_label(day)}
-        pattern = render(f"receipts.repeat.{series['repeat'].lower()}", lang, **fill)
-        if series.get("count"):
-            pattern = render("receipts.repeat_count", lang, pattern=pattern, count=series["count"])
-        elif series.get("until"):
-            until = day_label(date.fromisoformat(series["until"]), lang, outcome.today)
-            pattern = render("receipts.repeat_until", lang, pattern=pattern, until=until)
+        pattern = summary(series_recurrence(series, start), start, lang)
         lines.append(render("receipts.repeats", lang, pattern=pattern))
-        if series["repeat"] == "LUNAR_YEARLY" and series.get("next"):
+        if series["repeat"] == LUNAR_YEARLY and series.get("next"):
             days = [date.fromisoformat(str(value)[:10]) for value in series["next"]]
             listed = "、".join(day_label(d, lang, outcome.today, with_year=True) for d in days)
             lines.append(render("receipts.next", lang, listed=listed))
@@ -209,6 +204,16 @@ def series_note(outcome: Outcome, lang: str) -> str:
     if extras.get("notes"):
         lines.append(render("receipts.notes_saved", lang))
     return "".join("\n" + line for line in lines)
+
+
+def series_recurrence(series: dict[str, Any], start: date | datetime) -> Recurrence:
+    """The rule a create wrote (``Series.to_json``): its RRULE read back in the event's
+    zone, or 农历 yearly with its end."""
+    if series.get("repeat") == LUNAR_YEARLY or not series.get("rrule"):
+        until = date.fromisoformat(series["until"]) if series.get("until") else None
+        return Recurrence(LUNAR_YEARLY, count=series.get("count"), until=until)
+    zone = start.tzinfo if isinstance(start, datetime) and isinstance(start.tzinfo, ZoneInfo) else None
+    return Recurrence.read(str(series["rrule"]), zone)
 
 
 def range_receipt(result: RangeResult, lang: str, today: date | None = None) -> str:

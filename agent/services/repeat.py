@@ -12,13 +12,16 @@ whose month has 29 days falls on that month's 29th. The model never writes an RR
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, time, timedelta
-from typing import Any
+from datetime import date, datetime, time, timedelta
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from agent.timesym.context import TimeContext, local_datetime
 from agent.timesym.grammar import SymbolError
-from agent.timesym.recurrence import LUNAR_YEARLY, Recurrence
+from agent.timesym.recurrence import DATES, LUNAR_MARK, LUNAR_YEARLY, MARK_PROPERTY, Recurrence, Weekday
+
+if TYPE_CHECKING:
+    import icalendar
 from agent.timesym.resolve import resolve
 
 REPEATS = ("DAILY", "WEEKDAYS", "WEEKLY", "BIWEEKLY", "MONTHLY", "YEARLY", LUNAR_YEARLY)
@@ -55,39 +58,33 @@ def build_series(
     count: int | None = None,
 ) -> Series:
     """The series for ``kind`` starting at ``start``. Raises ``SymbolError`` for an unknown
-    kind or an until-day that does not resolve or precedes the start."""
+    kind or an until-day that does not resolve or precedes the start.
+
+    The word becomes a ``Recurrence`` on the start's day (``word_rule``) and is written like
+    any structured rule (``series_from_rule``): one way to a rule's text, the model's."""
     kind = str(kind).upper()
     if kind not in REPEATS:
         raise SymbolError(kind, "services.repeat_choice", choices=", ".join(REPEATS))
     day = start.date() if isinstance(start, datetime) else start
-    until = _until(until_symbol, ctx, day) if until_symbol else None
-    if count is not None and until is not None:
-        raise SymbolError(str(until_symbol), "services.until_or_count")
-    series = Series(kind, start=start, until=until, count=count)
-    if kind == LUNAR_YEARLY:
-        return _lunar(Recurrence(LUNAR_YEARLY, count=count, until=until), start, ctx)
-    if kind == "WEEKDAYS" and day.isoweekday() > 5:  # a Saturday start: the first weekday after it
-        shift = timedelta(days=8 - day.isoweekday())
-        series.start = start + shift
-        day = day + shift
-    parts = {
-        "DAILY": "FREQ=DAILY",
-        "WEEKDAYS": "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR",
-        "WEEKLY": f"FREQ=WEEKLY;BYDAY={BYDAY[day.weekday()]}",
-        "BIWEEKLY": f"FREQ=WEEKLY;INTERVAL=2;BYDAY={BYDAY[day.weekday()]}",
-        "MONTHLY": f"FREQ=MONTHLY;BYMONTHDAY={day.day}",
-        "YEARLY": f"FREQ=YEARLY;BYMONTH={day.month};BYMONTHDAY={day.day}",
-    }[kind]
-    if count is not None:
-        parts += f";COUNT={count}"
-    elif until is not None:
-        if isinstance(start, datetime):
-            last = local_datetime(until, time(23, 59, 59), ctx.tz).astimezone(UTC)
-            parts += f";UNTIL={last:%Y%m%dT%H%M%SZ}"
-        else:
-            parts += f";UNTIL={until:%Y%m%d}"
-    series.rrule = parts
+    series = series_from_rule(word_rule(kind, day), start, ctx, until_symbol, count)
+    series.kind = kind
     return series
+
+
+def word_rule(kind: str, day: date) -> Recurrence:
+    """The rule a repeat word means on a series starting ``day``: WEEKLY on its weekday,
+    MONTHLY on its day of the month, YEARLY on its month and day, WEEKDAYS Monday–Friday (a
+    weekend start moves to the Monday, ``series_from_rule``)."""
+    weekday = (Weekday(BYDAY[day.weekday()]),)
+    return {
+        "DAILY": Recurrence("DAILY"),
+        "WEEKDAYS": Recurrence("WEEKLY", weekdays=tuple(Weekday(code) for code in BYDAY[:5])),
+        "WEEKLY": Recurrence("WEEKLY", weekdays=weekday),
+        "BIWEEKLY": Recurrence("WEEKLY", 2, weekdays=weekday),
+        "MONTHLY": Recurrence("MONTHLY", month_days=(day.day,)),
+        "YEARLY": Recurrence("YEARLY", months=(day.month,), month_days=(day.day,)),
+        LUNAR_YEARLY: Recurrence(LUNAR_YEARLY),
+    }[kind]
 
 
 def _until(symbol: str, ctx: TimeContext, first: date) -> date:
@@ -160,3 +157,24 @@ def _first_occurrence(rule: Recurrence, start: date | datetime) -> date | dateti
     if isinstance(start.tzinfo, ZoneInfo):
         return local_datetime(first.date(), start.time(), start.tzinfo)
     return first.replace(tzinfo=start.tzinfo)
+
+
+def series_rule(master: icalendar.Event, tz: ZoneInfo | None = None) -> Recurrence | None:
+    """The repeat rule of a stored series master, as the editor, the event card and the
+    agenda read it (``tz``: the event's own zone); None for a single event.
+
+    A master marked ``X-RICHENG-RECUR:LUNAR-YEARLY`` (by the editor, chat or quick add) is 农历
+    yearly with as many occurrences as it lists (its RDATEs and the first); a list of dates
+    without a rule or the mark (imported) is ``DATES``, shown as custom and kept; a rule is read
+    with ``Recurrence.of_series``: the day of its last real instance as its end, a rule the
+    model cannot read kept as its text."""
+    if str(master.get(MARK_PROPERTY) or "") == LUNAR_MARK:
+        listed = master.get("RDATE")
+        items = listed if isinstance(listed, list) else [listed]
+        return Recurrence(LUNAR_YEARLY, count=sum(len(item.dts) for item in items if item is not None) + 1)
+    rule = master.get("RRULE")
+    if rule is None and master.get("RDATE") is not None:
+        return Recurrence(DATES)  # dates listed elsewhere: the editor keeps them as they are
+    if rule is None or master.get("DTSTART") is None:
+        return None
+    return Recurrence.of_series(rule.to_ical().decode(), master.decoded("DTSTART"), tz)

@@ -22,6 +22,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import icalendar
 
@@ -29,7 +30,9 @@ from agent.errors import UserFacingError
 from agent.ics import quick, zones
 from agent.ics.prepare import CalendarContext, ComponentError, Prepared, ical_text, prepare, series_parts, series_query
 from agent.ics.reader import RawCalendar, scan
+from agent.services.repeat import series_rule
 from agent.store.components import EventFields, start_end
+from agent.timesym.recurrence_words import summary
 
 PRODID = "-//Richeng//Richeng Calendar//ZH"
 _TZID_USE = re.compile(r';TZID=("[^"]*"|[^;:]*)', re.IGNORECASE)
@@ -298,8 +301,17 @@ def describe(rows: Sequence[LocalRow]) -> dict[str, object]:
         "location": str(master.get("LOCATION") or ""),
         "description": str(master.get("DESCRIPTION") or ""),
         "rrule": ical_text(master["RRULE"].to_ical()) if master.get("RRULE") is not None else None,
+        "repeat": _repeat_words(master, start),
         "overrides": len(ordered) - 1 if ordered[0].recurrence_id == "" else len(ordered),
     }
+
+
+def _repeat_words(master: icalendar.Event, start: date | datetime) -> dict[str, str]:
+    """How the version repeats, in the words the editor and the card use ({"zh": …, "en": …};
+    empty for a single event): a 农历 series by its mark, a rule read by the one model."""
+    zone = start.tzinfo if isinstance(start, datetime) and isinstance(start.tzinfo, ZoneInfo) else None
+    rule = series_rule(master, zone)
+    return {lang: summary(rule, start, lang) for lang in ("zh", "en")} if rule is not None else {}
 
 
 def _iso(value: date | datetime) -> str:

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from agent.sync.conflicts import Conflict
+from app.i18n import ui_lang
 
 LOCAL, SERVER, LATER = "local", "server", ""
 
@@ -95,7 +96,7 @@ class SyncConflictDialog(QDialog):
             (self.tr("Starts"), _when(side.get("start"))),
             (self.tr("Ends"), _last_day(side.get("end")) if side.get("all_day") else _when(side.get("end"))),
             (self.tr("Place"), str(side.get("location") or "")),
-            (self.tr("Repeats"), str(side.get("rrule") or "")),
+            (self.tr("Repeats"), str((side.get("repeat") or {}).get(ui_lang(), ""))),  # the one summary's words
             (self.tr("Notes"), str(side.get("description") or "")),
         )
         for label, value in rows:

@@ -473,7 +473,7 @@ cases = [
                     repeatUntil="12-31",
                 ),
                 outcome="created",
-                reply_contains=["重复：每个工作日，到12月31日（周四）为止"],
+                reply_contains=["重复：每个工作日，直到 2026年12月31日"],
                 store={"added": [{"title": "跑步", "start": "2026-12-07T08:00"}]},
             )
         ],

@@ -23,6 +23,7 @@ from agent.messages import files as m_files
 from agent.messages import ics as m_ics
 from agent.messages import models as m_models
 from agent.messages import receipts as m_receipts
+from agent.messages import recurrence as m_recurrence
 from agent.messages import runtime as m_runtime
 from agent.messages import services as m_services
 from agent.messages import store as m_store
@@ -79,7 +80,20 @@ def test_message_has_both_languages_with_the_same_parameters(code: str) -> None:
 
 def test_codes_carry_their_area() -> None:
     """A code names the module it lives in (``store.read_only`` in store.py)."""
-    for area in (m_cli, m_evals, m_files, m_ics, m_models, m_receipts, m_runtime, m_services, m_store, m_sync, m_timesym):
+    for area in (
+        m_cli,
+        m_evals,
+        m_files,
+        m_ics,
+        m_models,
+        m_receipts,
+        m_recurrence,
+        m_runtime,
+        m_services,
+        m_store,
+        m_sync,
+        m_timesym,
+    ):
         name = area.__name__.rsplit(".", 1)[-1]
         for code in area.MESSAGES:
             assert code.startswith(f"{name}."), f"{code} is defined in agent/messages/{name}.py"
