@@ -25,7 +25,8 @@ from agent.timesym import sentence_words as S
 from agent.timesym import words as W
 from agent.timesym.context import TimeContext, local_datetime
 from agent.timesym.patterns import next_day_of_month
-from agent.timesym.sentence_scan import ClockTok, DayTok, PeriodTok, ReminderTok, RepeatTok, SepTok, Tok, Token, fold, scan
+from agent.timesym.sentence_scan import fold, scan
+from agent.timesym.sentence_tokens import ClockTok, DayTok, PeriodTok, ReminderTok, RepeatTok, SepTok, Tok, Token
 
 MAX_QUICK_CHARS: Final = 300
 FREQ: Final = {
