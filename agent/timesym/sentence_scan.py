@@ -21,6 +21,7 @@ from datetime import date, timedelta
 from functools import lru_cache
 from typing import Final
 
+from agent.timesym import sentence_repeat
 from agent.timesym import sentence_words as S
 from agent.timesym import words as W
 from agent.timesym.context import TimeContext, add_months
@@ -110,6 +111,8 @@ _WEEK_ZH: Final = alt(W.WEEKDAY_PREFIXES_ZH)
 _WD_EN: Final = alt(W.WEEKDAYS_EN)
 _NUM_EN: Final = rf"(?:[0-9]{{1,3}}|{alt(S.NUMBERS_EN)})"
 _NOT_CLOCK_AFTER: Final = r"(?!\s*(?:[0-9:]|" + MERIDIEM + r"|点|时))"
+#: "Dec 20 8am": a month-name date may stand before a time; "Dec 3pm" and "Dec 3:30" are not dates.
+_NOT_CLOCK_RIGHT_AFTER: Final = r"(?!\s*(?::|" + MERIDIEM + r"|点|时))"
 
 
 def _day_tok(m: re.Match[str], days: tuple[date, ...] | None, rank: int, **extra: object) -> list[Token] | None:
@@ -287,11 +290,14 @@ def _ymd_any(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
 def _minutes_phrase(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
     """ "half past 3 pm", "a quarter to noon", "20 minutes to 2pm"."""
     groups = m.groupdict()
-    hour = 12 if groups.get("noon") else int(groups["h"])
+    said = 12 if groups.get("noon") else S.HOURS_EN.get(groups["h"]) or int(groups["h"])
+    hour = said
     mins = 30 if groups.get("half") else 15 if groups.get("quarter") else number(groups.get("n"))
     if mins is None or not 0 < mins < 60 or hour > 12:
         return None
     ap = W.PM if groups.get("noon") else (W.MERIDIEM_EN[groups["ap"]] if groups.get("ap") else None)
+    if ap is None and groups["dir"] in ("to", "before", "till") and (W.BARE.to_24h(said) or 12) < 12:
+        ap = W.AM  # the hour said decides, as for a bare hour: "quarter to seven" is 06:45, "to five" 16:45
     if groups["dir"] in ("to", "before", "till"):
         hour, mins = (hour - 1) % 24, 60 - mins
         if ap is not None and groups.get("noon"):
@@ -514,7 +520,7 @@ RULES: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
     _rule(rf"(?P<m>{_NUM})\s*月\s*(?P<d>{_NUM})(?:\s*{DAY_MARK})?(?P<mon>)", _md),
     _rule(r"(?<![0-9.:/])(?P<m>[0-9]{1,2})\s*/\s*(?P<d>[0-9]{1,2})(?![0-9/])(?P<mon>)", _md),
     _rule(
-        rf"{L}(?P<mon>{MONTHS})\.?\s*(?P<d>[0-9]{{1,2}}){ORD}?(?![0-9a-z]){_NOT_CLOCK_AFTER}(?P<m>)",
+        rf"{L}(?P<mon>{MONTHS})\.?\s*(?P<d>[0-9]{{1,2}}){ORD}?(?![0-9a-z]){_NOT_CLOCK_RIGHT_AFTER}(?P<m>)",
         lambda m, ctx: _md_named(m, ctx),
     ),
     _rule(
@@ -606,7 +612,7 @@ RULES: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
     ),
     _rule(
         rf"{L}(?:(?P<half>half)|(?P<quarter>(?:a\s+)?quarter)|(?P<n>[0-9]{{1,2}})\s*(?:minutes?|mins?)?)\s+(?P<dir>past|after|to|before|till)\s+"
-        rf"(?:(?P<noon>noon|midday)|(?P<h>[0-9]{{1,2}})(?:\s*(?P<ap>{MERIDIEM})(?![a-z]))?)(?![0-9:])",
+        rf"(?:(?P<noon>noon|midday)|(?P<h>[0-9]{{1,2}}|{alt(S.HOURS_EN)}{R})(?:\s*(?P<ap>{MERIDIEM})(?![a-z]))?)(?![0-9:])",
         _minutes_phrase,
     ),
     _rule(
@@ -619,6 +625,8 @@ RULES: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
     # range separators (they only count between two days or two times)
     _rule(alt(S.RANGE_SEPARATORS_ZH), _sep),
     _rule(rf"{L}(?:{alt(w for w in S.RANGE_SEPARATORS_EN if w.isalpha())}){R}", _sep),
+    # repeats said in full, ends, durations, zones (before the old repeat words: they win a tie)
+    *sentence_repeat.RULES,
     # repeats
     _rule(alt(S.DAILY_ZH), _repeat("DAILY")),
     _rule(alt(S.WEEKDAYS_ZH), _repeat("WEEKDAYS")),
