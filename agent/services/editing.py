@@ -35,6 +35,7 @@ from agent.store.db import Store
 from agent.store.events import EventRepo
 from agent.store.expansion import CapNote
 from agent.store.occurrence import Occurrence
+from agent.timesym.recurrence import LUNAR_MARK, MARK_PROPERTY, Recurrence
 
 Scope = Literal["this", "following", "all"]
 EDITABLE = ("title", "description", "location", "transp", "completed")
@@ -53,17 +54,6 @@ class EventDraft:
     transp: str = "OPAQUE"
     rrule: str | None = None
     alarm_minutes: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True)
-class RecurrenceDates:
-    """A series given as an explicit RDATE list instead of its rule (the editor's 农历 yearly
-    series): ``dates`` computes the list from the saved DTSTART (the caller knows the
-    calendar the dates follow), ``mark`` is written as X-RICHENG-RECUR so the editor shows
-    the series as the kind it made. An empty list keeps the rule."""
-
-    dates: Callable[[date | datetime], list[date | datetime]]
-    mark: str
 
 
 class EditService:
@@ -162,43 +152,53 @@ class EditService:
             return changes.merge(self.repo.save(component, row["calendar_id"], row["origin"]))
 
     def edit_following(
-        self, occ: Occurrence, draft: EventDraft, *, keep_rule: bool, dates: RecurrenceDates | None = None
+        self, occ: Occurrence, draft: EventDraft, *, keep_rule: bool, lunar: Recurrence | None = None
     ) -> ChangeSet:
         """This and following: split the series at ``occ``, then rewrite the new series from
-        the draft (its rule kept verbatim with ``keep_rule``; RDATEs from ``dates``)."""
+        the draft (its rule kept verbatim with ``keep_rule``; 农历 dates from ``lunar``)."""
         with self.store.transaction():
             changes = self.move(occ, draft.start, draft.end, "following")
             new = next(change.uid for change in changes.created if change.uid != occ.uid)
             if keep_rule:
                 draft = dataclasses.replace(draft, rrule=_rule_text(parse_component(self._row(new, "")["ics"])))
             changes = changes.merge(self.replace(new, draft))
-            if dates is not None:
-                changes = self._with_dates(changes, new, dates)
+            if lunar is not None:
+                changes = self._with_dates(changes, new, lunar)
             return changes
 
-    def create_with_dates(self, draft: EventDraft, dates: RecurrenceDates) -> ChangeSet:
-        """``create``, then the RDATE list of ``dates`` in place of the rule."""
+    def create_with_dates(self, draft: EventDraft, lunar: Recurrence) -> ChangeSet:
+        """``create``, then the 农历 dates of ``lunar`` as RDATEs in place of the rule."""
         with self.store.transaction():
             changes = self.create(draft)
-            return self._with_dates(changes, changes.created[0].uid, dates)
+            return self._with_dates(changes, changes.created[0].uid, lunar)
 
-    def replace_with_dates(self, uid: str, draft: EventDraft, dates: RecurrenceDates | None) -> ChangeSet:
-        """``replace``, then the RDATE list of ``dates`` (None: the stored list is dropped,
+    def replace_with_dates(self, uid: str, draft: EventDraft, lunar: Recurrence | None) -> ChangeSet:
+        """``replace``, then the 农历 dates of ``lunar`` (None: the stored list is dropped,
         the draft's rule stands)."""
         with self.store.transaction():
-            return self._with_dates(self.replace(uid, draft), uid, dates)
+            return self._with_dates(self.replace(uid, draft), uid, lunar)
 
-    def _with_dates(self, changes: ChangeSet, uid: str, dates: RecurrenceDates | None) -> ChangeSet:
-        """Set (or clear) the RDATE list on the master ``changes`` just wrote."""
+    def _with_dates(self, changes: ChangeSet, uid: str, lunar: Recurrence | None) -> ChangeSet:
+        """Set (or clear) the RDATE list and the 农历 mark on the master ``changes`` just wrote.
+
+        The dates follow the one lunar rule (``Recurrence.lunar_dates``, the chat's and quick
+        add's too) from the saved DTSTART; a start with no lunar date before the series'
+        end keeps the draft's rule."""
         row = self._row(uid, "")
         component = parse_component(row["ics"])
         component.pop("RDATE", None)
-        component.pop("X-RICHENG-RECUR", None)
-        listed = dates.dates(component.decoded("DTSTART")) if dates is not None else []
-        if dates is not None and listed:
+        component.pop(MARK_PROPERTY, None)
+        listed: list[date | datetime] = []
+        if lunar is not None:
+            start = component.decoded("DTSTART")
+            try:
+                listed = [value for value in lunar.lunar_dates(start) if value != start]
+            except ValueError:
+                listed = []
+        if lunar is not None and listed:
             component.pop("RRULE", None)
             component.add("RDATE", listed)
-            component.add("X-RICHENG-RECUR", dates.mark)
+            component.add(MARK_PROPERTY, LUNAR_MARK)
         return changes.merge(self.repo.save(component, row["calendar_id"], row["origin"]))
 
     # ---- other changes -----------------------------------------------------------------------
@@ -489,4 +489,4 @@ def _end_series_before(component: icalendar.Event, original: datetime | date) ->
     rule["UNTIL"] = [until]
 
 
-__all__ = ["EditService", "EventDraft", "RecurrenceDates", "Scope"]
+__all__ = ["EditService", "EventDraft", "Scope"]

@@ -13,12 +13,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from agent.timesym.context import TimeContext, local_datetime
 from agent.timesym.grammar import SymbolError
-from agent.timesym.recurrence import LUNAR_YEARLY, Recurrence
+from agent.timesym.recurrence import LUNAR_MARK, LUNAR_YEARLY, MARK_PROPERTY, Recurrence
+
+if TYPE_CHECKING:
+    import icalendar
 from agent.timesym.resolve import resolve
 
 REPEATS = ("DAILY", "WEEKDAYS", "WEEKLY", "BIWEEKLY", "MONTHLY", "YEARLY", LUNAR_YEARLY)
@@ -160,3 +163,21 @@ def _first_occurrence(rule: Recurrence, start: date | datetime) -> date | dateti
     if isinstance(start.tzinfo, ZoneInfo):
         return local_datetime(first.date(), start.time(), start.tzinfo)
     return first.replace(tzinfo=start.tzinfo)
+
+
+def series_rule(master: icalendar.Event, tz: ZoneInfo | None = None) -> Recurrence | None:
+    """The repeat rule of a stored series master, as the editor, the event card and the
+    agenda read it (``tz``: the event's own zone); None for a single event.
+
+    A master marked ``X-RICHENG-RECUR:LUNAR-YEARLY`` (by the editor, chat or quick add) is 农历
+    yearly with as many occurrences as it lists (its RDATEs and the first); a rule is read
+    with ``Recurrence.of_series``: the day of its last real instance as its end, a rule the
+    model cannot read kept as its text."""
+    if str(master.get(MARK_PROPERTY) or "") == LUNAR_MARK:
+        listed = master.get("RDATE")
+        items = listed if isinstance(listed, list) else [listed]
+        return Recurrence(LUNAR_YEARLY, count=sum(len(item.dts) for item in items if item is not None) + 1)
+    rule = master.get("RRULE")
+    if rule is None or master.get("DTSTART") is None:
+        return None
+    return Recurrence.of_series(rule.to_ical().decode(), master.decoded("DTSTART"), tz)

@@ -32,6 +32,7 @@ from agent.timesym.lunar import lunar_month_day, lunar_to_solar, lunar_year_of, 
 
 FREQS = ("DAILY", "WEEKLY", "MONTHLY", "YEARLY")
 LUNAR_YEARLY = "LUNAR_YEARLY"
+KEPT = "KEPT"  # a stored rule this model cannot read (FREQ=HOURLY, INTERVAL=0 …): only its text, kept
 LUNAR_MARK = "LUNAR-YEARLY"  # the value of X-RICHENG-RECUR on a lunar series' master
 MARK_PROPERTY = "X-RICHENG-RECUR"
 WEEKDAYS = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
@@ -78,7 +79,7 @@ class Recurrence:
     verbatim: str | None = None  # a rule with parts this model does not hold: written back as it was
 
     def __post_init__(self) -> None:
-        if self.freq not in FREQS and self.freq != LUNAR_YEARLY:
+        if self.freq not in FREQS and self.freq != LUNAR_YEARLY and not (self.freq == KEPT and self.verbatim):
             raise ValueError(f"unknown frequency {self.freq!r}")
         if self.interval < 1:
             raise ValueError("interval must be at least 1")
@@ -98,16 +99,20 @@ class Recurrence:
     # ------------------------------------------------------------------ RRULE text
 
     @classmethod
+    def read(cls, text: str, tz: ZoneInfo | None = None) -> Recurrence:
+        """A stored rule as the editor and the summary read it: never raises. A rule this
+        model refuses (``from_rrule``'s ``ValueError``) comes back as ``KEPT`` with its text,
+        shown as a custom repeat and written back unchanged."""
+        try:
+            return cls.from_rrule(text, tz)
+        except (ValueError, IndexError):
+            return cls(KEPT, verbatim=text.strip().removeprefix("RRULE:"))
+
+    @classmethod
     def from_rrule(cls, text: str, tz: ZoneInfo | None = None) -> Recurrence:
         """Read RRULE text (without ``RRULE:``). A UTC UNTIL becomes a day in ``tz`` (the
         event's zone). Raises ``ValueError`` for a rule that is not well formed."""
-        parts: dict[str, str] = {}
-        for part in text.strip().removeprefix("RRULE:").split(";"):
-            if part.strip():
-                key, sep, value = part.partition("=")
-                if not sep:
-                    raise ValueError(f"not a rule part: {part!r}")
-                parts[key.strip().upper()] = value.strip().upper()
+        parts = _parts(text)
         freq = parts.get("FREQ", "")
         if freq not in FREQS:
             raise ValueError(f"unsupported frequency {freq!r}")
@@ -123,10 +128,23 @@ class Recurrence:
             count=int(parts["COUNT"]) if "COUNT" in parts else None,
             until=_until_day(parts["UNTIL"], tz) if "UNTIL" in parts else None,
         )
-        unknown = set(parts) - _KNOWN or parts.get("WKST", "MO") != "MO"
-        if unknown or "UNTIL" in parts and not _canonical_until(parts["UNTIL"]):
+        if _held_elsewhere(parts) or "UNTIL" in parts and not _canonical_until(parts["UNTIL"]):
             rule = replace(rule, verbatim=text.strip().removeprefix("RRULE:"))
         return rule
+
+    @classmethod
+    def of_series(cls, text: str, start: date | datetime, tz: ZoneInfo | None = None) -> Recurrence:
+        """A stored series' rule as the editor and the summary read it (never raises: see
+        ``read``). An UNTIL becomes the day of the series' last real instance
+        (``last_instance_day``): a "this and following" split ends the old series one second
+        before the split instance, so its UNTIL falls on the split day although the last
+        instance is a week earlier; saving the rule back (UNTIL = the end of the day shown)
+        can then never bring the split instance back as a duplicate."""
+        rule = cls.read(text, tz)
+        if rule.until is None or rule.freq == KEPT or _held_elsewhere(_parts(text)):
+            return rule
+        last = last_instance_day(text, start, tz)
+        return replace(rule, until=last, verbatim=None) if last is not None else rule
 
     def to_rrule(self, start: date | datetime) -> str | None:
         """RRULE text for a series starting at ``start`` (None for 农历 yearly, which is
@@ -196,6 +214,27 @@ def _local(day: date, clock: time, zone: object) -> datetime:
     return naive.replace(tzinfo=zone)  # type: ignore[arg-type]
 
 
+def _parts(text: str) -> dict[str, str]:
+    parts: dict[str, str] = {}
+    for part in text.strip().removeprefix("RRULE:").split(";"):
+        if part.strip():
+            key, sep, value = part.partition("=")
+            if not sep:
+                raise ValueError(f"not a rule part: {part!r}")
+            parts[key.strip().upper()] = value.strip().upper()
+    return parts
+
+
+def _held_elsewhere(parts: dict[str, str]) -> bool:
+    """Whether a rule has parts this model does not hold (BYHOUR, BYWEEKNO …), or a WKST
+    that changes which days share a week (every N weeks on several days): kept verbatim.
+    A WKST that changes nothing (every week, or one day a week) is read and not written back."""
+    if set(parts) - _KNOWN:
+        return True
+    several = len(_items(parts.get("BYDAY"))) > 1 and parts.get("INTERVAL", "1") != "1"
+    return parts.get("WKST", "MO") != "MO" and parts.get("FREQ") == "WEEKLY" and several
+
+
 def _items(value: str | None) -> list[str]:
     return [item for item in (value or "").split(",") if item.strip()]
 
@@ -245,3 +284,134 @@ def is_last_weekday(day: date) -> bool:
 
 def is_last_day(day: date) -> bool:
     return (day + timedelta(days=1)).month != day.month
+
+
+# ---------------------------------------------------------------------- the editor's forms
+#
+# The editor offers what people set by hand (issue 23): every N days, weeks, months or
+# years; weekly on chosen weekdays; monthly on the start's day, on its Nth or last weekday
+# or on the last day. Those forms are derived from the start, so a rule shows in one only
+# when it holds on its first day (``fits_start``): a rule that skipped its own DTSTART
+# would show a stray first event, and the editor would rewrite it on every save.
+
+EDITOR_KINDS = ("none", "daily", "weekly", "monthly", "yearly", "lunar", "custom")
+MONTHLY_FORMS = ("day", "nth", "last", "lastday")  # on the start's day, its Nth / last weekday, the last day
+EDITOR_NTH = (1, 2, 3, 4, -1)  # the Nth weekday the editor offers (-1: the last)
+LAST_DAY_SCAN = 50_000  # instances walked to find a series' last day (the editor opens in ms)
+
+
+def editor_kind(rule: Recurrence | None, start: date) -> str:
+    """Which of the editor's forms shows ``rule`` on a series starting ``start`` (one of
+    ``EDITOR_KINDS``): ``custom`` for a rule the editor cannot show, which it keeps verbatim."""
+    if rule is None:
+        return "none"
+    if rule.lunar:
+        return "lunar"
+    if rule.verbatim is not None or rule.freq not in FREQS or not fits_start(rule, start):
+        return "custom"
+    if rule.freq == "DAILY":
+        plain = not (rule.weekdays or rule.month_days or rule.months or rule.set_positions)
+        return "daily" if plain else "custom"
+    if rule.freq == "WEEKLY":
+        ordinals = any(item.ordinal for item in rule.weekdays)
+        return "custom" if ordinals or rule.month_days or rule.months or rule.set_positions else "weekly"
+    if rule.freq == "MONTHLY":
+        return "monthly" if monthly_form(rule) is not None else "custom"
+    held = rule.weekdays or rule.set_positions or len(rule.months) > 1 or len(rule.month_days) > 1
+    return "custom" if held else "yearly"
+
+
+def monthly_form(rule: Recurrence) -> str | None:
+    """The editor's monthly form of ``rule`` (one of ``MONTHLY_FORMS``), None for none:
+    ``BYDAY=2TU`` (or ``TU`` with ``BYSETPOS=2``) is "nth", ``-1FR`` "last", ``BYMONTHDAY=-1``
+    "lastday", no day or one day of the month (``BYMONTHDAY=10`` on a 10th) "day"."""
+    if rule.months:
+        return None
+    if rule.month_days:
+        if rule.weekdays or rule.set_positions or len(rule.month_days) != 1:
+            return None
+        return "lastday" if rule.month_days[0] == -1 else "day" if rule.month_days[0] > 0 else None
+    if not rule.weekdays:
+        return None if rule.set_positions else "day"
+    nth = _single_nth(rule)
+    if nth is None or nth not in EDITOR_NTH:
+        return None
+    return "last" if nth == -1 else "nth"
+
+
+def _single_nth(rule: Recurrence) -> int | None:
+    """The N of a rule on one weekday a month: ``2TU``, or ``TU`` with one ``BYSETPOS``."""
+    if len(rule.weekdays) != 1:
+        return None
+    item = rule.weekdays[0]
+    if item.ordinal:
+        return None if rule.set_positions else item.ordinal
+    return rule.set_positions[0] if len(rule.set_positions) == 1 else None
+
+
+def monthly_rule(form: str, start: date, interval: int = 1) -> Recurrence:
+    """The editor's monthly ``form`` on a series starting ``start`` (the Nth weekday is the
+    start's: the second Tuesday when it starts on one)."""
+    day = WEEKDAYS[start.weekday()]
+    if form == "nth":
+        return Recurrence("MONTHLY", interval, weekdays=(Weekday(day, nth_weekday(start)),))
+    if form == "last":
+        return Recurrence("MONTHLY", interval, weekdays=(Weekday(day, -1),))
+    if form == "lastday":
+        return Recurrence("MONTHLY", interval, month_days=(-1,))
+    return Recurrence("MONTHLY", interval)
+
+
+def monthly_forms(start: date) -> list[str]:
+    """The monthly forms that hold on ``start``: its day always, its Nth weekday (up to the
+    fourth), its last weekday and the last day when it is one."""
+    forms = ["day"]
+    if nth_weekday(start) <= 4:
+        forms.append("nth")
+    if is_last_weekday(start):
+        forms.append("last")
+    if is_last_day(start):
+        forms.append("lastday")
+    return forms
+
+
+def fits_start(rule: Recurrence, day: date) -> bool:
+    """Whether a monthly or yearly rule's day holds on its first day ``day`` (the Nth or
+    last weekday, the last day, the day of the month, the month and day); every other
+    form fits any start."""
+    if rule.freq == "MONTHLY":
+        nth = _single_nth(rule)
+        if nth is not None:
+            on_day = WEEKDAYS[day.weekday()] == rule.weekdays[0].day
+            return on_day and (is_last_weekday(day) if nth == -1 else nth_weekday(day) == nth)
+        if rule.month_days == (-1,):
+            return is_last_day(day)
+        if len(rule.month_days) == 1:
+            return rule.month_days[0] == day.day
+        return True
+    if rule.freq == "YEARLY" and not rule.weekdays:
+        return (not rule.months or day.month in rule.months) and (not rule.month_days or day.day in rule.month_days)
+    return True
+
+
+def last_instance_day(text: str, start: date | datetime, tz: ZoneInfo | None = None) -> date | None:
+    """The day of the last instance of the series ``text`` starting at ``start`` under its
+    UNTIL (None when it has no UNTIL, no instance, or more than ``LAST_DAY_SCAN``)."""
+    from dateutil.rrule import rrulestr
+
+    if "UNTIL=" not in text.upper():
+        return None
+    first = start if isinstance(start, datetime) else datetime.combine(start, time(0))
+    last = None
+    try:
+        for count, instance in enumerate(rrulestr(text.removeprefix("RRULE:"), dtstart=first)):
+            last = instance
+            if count >= LAST_DAY_SCAN:  # centuries of a daily rule: keep UNTIL's own day
+                return None
+    except (ValueError, TypeError, OverflowError):  # a rule dateutil cannot expand: keep UNTIL's day
+        return None
+    if last is None:
+        return None
+    if last.tzinfo is not None and tz is not None:
+        last = last.astimezone(tz)
+    return last.date()

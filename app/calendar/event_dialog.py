@@ -9,7 +9,6 @@ for new events); all-day events show an inclusive last day, stored as the exclus
 from __future__ import annotations
 
 import zoneinfo
-from dataclasses import replace as dc_replace
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
@@ -31,10 +30,11 @@ from PySide6.QtWidgets import (
 
 from agent.errors import ValidationError
 from agent.services.editing import EventDraft
+from agent.services.repeat import series_rule
 from agent.store.occurrence import Occurrence
+from agent.timesym.recurrence import Recurrence
 from app.calendar.holidays import prefers_chinese
 from app.calendar.occurrence_edit import EditorResult, EventWrites
-from app.calendar.recurrence import WEEKDAYS, RecurrenceSpec, build_rule, component_spec
 from app.calendar.reminder_editor import ReminderEditor, reminder_minutes
 from app.calendar.repeat_editor import RepeatEditor
 from app.calendar.search_panel import swatch
@@ -74,7 +74,7 @@ class EventDialog(QDialog):
         self.occurrence = occurrence
         self.setWindowTitle(self.tr("Edit event") if occurrence else self.tr("New event"))
         self.setMinimumWidth(520)
-        self._loaded_spec = RecurrenceSpec()
+        self._loaded_rule: Recurrence | None = None
         self._length = timedelta(hours=1)
         self._moving_end = False
         if prefers_chinese(ctx.settings.get("language")):
@@ -201,8 +201,10 @@ class EventDialog(QDialog):
         first_day = start.date() if isinstance(start, datetime) else start
         self.repeat.set_until_default(first_day + timedelta(days=90))
         if master is not None:
-            self.repeat.set_spec(component_spec(master, ZoneInfo(occ.tzid) if occ.tzid else None))
-            self._loaded_spec = self.repeat.spec()
+            first = master.decoded("DTSTART") if master.get("DTSTART") is not None else first_day
+            rule = series_rule(master, ZoneInfo(occ.tzid) if occ.tzid else None)
+            self.repeat.set_rule(rule, first.date() if isinstance(first, datetime) else first)
+            self._loaded_rule = self.repeat.rule()
             cap = writes.capped(occ.uid)  # bounded recurrence (docs/ics.md)
             if cap is not None:
                 self.repeat.set_cap_note(
@@ -300,10 +302,7 @@ class EventDialog(QDialog):
             end = datetime.combine(end_day, _pytime(self.end_time.time()), tzinfo=tz)
             if end <= start:
                 raise ValidationError(self.tr("The event must end after it starts."))
-        spec = self.repeat.spec()
-        if spec.kind == "weekly" and not spec.weekdays:
-            day = start if not isinstance(start, datetime) else start.date()
-            spec = dc_replace(spec, weekdays=(WEEKDAYS[day.weekday()],))
+        rule = self.repeat.rule()
         draft = EventDraft(
             title=title,
             start=start,
@@ -312,10 +311,10 @@ class EventDialog(QDialog):
             description=self.notes.toPlainText().strip(),
             location=self.location.text().strip(),
             transp=str(self.busy.currentData()),
-            rrule=build_rule(spec, start),
+            rrule=rule.to_rrule(start) if rule is not None else None,  # None for 农历: RDATEs
             alarm_minutes=self.reminders.values(),
         )
-        return EditorResult(draft, spec.kind == "lunar", spec.count, spec.until, spec != self._loaded_spec)
+        return EditorResult(draft, rule, rule != self._loaded_rule)
 
     def accept(self) -> None:
         try:

@@ -6,8 +6,9 @@ and its fields set), "this and following" with field changes (split, then edit t
 series), and 农历 yearly series (an RDATE list, which ``EventDraft`` does not carry).
 Those are ``EditService`` methods (agent/services/editing.py: ``edit_one``,
 ``edit_following``, ``create_with_dates``, ``replace_with_dates``), each one transaction
-with one merged change set; this module only picks the method, supplies the lunar dates
-(``app.calendar.recurrence``) and hands the result to ``ops.record_edit`` — the
+with one merged change set; this module only picks the method, passes the 农历 rule (whose
+dates the service computes with the one lunar rule, ``Recurrence.lunar_dates``) and hands
+the result to ``ops.record_edit`` — the
 Operations hook for change sets committed elsewhere — so each is still one Ctrl+Z and
 every view still refreshes from ``ops.changed``. No SQL and no store access here.
 """
@@ -21,10 +22,10 @@ from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from agent.errors import UserFacingError
-from agent.services.editing import EventDraft, RecurrenceDates, Scope
+from agent.services.editing import EventDraft, Scope
 from agent.store.changes import ChangeSet
 from agent.store.occurrence import Occurrence
-from app.calendar.recurrence import LUNAR_MARK, lunar_rdates
+from agent.timesym.recurrence import Recurrence
 from app.context import AppContext
 from app.i18n import error_text
 
@@ -39,17 +40,13 @@ class EditorResult:
     """What the editor produced: the draft, plus what a draft cannot say."""
 
     draft: EventDraft
-    lunar: bool = False  # 农历 yearly: RDATEs computed from the saved start
-    count: int | None = None  # for lunar: occurrences in all
-    until: date | None = None  # for lunar: last day
+    rule: Recurrence | None = None  # the repeat the editor shows (its RRULE is in the draft)
     recurrence_changed: bool = True
 
-
-def _lunar(result: EditorResult) -> RecurrenceDates | None:
-    """农历 yearly: the RDATEs the lunar calendar gives from the saved start."""
-    if not result.lunar:
-        return None
-    return RecurrenceDates(lambda start: lunar_rdates(start, result.count, result.until), LUNAR_MARK)
+    @property
+    def lunar(self) -> Recurrence | None:
+        """The 农历 yearly rule, whose RDATEs the service computes from the saved start."""
+        return self.rule if self.rule is not None and self.rule.lunar else None
 
 
 def event_time(occ: Occurrence, value: date | datetime, tz: ZoneInfo) -> date | datetime:
@@ -82,7 +79,7 @@ class EventWrites:
         ops = self.ctx.ops
         edits = ops.edits
         draft = result.draft
-        dates = _lunar(result)
+        dates = result.lunar
         if original is None:
             if dates is None:
                 return ops.create(draft)
@@ -91,8 +88,8 @@ class EventWrites:
             return self._composite(lambda: edits.edit_one(original, draft), draft.title)
         if original.recurrence_id is not None and scope == "following":
             keep = not result.recurrence_changed
-            return self._composite(lambda: edits.edit_following(original, draft, keep_rule=keep, dates=dates), draft.title)
-        draft = edits.series_draft(original, draft, keep_rule=not result.recurrence_changed and not result.lunar)
+            return self._composite(lambda: edits.edit_following(original, draft, keep_rule=keep, lunar=dates), draft.title)
+        draft = edits.series_draft(original, draft, keep_rule=not result.recurrence_changed and dates is None)
         if dates is None and not edits.has_dates(original.uid):
             return ops.replace(original.uid, draft)
         return self._composite(lambda: edits.replace_with_dates(original.uid, draft, dates), draft.title)

@@ -1,15 +1,18 @@
 """The editor's repeat fields: how often, on which days, until when, and the rule in words.
 
-One widget the event dialog embeds in its "Repeat" row. ``set_spec`` shows a
-``RecurrenceSpec``, ``spec()`` reads one back; ``set_start`` tells it the event's first
-day, from which the monthly forms are offered ("on day 8", "on the second Tuesday", "on
-the last Friday" when it is one, "on the last day" when it is one). Offering only forms
-that hold on the start keeps the first instance on the rule: a rule that skipped its own
-DTSTART would show a stray first event. Moving the start moves a weekday rule with it (the
-second Tuesday becomes the third), as in other calendars.
+One widget the event dialog embeds in its "Repeat" row. ``set_rule`` shows a
+``Recurrence`` (agent/timesym/recurrence.py, the one model every part of Richeng says a
+repeat in), ``rule()`` reads one back; ``set_start`` tells it the event's first day, from
+which the monthly forms are offered ("on the 8th", "on the second Tuesday", "on the last
+Friday" when it is one, "on the last day" when it is one: ``monthly_forms``). Offering only
+forms that hold on the start keeps the first instance on the rule: a rule that skipped its
+own DTSTART would show a stray first event. Moving the start moves a weekday rule with it
+(the second Tuesday becomes the third), as in other calendars.
 
-A rule the editor cannot show is "custom" (kept as imported) and only described. The
-summary line under the fields is ``repeat_summary`` in the interface language.
+Which form shows a rule is the model's ``editor_kind``; a rule the editor cannot show is
+"custom", kept as it came and only described. The summary line under the fields is the
+model's ``summary`` in the interface language, the words the card, the agenda and the chat
+say too. No RRULE text is built or read here.
 """
 
 from __future__ import annotations
@@ -19,13 +22,23 @@ from datetime import date
 from PySide6.QtCore import QDate, QLocale, Signal, Slot
 from PySide6.QtWidgets import QComboBox, QDateEdit, QHBoxLayout, QLabel, QSpinBox, QToolButton, QVBoxLayout, QWidget
 
-from app.calendar.recurrence import WEEKDAYS, RecurrenceSpec, is_last_day, is_last_weekday, nth_weekday
-from app.calendar.repeat_summary import monthly_choice, repeat_summary
+from agent.timesym.recurrence import (
+    LUNAR_YEARLY,
+    WEEKDAYS,
+    Recurrence,
+    Weekday,
+    editor_kind,
+    monthly_form,
+    monthly_forms,
+    monthly_rule,
+)
+from agent.timesym.recurrence_words import day_words, summary
 from app.i18n import ui_lang
 
 MAX_INTERVAL = 99
 MAX_COUNT = 999
 PERIODIC = ("daily", "weekly", "monthly", "yearly")
+FREQ = {"daily": "DAILY", "weekly": "WEEKLY", "monthly": "MONTHLY", "yearly": "YEARLY"}
 
 
 def _qdate(value: date) -> QDate:
@@ -44,7 +57,8 @@ class RepeatEditor(QWidget):
         if locale is not None:
             self.setLocale(locale)
         self._start = date(2000, 1, 1)  # until the dialog says (set_start)
-        self._custom_rule = ""
+        self._custom: Recurrence | None = None  # the rule shown as custom, written back as it came
+        self._auto_day = ""  # the weekday checked for the start (it moves with the start)
         self._cap_note = ""
         self.kind = QComboBox(self)
         for kind, label in (
@@ -120,7 +134,7 @@ class RepeatEditor(QWidget):
         layout.addWidget(self.summary)
         layout.addWidget(self.note)
 
-        self.kind.currentIndexChanged.connect(self._changed)
+        self.kind.currentIndexChanged.connect(self._kind_chosen)
         self.interval.valueChanged.connect(self._changed)
         self.monthly.currentIndexChanged.connect(self._changed)
         self.ends.currentIndexChanged.connect(self._changed)
@@ -133,7 +147,10 @@ class RepeatEditor(QWidget):
 
     def set_start(self, day: date) -> None:
         """The event's first day: the monthly forms are offered for it."""
+        moved = self._auto_day and self._checked_days() == [self._auto_day]
         self._start = day
+        if moved:
+            self._check_start_day()
         self._fill_monthly(str(self.monthly.currentData() or "day"))
         self._changed()
 
@@ -145,79 +162,67 @@ class RepeatEditor(QWidget):
         self._cap_note = text
         self._changed()
 
-    def set_spec(self, spec: RecurrenceSpec) -> None:
-        if spec.kind == "custom" and self.kind.findData("custom") < 0:
+    def set_rule(self, rule: Recurrence | None, first: date | None = None) -> None:
+        """Show ``rule`` (None: does not repeat); ``first`` is the series' first day when the
+        editor is opened on a later occurrence (which form shows a rule is decided there)."""
+        kind = editor_kind(rule, first or self._start)
+        if kind == "custom" and self.kind.findData("custom") < 0:
             self.kind.addItem(self.tr("Custom (kept as imported)"), "custom")
-        self._custom_rule = spec.custom
-        self.kind.setCurrentIndex(max(self.kind.findData(spec.kind), 0))
-        self.interval.setValue(spec.interval)
+        self._custom = rule if kind == "custom" else None
+        self.kind.blockSignals(True)
+        self.kind.setCurrentIndex(max(self.kind.findData(kind), 0))
+        self.kind.blockSignals(False)
+        self.interval.setValue(rule.interval if rule is not None and kind in PERIODIC else 1)
+        days = {item.day for item in rule.weekdays} if rule is not None and kind == "weekly" else set()
+        self._auto_day = ""
         for code, button in self.weekday_buttons.items():
-            button.setChecked(spec.kind == "weekly" and code in spec.weekdays)
-        if spec.nth is not None:
-            self._fill_monthly("last" if spec.nth == -1 else "nth")
-        else:
-            self._fill_monthly("lastday" if spec.month_day == -1 else "day")
-        if spec.count:
+            button.blockSignals(True)
+            button.setChecked(code in days)
+            button.blockSignals(False)
+        if kind == "weekly" and not days:  # a weekly rule without days: the start's day
+            self._check_start_day()
+        self._fill_monthly((monthly_form(rule) if rule is not None and kind == "monthly" else None) or "day")
+        if rule is not None and rule.count:
             self.ends.setCurrentIndex(self.ends.findData("count"))
-            self.count.setValue(spec.count)
-        elif spec.until is not None:
+            self.count.setValue(rule.count)
+        elif rule is not None and rule.until is not None:
             self.ends.setCurrentIndex(self.ends.findData("until"))
-            self.until.setDate(_qdate(spec.until))
+            self.until.setDate(_qdate(rule.until))
         else:
             self.ends.setCurrentIndex(self.ends.findData("never"))
         self._changed()
 
     # ---- reading -------------------------------------------------------------------------
 
-    def spec(self) -> RecurrenceSpec:
+    def rule(self) -> Recurrence | None:
+        """The rule the fields say (None: does not repeat)."""
         kind = str(self.kind.currentData())
         if kind == "custom":
-            return RecurrenceSpec("custom", custom=self._custom_rule)
+            return self._custom
         if kind == "none":
-            return RecurrenceSpec()
+            return None
         mode = self.ends.currentData()
         until = _pydate(self.until.date()) if mode == "until" else None
         count = self.count.value() if mode == "count" else None
         if kind == "lunar":
-            return RecurrenceSpec("lunar", until=until, count=count)
-        weekdays = tuple(code for code, button in self.weekday_buttons.items() if button.isChecked())
-        monthly = self._monthly_spec(str(self.monthly.currentData()))
-        return RecurrenceSpec(
-            kind,
-            weekdays if kind == "weekly" else monthly.weekdays if kind == "monthly" else (),
-            until,
-            count,
-            interval=self.interval.value(),
-            nth=monthly.nth if kind == "monthly" else None,
-            month_day=monthly.month_day if kind == "monthly" else None,
-        )
-
-    def _monthly_spec(self, mode: str) -> RecurrenceSpec:
-        """The monthly form ``mode`` ("day", "nth", "last", "lastday") on the start."""
-        day = WEEKDAYS[self._start.weekday()]
-        if mode == "nth":
-            return RecurrenceSpec("monthly", (day,), nth=nth_weekday(self._start))
-        if mode == "last":
-            return RecurrenceSpec("monthly", (day,), nth=-1)
-        if mode == "lastday":
-            return RecurrenceSpec("monthly", month_day=-1)
-        return RecurrenceSpec("monthly")
+            return Recurrence(LUNAR_YEARLY, count=count, until=until)
+        interval = self.interval.value()
+        if kind == "weekly":
+            days = self._checked_days() or [WEEKDAYS[self._start.weekday()]]  # no day chosen: the start's
+            return Recurrence("WEEKLY", interval, weekdays=tuple(Weekday(code) for code in days), count=count, until=until)
+        if kind == "monthly":
+            return monthly_rule(str(self.monthly.currentData()), self._start, interval).ending(count, until)
+        return Recurrence(FREQ[kind], interval, count=count, until=until)
 
     def _fill_monthly(self, wanted: str) -> None:
         """Offer the monthly forms that hold on the start; keep ``wanted`` if it still does."""
-        modes = ["day"]
-        if nth_weekday(self._start) <= 4:
-            modes.append("nth")
-        if is_last_weekday(self._start):
-            modes.append("last")
-        if is_last_day(self._start):
-            modes.append("lastday")
+        modes = monthly_forms(self._start)
         if wanted not in modes:
             wanted = "nth" if wanted == "last" and "nth" in modes else "day"
         self.monthly.blockSignals(True)
         self.monthly.clear()
         for mode in modes:
-            self.monthly.addItem(monthly_choice(self._monthly_spec(mode), ui_lang(), self._start), mode)
+            self.monthly.addItem(day_words(monthly_rule(mode, self._start), self._start, ui_lang()), mode)
         self.monthly.setCurrentIndex(modes.index(wanted))
         self.monthly.blockSignals(False)
 
@@ -234,6 +239,25 @@ class RepeatEditor(QWidget):
         return several if many else one
 
     @Slot()
+    def _kind_chosen(self) -> None:
+        """Weekly chosen with no day: the start's day is checked, the day the summary names
+        (issue 32: "每周" with no day selected while the line said "每周四")."""
+        if self.kind.currentData() == "weekly" and not self._checked_days():
+            self._check_start_day()
+        self._changed()
+
+    def _checked_days(self) -> list[str]:
+        return [code for code, button in self.weekday_buttons.items() if button.isChecked()]
+
+    def _check_start_day(self) -> None:
+        """Check only the start's weekday, as the day that follows the start."""
+        self._auto_day = WEEKDAYS[self._start.weekday()]
+        for code, button in self.weekday_buttons.items():
+            button.blockSignals(True)
+            button.setChecked(code == self._auto_day)
+            button.blockSignals(False)
+
+    @Slot()
     def _changed(self) -> None:
         kind = str(self.kind.currentData())
         periodic = kind in PERIODIC
@@ -248,8 +272,7 @@ class RepeatEditor(QWidget):
         self.until.setVisible(ending and mode == "until")
         self.count.setVisible(ending and mode == "count")
         self.times.setVisible(ending and mode == "count")
-        spec = self.spec()
-        text = repeat_summary(spec, ui_lang(), self._start)
+        text = summary(self.rule(), self._start, ui_lang())
         self.summary.setText(text)
         self.summary.setVisible(bool(text))
         notes = []

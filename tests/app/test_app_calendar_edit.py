@@ -15,10 +15,10 @@ from agent.services.editing import EditService, EventDraft
 from agent.services.queries import QueryService
 from agent.store.components import parse_component
 from agent.store.events import EventRepo
+from agent.timesym.recurrence import LUNAR_YEARLY, Recurrence, Weekday
 from app.calendar import scope_prompt
 from app.calendar.event_dialog import EventDialog
 from app.calendar.month_view import MonthItem
-from app.calendar.recurrence import RecurrenceSpec, build_rule, lunar_yearly_dates, parse_rule
 from app.calendar.week_view import GridItem
 from tests.support.app_fixtures import accept_with, at, seed, titles
 from tests.support.clock import MONDAY, SHANGHAI
@@ -292,11 +292,14 @@ def test_merge_changes_keeps_first_before_image_and_drops_created_then_deleted()
 
 def test_recurrence_presets_round_trip() -> None:
     start = datetime(2026, 11, 30, 9, tzinfo=SHANGHAI)
-    weekly = RecurrenceSpec("weekly", ("WE", "MO"), date(2026, 12, 31))
-    rule = build_rule(weekly, start)
+    weekly = Recurrence("WEEKLY", weekdays=(Weekday("WE"), Weekday("MO")), until=date(2026, 12, 31))
+    rule = weekly.to_rrule(start)
     assert rule == "FREQ=WEEKLY;BYDAY=MO,WE;UNTIL=20261231T155959Z"
-    assert parse_rule(rule, tz=SHANGHAI) == RecurrenceSpec("weekly", ("MO", "WE"), date(2026, 12, 31))
-    assert build_rule(RecurrenceSpec("monthly", count=6), date(2026, 11, 30)) == "FREQ=MONTHLY;COUNT=6"
-    assert parse_rule("FREQ=WEEKLY;BYDAY=MO;BYHOUR=9,17").kind == "custom"  # kept verbatim
-    assert lunar_yearly_dates(date(2026, 9, 25), count=3) == [date(2027, 9, 15), date(2028, 10, 3)]
-    assert len(lunar_yearly_dates(date(2026, 9, 25))) == 29  # 30 occurrences with the first
+    assert Recurrence.from_rrule(rule, SHANGHAI) == Recurrence(
+        "WEEKLY", weekdays=(Weekday("MO"), Weekday("WE")), until=date(2026, 12, 31)
+    )
+    assert Recurrence("MONTHLY", count=6).to_rrule(date(2026, 11, 30)) == "FREQ=MONTHLY;COUNT=6"
+    assert Recurrence.read("FREQ=WEEKLY;BYDAY=MO;BYHOUR=9,17").verbatim is not None  # kept verbatim
+    lunar = Recurrence(LUNAR_YEARLY, count=3).lunar_dates(date(2026, 9, 25))
+    assert lunar == [date(2026, 9, 25), date(2027, 9, 15), date(2028, 10, 3)]
+    assert len(Recurrence(LUNAR_YEARLY).lunar_dates(date(2026, 9, 25))) == 30  # the first included

@@ -1,13 +1,15 @@
 """Custom repeats (issue 23): every N days/weeks/months/years, chosen weekdays, monthly on
 the Nth or last weekday or the last day, ends never / on a date / after N times; the
 readable summary in the editor, the event card and the agenda; rules the editor cannot
-show are kept verbatim."""
+show are kept verbatim. Since issue 28 the editor speaks the one recurrence model
+(agent.timesym.recurrence) and its one summary (agent.timesym.recurrence_words)."""
 
 from __future__ import annotations
 
 import ast
 import json
 import os
+import re
 from datetime import date, datetime, timedelta
 from pathlib import Path
 
@@ -17,11 +19,11 @@ import pytest
 from PySide6.QtCore import QDate, QPoint, Qt
 
 from agent.store.components import parse_component
+from agent.timesym.recurrence import Recurrence, Weekday, editor_kind, fits_start
+from agent.timesym.recurrence_words import summary
 from app.calendar.agenda_view import AgendaRow
 from app.calendar.event_dialog import EventDialog
-from app.calendar.recurrence import RecurrenceSpec, build_rule, fits_start, parse_rule
 from app.calendar.repeat_editor import RepeatEditor
-from app.calendar.repeat_summary import repeat_summary
 from app.calendar.week_view import GridItem
 from app.i18n import ui_lang
 from tests.support.app_fixtures import accept_with, at, seed
@@ -30,30 +32,44 @@ from tests.support.clock import MONDAY, SHANGHAI
 TUESDAY_2ND = date(2026, 12, 8)  # the second Tuesday of December 2026
 FRIDAY_LAST = date(2026, 12, 25)  # the fourth and last Friday
 MONTH_LAST = date(2026, 12, 31)
+TENTH = date(2026, 12, 10)
 START = datetime(2026, 12, 8, 9, tzinfo=SHANGHAI)
 
+# (stored rule, first day, the editor's form, the rule the editor writes back when changed)
 FORMS = [
-    (RecurrenceSpec("daily", until=date(2026, 12, 31), interval=3), "FREQ=DAILY;INTERVAL=3;UNTIL=20261231T155959Z"),
-    (RecurrenceSpec("weekly", ("TU", "TH"), count=10, interval=2), "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,TH;COUNT=10"),
-    (RecurrenceSpec("weekly", ("MO", "WE", "FR")), "FREQ=WEEKLY;BYDAY=MO,WE,FR"),
-    (RecurrenceSpec("monthly", ("TU",), nth=2), "FREQ=MONTHLY;BYDAY=2TU"),
-    (RecurrenceSpec("monthly", ("FR",), count=6, interval=2, nth=-1), "FREQ=MONTHLY;INTERVAL=2;BYDAY=-1FR;COUNT=6"),
-    (RecurrenceSpec("monthly", month_day=-1), "FREQ=MONTHLY;BYMONTHDAY=-1"),
-    (RecurrenceSpec("monthly", interval=3), "FREQ=MONTHLY;INTERVAL=3"),
-    (RecurrenceSpec("yearly", count=5, interval=2), "FREQ=YEARLY;INTERVAL=2;COUNT=5"),
+    ("FREQ=DAILY;INTERVAL=3;UNTIL=20261231T155959Z", TUESDAY_2ND, "daily", None),
+    ("FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,TH;COUNT=10", TUESDAY_2ND, "weekly", None),
+    ("FREQ=WEEKLY;BYDAY=MO,WE,FR", TUESDAY_2ND, "weekly", None),
+    ("FREQ=WEEKLY", TUESDAY_2ND, "weekly", "FREQ=WEEKLY;BYDAY=TU"),
+    ("FREQ=MONTHLY;BYDAY=2TU", TUESDAY_2ND, "monthly", None),
+    ("FREQ=MONTHLY;INTERVAL=2;BYDAY=-1FR;COUNT=6", FRIDAY_LAST, "monthly", None),
+    ("FREQ=MONTHLY;BYMONTHDAY=-1", MONTH_LAST, "monthly", None),
+    ("FREQ=MONTHLY;INTERVAL=3", TUESDAY_2ND, "monthly", None),
+    ("FREQ=MONTHLY;BYMONTHDAY=10", TENTH, "monthly", "FREQ=MONTHLY"),  # quick add's 每月10号 (issue 28)
+    ("FREQ=YEARLY;INTERVAL=2;COUNT=5", TUESDAY_2ND, "yearly", None),
+    ("FREQ=YEARLY;BYMONTH=12;BYMONTHDAY=8", TUESDAY_2ND, "yearly", "FREQ=YEARLY"),  # the chat's YEARLY
 ]
 
 
-@pytest.mark.parametrize(("spec", "rule"), FORMS)
-def test_each_form_round_trips_spec_rule_spec(spec: RecurrenceSpec, rule: str) -> None:
-    assert build_rule(spec, START) == rule
-    assert parse_rule(rule, tz=SHANGHAI) == spec
+@pytest.mark.parametrize(("rule", "first", "kind", "written"), FORMS)
+def test_each_form_round_trips_through_the_editor(qtbot, rule: str, first: date, kind: str, written: str | None) -> None:  # type: ignore[no-untyped-def]
+    editor = RepeatEditor()
+    qtbot.addWidget(editor)
+    editor.set_start(first)
+    editor.set_rule(Recurrence.from_rrule(rule, SHANGHAI))
+    assert editor.kind.currentData() == kind
+    start = datetime.combine(first, START.timetz())
+    shown = editor.rule()
+    assert shown is not None and shown.to_rrule(start) == (written or rule)
 
 
 def test_equivalent_spellings_read_as_the_same_form() -> None:
-    assert parse_rule("FREQ=MONTHLY;BYDAY=TU;BYSETPOS=2") == RecurrenceSpec("monthly", ("TU",), nth=2)
-    assert parse_rule("freq=weekly;byday=th,tu;interval=1;wkst=mo") == RecurrenceSpec("weekly", ("TU", "TH"))
-    assert parse_rule("FREQ=MONTHLY;BYDAY=+2TU") == RecurrenceSpec("monthly", ("TU",), nth=2)
+    second_tuesday = Recurrence("MONTHLY", weekdays=(Weekday("TU", 2),))
+    for text in ("FREQ=MONTHLY;BYDAY=TU;BYSETPOS=2", "FREQ=MONTHLY;BYDAY=+2TU", "FREQ=MONTHLY;BYDAY=2TU"):
+        assert editor_kind(Recurrence.from_rrule(text), TUESDAY_2ND) == "monthly"
+    assert Recurrence.from_rrule("FREQ=MONTHLY;BYDAY=+2TU") == second_tuesday
+    assert Recurrence.from_rrule("freq=weekly;byday=th,tu;interval=1;wkst=mo").weekdays == (Weekday("TH"), Weekday("TU"))
+    assert editor_kind(Recurrence.from_rrule("FREQ=WEEKLY;BYDAY=MO;WKST=SU"), TUESDAY_2ND) == "weekly"  # WKST changes nothing
 
 
 @pytest.mark.parametrize(
@@ -61,7 +77,7 @@ def test_equivalent_spellings_read_as_the_same_form() -> None:
     [
         "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1",  # the last working day
         "FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU",
-        "FREQ=MONTHLY;BYMONTHDAY=15",
+        "FREQ=MONTHLY;BYMONTHDAY=15",  # not the start's day
         "FREQ=MONTHLY;BYDAY=5FR",
         "FREQ=DAILY;BYHOUR=9,17",
         "FREQ=HOURLY;INTERVAL=4",
@@ -70,52 +86,40 @@ def test_equivalent_spellings_read_as_the_same_form() -> None:
         "FREQ=WEEKLY;COUNT=3;UNTIL=20261231",
     ],
 )
-def test_rules_the_editor_cannot_show_stay_custom(rule: str) -> None:
-    assert parse_rule(rule) == RecurrenceSpec("custom", custom=rule)
-    assert build_rule(parse_rule(rule), START) == rule
+def test_rules_the_editor_cannot_show_stay_custom(qtbot, rule: str) -> None:  # type: ignore[no-untyped-def]
+    editor = RepeatEditor()
+    qtbot.addWidget(editor)
+    editor.set_start(TUESDAY_2ND)
+    editor.set_rule(Recurrence.read(rule, SHANGHAI))
+    assert editor.kind.currentData() == "custom"
+    kept = editor.rule()
+    assert kept is not None and kept.to_rrule(START) == rule
 
 
 def test_a_monthly_weekday_rule_must_fit_its_start() -> None:
-    second_tuesday = RecurrenceSpec("monthly", ("TU",), nth=2)
+    second_tuesday = Recurrence("MONTHLY", weekdays=(Weekday("TU", 2),))
     assert fits_start(second_tuesday, TUESDAY_2ND) and not fits_start(second_tuesday, date(2026, 12, 15))
-    last_friday = RecurrenceSpec("monthly", ("FR",), nth=-1)
+    last_friday = Recurrence("MONTHLY", weekdays=(Weekday("FR", -1),))
     assert fits_start(last_friday, FRIDAY_LAST) and not fits_start(last_friday, date(2026, 12, 18))
-    last_day = RecurrenceSpec("monthly", month_day=-1)
+    last_day = Recurrence("MONTHLY", month_days=(-1,))
     assert fits_start(last_day, MONTH_LAST) and fits_start(last_day, date(2027, 2, 28))
     assert not fits_start(last_day, date(2026, 12, 30))
+    tenth = Recurrence("MONTHLY", month_days=(10,))
+    assert fits_start(tenth, TENTH) and not fits_start(tenth, TUESDAY_2ND)
 
 
-SUMMARIES = [
-    (
-        RecurrenceSpec("weekly", ("TU", "TH"), count=10, interval=2),
-        "Every 2 weeks on Tue and Thu, 10 times",
-        "每两周的周二和周四，共 10 次",
-    ),
-    (
-        RecurrenceSpec("daily", until=date(2026, 12, 31), interval=3),
-        "Every 3 days, until Dec 31, 2026",
-        "每三天，直到 2026年12月31日",
-    ),
-    (RecurrenceSpec("daily"), "Daily", "每天"),
-    (RecurrenceSpec("weekly", ("MO", "WE", "FR")), "Weekly on Mon, Wed and Fri", "每周的周一、周三和周五"),
-    (RecurrenceSpec("weekly", ("MO", "TU", "WE", "TH", "FR")), "Every weekday", "每个工作日"),
-    (RecurrenceSpec("weekly"), "Weekly on Tue", "每周的周二"),  # the start's day
-    (RecurrenceSpec("monthly", ("TU",), nth=2), "Monthly on the second Tuesday", "每月的第二个周二"),
-    (RecurrenceSpec("monthly", ("FR",), interval=2, nth=-1), "Every 2 months on the last Friday", "每两个月的最后一个周五"),
-    (RecurrenceSpec("monthly", month_day=-1), "Monthly on the last day", "每月的最后一天"),
-    (RecurrenceSpec("monthly", count=1), "Monthly on day 8, once", "每月的 8 日，共 1 次"),
-    (RecurrenceSpec("yearly"), "Annually on December 8", "每年的 12 月 8 日"),
-    (RecurrenceSpec("yearly", interval=12), "Every 12 years on December 8", "每 12 年的 12 月 8 日"),
-    (RecurrenceSpec("lunar", count=4), "Annually by the lunar calendar, 4 times", "每年（按农历），共 4 次"),
-    (RecurrenceSpec("custom", custom="FREQ=HOURLY"), "Custom repeat", "自定义重复"),
-    (RecurrenceSpec(), "", ""),
-]
-
-
-@pytest.mark.parametrize(("spec", "en", "zh"), SUMMARIES)
-def test_summary_reads_in_english_and_chinese(spec: RecurrenceSpec, en: str, zh: str) -> None:
-    assert repeat_summary(spec, "en", TUESDAY_2ND) == en
-    assert repeat_summary(spec, "zh", TUESDAY_2ND) == zh
+def test_no_rrule_text_is_built_or_read_in_the_app() -> None:
+    """Issue 28: the app says a repeat as a ``Recurrence``; RRULE text is the model's."""
+    root = Path(__file__).resolve().parents[2] / "app"
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            said = [word for word in ("FREQ=", "BYDAY", "BYMONTH", "UNTIL=", "COUNT=", "rrulestr", "vRecur") if word in line]
+            if re.search(r"\.split\(\s*[\"'];", line) and re.search(r"rule|recur", line, re.IGNORECASE):
+                said.append("a rule split on ';'")  # a holiday's names or a Qt platform list may be split
+            found += [f"{path.relative_to(root.parent)}:{number}: {word}" for word in said]
+    assert found == []
+    assert not (root / "calendar" / "recurrence.py").exists()
 
 
 # ---- the editor --------------------------------------------------------------------------
@@ -146,8 +150,8 @@ def test_editor_builds_every_two_weeks_on_tue_and_thu_with_its_summary(qtbot, ca
     dialog = dialog_at(qtbot, cal_ctx, START)
     every_two_weeks(dialog.repeat)
     assert dialog.editor_result().draft.rrule == "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,TH;COUNT=10"
-    spec = RecurrenceSpec("weekly", ("TU", "TH"), count=10, interval=2)
-    assert dialog.repeat.summary.text() == repeat_summary(spec, ui_lang(), TUESDAY_2ND)
+    rule = Recurrence.from_rrule("FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,TH;COUNT=10")
+    assert dialog.repeat.summary.text() == summary(rule, TUESDAY_2ND, ui_lang())
     assert not dialog.repeat.summary.isHidden()
 
 
@@ -176,9 +180,7 @@ def test_editor_monthly_forms_follow_the_start(qtbot, cal_ctx) -> None:  # type:
     choose(dialog.repeat.monthly, "lastday")
     dialog.repeat.interval.setValue(2)
     assert dialog.editor_result().draft.rrule == "FREQ=MONTHLY;INTERVAL=2;BYMONTHDAY=-1"
-    assert dialog.repeat.summary.text() == repeat_summary(
-        RecurrenceSpec("monthly", interval=2, month_day=-1), ui_lang(), MONTH_LAST
-    )
+    assert dialog.repeat.summary.text() == summary(Recurrence("MONTHLY", 2, month_days=(-1,)), MONTH_LAST, ui_lang())
     dialog.start_date.setDate(QDate(2026, 12, 30))  # no longer the last day: the same day each month
     assert dialog.repeat.monthly.currentData() == "day"
     assert dialog.editor_result().draft.rrule == "FREQ=MONTHLY;INTERVAL=2"
@@ -244,8 +246,8 @@ def test_event_card_shows_the_summary_on_a_click(area, cal_store, profile, qtbot
     area.refresh()
     area.popover.delay_ms = 0
     view = area.current_view()
-    expected = repeat_summary(RecurrenceSpec("weekly", ("MO", "WE"), count=10, interval=2), ui_lang(), MONDAY)
-    assert expected in {"Every 2 weeks on Mon and Wed, 10 times", "每两周的周一和周三，共 10 次"}
+    expected = summary(Recurrence.from_rrule("FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,WE;COUNT=10"), MONDAY, ui_lang())
+    assert expected in {"Every 2 weeks on Mon, Wed, 10 times", "每两周的周一、三，共 10 次"}
     standup = next(item for item in view.visible_items() if isinstance(item, GridItem) and item.event.occ.title == "Standup")
     center = standup.rect.center()
     qtbot.mouseClick(view.grid, Qt.MouseButton.LeftButton, pos=QPoint(int(center.x()), int(center.y())))
@@ -268,10 +270,10 @@ def test_agenda_rows_show_the_summary(area, cal_store, profile) -> None:  # type
     area.set_view("agenda")
     rows = [row for row in area.current_view().visible_items() if isinstance(row, AgendaRow) and row.event is not None]
     review = next(row for row in rows if row.event is not None and row.event.occ.title == "月度复盘")
-    summary = repeat_summary(RecurrenceSpec("monthly", ("TU",), nth=2), ui_lang(), TUESDAY_2ND)
-    assert summary in review.details
+    said = summary(Recurrence.from_rrule("FREQ=MONTHLY;BYDAY=2TU"), TUESDAY_2ND, ui_lang())
+    assert said in {"Monthly on the second Tuesday", "每月第二个周二"} and said in review.details
     lunch = next(row for row in rows if row.event is not None and row.event.occ.title == "Lunch")
-    assert lunch.details.startswith("食堂") and summary not in lunch.details
+    assert lunch.details.startswith("食堂") and said not in lunch.details
 
 
 # ---- translations -----------------------------------------------------------------------

@@ -9,19 +9,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from agent.services.calendars import CalendarService
-from agent.services.editing import EditService, EventDraft, RecurrenceDates
+from agent.services.editing import EditService, EventDraft
 from agent.store.changes import Change, ChangeSet
 from agent.store.components import build_event, parse_component, set_alarms
 from agent.store.db import Store
 from agent.store.events import EventRepo
 from agent.store.occurrence import Occurrence
 from agent.store.profiles import ensure_profile
+from agent.timesym.recurrence import LUNAR_YEARLY, Recurrence
 from tests.support.clock import SHANGHAI
 
 MONDAY = datetime(2026, 11, 30, 9, 0, tzinfo=SHANGHAI)
@@ -114,7 +115,7 @@ def test_edit_following_splits_and_rewrites_the_new_series_keeping_its_rule(serv
 
 
 def test_dates_replace_the_rule_with_an_rdate_list_and_a_mark(service: EditService) -> None:
-    yearly = RecurrenceDates(lambda start: [start + timedelta(days=354 * n) for n in (1, 2)], "LUNAR-YEARLY")
+    yearly = Recurrence(LUNAR_YEARLY, count=3)  # the one lunar rule (agent.timesym.recurrence)
     draft = EventDraft("春节", MONDAY, MONDAY + HOUR, calendar(service), rrule="FREQ=YEARLY")
     changes = service.create_with_dates(draft, yearly)
     uid = changes.created[0].uid
@@ -122,7 +123,8 @@ def test_dates_replace_the_rule_with_an_rdate_list_and_a_mark(service: EditServi
     master = parse_component(str(row(service, uid)["ics"]))
     assert master.get("RRULE") is None and str(master["X-RICHENG-RECUR"]) == "LUNAR-YEARLY"
     shown = EventRepo(service.store, service.profile_id).occurrences(MONDAY - HOUR, MONDAY + timedelta(days=800), SHANGHAI)
-    assert [occ.start for occ in shown] == [MONDAY, MONDAY + timedelta(days=354), MONDAY + timedelta(days=708)]
+    assert [occ.start for occ in shown] == yearly.lunar_dates(MONDAY)
+    assert [occ.start.date() for occ in shown] == [date(2026, 11, 30), date(2027, 11, 19), date(2028, 12, 7)]  # 十月廿二 each lunar year
     # No dates (the editor chose a plain rule again): the list and the mark go, the rule stands.
     service.replace_with_dates(uid, replace(draft, title="春节 2"), None)
     master = parse_component(str(row(service, uid)["ics"]))
