@@ -482,8 +482,8 @@ def parse_quick(text: str, ctx: TimeContext, *, default_minutes: int = 60) -> Qu
     seps = [t for t in tokens if isinstance(t, SepTok)]
     repeats = [t for t in tokens if isinstance(t, RepeatTok)]
     reminders = [t for t in tokens if isinstance(t, ReminderTok)]
-    rep = repeats[0] if repeats else None
     used: list[tuple[str, Token]] = []
+    rep, days = _weekday_repeat(s, [t for t in repeats if not t.bare], [t for t in repeats if t.bare], days, seps, clocks, used)
 
     # a repeat's last day: a day word after 到/until ("每天跑步到3月底", "daily until March 1")
     until: date | None = None
@@ -509,6 +509,10 @@ def parse_quick(text: str, ctx: TimeContext, *, default_minutes: int = 60) -> Qu
 
     day = _pick_day(s, days, seps, [*clocks, *periods])
     day_toks = [t for t in (day.used if day else []) if isinstance(t, DayTok)]
+    if rep is not None and day_toks:  # 从下周一开始每天…: the series' first day
+        begin = re.match(r"\s*(?:开始|起)", s[day_toks[-1].end :])
+        if begin:
+            used.append(("day", SepTok(start=day_toks[-1].end, end=day_toks[-1].end + begin.end())))
     meal = W.PM if any(w in s for w in S.EVENING_MEALS) else W.AM if any(w in s for w in S.MORNING_MEALS) else None
     at = _pick_time(s, clocks, periods, seps, day_toks or days, [*day_toks, *repeats[:1]], meal)
     used += [("day", t) for t in (day.used if day else [])]  # type: ignore[misc]
@@ -610,6 +614,47 @@ def parse_quick(text: str, ctx: TimeContext, *, default_minutes: int = 60) -> Qu
     if not title:  # the day and time stay readable (the peer corpora measure them)
         return replace(event, title="", reminder_minutes=None, problem="no_title")
     return event
+
+
+def _weekday_repeat(
+    s: str,
+    repeats: list[RepeatTok],
+    bare: list[RepeatTok],
+    days: list[DayTok],
+    seps: list[SepTok],
+    clocks: list[ClockTok],
+    used: list[tuple[str, Token]],
+) -> tuple[RepeatTok | None, list[DayTok]]:
+    """The repeat, with the weekdays a list or range beside it names: "Tues Thurs Sat ...
+    every week", 周一到周五每天早上7点, "Monday to Friday at 4pm" (a weekday range with a time
+    and no repeat word is every such day). Adds what it reads to ``used``; returns the repeat
+    and the day words left."""
+    rep = repeats[0] if repeats else None
+    plain = rep is None or (rep.freq or rep.kind) in ("DAILY", "WEEKLY") and not rep.weekdays and rep.weekday is None
+    if bare and rep is not None and plain and rep.interval == 1:
+        rep = replace(rep, kind="WEEKLY", freq="WEEKLY", weekdays=bare[0].weekdays)
+        used.append(("repeat", bare[0]))
+    for a, b in zip(days, days[1:], strict=False):
+        between = [t for t in seps if a.end <= t.start and t.end <= b.start]
+        ranged = a.weekday is not None and b.weekday is not None and a.rolls and b.rolls and a.weekday < b.weekday
+        if not (ranged and between and _empty_gap(s, a.end, b.start, list(between))):
+            continue
+        if rep is not None and plain and rep.interval == 1:
+            rep = replace(rep, kind="WEEKLY", freq="WEEKLY", weekdays=tuple(range(a.weekday or 1, (b.weekday or 7) + 1)))
+        elif rep is None and clocks:
+            rep = RepeatTok(
+                start=a.start,
+                end=b.end,
+                kind="WEEKLY",
+                freq="WEEKLY",
+                weekdays=tuple(range(a.weekday or 1, (b.weekday or 7) + 1)),
+            )
+        else:
+            continue
+        used.extend([("repeat", a), ("repeat", between[0]), ("repeat", b)])
+        days = [d for d in days if d is not a and d is not b]
+        break
+    return rep, days
 
 
 def _zone_for(s: str, zones: list[ZoneTok], clocks: list[ClockTok]) -> ZoneTok | None:

@@ -28,11 +28,13 @@ from zoneinfo import ZoneInfo
 from agent.timesym import sentence_words as S
 from agent.timesym import words as W
 from agent.timesym.context import TimeContext, add_months, local_datetime
-from agent.timesym.patterns import DAY_MARK, MONTHS, NUM_ZH, ORD, L, R, alt, next_month_day
-from agent.timesym.recurrence import Recurrence, Weekday, is_last_day, is_last_weekday, nth_weekday
+from agent.timesym.patterns import DAY_MARK, MERIDIEM, MONTHS, NUM_ZH, ORD, L, R, alt, next_month_day
+from agent.timesym.recurrence import Recurrence, Weekday, is_last_day, nth_weekday
 from agent.timesym.sentence_tokens import (
     RANK_EXACT,
+    ClockTok,
     DayTok,
+    PeriodTok,
     DurationTok,
     EndTok,
     RepeatTok,
@@ -85,8 +87,9 @@ def _week_list_zh(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
 
 
 def _week_list_en(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
-    days = _weekdays_en(m["list"])
-    return _rep(m, "WEEKLY", weekdays=days) if len(days) > 1 else None
+    bare = m.groupdict().get("bare")
+    days = _weekdays_en(bare or m["list"])
+    return _rep(m, "WEEKLY", weekdays=days, bare=bool(bare)) if len(days) > 1 else None
 
 
 def _interval_zh(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
@@ -111,6 +114,33 @@ def _interval_en(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
     return _rep(m, freq, interval=n, weekdays=days if freq == "WEEKLY" else ())
 
 
+def _every_period(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    """ "every morning": a daily repeat and the period at once."""
+    period = W.PERIOD_WORDS.get(m["w"])
+    if period is None:
+        return None
+    hour = S.PERIOD_DEFAULT_HOUR[period.name]
+    return [
+        RepeatTok(start=m.start(), end=m.start("w"), kind="DAILY", freq="DAILY"),
+        PeriodTok(start=m.start("w"), end=m.end(), period=period, default_hour=hour),
+    ]
+
+
+def _short_period(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    """早7点, 晚8点: 早 and 晚 as 早上 and 晚上, only right before an hour."""
+    period = W.PERIOD_WORDS["早上" if m["w"] == "早" else "晚上"]
+    return [PeriodTok(start=m.start(), end=m.end(), period=period, default_hour=S.PERIOD_DEFAULT_HOUR[period.name])]
+
+
+def _to_the_hour_zh(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    """差一刻五点 (4:45), 差十分五点 (4:50): minutes before the hour."""
+    hour = number(m["h"])
+    before = 15 if m["q"] else number(m["n"])
+    if hour is None or before is None or not 0 < before < 60 or not 1 <= hour <= 24:
+        return None
+    return [ClockTok(start=m.start(), end=m.end(), hour=hour - 1 if hour > 1 else 12, minute=60 - before, padded=False)]
+
+
 def _month_interval(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
     word = re.sub(r"\s+", " ", m[0])
     n = S.MONTH_INTERVALS_ZH.get(word) or S.MONTH_INTERVALS_EN.get(word)
@@ -123,6 +153,14 @@ def _nth_weekday(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
     if not ordinal or len(days) != 1:
         return None
     return _rep(m, "MONTHLY", weekdays=days, ordinal=ordinal)
+
+
+def _workday(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    """每月最后一个工作日, "first business day of every month": BYDAY=MO..FR;BYSETPOS=n."""
+    position = S.ORDINALS_ZH.get(re.sub(r"\s+", "", m["o"])) or S.ORDINALS_EN.get(m["o"])
+    if not position:
+        return None
+    return _rep(m, "MONTHLY", weekdays=(1, 2, 3, 4, 5), set_position=position)
 
 
 def _month_days(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
@@ -270,20 +308,19 @@ def _rule(pattern: str, handler: _Handler) -> tuple[re.Pattern[str], _Handler]:
 _WD_LIST_ZH: Final = rf"{_WD_ZH}(?:{_LIST_SEP_ZH}(?:{_WEEK_ZH})?\s*{_WD_ZH}{_NOT_HOUR})*"
 _WD_LIST_EN: Final = rf"{_WD_EN}(?:{_LIST_SEP_EN}{_WD_EN})*"
 _PLURALS_EN: Final = rf"(?:{alt(w for w in W.WEEKDAYS_EN if len(w) > 3)})s(?:{_LIST_SEP_EN}(?:{alt(W.WEEKDAYS_EN)})s)+"
-_MD_ITEM: Final = rf"(?:{NUM_ZH}|[0-9]{{1,2}})\s*{DAY_MARK}?"
+_MD_NUM: Final = rf"(?:{NUM_ZH}|[0-9]{{1,2}})"
+_MD_ITEM: Final = rf"{_MD_NUM}\s*{DAY_MARK}?"
 _YEAR_ZH: Final = r"(?P<y>明年|今年|后年)?\s*"
 
 RULES: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
     # repeats
     _rule(
-        rf"(?:每个|每)\s*(?:{_WEEK_ZH})\s*(?P<list>{_WD_ZH}(?:{_LIST_SEP_ZH}(?:{_WEEK_ZH})?\s*{_WD_ZH}{_NOT_HOUR})+)",
+        rf"(?:每逢|每个|每)\s*(?:{_WEEK_ZH})\s*(?P<list>{_WD_ZH}(?:{_LIST_SEP_ZH}(?:{_WEEK_ZH})?\s*{_WD_ZH}{_NOT_HOUR})+)",
         _week_list_zh,
     ),
     _rule(rf"{L}(?:every|each)\s+(?P<list>{_WD_EN}(?:{_LIST_SEP_EN}{_WD_EN})+){R}", _week_list_en),
-    _rule(
-        rf"{L}(?:on\s+)?(?P<list>{_PLURALS_EN}){R}",
-        _week_list_en,
-    ),
+    _rule(rf"{L}(?:on\s+)?(?P<list>{_PLURALS_EN}){R}", _week_list_en),
+    _rule(rf"{L}(?P<bare>{_WD_EN}(?:{_LIST_SEP_EN}{_WD_EN})+){R}", _week_list_en),
     _rule(
         rf"(?:(?P<gap>每隔|隔)|每)\s*(?P<n>{_NUM}|两)?\s*个?\s*(?P<u>{alt(S.UNIT_FREQ_ZH)})"
         rf"(?:\s*的?\s*(?:{_WEEK_ZH})\s*(?P<list>{_WD_LIST_ZH}))?",
@@ -295,18 +332,28 @@ RULES: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
         _interval_en,
     ),
     _rule(rf"{alt(S.MONTH_INTERVALS_ZH)}|{L}(?:{alt(S.MONTH_INTERVALS_EN)}){R}", _month_interval),
+    _rule(rf"{L}(?:every|each)\s+(?P<w>{alt(S.EVERY_PERIOD_EN)}){R}", _every_period),
+    _rule(r"(?P<w>早|晚)(?=\s*(?:[0-9]{1,2}|[一二三四五六七八九十]{1,3})\s*点)", _short_period),
+    _rule(rf"(?P<w>差)\s*(?:(?P<q>一刻)|(?P<n>{_NUM})\s*分钟?)\s*(?P<h>{_NUM})\s*点(?:钟)?", _to_the_hour_zh),
     _rule(rf"{_EVERY_MONTH_ZH}(?P<o>{_ORD_ZH})\s*个?\s*(?:{_WEEK_ZH})\s*(?P<d>{_WD_ZH})", _nth_weekday),
-    _rule(rf"{L}(?:on\s+)?(?:the\s+)?(?P<o>{_ORD_EN})\s+(?P<d>{_WD_EN})\s+{_EVERY_MONTH_EN}{R}", _nth_weekday),
+    _rule(
+        rf"{L}(?:on\s+)?(?:the\s+)?(?P<o>{_ORD_EN})\s+(?P<d>{_WD_EN})\s+(?:{_EVERY_MONTH_EN}|monthly|(?:every|each)\s+month){R}",
+        _nth_weekday,
+    ),
     _rule(
         rf"{L}(?:every|each)\s+(?:month\s+on\s+the\s+)?(?P<o>{_ORD_EN})\s+(?P<d>{_WD_EN}){R}(?:\s+of\s+the\s+month{R})?",
         _nth_weekday,
     ),
     _rule(rf"{L}monthly\s+on\s+the\s+(?P<o>{_ORD_EN})\s+(?P<d>{_WD_EN}){R}", _nth_weekday),
     _rule(rf"{_EVERY_MONTH_ZH}(?:(?P<lastday>最后一天|月底|月末)|(?P<firstday>第一天|月初))", _month_days),
-    _rule(rf"{_EVERY_MONTH_ZH}(?P<list>{_MD_ITEM}(?:{_LIST_SEP_ZH}{_MD_ITEM})+)", _month_days),
-    _rule(rf"{_EVERY_MONTH_ZH}(?P<list>{_MD_ITEM})(?=\s*(?:[、,，和及与]|还有)?\s*{_MD_ITEM})", _month_days),
+    _rule(rf"{_EVERY_MONTH_ZH}(?P<o>{_ORD_ZH})\s*个?\s*工作日", _workday),
     _rule(
-        rf"{L}(?:on\s+)?the\s+(?:(?P<lastday>last\s+day)|(?P<list>[0-9]{{1,2}}{ORD}?(?:\s*(?:,|and|&)\s*(?:the\s+)?[0-9]{{1,2}}{ORD}?)*))"
+        rf"{L}(?:on\s+)?(?:the\s+)?(?P<o>{_ORD_EN})\s+(?:weekday|business\s+day|working\s+day|workday)\s+{_EVERY_MONTH_EN}{R}",
+        _workday,
+    ),
+    _rule(rf"{_EVERY_MONTH_ZH}(?P<list>(?:{_MD_ITEM}\s*(?:[、,，/和及与]|还有)\s*)+{_MD_NUM}\s*{DAY_MARK})", _month_days),
+    _rule(
+        rf"{L}(?:on\s+)?(?:the\s+)?(?:(?P<lastday>last\s+day)|(?P<list>[0-9]{{1,2}}{ORD}?(?:\s*(?:,|and|&)\s*(?:the\s+)?[0-9]{{1,2}}{ORD}?)*))"
         rf"\s+{_EVERY_MONTH_EN}{R}",
         _month_days,
     ),
@@ -316,7 +363,7 @@ RULES: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
         _month_days,
     ),
     _rule(
-        rf"{L}(?:every|each)\s+(?:year\s+on\s+)?(?P<date>(?P<mon>{MONTHS})\.?\s*(?P<d>[0-9]{{1,2}}){ORD}?){R}(?!\s*[:0-9])",
+        rf"{L}(?:every|each)\s+(?:year\s+on\s+)?(?P<date>(?P<mon>{MONTHS})\.?\s*(?P<d>[0-9]{{1,2}}){ORD}?){R}(?!\s*(?::|{MERIDIEM}))",
         _yearly_date,
     ),
     # ends
@@ -350,6 +397,10 @@ RULES: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
         _duration,
     ),
     _rule(rf"{L}(?P<n>[0-9]{{1,3}})-(?P<u>minute|min|hour){R}", _duration),
+    _rule(
+        rf"(?P<open>\(\s*)?(?<![0-9.:/])(?P<n>[0-9]{{1,3}}(?:\.[0-9])?)\s*(?P<u>{alt(S.DURATION_UNITS_EN)}){R}(?(open)\s*\))",
+        _duration,
+    ),
     # zones
     _rule(rf"{L}(?P<z>{alt(S.ZONE_ABBREVIATIONS)})(?:\s+time)?{R}", _zone),
     _rule(rf"{L}(?:in\s+)?(?P<c>{alt(S.ZONE_CITIES_EN)})\s+time{R}", _zone),
@@ -388,7 +439,8 @@ def recurrence(rep: RepeatTok, lunar: bool) -> Recurrence:
         days = (rep.weekday,)
     month_days = rep.month_days or ((rep.month_day,) if rep.month_day is not None else ())
     weekdays = tuple(Weekday(_DAYS[d - 1], rep.ordinal) for d in days)
-    return Recurrence(freq, interval=interval, weekdays=weekdays, month_days=month_days)
+    positions = (rep.set_position,) if rep.set_position else ()
+    return Recurrence(freq, interval=interval, weekdays=weekdays, month_days=month_days, set_positions=positions)
 
 
 def matches(rule: Recurrence, day: date, anchor: date | None) -> bool:
@@ -404,17 +456,31 @@ def matches(rule: Recurrence, day: date, anchor: date | None) -> bool:
     if rule.freq == "MONTHLY":
         if rule.month_days:
             return any(md == day.day or (md == -1 and is_last_day(day)) for md in rule.month_days)
+        if rule.weekdays and rule.set_positions:
+            return _set_position(rule, day)
         if rule.weekdays:
             for w in rule.weekdays:
                 if _DAYS.index(w.day) + 1 != iso:
                     continue
-                if w.ordinal == 0 or w.ordinal == nth_weekday(day) or (w.ordinal == -1 and is_last_weekday(day)):
+                from_end = (calendar.monthrange(day.year, day.month)[1] - day.day) // 7 + 1
+                if w.ordinal == 0 or w.ordinal == nth_weekday(day) or (w.ordinal < 0 and -w.ordinal == from_end):
                     return True
             return False
         return anchor is None or anchor.day == day.day
     if rule.freq == "YEARLY":
         return anchor is None or (anchor.month, anchor.day) == (day.month, day.day)
     return True
+
+
+def _set_position(rule: Recurrence, day: date) -> bool:
+    wanted = {_DAYS.index(w.day) + 1 for w in rule.weekdays}
+    last = calendar.monthrange(day.year, day.month)[1]
+    days = [d for d in range(1, last + 1) if date(day.year, day.month, d).isoweekday() in wanted]
+    for pos in rule.set_positions:
+        index = pos - 1 if pos > 0 else len(days) + pos
+        if 0 <= index < len(days) and days[index] == day.day:
+            return True
+    return False
 
 
 def first_day(

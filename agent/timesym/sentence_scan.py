@@ -519,6 +519,11 @@ RULES: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
     _rule(rf"(?:{alt(S.LUNAR_PREFIXES)})?\s*(?P<lm>{alt(S.LUNAR_ONLY_MONTHS)})\s*月\s*(?P<ld>{_LUNAR_DAY})", _lunar),
     _rule(rf"(?P<m>{_NUM})\s*月\s*(?P<d>{_NUM})(?:\s*{DAY_MARK})?(?P<mon>)", _md),
     _rule(r"(?<![0-9.:/])(?P<m>[0-9]{1,2})\s*/\s*(?P<d>[0-9]{1,2})(?![0-9/])(?P<mon>)", _md),
+    _rule(r"(?<![0-9a-z.:/])(?P<m>1[0-2]|0?[1-9])\.(?P<d>[0-3]?[0-9])(?![0-9.%])(?P<mon>)", _md),
+    _rule(
+        rf"{L}lunar\s+(?:(?P<mon>{MONTHS})\.?\s*(?P<d>[0-9]{{1,2}}){ORD}?|(?P<m>[0-9]{{1,2}})\s*/\s*(?P<d2>[0-9]{{1,2}})){R}",
+        lambda m, ctx: _lunar_en(m, ctx),
+    ),
     _rule(
         rf"{L}(?P<mon>{MONTHS})\.?\s*(?P<d>[0-9]{{1,2}}){ORD}?(?![0-9a-z]){_NOT_CLOCK_RIGHT_AFTER}(?P<m>)",
         lambda m, ctx: _md_named(m, ctx),
@@ -611,7 +616,8 @@ RULES: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
         _clock,
     ),
     _rule(
-        rf"{L}(?:(?P<half>half)|(?P<quarter>(?:a\s+)?quarter)|(?P<n>[0-9]{{1,2}})\s*(?:minutes?|mins?)?)\s+(?P<dir>past|after|to|before|till)\s+"
+        rf"{L}(?:(?P<half>half)|(?P<quarter>(?:a\s+)?quarter)|(?P<n>[0-9]{{1,2}}|five|ten|twenty|twenty-five|twenty\s+five)\s*(?:minutes?|mins?)?)"
+        rf"\s+(?P<dir>past|after|to|before|till)\s+"
         rf"(?:(?P<noon>noon|midday)|(?P<h>[0-9]{{1,2}}|{alt(S.HOURS_EN)}{R})(?:\s*(?P<ap>{MERIDIEM})(?![a-z]))?)(?![0-9:])",
         _minutes_phrase,
     ),
@@ -621,6 +627,7 @@ RULES: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
         _clock,
     ),
     _rule(rf"{L}(?:12\s*)?(?:{alt(W.NOON_EN)}){R}", _noon),
+    _rule(rf"{L}half\s+(?P<h>{alt(S.HOURS_EN)}){R}", lambda m, ctx: _half_hour_en(m, ctx)),
     _rule(rf"{L}midnight{R}|午夜", _midnight),
     # range separators (they only count between two days or two times)
     _rule(alt(S.RANGE_SEPARATORS_ZH), _sep),
@@ -705,6 +712,20 @@ def _md_range(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
         SepTok(start=m.start("sep"), end=m.end("sep")),
         DayTok(start=m.start("d2"), end=m.end(), days=(first.replace(day=d2),), rank=RANK_EXACT),
     ]
+
+
+def _half_hour_en(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    """British "half seven": 7:30 (the bare-hour rule then places it)."""
+    return [ClockTok(start=m.start(), end=m.end(), hour=S.HOURS_EN[m["h"]], minute=30, padded=False)]
+
+
+def _lunar_en(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    """ "lunar Aug 15", "lunar 3/8": the lunar month and day, as 农历八月十五."""
+    month = number(m["m"]) if m["m"] else W.MONTHS_EN.get(re.sub(r"\s+", " ", m["mon"]))
+    day = number(m["d2"] or m["d"])
+    if month is None or day is None or not 1 <= month <= 12 or not 1 <= day <= 30:
+        return None
+    return _symbol_tok(m, ctx, f"L:{month:02d}-{day:02d}", RANK_EXACT, lunar=True)
 
 
 def _lunar_new_year_day(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:

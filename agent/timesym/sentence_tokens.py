@@ -79,6 +79,8 @@ class RepeatTok(Tok):
     weekdays: tuple[int, ...] = ()
     ordinal: int = 0
     month_days: tuple[int, ...] = ()
+    set_position: int = 0  # 每月最后一个工作日: the last of the month's weekdays (BYSETPOS=-1)
+    bare: bool = False  # "Tues Thurs Sat": a weekday list that repeats only with "every week" beside it
 
 
 @dataclass(frozen=True, kw_only=True)

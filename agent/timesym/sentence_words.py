@@ -35,7 +35,7 @@ PERIOD_WORD_DEFAULT_HOUR: Final[Mapping[str, int]] = MappingProxyType({"傍晚":
 # --------------------------------------------------------------------------
 
 RANGE_SEPARATORS_ZH: Final[tuple[str, ...]] = (
-    "到", "至", "~", "-", "–", "—", "－", "～", "直到", "一直到", "截止到", "截止", "截至",
+    "到", "至", "~", "-", "–", "—", "－", "～", "直到", "一直到", "截止到", "截止", "截至", "持续到",
 )  # fmt: skip
 #: A repeat's last day follows one of the range words and may be closed by one of these (到3月底为止).
 UNTIL_CLOSE_ZH: Final[tuple[str, ...]] = ("为止", "结束", "截止")
@@ -249,7 +249,7 @@ NUMBERS_EN: Final[Mapping[str, int]] = MappingProxyType(
     {
         "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
         "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40,
-        "forty-five": 45, "forty five": 45, "ninety": 90,
+        "forty-five": 45, "forty five": 45, "twenty-five": 25, "twenty five": 25, "ninety": 90,
     }
 )  # fmt: skip
 #: The hours "half past two" and "quarter to five" are said with.
@@ -461,7 +461,7 @@ ORDINALS_EN: Final[Mapping[str, int]] = MappingProxyType(
 )  # fmt: skip
 ORDINALS_ZH: Final[Mapping[str, int]] = MappingProxyType(
     {"第一": 1, "第二": 2, "第三": 3, "第四": 4, "第五": 5, "第1": 1, "第2": 2, "第3": 3, "第4": 4, "第5": 5,
-     "最后一": -1, "最后": -1, "倒数第一": -1}
+     "最后一": -1, "最后": -1, "倒数第一": -1, "倒数第二": -2, "倒数第三": -3}
 )  # fmt: skip
 #: Words that end a repeat after a number of times (共10次, 10 times).
 COUNT_LEADS_ZH: Final[tuple[str, ...]] = ("共", "一共", "总共", "重复", "连续", "共计")
@@ -480,7 +480,9 @@ SPAN_UNITS_EN: Final[Mapping[str, tuple[int, int]]] = MappingProxyType(
 # Durations and meals
 # --------------------------------------------------------------------------
 
-DURATION_LEADS_ZH: Final[tuple[str, ...]] = ("持续", "为时", "时长", "历时", "共")
+DURATION_LEADS_ZH: Final[tuple[str, ...]] = (
+    "持续", "为时", "时长", "历时", "共", "大概", "大约", "约", "差不多", "持续大概", "持续约", "大概要", "要",
+)  # fmt: skip
 DURATION_UNITS_ZH: Final[Mapping[str, int]] = MappingProxyType({"小时": 60, "钟头": 60, "分钟": 1})
 DURATION_UNITS_EN: Final[Mapping[str, int]] = MappingProxyType(
     {"minutes": 1, "minute": 1, "mins": 1, "min": 1, "hours": 60, "hour": 60, "hrs": 60, "hr": 60, "h": 60}
@@ -489,6 +491,8 @@ DURATION_UNITS_EN: Final[Mapping[str, int]] = MappingProxyType(
 MAX_DURATION_MINUTES: Final[int] = 24 * 60
 #: A bare hour next to a meal is that meal's: dinner at 7 is 19:00, breakfast at 6 is 06:00.
 #: Lunch needs no word: the bare-hour rule already reads 11 and 1 as lunch hours.
+#: "every morning", 每天早上 say a daily repeat and a period at once.
+EVERY_PERIOD_EN: Final[tuple[str, ...]] = ("morning", "afternoon", "evening", "night")
 EVENING_MEALS: Final[tuple[str, ...]] = ("dinner", "supper", "晚饭", "晚餐", "夜宵", "宵夜")
 MORNING_MEALS: Final[tuple[str, ...]] = ("breakfast", "早饭", "早餐", "早点")
 
@@ -540,5 +544,7 @@ ZONE_CITIES_ZH: Final[Mapping[str, str]] = MappingProxyType(
         "首尔": "Asia/Seoul", "韩国": "Asia/Seoul", "新加坡": "Asia/Singapore", "香港": "Asia/Hong_Kong",
         "北京": "Asia/Shanghai", "上海": "Asia/Shanghai", "台北": "Asia/Taipei", "悉尼": "Australia/Sydney",
         "墨尔本": "Australia/Melbourne", "印度": "Asia/Kolkata", "欧洲中部": "Europe/Berlin", "格林尼治": "Europe/London",
+        "太平洋": "America/Los_Angeles", "美国太平洋": "America/Los_Angeles", "美国东部": "America/New_York",
+        "东部": "America/New_York", "中欧": "Europe/Berlin", "欧洲": "Europe/Berlin",
     }
 )  # fmt: skip
