@@ -263,9 +263,14 @@ def _hour(clock: ClockTok, period: W.Period | None) -> tuple[int, bool] | None:
     return (hour, False) if hour is not None else None
 
 
-def _period_for(s: str, clock: ClockTok, periods: list[PeriodTok], days: list[DayTok]) -> PeriodTok | None:
+def _period_for(
+    s: str, clock: ClockTok, periods: list[PeriodTok], days: list[DayTok], anchors: list[Tok] | None = None
+) -> PeriodTok | None:
     for period in reversed(periods):
         if period.end <= clock.start and _empty_gap(s, period.end, clock.start, list(days), glue=_AT_GLUE):
+            named = anchors is not None and not _empty_gap(s, period.end, clock.start, [], glue=_AT_GLUE)
+            if named and not _attached(s, period, anchors):
+                continue  # "Movie night Saturday 8pm": a period apart from the time names the event
             return period  # 明天下午三点, "tonight at 8"
     for period in periods:
         if clock.end <= period.start and _empty_gap(s, clock.end, period.start, list(days)):
@@ -313,7 +318,7 @@ def _pick_time(
     if len(clocks) > 1 and not joined(clocks[0], clocks[1]) and not placed(clocks[0]) and any(placed(c) for c in clocks[1:]):
         clocks = [c for c in clocks if placed(c)] + [c for c in clocks if not placed(c)]
     first = clocks[0]
-    p1 = _period_for(s, first, periods, days)
+    p1 = _period_for(s, first, periods, days, anchors)
     second: ClockTok | None = None
     used: list[Tok] = [first] + ([p1] if p1 else [])
     if len(clocks) > 1:
