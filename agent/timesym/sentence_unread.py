@@ -4,7 +4,8 @@ Why: an event written with "Dec 20" or "Wed" left in its title landed on another
 word (issue 28). A title may keep a day word on purpose (the other of two that disagree,
 "Sunday brunch tomorrow"; a name such as 下午茶), and those are tokens the scanner read; what
 is flagged here is only what no rule read at all and still looks like a day or a time, plus
-the durations and city zones that had no clock time to attach to. The caller refuses the
+the durations and city zones that had no clock time to attach to, and a weekday list said
+with no "every" ("Tennis Tue Thu 7pm": every week, or this week once?). The caller refuses the
 sentence with these words (problem ``unread``): nothing is guessed and nothing is written.
 """
 
@@ -16,7 +17,7 @@ from typing import Final
 from agent.timesym import sentence_words as S
 from agent.timesym import words as W
 from agent.timesym.patterns import MONTHS, alt
-from agent.timesym.sentence_tokens import DurationTok, Tok, Token, ZoneTok
+from agent.timesym.sentence_tokens import DurationTok, RepeatTok, Tok, Token, ZoneTok
 
 _D: Final = "[0-9一二三四五六七八九十两]"
 #: What a day or time word looks like when no rule read it (checked on characters no token covers).
@@ -53,7 +54,13 @@ def unread_words(s: str, text: str, tokens: list[Token], segments: list[tuple[in
             found.append((a + m.start(), text[a + m.start() : a + m.end()].strip()))
     # what a rule read but nothing could attach: a length or a city's zone with no clock time
     for tok in tokens:
-        unattached = isinstance(tok, DurationTok | ZoneTok) and tok not in used and not (isinstance(tok, ZoneTok) and tok.bare)
+        unattached = tok not in used and (
+            isinstance(tok, DurationTok)
+            or isinstance(tok, ZoneTok)
+            and not tok.bare
+            or isinstance(tok, RepeatTok)
+            and tok.bare  # "Tue Thu" with no "every": every week, or once?
+        )
         if unattached and any(a <= tok.start and tok.end <= b for a, b in segments):
             found.append((tok.start, text[tok.start : tok.end].strip()))
     seen: list[str] = []
