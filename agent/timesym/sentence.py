@@ -268,8 +268,8 @@ def _period_for(
 ) -> PeriodTok | None:
     for period in reversed(periods):
         if period.end <= clock.start and _empty_gap(s, period.end, clock.start, list(days), glue=_AT_GLUE):
-            named = anchors is not None and not _empty_gap(s, period.end, clock.start, [], glue=_AT_GLUE)
-            if named and not _attached(s, period, anchors):
+            apart = not _empty_gap(s, period.end, clock.start, [], glue=_AT_GLUE)
+            if anchors is not None and apart and not _attached(s, period, anchors):
                 continue  # "Movie night Saturday 8pm": a period apart from the time names the event
             return period  # 明天下午三点, "tonight at 8"
     for period in periods:

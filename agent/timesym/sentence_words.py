@@ -544,7 +544,7 @@ ZONE_CITIES_ZH: Final[Mapping[str, str]] = MappingProxyType(
         "首尔": "Asia/Seoul", "韩国": "Asia/Seoul", "新加坡": "Asia/Singapore", "香港": "Asia/Hong_Kong",
         "北京": "Asia/Shanghai", "上海": "Asia/Shanghai", "台北": "Asia/Taipei", "悉尼": "Australia/Sydney",
         "墨尔本": "Australia/Melbourne", "印度": "Asia/Kolkata", "欧洲中部": "Europe/Berlin", "格林尼治": "Europe/London",
-        "太平洋": "America/Los_Angeles", "美国太平洋": "America/Los_Angeles", "美国东部": "America/New_York",
+        "太平洋": "America/Los_Angeles", "美国太平洋": "America/Los_Angeles",
         "东部": "America/New_York", "中欧": "Europe/Berlin", "欧洲": "Europe/Berlin",
     }
 )  # fmt: skip
