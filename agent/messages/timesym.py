@@ -12,7 +12,7 @@ from agent.messages.message import Message
 MESSAGES: dict[str, Message] = {
     # sentence.py: quick add (a day or time word it could not place is never guessed)
     "timesym.quick_unread": Message(
-        "有没读懂的日期或时间词：{words}（改写后再添加）",
+        "这些日期或时间词没有读懂：{words}（请改写后再添加）",
         "could not read these day or time words: {words} (reword them to add the event)",
     ),
     # app/quick_text.py and richeng quick: an event pinned to a zone the sentence named
