@@ -100,7 +100,7 @@ def _interval_zh(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
         n = 2  # 每隔一天, 隔天: every other day
     freq = S.UNIT_FREQ_ZH[m["u"]]
     days = _weekdays_zh(m["list"]) if m.groupdict().get("list") else ()
-    if n == 1 and not days:
+    if n == 1 and not days and not m["once"]:
         return None  # 每天, 每周: the plain repeat words
     return _rep(m, freq, interval=n, weekdays=days if freq == "WEEKLY" else ())
 
@@ -323,7 +323,7 @@ RULES: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
     _rule(rf"{L}(?P<bare>{_WD_EN}(?:{_LIST_SEP_EN}{_WD_EN})+){R}", _week_list_en),
     _rule(
         rf"(?:(?P<gap>每隔|隔)|每)\s*(?P<n>{_NUM}|两)?\s*个?\s*(?P<u>{alt(S.UNIT_FREQ_ZH)})"
-        rf"(?:\s*的?\s*(?:{_WEEK_ZH})\s*(?P<list>{_WD_LIST_ZH}))?",
+        rf"(?:\s*的?\s*(?:{_WEEK_ZH})\s*(?P<list>{_WD_LIST_ZH}))?(?P<once>\s*一次)?",
         _interval_zh,
     ),
     _rule(
@@ -392,7 +392,7 @@ RULES: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
         _duration,
     ),
     _rule(
-        rf"{L}(?:for|lasting)\s+(?:(?P<hourhalf>an?\s+hour\s+and\s+a\s+half|one\s+and\s+a\s+half\s+hours?)|(?P<hh>half\s+an\s+hour)"
+        rf"{L}(?:for|lasting|about|around|approximately|approx\.?)\s+(?:(?P<hourhalf>an?\s+hour\s+and\s+a\s+half|one\s+and\s+a\s+half\s+hours?)|(?P<hh>half\s+an\s+hour)"
         rf"|(?P<n>[0-9]+(?:\.[0-9]+)?|{alt(S.NUMBERS_EN)})\s*(?P<half>and\s+a\s+half\s+)?(?P<u>{alt(S.DURATION_UNITS_EN)})){R}",
         _duration,
     ),

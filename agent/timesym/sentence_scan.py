@@ -519,7 +519,8 @@ RULES: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
     _rule(rf"(?:{alt(S.LUNAR_PREFIXES)})?\s*(?P<lm>{alt(S.LUNAR_ONLY_MONTHS)})\s*月\s*(?P<ld>{_LUNAR_DAY})", _lunar),
     _rule(rf"(?P<m>{_NUM})\s*月\s*(?P<d>{_NUM})(?:\s*{DAY_MARK})?(?P<mon>)", _md),
     _rule(r"(?<![0-9.:/])(?P<m>[0-9]{1,2})\s*/\s*(?P<d>[0-9]{1,2})(?![0-9/])(?P<mon>)", _md),
-    _rule(r"(?<![0-9a-z.:/])(?P<m>1[0-2]|0?[1-9])\.(?P<d>[0-3]?[0-9])(?![0-9.%])(?P<mon>)", _md),
+    # 12.11 下午4点: a dotted month.day only before Chinese ("Python 3.11 upgrade" is a version)
+    _rule(r"(?<![0-9a-z.:/])(?P<m>1[0-2]|0?[1-9])\.(?P<d>[0-3]?[0-9])(?![0-9.%])(?=\s*[\u4e00-\u9fff])(?P<mon>)", _md),
     _rule(
         rf"{L}lunar\s+(?:(?P<mon>{MONTHS})\.?\s*(?P<d>[0-9]{{1,2}}){ORD}?|(?P<m>[0-9]{{1,2}})\s*/\s*(?P<d2>[0-9]{{1,2}})){R}",
         lambda m, ctx: _lunar_en(m, ctx),
@@ -637,8 +638,9 @@ RULES: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
     # repeats
     _rule(alt(S.DAILY_ZH), _repeat("DAILY")),
     _rule(alt(S.WEEKDAYS_ZH), _repeat("WEEKDAYS")),
-    _rule(rf"(?:{alt(S.BIWEEKLY_ZH)})\s*(?:的)?\s*(?:(?:{_WEEKWORD_ZH})?(?P<d>{_WD_ZH}))?", _repeat("BIWEEKLY")),
-    _rule(rf"(?:{_EVERY_ZH})\s*(?:{_WEEKWORD_ZH})\s*(?P<d>{_WD_ZH})", _repeat("WEEKLY")),
+    # 每周一次 is once a week, not every Monday
+    _rule(rf"(?:{alt(S.BIWEEKLY_ZH)})\s*(?:的)?\s*(?:(?:{_WEEKWORD_ZH})?(?P<d>{_WD_ZH})(?!\s*次))?", _repeat("BIWEEKLY")),
+    _rule(rf"(?:{_EVERY_ZH})\s*(?:{_WEEKWORD_ZH})\s*(?P<d>{_WD_ZH})(?!\s*次)", _repeat("WEEKLY")),
     _rule(rf"(?:{_EVERY_ZH})\s*(?P<we>周末)", _repeat("WEEKLY")),
     _rule(rf"(?:{_EVERY_ZH})\s*(?:{_WEEKWORD_ZH})", _repeat("WEEKLY")),
     _rule(rf"(?:{alt(S.MONTH_WORDS_ZH)})\s*(?:的)?\s*(?P<md>{_NUM})\s*{DAY_MARK}", _repeat("MONTHLY")),

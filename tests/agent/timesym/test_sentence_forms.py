@@ -121,6 +121,21 @@ def test_a_named_zone_pins_the_event(text: str, zone: str, start: datetime) -> N
     assert isinstance(got.start, datetime) and got.start.utcoffset() == start.utcoffset()
 
 
+@pytest.mark.parametrize(
+    ("text", "title", "rrule", "start"),
+    [
+        ("周三晚上8点 读书会 每两周一次", "读书会", "FREQ=WEEKLY;INTERVAL=2", at("2026-12-09", "20:00")),  # 一次 is not Monday
+        ("每周一次 周五下午3点 复盘", "复盘", "FREQ=WEEKLY", at("2026-12-04", "15:00")),
+        ("Python 3.11 upgrade tomorrow", "Python 3.11 upgrade", None, date(2026, 12, 4)),  # a version, not March 11
+        ("Interview 2pm tomorrow, about an hour", "Interview", None, at("2026-12-04", "14:00")),
+    ],
+)
+def test_words_that_look_like_a_form_but_are_not(text: str, title: str, rrule: str | None, start: date) -> None:
+    got = parse_quick(text, CTX)
+    assert (got.problem, got.title, got.start) == (None, title, start)
+    assert (got.rule.to_rrule(start) if got.rule else None) == rrule
+
+
 def test_an_abbreviation_away_from_a_time_is_a_title_word() -> None:
     got = parse_quick("PT session tomorrow 3pm", CTX)
     assert (got.title, got.zone, got.problem) == ("PT session", None, None)
