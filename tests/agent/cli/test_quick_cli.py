@@ -150,11 +150,17 @@ def _dated(value: Any) -> Any:
 
 @pytest.mark.parametrize(
     ("text", "rrule", "tz", "start"),
-    [
+    [  # fmt: skip
         ("Gym every Mon Wed Fri at 7am", "FREQ=WEEKLY;BYDAY=MO,WE,FR", "Asia/Shanghai", "2026-12-02T07:00:00+08:00"),
         ("每两周周三下午三点一对一", "FREQ=WEEKLY;INTERVAL=2;BYDAY=WE", "Asia/Shanghai", "2026-12-02T15:00:00+08:00"),
         ("每月最后一个周五下午四点复盘 共6次", "FREQ=MONTHLY;BYDAY=-1FR;COUNT=6", "Asia/Shanghai", "2026-12-25T16:00:00+08:00"),
         ("每月10号 交房租", "FREQ=MONTHLY;BYMONTHDAY=10", "Asia/Shanghai", "2026-12-10"),
+        (
+            "每周一晚上跑步到明年3月底",
+            "FREQ=WEEKLY;BYDAY=MO;UNTIL=20270331T155959Z",
+            "Asia/Shanghai",
+            "2026-12-07T19:00:00+08:00",
+        ),
         ("4pm CET call with Berlin team tomorrow", None, "Europe/Berlin", "2026-12-02T16:00:00+01:00"),
         ("Team sync every Tuesday 9am New York time", "FREQ=WEEKLY;BYDAY=TU", "America/New_York", "2026-12-01T09:00:00-05:00"),
     ],
