@@ -150,7 +150,7 @@ def _dated(value: Any) -> Any:
 
 @pytest.mark.parametrize(
     ("text", "rrule", "tz", "start"),
-    [  # fmt: skip
+    [
         ("Gym every Mon Wed Fri at 7am", "FREQ=WEEKLY;BYDAY=MO,WE,FR", "Asia/Shanghai", "2026-12-02T07:00:00+08:00"),
         ("每两周周三下午三点一对一", "FREQ=WEEKLY;INTERVAL=2;BYDAY=WE", "Asia/Shanghai", "2026-12-02T15:00:00+08:00"),
         ("每月最后一个周五下午四点复盘 共6次", "FREQ=MONTHLY;BYDAY=-1FR;COUNT=6", "Asia/Shanghai", "2026-12-25T16:00:00+08:00"),
