@@ -57,6 +57,8 @@ _LIST_SEP_ZH: Final = r"\s*(?:[、,，/和及与跟]|还有)?\s*"
 _LIST_SEP_EN: Final = r"(?:\s*(?:,\s*and|,|/|&|\+|and|or)\s*|\s+)"
 _ORD_EN: Final = alt(S.ORDINALS_EN)
 _ORD_ZH: Final = alt(S.ORDINALS_ZH)
+#: "every second Tuesday" is fortnightly (the old repeat word); "every first Monday" is monthly.
+_ORD_NOT_SECOND: Final = alt(w for w in S.ORDINALS_EN if S.ORDINALS_EN[w] != 2)
 _EVERY_MONTH_ZH: Final = r"(?:每个月|每月)\s*(?:的)?\s*"
 _EVERY_MONTH_EN: Final = r"(?:of\s+)?(?:every|each|the)\s+month"
 
@@ -148,7 +150,8 @@ def _month_interval(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
 
 
 def _nth_weekday(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
-    ordinal = S.ORDINALS_ZH.get(re.sub(r"\s+", "", m["o"])) or S.ORDINALS_EN.get(m["o"])
+    said = m["o"] or m.groupdict().get("o2") or ""
+    ordinal = S.ORDINALS_ZH.get(re.sub(r"\s+", "", said)) or S.ORDINALS_EN.get(said)
     days = _weekdays_zh(m["d"]) if not m["d"].isascii() or m["d"].isdigit() else _weekdays_en(m["d"])
     if not ordinal or len(days) != 1:
         return None
@@ -341,7 +344,8 @@ RULES: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
         _nth_weekday,
     ),
     _rule(
-        rf"{L}(?:every|each)\s+(?:month\s+on\s+the\s+)?(?P<o>{_ORD_EN})\s+(?P<d>{_WD_EN}){R}(?:\s+of\s+the\s+month{R})?",
+        rf"{L}(?:(?:every|each)\s+month\s+on\s+the\s+(?P<o>{_ORD_EN})|(?:every|each)\s+(?P<o2>{_ORD_NOT_SECOND}))\s+(?P<d>{_WD_EN}){R}"
+        rf"(?:\s+of\s+the\s+month{R})?",
         _nth_weekday,
     ),
     _rule(rf"{L}monthly\s+on\s+the\s+(?P<o>{_ORD_EN})\s+(?P<d>{_WD_EN}){R}", _nth_weekday),

@@ -126,6 +126,7 @@ def test_a_named_zone_pins_the_event(text: str, zone: str, start: datetime) -> N
     [
         ("周三晚上8点 读书会 每两周一次", "读书会", "FREQ=WEEKLY;INTERVAL=2", at("2026-12-09", "20:00")),  # 一次 is not Monday
         ("每周一次 周五下午3点 复盘", "复盘", "FREQ=WEEKLY", at("2026-12-04", "15:00")),
+        ("Book club every second Tuesday 7pm", "Book club", "FREQ=WEEKLY;INTERVAL=2;BYDAY=TU", at("2026-12-08", "19:00")),
         ("Python 3.11 upgrade tomorrow", "Python 3.11 upgrade", None, date(2026, 12, 4)),  # a version, not March 11
         ("Interview 2pm tomorrow, about an hour", "Interview", None, at("2026-12-04", "14:00")),
     ],
