@@ -137,6 +137,25 @@ def test_words_that_look_like_a_form_but_are_not(text: str, title: str, rrule: s
     assert (got.rule.to_rrule(start) if got.rule else None) == rrule
 
 
+@pytest.mark.parametrize(
+    ("text", "start"),
+    [
+        ("Call dad at half past two tomorrow", at("2026-12-04", "14:30")),
+        ("Haircut tomorrow at quarter to five", at("2026-12-04", "16:45")),
+        ("Run tomorrow at quarter to seven", at("2026-12-04", "06:45")),  # the hour said decides: 7 is a morning hour
+        ("Meet Kate at half seven tonight", at("2026-12-03", "19:30")),
+        ("Train leaves at ten to eight Saturday morning", at("2026-12-05", "07:50")),
+        ("周五差一刻五点 理发", at("2026-12-04", "16:45")),
+        ("Dinner at 7 tomorrow", at("2026-12-04", "19:00")),
+        ("Breakfast with Jo at 6 tomorrow", at("2026-12-04", "06:00")),
+        ("明天7点吃晚饭", at("2026-12-04", "19:00")),
+    ],
+)
+def test_clock_words_and_meals_place_the_hour(text: str, start: datetime) -> None:
+    got = parse_quick(text, CTX)
+    assert (got.problem, got.start) == (None, start)
+
+
 def test_an_abbreviation_away_from_a_time_is_a_title_word() -> None:
     got = parse_quick("PT session tomorrow 3pm", CTX)
     assert (got.title, got.zone, got.problem) == ("PT session", None, None)
