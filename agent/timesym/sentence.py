@@ -539,8 +539,10 @@ def parse_quick(text: str, ctx: TimeContext, *, default_minutes: int = 60) -> Qu
     if duration is not None:
         used.append(("time", duration))
 
-    if day is None and at is None and rep is None:
-        return _failed(text, "no_when", _spans(text, used, None))
+    if day is None and at is None and rep is None:  # "Meeting Feb 30": say the words, not only "no day"
+        left = unread_words(s, text, tokens, _segments(len(s), [_removal(s, t) for _, t in used]), [t for _, t in used])
+        failed = _failed(text, "unread" if left else "no_when", _spans(text, used, None))
+        return replace(failed, unread=left)
 
     tz = ZoneInfo(zone_tok.zone) if zone_tok is not None else ctx.tz
     rule: Recurrence | None = None

@@ -175,6 +175,7 @@ def test_the_zone_line_shows_both_clocks_in_both_languages() -> None:
         ("Tennis Tue Thu 7pm", ("Tue Thu",)),  # a weekday list with no "every": never guessed
         ("明天跑步一小时", ("一小时",)),  # a length with no time to start from
         ("Call the Tokyo office tomorrow, Tokyo time", ("Tokyo time",)),
+        ("Dentist Feb 30", ("Feb 30",)),  # nothing else read: the words, not only "no day or time"
     ],
 )
 def test_day_and_time_words_nobody_read_are_named_and_nothing_is_guessed(text: str, words: tuple[str, ...]) -> None:
