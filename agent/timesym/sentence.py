@@ -526,7 +526,10 @@ def parse_quick(text: str, ctx: TimeContext, *, default_minutes: int = 60) -> Qu
         used.append(("repeat", rep))
     if reminders:
         used.append(("reminder", reminders[0]))
-    ends = [t for t in tokens if isinstance(t, EndTok)]
+    # 每天3次 is three times a day (one event cannot say it), not an end after three days
+    ends = [
+        t for t in tokens if isinstance(t, EndTok) and not (rep is not None and t.bare and _empty_gap(s, rep.end, t.start, []))
+    ]
     end_tok = ends[0] if ends and rep is not None and until is None else None
     if end_tok is not None:
         used.append(("repeat", end_tok))
@@ -615,7 +618,7 @@ def parse_quick(text: str, ctx: TimeContext, *, default_minutes: int = 60) -> Qu
     label = zone_tok.label if zone_tok is not None else None
     reminder = reminders[0].minutes if reminders else None
     event = QuickEvent(text, title, start, end, repeat, reminder, location, spans, None, rule, zone, label)
-    left = unread_words(s, text, tokens, segments, [t for _, t in used])
+    left = unread_words(s, text, tokens, segments, [t for _, t in used], repeat=rep is not None)
     if left:
         return replace(event, problem="unread", unread=left)
     if not title:  # the day and time stay readable (the peer corpora measure them)

@@ -416,7 +416,7 @@ def _count_any(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
     n = number(m["n"] or m["n2"])
     if n is None or not 1 <= n <= 999:
         return None
-    return [EndTok(start=m.start(), end=m.end(), count=n)]
+    return [EndTok(start=m.start(), end=m.end(), count=n, bare=m["n"] is None)]
 
 
 def _end_of_en(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:

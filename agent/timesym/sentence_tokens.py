@@ -91,6 +91,7 @@ class EndTok(Tok):
     count: int | None = None
     span_days: int = 0
     span_months: int = 0
+    bare: bool = False  # "3次" with no 共/一共: right after 每天 it is times a day, not an end
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -17,7 +17,7 @@ from typing import Final
 from agent.timesym import sentence_words as S
 from agent.timesym import words as W
 from agent.timesym.patterns import MONTHS, alt
-from agent.timesym.sentence_tokens import DurationTok, RepeatTok, Tok, Token, ZoneTok
+from agent.timesym.sentence_tokens import DurationTok, EndTok, RepeatTok, Tok, Token, ZoneTok
 
 _D: Final = "[0-9一二三四五六七八九十两]"
 #: What a day or time word looks like when no rule read it (checked on characters no token covers).
@@ -40,9 +40,12 @@ RESIDUE: Final = re.compile(
 )
 
 
-def unread_words(s: str, text: str, tokens: list[Token], segments: list[tuple[int, int]], used: list[Tok]) -> tuple[str, ...]:
+def unread_words(
+    s: str, text: str, tokens: list[Token], segments: list[tuple[int, int]], used: list[Tok], *, repeat: bool = False
+) -> tuple[str, ...]:
     """The words of ``text`` (folded: ``s``) left in the title's ``segments`` that are day or
-    time words nobody read, in order."""
+    time words nobody read, in order. With a ``repeat``, an end it could not take (每天3次, or a
+    count beside a last day) is one too."""
     covered = [False] * len(s)
     for tok in tokens:
         for i in range(tok.start, min(tok.end, len(s))):
@@ -56,10 +59,9 @@ def unread_words(s: str, text: str, tokens: list[Token], segments: list[tuple[in
     for tok in tokens:
         unattached = tok not in used and (
             isinstance(tok, DurationTok)
-            or isinstance(tok, ZoneTok)
-            and not tok.bare
-            or isinstance(tok, RepeatTok)
-            and tok.bare  # "Tue Thu" with no "every": every week, or once?
+            or (isinstance(tok, ZoneTok) and not tok.bare)
+            or (isinstance(tok, RepeatTok) and tok.bare)  # "Tue Thu" with no "every": every week, or once?
+            or (isinstance(tok, EndTok) and repeat)
         )
         if unattached and any(a <= tok.start and tok.end <= b for a, b in segments):
             found.append((tok.start, text[tok.start : tok.end].strip()))

@@ -176,6 +176,8 @@ def test_the_zone_line_shows_both_clocks_in_both_languages() -> None:
         ("明天跑步一小时", ("一小时",)),  # a length with no time to start from
         ("Call the Tokyo office tomorrow, Tokyo time", ("Tokyo time",)),
         ("Dentist Feb 30", ("Feb 30",)),  # nothing else read: the words, not only "no day or time"
+        ("吃药 每天3次 早上8点", ("3次",)),  # three times a day: not an end after three days
+        ("每天跑步 早上7点 共10次 到3月底", ("共10次",)),  # two ends: neither is guessed away
     ],
 )
 def test_day_and_time_words_nobody_read_are_named_and_nothing_is_guessed(text: str, words: tuple[str, ...]) -> None:
