@@ -33,6 +33,7 @@ def register(commands: Any, sub: Callable[..., argparse.ArgumentParser]) -> None
 def quick(args: argparse.Namespace) -> int:
     from agent.services.commands import CommandService
     from agent.services.quick_add import QuickAdd, zone_line
+    from agent.timesym.recurrence_words import summary
 
     session = Session(args, reading=args.dry_run)
     adder = QuickAdd(CommandService(session.store, session.profile_id, session.ctx, origin="user"))
@@ -47,8 +48,8 @@ def quick(args: argparse.Namespace) -> int:
 
     def human() -> str:
         when = _span(result.start, result.end)
-        rule = result.rrule or (result.repeat or "").lower()
-        repeat = f"  (repeats {rule})" if rule else ""
+        words = summary(parsed.rule, result.start, "en") if parsed.rule is not None else (result.repeat or "").lower()
+        repeat = f"  ({words})" if words else ""
         line = f"{when}  {parsed.title}  [{result.calendar}]{repeat}"
         zone = zone_line(parsed, session.ctx.tz)
         if zone:

@@ -211,3 +211,5 @@ def test_a_lunar_yearly_repeat_is_null_rrule_and_the_lunar_word(capsys: pytest.C
 def test_the_human_line_shows_both_clocks_of_a_zoned_event(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, human, _ = run(capsys, tmp_path / "r.sqlite3", "quick", "4pm CET call with Berlin team tomorrow", "--dry-run")
     assert code == 0 and "16:00 CET = 23:00 here" in human
+    code, human, _ = run(capsys, tmp_path / "r.sqlite3", "quick", "每两周周三下午三点一对一 共6次", "--dry-run")
+    assert code == 0 and "(Every 2 weeks on Wed, 6 times)" in human  # the catalogue's repeat words
