@@ -256,14 +256,25 @@ def _coloured(text: str, role: str) -> str:
     return f'<span style="color:{colour}">{html.escape(text)}</span>'
 
 
-def preview_parts(parsed: QuickEvent, calendar: str, chinese: bool, today: date) -> list[tuple[str, str | None]]:
-    """(text, role or None) pieces of the preview line, in order; the first is the when."""
+def preview_parts(parsed: QuickEvent, calendar: str, chinese: bool, today: date, tz: Any = None) -> list[tuple[str, str | None]]:
+    """(text, role or None) pieces of the preview line, in order; the first is the when. A
+    repeat is said by the catalogue's summary (the editor's and the card's words); an event
+    pinned to a zone the sentence named adds both clocks ("16:00 CET = 23:00 here")."""
+    from agent.services.quick_add import zone_line
+    from agent.timesym.recurrence_words import summary
+
     assert parsed.start is not None and parsed.end is not None
+    lang = "zh" if chinese else "en"
     when = when_parts(parsed.start, parsed.end, chinese, today)
     parts: list[tuple[str, str | None]] = [(" ".join(text for text, _r in when), None), (parsed.title, None)]
+    zone = zone_line(parsed, tz, lang) if tz is not None else None
+    if zone:
+        parts.append((zone, "time"))
     if parsed.location:
         parts.append((_tr("at {0}").format(parsed.location), "location"))
-    if parsed.repeat:
+    if parsed.rule is not None:
+        parts.append((summary(parsed.rule, parsed.start, lang) or _repeat_text(parsed.repeat or ""), "repeat"))
+    elif parsed.repeat:
         parts.append((_repeat_text(parsed.repeat), "repeat"))
     if parsed.reminder_minutes is not None:
         parts.append((_reminder_text(parsed.reminder_minutes), "reminder"))
@@ -272,14 +283,14 @@ def preview_parts(parsed: QuickEvent, calendar: str, chinese: bool, today: date)
     return parts
 
 
-def preview_text(parsed: QuickEvent, calendar: str, chinese: bool, today: date) -> str:
+def preview_text(parsed: QuickEvent, calendar: str, chinese: bool, today: date, tz: Any = None) -> str:
     """The plain line: "周三 12月2日 15:00–16:00 · 和张三开会 · 日程"."""
-    return " · ".join(text for text, _role in preview_parts(parsed, calendar, chinese, today))
+    return " · ".join(text for text, _role in preview_parts(parsed, calendar, chinese, today, tz))
 
 
-def preview_html(parsed: QuickEvent, calendar: str, chinese: bool, today: date) -> str:
+def preview_html(parsed: QuickEvent, calendar: str, chinese: bool, today: date, tz: Any = None) -> str:
     """The same line with the read parts in their underline colours."""
     assert parsed.start is not None and parsed.end is not None
     when = " ".join(_coloured(text, role) for text, role in when_parts(parsed.start, parsed.end, chinese, today))
-    rest = preview_parts(parsed, calendar, chinese, today)[1:]
+    rest = preview_parts(parsed, calendar, chinese, today, tz)[1:]
     return " · ".join([when, *(_coloured(text, role) if role else html.escape(text) for text, role in rest)])

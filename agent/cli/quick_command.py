@@ -1,10 +1,14 @@
 """``richeng quick TEXT [--dry-run] [--calendar NAME] [--allow-conflict]``: one sentence, one event.
 
 A machine-checked contract: with ``--json`` it prints ``{"title", "start", "end", "all_day",
-"repeat", "calendar", "spans": [{"role", "text"}], "outcome"}``; ``outcome`` is ``preview``
+"repeat", "calendar", "spans": [{"role", "text"}], "outcome", "rrule", "tz"}``; ``repeat`` is
+DAILY|WEEKLY|MONTHLY|YEARLY|LUNAR_YEARLY|null, ``rrule`` the RRULE value without ``RRULE:``
+(null for none and for 农历, which is RDATEs), ``tz`` the IANA zone the event's clock times are
+in (the sentence's "4pm CET", else the user's); ``outcome`` is ``preview``
 with ``--dry-run`` (nothing written), else the command layer's (``created``, ``conflict``,
-``duplicate``, ``past_time``). A sentence with no day or time, or with no title, exits 2 with
-one line and writes nothing; so does one that is too long. The write goes through the same
+``duplicate``, ``past_time``). A sentence with no day or time, with no title, or with a day or
+time word the parser could not place ("could not read these day or time words: Feb 30") exits
+2 with one line and writes nothing; so does one that is too long. The write goes through the same
 ``CommandService`` as every create, so ``richeng undo`` takes it back.
 """
 
@@ -28,7 +32,8 @@ def register(commands: Any, sub: Callable[..., argparse.ArgumentParser]) -> None
 
 def quick(args: argparse.Namespace) -> int:
     from agent.services.commands import CommandService
-    from agent.services.quick_add import QuickAdd
+    from agent.services.quick_add import QuickAdd, zone_line
+    from agent.timesym.recurrence_words import summary
 
     session = Session(args, reading=args.dry_run)
     adder = QuickAdd(CommandService(session.store, session.profile_id, session.ctx, origin="user"))
@@ -43,8 +48,12 @@ def quick(args: argparse.Namespace) -> int:
 
     def human() -> str:
         when = _span(result.start, result.end)
-        repeat = f"  (repeats {parsed.freq.lower()})" if parsed.freq else ""
+        words = summary(parsed.rule, result.start, "en") if parsed.rule is not None else (result.repeat or "").lower()
+        repeat = f"  ({words})" if words else ""
         line = f"{when}  {parsed.title}  [{result.calendar}]{repeat}"
+        zone = zone_line(parsed, session.ctx.tz)
+        if zone:
+            line += f"  ({zone})"
         outcome = result.outcome
         if args.calendar and result.calendar != args.calendar:
             line += f" — no calendar '{args.calendar}', used '{result.calendar}'"

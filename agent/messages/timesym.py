@@ -10,6 +10,14 @@ from __future__ import annotations
 from agent.messages.message import Message
 
 MESSAGES: dict[str, Message] = {
+    # sentence.py: quick add (a day or time word it could not place is never guessed)
+    "timesym.quick_unread": Message(
+        "这些日期或时间词没有读懂：{words}（请改写后再添加）",
+        "could not read these day or time words: {words} (reword them to add the event)",
+    ),
+    # app/quick_text.py and richeng quick: an event pinned to a zone the sentence named
+    "timesym.quick_zone": Message("{there}（{label}）= 本地 {here}", "{there} {label} = {here} here"),
+    "timesym.quick_lasts": Message("{minutes} 分钟", "{minutes} min"),
     # pretend_now.read_now: the CLI's and the app's --now
     "timesym.bad_now": Message(
         "--now 须为 ISO 8601 日期时间，如 2026-09-01T09:30+08:00，而不是 '{value}'",

@@ -17,15 +17,34 @@ the firmer one is the day and the other stays in the title.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, time, timedelta
 from typing import Any, Final
+from zoneinfo import ZoneInfo
 
+from agent.messages.catalogue import render
 from agent.timesym import sentence_words as S
 from agent.timesym import words as W
 from agent.timesym.context import TimeContext, local_datetime
 from agent.timesym.patterns import next_day_of_month
-from agent.timesym.sentence_scan import ClockTok, DayTok, PeriodTok, ReminderTok, RepeatTok, SepTok, Tok, Token, fold, scan
+from agent.timesym.recurrence import Recurrence
+from agent.timesym.sentence_repeat import first_day, recurrence, span_end
+from agent.timesym.sentence_scan import fold, scan
+from agent.timesym.sentence_tokens import (
+    RANK_FESTIVAL,
+    ClockTok,
+    DayTok,
+    DurationTok,
+    EndTok,
+    PeriodTok,
+    ReminderTok,
+    RepeatTok,
+    SepTok,
+    Tok,
+    Token,
+    ZoneTok,
+)
+from agent.timesym.sentence_unread import unread_words
 
 MAX_QUICK_CHARS: Final = 300
 FREQ: Final = {
@@ -78,6 +97,10 @@ class QuickEvent:
     location: str | None
     spans: tuple[Span, ...]
     problem: str | None = None
+    rule: Recurrence | None = None  # the repeat in full (``repeat`` is its old one-word name)
+    zone: str | None = None  # the IANA zone the sentence named ("4pm CET"); None: the user's
+    zone_label: str | None = None  # how the sentence named it (CET, 纽约)
+    unread: tuple[str, ...] = ()  # day or time words the parser could not place (problem "unread")
 
     @property
     def all_day(self) -> bool:
@@ -91,6 +114,8 @@ class QuickEvent:
         """The one line that says why this sentence is not an event ('' when it is one)."""
         if self.problem is None:
             return ""
+        if self.problem == "unread":
+            return render("timesym.quick_unread", lang, words=("、" if lang.startswith("zh") else ", ").join(self.unread))
         zh, en = PROBLEMS[self.problem]
         return zh if lang.startswith("zh") else en
 
@@ -197,7 +222,8 @@ def _pick_day(s: str, days: list[DayTok], seps: list[SepTok], times: list[Tok]) 
             or (tok.weekday is not None and day.isoweekday() == tok.weekday)
             or (tok.weekend and day in tok.days)
         )
-        if agrees:
+        named = tok.rank == RANK_FESTIVAL and tok.end < len(s) and _is_cjk(s[tok.end])  # 中秋聚餐 names the event
+        if agrees and not named:
             used.append(tok)
     last = primary.days[-1] if primary.weekend else day
     rolls = primary if primary.rolls else None
@@ -237,9 +263,14 @@ def _hour(clock: ClockTok, period: W.Period | None) -> tuple[int, bool] | None:
     return (hour, False) if hour is not None else None
 
 
-def _period_for(s: str, clock: ClockTok, periods: list[PeriodTok], days: list[DayTok]) -> PeriodTok | None:
+def _period_for(
+    s: str, clock: ClockTok, periods: list[PeriodTok], days: list[DayTok], anchors: list[Tok] | None = None
+) -> PeriodTok | None:
     for period in reversed(periods):
         if period.end <= clock.start and _empty_gap(s, period.end, clock.start, list(days), glue=_AT_GLUE):
+            apart = not _empty_gap(s, period.end, clock.start, [], glue=_AT_GLUE)
+            if anchors is not None and apart and not _attached(s, period, anchors):
+                continue  # "Movie night Saturday 8pm": a period apart from the time names the event
             return period  # 明天下午三点, "tonight at 8"
     for period in periods:
         if clock.end <= period.start and _empty_gap(s, clock.end, period.start, list(days)):
@@ -258,8 +289,16 @@ def _attached(s: str, period: PeriodTok, anchors: list[Tok]) -> bool:
 
 
 def _pick_time(
-    s: str, clocks: list[ClockTok], periods: list[PeriodTok], seps: list[SepTok], days: list[DayTok], anchors: list[Tok]
+    s: str,
+    clocks: list[ClockTok],
+    periods: list[PeriodTok],
+    seps: list[SepTok],
+    days: list[DayTok],
+    anchors: list[Tok],
+    meal: W.Period | None = None,
 ) -> _Time | None:
+    """The time or range; ``meal`` (dinner: PM, breakfast: AM) places a bare hour with no
+    period and no am/pm ("Dinner at 7" is 19:00)."""
     if not clocks:
         for period in periods:
             if _attached(s, period, anchors):
@@ -279,7 +318,7 @@ def _pick_time(
     if len(clocks) > 1 and not joined(clocks[0], clocks[1]) and not placed(clocks[0]) and any(placed(c) for c in clocks[1:]):
         clocks = [c for c in clocks if placed(c)] + [c for c in clocks if not placed(c)]
     first = clocks[0]
-    p1 = _period_for(s, first, periods, days)
+    p1 = _period_for(s, first, periods, days, anchors)
     second: ClockTok | None = None
     used: list[Tok] = [first] + ([p1] if p1 else [])
     if len(clocks) > 1:
@@ -289,7 +328,7 @@ def _pick_time(
         if between and _empty_gap(s, first.end, cand.start, inside):
             second = cand
             used.extend([*inside, cand])
-    start_p = p1.period if p1 else None
+    start_p = p1.period if p1 else (meal if meal is not None and not first.padded and first.hour <= 12 else None)
     if second is not None and first.meridiem is None and start_p is None and second.meridiem is not None:
         # "2-4pm": the start takes the end's am/pm unless that puts it after the end ("11-1pm")
         end_h = _hour(second, None)
@@ -318,31 +357,6 @@ def _pick_time(
 # --------------------------------------------------------------------------
 
 
-def _first_instance(rep: RepeatTok, day: _Day | None, at: time | None, ctx: TimeContext) -> date:
-    """The first day of the series, on or after today, past today's time when one is given."""
-    today = ctx.today
-
-    def passed(d: date) -> bool:
-        return at is not None and d == today and local_datetime(d, at, ctx.tz) < ctx.now
-
-    if day is not None:
-        return day.first
-    if rep.kind in ("WEEKLY", "BIWEEKLY") and rep.weekday is not None:
-        d = today + timedelta(days=(rep.weekday - today.isoweekday()) % 7)
-        return d + timedelta(days=7) if passed(d) else d
-    if rep.kind == "WEEKDAYS":
-        d = today
-        while d.isoweekday() > 5 or passed(d):
-            d += timedelta(days=1)
-        return d
-    if rep.kind == "MONTHLY" and rep.month_day is not None:
-        d = next_day_of_month(rep.month_day, today) or today
-        return (next_day_of_month(rep.month_day, today + timedelta(days=1)) or d) if passed(d) else d
-    if rep.kind == "DAILY":
-        return today + timedelta(days=1) if passed(today) else today
-    return today
-
-
 # --------------------------------------------------------------------------
 # Places and the title
 # --------------------------------------------------------------------------
@@ -368,12 +382,17 @@ def _segments(n: int, removed: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 
 _ZH_STOPS: Final = re.compile("|".join(re.escape(w) for w in sorted(S.PLACE_STOPS_ZH, key=len, reverse=True)))
+_ZH_SUFFIXES: Final = re.compile("|".join(re.escape(w) for w in sorted(S.PLACE_SUFFIXES_ZH, key=len, reverse=True)))
 _EN_PLACE: Final = re.compile(r"(?:(?<=\s)|^)(?:at|@)\s+(?P<p>[^\s\d,.;!?][^,.;!?]*)", re.IGNORECASE)
 _EN_STOP_WORDS: Final = frozenset(S.PLACE_STOPS_EN)
 
 
-def _place(s: str, text: str, segments: list[tuple[int, int]]) -> tuple[str, tuple[int, int], tuple[int, int]] | None:
-    """(place, span of the place, span removed with its marker) in what the tokens left."""
+def _place(
+    s: str, text: str, segments: list[tuple[int, int]], split: bool = False
+) -> tuple[str, tuple[int, int], tuple[int, int]] | None:
+    """(place, span of the place, span removed with its marker) in what the tokens left.
+    ``split``: the place took the whole title (在协和医院复诊), so a Chinese place with no stop
+    ends after its last place word (医院, 大厦 …) when words follow it."""
     for a, b in segments:
         seg = s[a:b]
         for m in re.finditer("在", seg):
@@ -390,6 +409,9 @@ def _place(s: str, text: str, segments: list[tuple[int, int]]) -> tuple[str, tup
                     continue  # 协和医院: the companion word is inside the name
                 end = stop.start()
                 break
+            if split and end == len(after):
+                ends = [m.end() for m in _ZH_SUFFIXES.finditer(after) if m.end() < end - 1 and _is_cjk(after[m.end()])]
+                end = max(ends, default=end)
             place = after[:end].strip()
             if not place or end > S.MAX_PLACE_CHARS_ZH:
                 continue
@@ -465,56 +487,113 @@ def parse_quick(text: str, ctx: TimeContext, *, default_minutes: int = 60) -> Qu
     seps = [t for t in tokens if isinstance(t, SepTok)]
     repeats = [t for t in tokens if isinstance(t, RepeatTok)]
     reminders = [t for t in tokens if isinstance(t, ReminderTok)]
+    used: list[tuple[str, Token]] = []
+    rep, days = _weekday_repeat(s, [t for t in repeats if not t.bare], [t for t in repeats if t.bare], days, seps, clocks, used)
+
+    # a repeat's last day: a day word after 到/until ("每天跑步到3月底", "daily until March 1")
+    until: date | None = None
+    if rep is not None:
+        for tok in days:
+            sep = next((t for t in seps if t.end <= tok.start and _empty_gap(s, t.end, tok.start, [])), None)
+            if sep is None:
+                continue
+            if tok.weekday is not None and rep.weekday is not None and _empty_gap(s, rep.end, sep.start, []):
+                # 每周一到周五, "every Monday to Friday": the weekdays between
+                span = range(rep.weekday, tok.weekday + 1) if rep.weekday <= tok.weekday else ()
+                rep = replace(rep, weekdays=tuple(span), freq="WEEKLY", kind="WEEKLY")
+                used += [("repeat", sep), ("repeat", tok)]
+                days = [d for d in days if d is not tok]
+                break
+            until = tok.days[-1]
+            used += [("repeat", sep), ("repeat", tok)]
+            close = re.match(r"\s*(?:" + "|".join(S.UNTIL_CLOSE_ZH) + ")", s[tok.end :])
+            if close:
+                used.append(("repeat", SepTok(start=tok.end, end=tok.end + close.end())))
+            days = [d for d in days if d is not tok]
+            break
 
     day = _pick_day(s, days, seps, [*clocks, *periods])
     day_toks = [t for t in (day.used if day else []) if isinstance(t, DayTok)]
-    at = _pick_time(s, clocks, periods, seps, day_toks or days, [*day_toks, *repeats[:1]])
-    rep = repeats[0] if repeats else None
-    used: list[tuple[str, Token]] = []
+    if rep is not None and day_toks:  # 从下周一开始每天…: the series' first day
+        begin = re.match(r"\s*(?:开始|起)", s[day_toks[-1].end :])
+        if begin:
+            used.append(("day", SepTok(start=day_toks[-1].end, end=day_toks[-1].end + begin.end())))
+    meal = W.PM if any(w in s for w in S.EVENING_MEALS) else W.AM if any(w in s for w in S.MORNING_MEALS) else None
+    at = _pick_time(s, clocks, periods, seps, day_toks or days, [*day_toks, *repeats[:1]], meal)
     used += [("day", t) for t in (day.used if day else [])]  # type: ignore[misc]
     used += [("time", t) for t in (at.used if at else [])]  # type: ignore[misc]
     if rep is not None:
         used.append(("repeat", rep))
     if reminders:
         used.append(("reminder", reminders[0]))
+    # 每天3次 is three times a day (one event cannot say it), not an end after three days
+    ends = [
+        t for t in tokens if isinstance(t, EndTok) and not (rep is not None and t.bare and _empty_gap(s, rep.end, t.start, []))
+    ]
+    end_tok = ends[0] if ends and rep is not None and until is None else None
+    if end_tok is not None:
+        used.append(("repeat", end_tok))
+    clock_toks = [t for t in (at.used if at else []) if isinstance(t, ClockTok)]
+    zone_tok = _zone_for(s, [t for t in tokens if isinstance(t, ZoneTok)], clock_toks)
+    if zone_tok is not None:
+        used.append(("time", zone_tok))
+    durations = [t for t in tokens if isinstance(t, DurationTok)]
+    duration = durations[0] if durations and at is not None and at.end is None else None
+    if duration is not None:
+        used.append(("time", duration))
 
-    if day is None and at is None and rep is None:
-        return _failed(text, "no_when", _spans(text, used, None))
+    if day is None and at is None and rep is None:  # "Meeting Feb 30": say the words, not only "no day"
+        left = unread_words(s, text, tokens, _segments(len(s), [_removal(s, t) for _, t in used]), [t for _, t in used])
+        failed = _failed(text, "unread" if left else "no_when", _spans(text, used, None))
+        return replace(failed, unread=left)
 
-    # the first day
+    tz = ZoneInfo(zone_tok.zone) if zone_tok is not None else ctx.tz
+    rule: Recurrence | None = None
+    lunar = day is not None and day.lunar
     if rep is not None:
-        first = _first_instance(rep, day, at.start if at else None, ctx)
+        rule = recurrence(rep, lunar)
+    # the first day
+    if rule is not None and not rule.lunar:
+        anchor = day.first if day is not None else None
+        first = first_day(rule, anchor or ctx.today, at.start if at else None, ctx, anchor, tz)
         last = first
     elif day is not None:
-        first, last = day.first, day.last
+        first, last = day.first, day.last if rep is None else day.first
     else:
         first = last = ctx.today
+    if rule is not None:
+        if until is not None and until >= first:
+            rule = rule.ending(until=until)
+        elif end_tok is not None and end_tok.count is not None:
+            rule = rule.ending(count=end_tok.count)
+        elif end_tok is not None:
+            rule = rule.ending(until=span_end(first, end_tok))
     start: date | datetime
     end: date | datetime
     if at is None:
         start, end = first, last + timedelta(days=1)
     else:
         start_day = first + timedelta(days=1) if at.start_next_day else first
-        start = local_datetime(start_day, at.start, ctx.tz)
+        start = local_datetime(start_day, at.start, tz)
         if day is None and rep is None and start < ctx.now:  # a time with no day: its next occurrence
             start_day += timedelta(days=1)
-            start = local_datetime(start_day, at.start, ctx.tz)
+            start = local_datetime(start_day, at.start, tz)
         if day is not None and rep is None and day.rolls is not None and start < ctx.now:
             step = 7 if day.rolls.rolls == "week" else None
             moved = start_day + timedelta(days=step) if step else next_day_of_month(start_day.day, start_day + timedelta(days=1))
             if moved is not None:
                 start_day = moved
-                start = local_datetime(start_day, at.start, ctx.tz)
+                start = local_datetime(start_day, at.start, tz)
         if at.end is not None:
             end_day = start_day + timedelta(days=1) if at.end_next_day and not at.start_next_day else start_day
-            end = local_datetime(end_day, at.end, ctx.tz)
+            end = local_datetime(end_day, at.end, tz)
             if end <= start:
                 end = start + timedelta(minutes=default_minutes)
         else:
-            end = start + timedelta(minutes=default_minutes)
+            end = start + timedelta(minutes=duration.minutes if duration else default_minutes)
 
     repeat = rep.kind if rep is not None else None
-    if repeat == "YEARLY" and day is not None and day.lunar:
+    if repeat == "YEARLY" and lunar:
         repeat = "LUNAR_YEARLY"
 
     # what is left: the place, then the title
@@ -527,11 +606,77 @@ def parse_quick(text: str, ctx: TimeContext, *, default_minutes: int = 60) -> Qu
         removed.append(place[2])
         segments = _segments(len(s), removed)
     title = _trim(_join(text, segments))
+    if not title and place is not None:  # 在协和医院复诊: the place ends at its place word
+        removed.pop()
+        place = _place(s, text, _segments(len(s), removed), split=True)
+        location = place[0].strip() or None if place is not None else None
+        removed.append(place[2] if place is not None else (0, 0))
+        segments = _segments(len(s), removed)
+        title = _trim(_join(text, segments))
     spans = _spans(text, used, place[1] if place else None)
-    if not title:  # the day and time stay readable (the peer corpora measure them)
-        return QuickEvent(text, "", start, end, repeat, None, location, spans, "no_title")
+    zone = zone_tok.zone if zone_tok is not None else None
+    label = zone_tok.label if zone_tok is not None else None
     reminder = reminders[0].minutes if reminders else None
-    return QuickEvent(text, title, start, end, repeat, reminder, location, spans)
+    event = QuickEvent(text, title, start, end, repeat, reminder, location, spans, None, rule, zone, label)
+    left = unread_words(s, text, tokens, segments, [t for _, t in used], repeat=rep is not None)
+    if left:
+        return replace(event, problem="unread", unread=left)
+    if not title:  # the day and time stay readable (the peer corpora measure them)
+        return replace(event, title="", reminder_minutes=None, problem="no_title")
+    return event
+
+
+def _weekday_repeat(
+    s: str,
+    repeats: list[RepeatTok],
+    bare: list[RepeatTok],
+    days: list[DayTok],
+    seps: list[SepTok],
+    clocks: list[ClockTok],
+    used: list[tuple[str, Token]],
+) -> tuple[RepeatTok | None, list[DayTok]]:
+    """The repeat, with the weekdays a list or range beside it names: "Tues Thurs Sat ...
+    every week", 周一到周五每天早上7点, "Monday to Friday at 4pm" (a weekday range with a time
+    and no repeat word is every such day). Adds what it reads to ``used``; returns the repeat
+    and the day words left."""
+    rep = repeats[0] if repeats else None
+    plain = rep is None or (rep.freq or rep.kind) in ("DAILY", "WEEKLY") and not rep.weekdays and rep.weekday is None
+    if bare and rep is not None and plain and rep.interval == 1:
+        rep = replace(rep, kind="WEEKLY", freq="WEEKLY", weekdays=bare[0].weekdays)
+        used.append(("repeat", bare[0]))
+    for a, b in zip(days, days[1:], strict=False):
+        between = [t for t in seps if a.end <= t.start and t.end <= b.start]
+        ranged = a.weekday is not None and b.weekday is not None and a.rolls and b.rolls and a.weekday < b.weekday
+        if not (ranged and between and _empty_gap(s, a.end, b.start, list(between))):
+            continue
+        if rep is not None and plain and rep.interval == 1:
+            rep = replace(rep, kind="WEEKLY", freq="WEEKLY", weekdays=tuple(range(a.weekday or 1, (b.weekday or 7) + 1)))
+        elif rep is None and clocks:
+            rep = RepeatTok(
+                start=a.start,
+                end=b.end,
+                kind="WEEKLY",
+                freq="WEEKLY",
+                weekdays=tuple(range(a.weekday or 1, (b.weekday or 7) + 1)),
+            )
+        else:
+            continue
+        used.extend([("repeat", a), ("repeat", between[0]), ("repeat", b)])
+        days = [d for d in days if d is not a and d is not b]
+        break
+    return rep, days
+
+
+def _zone_for(s: str, zones: list[ZoneTok], clocks: list[ClockTok]) -> ZoneTok | None:
+    """The zone the clock times are in: a city's anywhere, an abbreviation only beside a clock."""
+    if not clocks:
+        return None
+    for zone in zones:
+        if not zone.bare:
+            return zone
+        if any(_empty_gap(s, c.end, zone.start, []) or _empty_gap(s, zone.end, c.start, []) for c in clocks):
+            return zone
+    return None
 
 
 def _removal(s: str, tok: Tok) -> tuple[int, int]:

@@ -17,11 +17,11 @@ import calendar
 import re
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import date, timedelta
 from functools import lru_cache
 from typing import Final
 
+from agent.timesym import sentence_repeat
 from agent.timesym import sentence_words as S
 from agent.timesym import words as W
 from agent.timesym.context import TimeContext, add_months
@@ -42,76 +42,23 @@ from agent.timesym.patterns import (
     zh_minute,
 )
 from agent.timesym.resolve import resolve_date
+from agent.timesym.sentence_tokens import (
+    RANK_EXACT,
+    RANK_FESTIVAL,
+    RANK_MONTH_DAY,
+    RANK_WEEK,
+    RANK_WEEKDAY,
+    ClockTok,
+    DayTok,
+    PeriodTok,
+    ReminderTok,
+    RepeatTok,
+    SepTok,
+    TitleTok,
+    Token,
+    number,
+)
 
-# --------------------------------------------------------------------------
-# Tokens
-# --------------------------------------------------------------------------
-
-#: How firmly a day word pins its day, for sentences with two that disagree ("Sunday
-#: brunch tomorrow"): the firmer one is the day, the other stays in the title.
-RANK_EXACT: Final = 5  # 明天, 12月20日, 2027-03-08, 农历八月十五, 下个月5号
-RANK_WEEK: Final = 4  # 下周三, next Friday
-RANK_MONTH_DAY: Final = 3  # 25号, the 25th
-RANK_WEEKDAY: Final = 2  # 周五, Friday, 周末
-RANK_FESTIVAL: Final = 1  # 国庆, 圣诞节, Christmas
-
-
-@dataclass(frozen=True, kw_only=True)
-class Tok:
-    start: int
-    end: int
-
-
-@dataclass(frozen=True, kw_only=True)
-class DayTok(Tok):
-    days: tuple[date, ...]
-    rank: int
-    #: A word that names "the next such day" (周五, 25号): it moves on by a week or a month
-    #: when the time it is given has already passed today.
-    rolls: str | None = None  # "week" | "month" | None
-    weekday: int | None = None  # 1..7 for a plain weekday (a confirmation next to a date)
-    weekend: bool = False
-    month_day: int | None = None  # a bare 26日 after "12月24日到"
-    lunar: bool = False
-
-
-@dataclass(frozen=True, kw_only=True)
-class ClockTok(Tok):
-    hour: int
-    minute: int
-    padded: bool
-    meridiem: W.Period | None = None
-
-
-@dataclass(frozen=True, kw_only=True)
-class PeriodTok(Tok):
-    period: W.Period
-    default_hour: int
-
-
-@dataclass(frozen=True, kw_only=True)
-class SepTok(Tok):
-    pass
-
-
-@dataclass(frozen=True, kw_only=True)
-class RepeatTok(Tok):
-    kind: str  # the command layer's word: DAILY, WEEKDAYS, WEEKLY, BIWEEKLY, MONTHLY, YEARLY
-    weekday: int | None = None
-    month_day: int | None = None
-
-
-@dataclass(frozen=True, kw_only=True)
-class ReminderTok(Tok):
-    minutes: int
-
-
-@dataclass(frozen=True, kw_only=True)
-class TitleTok(Tok):
-    """A word that looks like a date or time but names the event (下午茶)."""
-
-
-Token = DayTok | ClockTok | PeriodTok | SepTok | RepeatTok | ReminderTok | TitleTok
 _Handler = Callable[[re.Match[str], TimeContext], list[Token] | None]
 
 # --------------------------------------------------------------------------
@@ -164,17 +111,8 @@ _WEEK_ZH: Final = alt(W.WEEKDAY_PREFIXES_ZH)
 _WD_EN: Final = alt(W.WEEKDAYS_EN)
 _NUM_EN: Final = rf"(?:[0-9]{{1,3}}|{alt(S.NUMBERS_EN)})"
 _NOT_CLOCK_AFTER: Final = r"(?!\s*(?:[0-9:]|" + MERIDIEM + r"|点|时))"
-
-
-def _num(text: str | None) -> int | None:
-    if text is None:
-        return None
-    text = text.strip()
-    if text.isdigit():
-        return int(text)
-    if text in S.NUMBERS_EN:
-        return S.NUMBERS_EN[text]
-    return W.cn_to_int(text)
+#: "Dec 20 8am": a month-name date may stand before a time; "Dec 3pm" and "Dec 3:30" are not dates.
+_NOT_CLOCK_RIGHT_AFTER: Final = r"(?!\s*(?::|" + MERIDIEM + r"|点|时))"
 
 
 def _day_tok(m: re.Match[str], days: tuple[date, ...] | None, rank: int, **extra: object) -> list[Token] | None:
@@ -193,7 +131,7 @@ def _symbol_tok(m: re.Match[str], ctx: TimeContext, symbol: str, rank: int, **ex
 
 
 def _ymd(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
-    mo, d = _num(m["m"]), _num(m["d"])
+    mo, d = number(m["m"]), number(m["d"])
     if mo is None or d is None:
         return None
     try:
@@ -204,8 +142,8 @@ def _ymd(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
 
 
 def _md(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
-    mo = _num(m["m"]) if m["m"] is not None else W.MONTHS_EN.get(re.sub(r"\s+", " ", m["mon"]))
-    d = _num(m["d"])
+    mo = number(m["m"]) if m["m"] is not None else W.MONTHS_EN.get(re.sub(r"\s+", " ", m["mon"]))
+    d = number(m["d"])
     if mo is None or d is None or not 1 <= mo <= 12:
         return None
     found = next_month_day(mo, d, ctx.today)
@@ -220,14 +158,14 @@ def _lunar(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
         rest = W.cn_to_int(text[1:])
         day = None if rest is None or not 1 <= rest <= 10 else S.LUNAR_DAY_PREFIXES[text[0]] + rest
     else:
-        day = _num(text.rstrip("日号"))
+        day = number(text.rstrip("日号"))
     if month is None or day is None or not 1 <= day <= 30:
         return None
     return _symbol_tok(m, ctx, f"L:{month:02d}-{day:02d}", RANK_EXACT, lunar=True)
 
 
 def _next_month(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
-    d = _num(m["d"])
+    d = number(m["d"])
     year, month = add_months(ctx.today.year, ctx.today.month, 1)
     if d is None or not 1 <= d <= calendar.monthrange(year, month)[1]:
         return None
@@ -235,7 +173,7 @@ def _next_month(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
 
 
 def _dom(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
-    d = _num(m["d"])
+    d = number(m["d"])
     found = next_day_of_month(d, ctx.today) if d is not None else None
     return _day_tok(m, (found,) if found else None, RANK_MONTH_DAY, rolls="month", month_day=d)
 
@@ -280,7 +218,7 @@ def _rel(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
 
 
 def _in_days(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
-    n = _num(m["n"])
+    n = number(m["n"])
     if n is None or n > 366:
         return None
     unit = 7 if m["u"] in ("周", "个星期", "星期", "个礼拜", "礼拜", "week", "weeks") else 1
@@ -296,7 +234,7 @@ def _in_minutes(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
     elif groups.get("quarter"):
         minutes = 15
     else:
-        n = _num(groups.get("n"))
+        n = number(groups.get("n"))
         per = S.UNIT_MINUTES_ZH.get(groups.get("u") or "") or S.UNIT_MINUTES_EN.get(groups.get("u") or "")
         if n is None or per is None or per > 60 or n * per > 24 * 60:
             return None
@@ -318,7 +256,7 @@ def _now(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
 
 def _month_rel_dom(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
     """上个月23号, 本月9日, 这个月20号: that day of the named month, past or not."""
-    d = _num(m["d"])
+    d = number(m["d"])
     step = {"上": -1, "下": 1}.get(m["w"], 0)
     year, month = add_months(ctx.today.year, ctx.today.month, step)
     if d is None or not 1 <= d <= calendar.monthrange(year, month)[1]:
@@ -339,8 +277,8 @@ def _ymd_any(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
     """Dates with their year written any way: 二零一五年三月三号, 15年3月2日, March 3rd 2015, 3/3/2015."""
     groups = m.groupdict()
     year = _year(groups["y"])
-    mo = _num(groups["m"]) if groups.get("m") else W.MONTHS_EN.get(re.sub(r"\s+", " ", groups.get("mon") or ""))
-    d = _num(groups["d"])
+    mo = number(groups["m"]) if groups.get("m") else W.MONTHS_EN.get(re.sub(r"\s+", " ", groups.get("mon") or ""))
+    d = number(groups["d"])
     if year is None or mo is None or d is None:
         return None
     try:
@@ -352,11 +290,14 @@ def _ymd_any(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
 def _minutes_phrase(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
     """ "half past 3 pm", "a quarter to noon", "20 minutes to 2pm"."""
     groups = m.groupdict()
-    hour = 12 if groups.get("noon") else int(groups["h"])
-    mins = 30 if groups.get("half") else 15 if groups.get("quarter") else _num(groups.get("n"))
+    said = 12 if groups.get("noon") else S.HOURS_EN.get(groups["h"]) or int(groups["h"])
+    hour = said
+    mins = 30 if groups.get("half") else 15 if groups.get("quarter") else number(groups.get("n"))
     if mins is None or not 0 < mins < 60 or hour > 12:
         return None
     ap = W.PM if groups.get("noon") else (W.MERIDIEM_EN[groups["ap"]] if groups.get("ap") else None)
+    if ap is None and groups["dir"] in ("to", "before", "till") and (W.BARE.to_24h(said) or 12) < 12:
+        ap = W.AM  # the hour said decides, as for a bare hour: "quarter to seven" is 06:45, "to five" 16:45
     if groups["dir"] in ("to", "before", "till"):
         hour, mins = (hour - 1) % 24, 60 - mins
         if ap is not None and groups.get("noon"):
@@ -413,7 +354,7 @@ def _period(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
 
 
 def _time_zh(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
-    hour = _num(m["h"])
+    hour = number(m["h"])
     if hour is None or hour > 24:
         return None
     minute = zh_minute(m["m"])
@@ -439,7 +380,7 @@ def _clock(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
 
 def _clock_range(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
     """ "2-4pm", "10:30-11am", "9 to 11 am": two clocks; the end's am/pm is applied later."""
-    h1, h2 = _num(m["h1"]), _num(m["h2"])
+    h1, h2 = number(m["h1"]), number(m["h2"])
     m1, m2 = int(m["m1"] or 0), int(m["m2"] or 0)
     if h1 is None or h2 is None or max(h1, h2) > 24 or max(m1, m2) > 59:
         return None
@@ -477,7 +418,7 @@ def _repeat(kind: str) -> _Handler:
             weekday = W.WEEKDAY_SUFFIXES_ZH.get(groups["d"]) or W.WEEKDAYS_EN.get(groups["d"])
         if groups.get("we"):
             weekday = 6
-        month_day = _num(groups.get("md")) if groups.get("md") else None
+        month_day = number(groups.get("md")) if groups.get("md") else None
         if month_day is not None and not 1 <= month_day <= 31:
             return None
         return [RepeatTok(start=m.start(), end=m.end(), kind=kind, weekday=weekday, month_day=month_day)]
@@ -504,7 +445,7 @@ def _reminder(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
     elif groups.get("daybefore"):
         minutes = 1440
     else:
-        n = _num(groups.get("n"))
+        n = number(groups.get("n"))
         unit = groups.get("u") or ""
         per = S.UNIT_MINUTES_ZH.get(unit) or S.UNIT_MINUTES_EN.get(unit)
         if n is None or per is None:
@@ -578,8 +519,14 @@ RULES: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
     _rule(rf"(?:{alt(S.LUNAR_PREFIXES)})?\s*(?P<lm>{alt(S.LUNAR_ONLY_MONTHS)})\s*月\s*(?P<ld>{_LUNAR_DAY})", _lunar),
     _rule(rf"(?P<m>{_NUM})\s*月\s*(?P<d>{_NUM})(?:\s*{DAY_MARK})?(?P<mon>)", _md),
     _rule(r"(?<![0-9.:/])(?P<m>[0-9]{1,2})\s*/\s*(?P<d>[0-9]{1,2})(?![0-9/])(?P<mon>)", _md),
+    # 12.11 下午4点: a dotted month.day only before Chinese ("Python 3.11 upgrade" is a version)
+    _rule(r"(?<![0-9a-z.:/])(?P<m>1[0-2]|0?[1-9])\.(?P<d>[0-3]?[0-9])(?![0-9.%])(?=\s*[\u4e00-\u9fff])(?P<mon>)", _md),
     _rule(
-        rf"{L}(?P<mon>{MONTHS})\.?\s*(?P<d>[0-9]{{1,2}}){ORD}?(?![0-9a-z]){_NOT_CLOCK_AFTER}(?P<m>)",
+        rf"{L}lunar\s+(?:(?P<mon>{MONTHS})\.?\s*(?P<d>[0-9]{{1,2}}){ORD}?|(?P<m>[0-9]{{1,2}})\s*/\s*(?P<d2>[0-9]{{1,2}})){R}",
+        lambda m, ctx: _lunar_en(m, ctx),
+    ),
+    _rule(
+        rf"{L}(?P<mon>{MONTHS})\.?\s*(?P<d>[0-9]{{1,2}}){ORD}?(?![0-9a-z]){_NOT_CLOCK_RIGHT_AFTER}(?P<m>)",
         lambda m, ctx: _md_named(m, ctx),
     ),
     _rule(
@@ -670,8 +617,9 @@ RULES: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
         _clock,
     ),
     _rule(
-        rf"{L}(?:(?P<half>half)|(?P<quarter>(?:a\s+)?quarter)|(?P<n>[0-9]{{1,2}})\s*(?:minutes?|mins?)?)\s+(?P<dir>past|after|to|before|till)\s+"
-        rf"(?:(?P<noon>noon|midday)|(?P<h>[0-9]{{1,2}})(?:\s*(?P<ap>{MERIDIEM})(?![a-z]))?)(?![0-9:])",
+        rf"{L}(?:(?P<half>half)|(?P<quarter>(?:a\s+)?quarter)|(?P<n>[0-9]{{1,2}}|five|ten|twenty|twenty-five|twenty\s+five)\s*(?:minutes?|mins?)?)"
+        rf"\s+(?P<dir>past|after|to|before|till)\s+"
+        rf"(?:(?P<noon>noon|midday)|(?P<h>[0-9]{{1,2}}|{alt(S.HOURS_EN)}{R})(?:\s*(?P<ap>{MERIDIEM})(?![a-z]))?)(?![0-9:])",
         _minutes_phrase,
     ),
     _rule(
@@ -680,15 +628,19 @@ RULES: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
         _clock,
     ),
     _rule(rf"{L}(?:12\s*)?(?:{alt(W.NOON_EN)}){R}", _noon),
+    _rule(rf"{L}half\s+(?P<h>{alt(S.HOURS_EN)}){R}", lambda m, ctx: _half_hour_en(m, ctx)),
     _rule(rf"{L}midnight{R}|午夜", _midnight),
     # range separators (they only count between two days or two times)
     _rule(alt(S.RANGE_SEPARATORS_ZH), _sep),
     _rule(rf"{L}(?:{alt(w for w in S.RANGE_SEPARATORS_EN if w.isalpha())}){R}", _sep),
+    # repeats said in full, ends, durations, zones (before the old repeat words: they win a tie)
+    *sentence_repeat.RULES,
     # repeats
     _rule(alt(S.DAILY_ZH), _repeat("DAILY")),
     _rule(alt(S.WEEKDAYS_ZH), _repeat("WEEKDAYS")),
-    _rule(rf"(?:{alt(S.BIWEEKLY_ZH)})\s*(?:的)?\s*(?:(?:{_WEEKWORD_ZH})?(?P<d>{_WD_ZH}))?", _repeat("BIWEEKLY")),
-    _rule(rf"(?:{_EVERY_ZH})\s*(?:{_WEEKWORD_ZH})\s*(?P<d>{_WD_ZH})", _repeat("WEEKLY")),
+    # 每周一次 is once a week, not every Monday
+    _rule(rf"(?:{alt(S.BIWEEKLY_ZH)})\s*(?:的)?\s*(?:(?:{_WEEKWORD_ZH})?(?P<d>{_WD_ZH})(?!\s*次))?", _repeat("BIWEEKLY")),
+    _rule(rf"(?:{_EVERY_ZH})\s*(?:{_WEEKWORD_ZH})\s*(?P<d>{_WD_ZH})(?!\s*次)", _repeat("WEEKLY")),
     _rule(rf"(?:{_EVERY_ZH})\s*(?P<we>周末)", _repeat("WEEKLY")),
     _rule(rf"(?:{_EVERY_ZH})\s*(?:{_WEEKWORD_ZH})", _repeat("WEEKLY")),
     _rule(rf"(?:{alt(S.MONTH_WORDS_ZH)})\s*(?:的)?\s*(?P<md>{_NUM})\s*{DAY_MARK}", _repeat("MONTHLY")),
@@ -740,7 +692,7 @@ RULES: Final[tuple[tuple[re.Pattern[str], _Handler], ...]] = (
 
 def _md_named(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
     mo = W.MONTHS_EN.get(re.sub(r"\s+", " ", m["mon"]))
-    d = _num(m["d"])
+    d = number(m["d"])
     if mo is None or d is None:
         return None
     found = next_month_day(mo, d, ctx.today)
@@ -750,8 +702,8 @@ def _md_named(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
 def _md_range(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
     """ "Jan 3-5", "12月24-26日": a first day and the last day of the same month."""
     groups = m.groupdict()
-    mo = _num(groups["m"]) if groups.get("m") else W.MONTHS_EN.get(re.sub(r"\s+", " ", groups["mon"]))
-    d1, d2 = _num(m["d"]), _num(m["d2"])
+    mo = number(groups["m"]) if groups.get("m") else W.MONTHS_EN.get(re.sub(r"\s+", " ", groups["mon"]))
+    d1, d2 = number(m["d"]), number(m["d2"])
     if mo is None or d1 is None or d2 is None or not 1 <= mo <= 12 or not d1 < d2 <= 31:
         return None
     first = next_month_day(mo, d1, ctx.today)
@@ -762,6 +714,20 @@ def _md_range(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
         SepTok(start=m.start("sep"), end=m.end("sep")),
         DayTok(start=m.start("d2"), end=m.end(), days=(first.replace(day=d2),), rank=RANK_EXACT),
     ]
+
+
+def _half_hour_en(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    """British "half seven": 7:30 (the bare-hour rule then places it)."""
+    return [ClockTok(start=m.start(), end=m.end(), hour=S.HOURS_EN[m["h"]], minute=30, padded=False)]
+
+
+def _lunar_en(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
+    """ "lunar Aug 15", "lunar 3/8": the lunar month and day, as 农历八月十五."""
+    month = number(m["m"]) if m["m"] else W.MONTHS_EN.get(re.sub(r"\s+", " ", m["mon"]))
+    day = number(m["d2"] or m["d"])
+    if month is None or day is None or not 1 <= month <= 12 or not 1 <= day <= 30:
+        return None
+    return _symbol_tok(m, ctx, f"L:{month:02d}-{day:02d}", RANK_EXACT, lunar=True)
 
 
 def _lunar_new_year_day(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:

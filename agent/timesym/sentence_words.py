@@ -34,7 +34,11 @@ PERIOD_WORD_DEFAULT_HOUR: Final[Mapping[str, int]] = MappingProxyType({"傍晚":
 # Ranges
 # --------------------------------------------------------------------------
 
-RANGE_SEPARATORS_ZH: Final[tuple[str, ...]] = ("到", "至", "~", "-", "–", "—", "－", "～")
+RANGE_SEPARATORS_ZH: Final[tuple[str, ...]] = (
+    "到", "至", "~", "-", "–", "—", "－", "～", "直到", "一直到", "截止到", "截止", "截至", "持续到",
+)  # fmt: skip
+#: A repeat's last day follows one of the range words and may be closed by one of these (到3月底为止).
+UNTIL_CLOSE_ZH: Final[tuple[str, ...]] = ("为止", "结束", "截止")
 RANGE_SEPARATORS_EN: Final[tuple[str, ...]] = ("to", "until", "till", "through", "thru", "-", "–", "—", "~")
 #: English words that open a range or lead into a day or time and mean nothing on their own
 #: once it is read ("from Dec 21 to Dec 27", "on Friday", "at 3pm"): they leave the title with it.
@@ -242,8 +246,19 @@ UNIT_MINUTES_EN: Final[Mapping[str, int]] = MappingProxyType(
     }
 )
 NUMBERS_EN: Final[Mapping[str, int]] = MappingProxyType(
-    {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "ten": 10, "fifteen": 15, "twenty": 20, "thirty": 30}
-)
+    {
+        "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+        "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40,
+        "forty-five": 45, "forty five": 45, "twenty-five": 25, "twenty five": 25, "ninety": 90,
+    }
+)  # fmt: skip
+#: The hours "half past two" and "quarter to five" are said with.
+HOURS_EN: Final[Mapping[str, int]] = MappingProxyType(
+    {
+        "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+        "eleven": 11, "twelve": 12,
+    }
+)  # fmt: skip
 #: The most a reminder may be ahead: four weeks, what the editor offers.
 MAX_REMINDER_MINUTES: Final[int] = 4 * 10080
 
@@ -422,3 +437,114 @@ TITLE_EDGE_EN: Final[tuple[str, ...]] = (
     "–",
     ":",
 )
+
+# --------------------------------------------------------------------------
+# Repeats in full (sentence_repeat.py): intervals, ordinals, ends
+# --------------------------------------------------------------------------
+
+#: 每两周, 每三个月: the unit after a number, as a frequency.
+UNIT_FREQ_ZH: Final[Mapping[str, str]] = MappingProxyType(
+    {"天": "DAILY", "日": "DAILY", "周": "WEEKLY", "星期": "WEEKLY", "礼拜": "WEEKLY", "月": "MONTHLY", "年": "YEARLY"}
+)
+UNIT_FREQ_EN: Final[Mapping[str, str]] = MappingProxyType(
+    {"day": "DAILY", "week": "WEEKLY", "month": "MONTHLY", "year": "YEARLY"}
+)
+#: 每季度 (every three months), 每半年 (every six months).
+MONTH_INTERVALS_ZH: Final[Mapping[str, int]] = MappingProxyType({"每季度": 3, "每个季度": 3, "每半年": 6})
+MONTH_INTERVALS_EN: Final[Mapping[str, int]] = MappingProxyType({"every quarter": 3, "each quarter": 3})
+#: first … fifth, last: the Nth weekday of a month.
+ORDINALS_EN: Final[Mapping[str, int]] = MappingProxyType(
+    {
+        "first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5, "5th": 5,
+        "last": -1, "final": -1,
+    }
+)  # fmt: skip
+ORDINALS_ZH: Final[Mapping[str, int]] = MappingProxyType(
+    {"第一": 1, "第二": 2, "第三": 3, "第四": 4, "第五": 5, "第1": 1, "第2": 2, "第3": 3, "第4": 4, "第5": 5,
+     "最后一": -1, "最后": -1, "倒数第一": -1, "倒数第二": -2, "倒数第三": -3}
+)  # fmt: skip
+#: Words that end a repeat after a number of times (共10次, 10 times).
+COUNT_LEADS_ZH: Final[tuple[str, ...]] = ("共", "一共", "总共", "重复", "连续", "共计")
+COUNT_NOUNS_EN: Final[tuple[str, ...]] = ("times", "occurrences", "sessions", "classes", "lessons", "meetings")
+#: 为期三个月, "for 10 weeks": a span after the first day.
+SPAN_LEADS_ZH: Final[tuple[str, ...]] = ("共", "一共", "为期", "连续", "持续")
+SPAN_UNITS_ZH: Final[Mapping[str, tuple[int, int]]] = MappingProxyType(
+    {"天": (1, 0), "周": (7, 0), "个星期": (7, 0), "星期": (7, 0), "个礼拜": (7, 0), "个月": (0, 1), "年": (0, 12)}
+)
+SPAN_UNITS_EN: Final[Mapping[str, tuple[int, int]]] = MappingProxyType(
+    {"day": (1, 0), "days": (1, 0), "week": (7, 0), "weeks": (7, 0), "month": (0, 1), "months": (0, 1),
+     "year": (0, 12), "years": (0, 12)}
+)  # fmt: skip
+
+# --------------------------------------------------------------------------
+# Durations and meals
+# --------------------------------------------------------------------------
+
+DURATION_LEADS_ZH: Final[tuple[str, ...]] = (
+    "持续", "为时", "时长", "历时", "共", "大概", "大约", "约", "差不多", "持续大概", "持续约", "大概要", "要",
+)  # fmt: skip
+DURATION_UNITS_ZH: Final[Mapping[str, int]] = MappingProxyType({"小时": 60, "钟头": 60, "分钟": 1})
+DURATION_UNITS_EN: Final[Mapping[str, int]] = MappingProxyType(
+    {"minutes": 1, "minute": 1, "mins": 1, "min": 1, "hours": 60, "hour": 60, "hrs": 60, "hr": 60, "h": 60}
+)
+#: The longest an event may be said to last (a duration beyond is not one: "for 30 days").
+MAX_DURATION_MINUTES: Final[int] = 24 * 60
+#: A bare hour next to a meal is that meal's: dinner at 7 is 19:00, breakfast at 6 is 06:00.
+#: Lunch needs no word: the bare-hour rule already reads 11 and 1 as lunch hours.
+#: "every morning", 每天早上 say a daily repeat and a period at once.
+EVERY_PERIOD_EN: Final[tuple[str, ...]] = ("morning", "afternoon", "evening", "night")
+EVENING_MEALS: Final[tuple[str, ...]] = ("dinner", "supper", "晚饭", "晚餐", "夜宵", "宵夜")
+MORNING_MEALS: Final[tuple[str, ...]] = ("breakfast", "早饭", "早餐", "早点")
+
+# --------------------------------------------------------------------------
+# Time zones said in a sentence
+# --------------------------------------------------------------------------
+
+#: Abbreviations, read only right beside a clock time ("4pm CET"): a summer one names the
+#: same zone as its winter one (the zone's rules decide the offset on the day).
+ZONE_ABBREVIATIONS: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "cet": "Europe/Berlin", "cest": "Europe/Berlin",
+        "pst": "America/Los_Angeles", "pdt": "America/Los_Angeles", "pt": "America/Los_Angeles",
+        "est": "America/New_York", "edt": "America/New_York", "et": "America/New_York",
+        "cdt": "America/Chicago", "ct": "America/Chicago",
+        "mst": "America/Denver", "mdt": "America/Denver",
+        "gmt": "Europe/London", "bst": "Europe/London", "utc": "UTC",
+        "jst": "Asia/Tokyo", "kst": "Asia/Seoul", "ist": "Asia/Kolkata", "sgt": "Asia/Singapore",
+        "hkt": "Asia/Hong_Kong", "aest": "Australia/Sydney", "aedt": "Australia/Sydney",
+    }
+)  # fmt: skip
+#: Cities people name a zone by ("9am New York time", 纽约时间上午9点).
+ZONE_CITIES_EN: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "new york": "America/New_York", "nyc": "America/New_York", "ny": "America/New_York",
+        "boston": "America/New_York", "washington": "America/New_York", "toronto": "America/Toronto",
+        "chicago": "America/Chicago", "denver": "America/Denver",
+        "los angeles": "America/Los_Angeles", "la": "America/Los_Angeles", "san francisco": "America/Los_Angeles",
+        "sf": "America/Los_Angeles", "seattle": "America/Los_Angeles", "vancouver": "America/Vancouver",
+        "pacific": "America/Los_Angeles", "eastern": "America/New_York", "central": "America/Chicago",
+        "london": "Europe/London", "uk": "Europe/London", "berlin": "Europe/Berlin", "paris": "Europe/Paris",
+        "amsterdam": "Europe/Amsterdam", "madrid": "Europe/Madrid", "rome": "Europe/Rome", "munich": "Europe/Berlin",
+        "frankfurt": "Europe/Berlin", "zurich": "Europe/Zurich", "moscow": "Europe/Moscow", "dubai": "Asia/Dubai",
+        "tokyo": "Asia/Tokyo", "japan": "Asia/Tokyo", "seoul": "Asia/Seoul", "singapore": "Asia/Singapore",
+        "hong kong": "Asia/Hong_Kong", "beijing": "Asia/Shanghai", "shanghai": "Asia/Shanghai",
+        "china": "Asia/Shanghai", "taipei": "Asia/Taipei", "sydney": "Australia/Sydney",
+        "melbourne": "Australia/Melbourne", "india": "Asia/Kolkata", "utc": "UTC", "berlin local": "Europe/Berlin",
+    }
+)  # fmt: skip
+ZONE_CITIES_ZH: Final[Mapping[str, str]] = MappingProxyType(
+    {
+        "纽约": "America/New_York", "美东": "America/New_York", "美国东部": "America/New_York",
+        "波士顿": "America/New_York", "华盛顿": "America/New_York", "多伦多": "America/Toronto",
+        "芝加哥": "America/Chicago", "洛杉矶": "America/Los_Angeles", "旧金山": "America/Los_Angeles",
+        "西雅图": "America/Los_Angeles", "美西": "America/Los_Angeles", "美国西部": "America/Los_Angeles",
+        "温哥华": "America/Vancouver", "伦敦": "Europe/London", "英国": "Europe/London", "柏林": "Europe/Berlin",
+        "德国": "Europe/Berlin", "巴黎": "Europe/Paris", "法国": "Europe/Paris", "阿姆斯特丹": "Europe/Amsterdam",
+        "莫斯科": "Europe/Moscow", "迪拜": "Asia/Dubai", "东京": "Asia/Tokyo", "日本": "Asia/Tokyo",
+        "首尔": "Asia/Seoul", "韩国": "Asia/Seoul", "新加坡": "Asia/Singapore", "香港": "Asia/Hong_Kong",
+        "北京": "Asia/Shanghai", "上海": "Asia/Shanghai", "台北": "Asia/Taipei", "悉尼": "Australia/Sydney",
+        "墨尔本": "Australia/Melbourne", "印度": "Asia/Kolkata", "欧洲中部": "Europe/Berlin", "格林尼治": "Europe/London",
+        "太平洋": "America/Los_Angeles", "美国太平洋": "America/Los_Angeles",
+        "东部": "America/New_York", "中欧": "Europe/Berlin", "欧洲": "Europe/Berlin",
+    }
+)  # fmt: skip

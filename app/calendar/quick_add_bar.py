@@ -122,7 +122,9 @@ class QuickAddBar(QWidget):
             self._problem(parsed, strong=False)
         else:
             today = self.reader.now().date()
-            line = self.tr("Enter: {0}").format(preview_html(parsed, self.calendar_name, self.reader.chinese, today))
+            line = self.tr("Enter: {0}").format(
+                preview_html(parsed, self.calendar_name, self.reader.chinese, today, self.reader.tz)
+            )
             self._say(line, _plain(line))
 
     def _problem(self, parsed: QuickEvent, strong: bool) -> None:

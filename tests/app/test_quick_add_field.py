@@ -96,7 +96,7 @@ def test_typing_underlines_each_role_and_previews_the_event(window: Any, qtbot: 
     keyboard(field, "每周一上午10点在会议室开周会 提前15分钟提醒")
     assert [role for _start, _length, role in field.formats()] == ["repeat", "time", "location", "reminder"]
     assert bar(window).preview_plain == (
-        f"回车添加：周一 11月30日 10:00–11:00 · 开周会 · 地点：会议室 · 每周 · 提前15分钟提醒 · {calendar_name(app_ctx)}"
+        f"回车添加：周一 11月30日 10:00–11:00 · 开周会 · 地点：会议室 · 每周一 · 提前15分钟提醒 · {calendar_name(app_ctx)}"
     )
     assert titles(app_ctx.store) == []  # typing writes nothing
 
@@ -229,3 +229,24 @@ def test_a_long_preview_drops_whole_parts_and_keeps_the_full_line_in_the_tooltip
     assert shown.endswith(" · …") and "周一 11月30日" in shown, shown
     assert quick.preview.toolTip() == quick.preview_plain and "提前15分钟提醒" in quick.preview_plain
     assert field.formats()  # the underlines stay
+
+
+def test_the_preview_says_the_new_slots_and_refuses_words_it_could_not_read(window: Any, qtbot: Any, app_ctx: Any) -> None:
+    """Issue 28: the repeat in the editor's words, the end a length sets, both clocks of a
+    named zone, and the words nobody read (Enter then writes nothing)."""
+    field = type_into(window, qtbot, "每两周周三下午三点一对一，共6次")
+    assert (
+        bar(window).preview_plain
+        == f"回车添加：周三 12月2日 15:00–16:00 · 一对一 · 每两周的周三，共 6 次 · {calendar_name(app_ctx)}"
+    )
+    field.clear()
+    keyboard(field, "明天下午三点开会45分钟")
+    assert "15:00–15:45 · 开会" in bar(window).preview_plain
+    field.clear()
+    keyboard(field, "4pm CET call with Berlin team tomorrow")
+    assert "16:00（CET）= 本地 23:00" in bar(window).preview_plain and "call with Berlin team" in bar(window).preview_plain
+    field.clear()
+    keyboard(field, "Meeting Feb 30 3pm")
+    assert bar(window).preview_plain == "这些日期或时间词没有读懂：Feb 30（请改写后再添加）"
+    QTest.keyClick(field, Qt.Key.Key_Return)
+    assert titles(app_ctx.store) == [] and "Feb 30" in bar(window).preview_plain

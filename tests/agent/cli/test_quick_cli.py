@@ -17,7 +17,7 @@ import pytest
 from agent.cli.main import main
 
 NOW = "2026-12-01T10:00:00+08:00"
-KEYS = ["title", "start", "end", "all_day", "repeat", "calendar", "spans", "outcome"]
+KEYS = ["title", "start", "end", "all_day", "repeat", "calendar", "spans", "outcome", "rrule", "tz"]
 
 
 def run(capsys: pytest.CaptureFixture[str], db: Path, *argv: str) -> tuple[int, Any, str]:
@@ -51,6 +51,8 @@ def test_the_json_shape_and_a_create_that_undo_takes_back(capsys: pytest.Capture
         "calendar": "日程",
         "spans": [{"role": "day", "text": "明天"}, {"role": "time", "text": "下午三点"}],
         "outcome": "preview",
+        "rrule": None,
+        "tz": "Asia/Shanghai",
     }
     assert listed(capsys, db) == []
 
@@ -85,6 +87,7 @@ def test_a_conflict_is_answered_and_allow_conflict_writes_it(capsys: pytest.Capt
         ("明天下午三点", "只有时间"),
         ("tomorrow at 3pm", "no title"),
         ("   ", "type a sentence"),
+        ("Meeting Feb 30 3pm", "could not read these day or time words: Feb 30"),
     ],
 )
 def test_an_unreadable_sentence_exits_2_with_one_line_and_writes_nothing(
@@ -102,8 +105,9 @@ def test_an_unreadable_sentence_exits_2_with_one_line_and_writes_nothing(
 def test_repeat_range_place_and_reminder_reach_the_event(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     db = tmp_path / "r.sqlite3"
     code, weekly, _ = run(capsys, db, "--json", "quick", "每周一上午十点在会议室A开周会，提前十分钟提醒")
-    assert code == 0 and (weekly["repeat"], weekly["start"], weekly["outcome"]) == (
+    assert code == 0 and (weekly["repeat"], weekly["rrule"], weekly["start"], weekly["outcome"]) == (
         "WEEKLY",
+        "FREQ=WEEKLY;BYDAY=MO",
         "2026-12-07T10:00:00+08:00",
         "created",
     )
@@ -130,3 +134,82 @@ def test_a_pending_command_with_the_same_title_lends_nothing(capsys: pytest.Capt
     assert code == 0 and past["outcome"] == "past_time"
     code, allday, _ = run(capsys, db, "--json", "quick", "明天开会")
     assert code == 0 and (allday["outcome"], allday["start"], allday["all_day"]) == ("created", "2026-12-02", True)
+
+
+def _exported(capsys: pytest.CaptureFixture[str], db: Path, tmp_path: Path) -> Any:
+    import icalendar
+
+    target = tmp_path / "out.ics"
+    assert run(capsys, db, "export", "-o", str(target))[0] == 0
+    return icalendar.Calendar.from_ical(target.read_bytes())
+
+
+def _dated(value: Any) -> Any:
+    return value.dt if hasattr(value, "dt") else value
+
+
+@pytest.mark.parametrize(
+    ("text", "rrule", "tz", "start"),
+    [
+        ("Gym every Mon Wed Fri at 7am", "FREQ=WEEKLY;BYDAY=MO,WE,FR", "Asia/Shanghai", "2026-12-02T07:00:00+08:00"),
+        ("每两周周三下午三点一对一", "FREQ=WEEKLY;INTERVAL=2;BYDAY=WE", "Asia/Shanghai", "2026-12-02T15:00:00+08:00"),
+        ("每月最后一个周五下午四点复盘 共6次", "FREQ=MONTHLY;BYDAY=-1FR;COUNT=6", "Asia/Shanghai", "2026-12-25T16:00:00+08:00"),
+        ("每月10号 交房租", "FREQ=MONTHLY;BYMONTHDAY=10", "Asia/Shanghai", "2026-12-10"),
+        (
+            "每周一晚上跑步到明年3月底",
+            "FREQ=WEEKLY;BYDAY=MO;UNTIL=20270331T155959Z",
+            "Asia/Shanghai",
+            "2026-12-07T19:00:00+08:00",
+        ),
+        ("4pm CET call with Berlin team tomorrow", None, "Europe/Berlin", "2026-12-02T16:00:00+01:00"),
+        ("Team sync every Tuesday 9am New York time", "FREQ=WEEKLY;BYDAY=TU", "America/New_York", "2026-12-01T09:00:00-05:00"),
+    ],
+)
+def test_the_rule_and_zone_in_the_json_are_what_the_export_carries(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str, rrule: str | None, tz: str, start: str
+) -> None:
+    """Issue 28's contract: "rrule" and "tz" are added, and the exported VEVENT carries an
+    equivalent RRULE, the same DTSTART and its TZID."""
+    from datetime import datetime
+
+    db = tmp_path / "r.sqlite3"
+    code, preview, _ = run(capsys, db, "--json", "quick", text, "--dry-run")
+    assert code == 0 and (preview["rrule"], preview["tz"], preview["start"]) == (rrule, tz, start)
+    code, created, _ = run(capsys, db, "--json", "quick", text)
+    assert code == 0 and created["outcome"] == "created" and created["rrule"] == rrule and created["tz"] == tz
+    events = [c for c in _exported(capsys, db, tmp_path).walk("VEVENT")]
+    assert len(events) == 1
+    event = events[0]
+    dtstart = _dated(event["DTSTART"])
+    if isinstance(dtstart, datetime):
+        assert dtstart.isoformat() == start and event["DTSTART"].params.get("TZID") == tz
+    else:
+        assert dtstart.isoformat() == start
+    exported = event.get("RRULE")
+    if rrule is None:
+        assert exported is None
+    else:
+        from agent.timesym.recurrence import Recurrence
+
+        text_rule = exported.to_ical().decode()
+        assert Recurrence.from_rrule(text_rule) == Recurrence.from_rrule(rrule)
+
+
+def test_a_lunar_yearly_repeat_is_null_rrule_and_the_lunar_word(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    db = tmp_path / "r.sqlite3"
+    code, lunar, _ = run(capsys, db, "--json", "quick", "每年农历八月十五 中秋聚餐")
+    assert code == 0 and (lunar["repeat"], lunar["rrule"], lunar["title"], lunar["start"]) == (
+        "LUNAR_YEARLY",
+        None,
+        "中秋聚餐",
+        "2027-09-15",
+    )
+    event = next(iter(_exported(capsys, db, tmp_path).walk("VEVENT")))
+    assert event.get("RRULE") is None and event.get("RDATE") is not None
+
+
+def test_the_human_line_shows_both_clocks_of_a_zoned_event(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, human, _ = run(capsys, tmp_path / "r.sqlite3", "quick", "4pm CET call with Berlin team tomorrow", "--dry-run")
+    assert code == 0 and "16:00 CET = 23:00 here" in human
+    code, human, _ = run(capsys, tmp_path / "r.sqlite3", "quick", "每两周周三下午三点一对一 共6次", "--dry-run")
+    assert code == 0 and "(Every 2 weeks on Wed, 6 times)" in human  # the catalogue's repeat words
