@@ -553,8 +553,14 @@ FUTURE_DAY_RULE = True
 OBJECT_RELATIVE_RULE = True
 
 
-def date_reasons(day: date | None, start: time | None, grounding: Grounding, ctx: TimeContext) -> list[str]:
-    """Does the day the model chose contradict the message's own date and tense words?"""
+def date_reasons(
+    day: date | None, start: time | None, grounding: Grounding, ctx: TimeContext, series_end: date | None = None
+) -> list[str]:
+    """Does the day the model chose contradict the message's own date and tense words?
+
+    ``series_end`` is a repeat's last day: a date that names only it ("每周一练琴，到12月31日为止")
+    is the end the message gives, not a day the start contradicts (``repeat_grounding.py``
+    checks the end itself)."""
     text = grounding.user_text
     if not text:
         return []
@@ -568,7 +574,7 @@ def date_reasons(day: date | None, start: time | None, grounding: Grounding, ctx
     if past and not future_markers(text, ctx) and not already_past:
         reasons.append("past_tense:" + past[0])
     if day is not None:
-        mentions = date_mentions(text, ctx)
+        mentions = [m for m in date_mentions(text, ctx) if series_end is None or set(m.days) != {series_end}]
         exact = [m for m in mentions if m.exact]
         # Midnight and the small hours belong to the evening before ("明天晚上零点" is D+2 00:00).
         small_hours = start is not None and start < time(6)
@@ -580,12 +586,19 @@ def date_reasons(day: date | None, start: time | None, grounding: Grounding, ctx
     return reasons
 
 
-def check_create(title: str, day: date | None, grounding: Grounding, ctx: TimeContext, start: time | None = None) -> Verdict:
+def check_create(
+    title: str,
+    day: date | None,
+    grounding: Grounding,
+    ctx: TimeContext,
+    start: time | None = None,
+    *,
+    series_end: date | None = None,
+) -> Verdict:
     """Reasons to ask before writing ``title`` on ``day`` (at ``start``); none: go on."""
     clear = _has_any(fold(grounding.user_text), CLEAR_WORDS)
-    return Verdict(
-        title_reasons(title, grounding) + date_reasons(day, start, grounding, ctx) + (["bulk_clear:" + clear] if clear else [])
-    )
+    dates = date_reasons(day, start, grounding, ctx, series_end)
+    return Verdict(title_reasons(title, grounding) + dates + (["bulk_clear:" + clear] if clear else []))
 
 
 # ---- edits: the same latch for update_schedule / delete_schedule ---------------------------
