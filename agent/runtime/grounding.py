@@ -265,6 +265,8 @@ LAST_WEEKDAYS_EN = (
     "last saturday",
     "last sunday",
 )
+#: "the last Friday of every month" names a repeat's day, not a past Friday (issue 28).
+_LAST_OF = re.compile(r"(?<![a-z])last (?:mon|tues|wednes|thurs|fri|satur|sun)day (?:of|in)(?![a-z])")
 MORNING_WORDS = ("今天上午", "今早", "今天早上", "今天早晨", "this morning")
 #: Words that look forward: with one of these, a past marker is about something else.
 FUTURE_WORDS_ZH = (
@@ -519,7 +521,7 @@ def past_markers(text: str, ctx: TimeContext) -> list[str]:
             found.append(clause[:2])
         for rule in CLAUSE_RULES.values():
             found += rule(clause)
-    if word := _has_word_en(folded, PAST_WORDS_EN + LAST_WEEKDAYS_EN):
+    if word := _has_word_en(_LAST_OF.sub(" ", folded), PAST_WORDS_EN + LAST_WEEKDAYS_EN):
         found.append(word)
     if word := _has_word_en(folded, PAST_VERBS_EN):
         found.append(word)
