@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, date, datetime
+from typing import Any
 
 import icalendar
 import pytest
@@ -32,7 +33,7 @@ from tests.support.clock import SHANGHAI, ctx_at
 THURSDAY = datetime(2026, 12, 3, 10, 0, tzinfo=SHANGHAI)  # the issue's clock
 
 
-def create_turn(store: Store, text: str, **args: object) -> tuple[str, list[icalendar.Event]]:
+def create_turn(store: Store, text: str, **args: object) -> tuple[str, list[icalendar.cal.Component]]:
     """One scripted create turn, then the profile's export read back with icalendar."""
     profile_id = ensure_profile(store)
     script = [{"tool_calls": [{"name": CREATE.name, "arguments": args}]}]
@@ -41,9 +42,14 @@ def create_turn(store: Store, text: str, **args: object) -> tuple[str, list[ical
     return result.outcome, [component for component in exported.walk("VEVENT")]
 
 
-def first_starts(event: icalendar.Event, n: int) -> list[datetime]:
+def _rule_text(event: icalendar.cal.Component) -> str:
+    value = event["RRULE"].to_ical()
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def first_starts(event: icalendar.cal.Component, n: int) -> list[datetime]:
     start = event.decoded("DTSTART")
-    rule = rrulestr(event["RRULE"].to_ical().decode(), dtstart=start)
+    rule = rrulestr(_rule_text(event), dtstart=start)
     return [moment for moment, _ in zip(rule, range(n), strict=False)]
 
 
@@ -72,7 +78,7 @@ def test_a_weekday_list_every_other_week_with_a_count(store: Store) -> None:
         repeatCount=6,
     )
     assert outcome == "created"
-    moments = list(rrulestr(events[0]["RRULE"].to_ical().decode(), dtstart=events[0].decoded("DTSTART")))
+    moments = list(rrulestr(_rule_text(events[0]), dtstart=events[0].decoded("DTSTART")))
     assert [moment.strftime("%m-%d %a %H:%M") for moment in moments] == [
         "12-08 Tue 19:00",
         "12-10 Thu 19:00",
@@ -102,7 +108,7 @@ def test_a_zone_pins_dtstart_and_the_instant(store: Store) -> None:
 def test_an_unknown_zone_goes_back_to_the_model_and_nothing_is_written(store: Store) -> None:
     profile_id = ensure_profile(store)
     bad = {"title": "call", "dateExpression": "D+1", "time": "16:00", "timezone": "Mars/Olympus"}
-    script = [{"tool_calls": [{"name": CREATE.name, "arguments": bad}]}, {"content": "好的"}]
+    script: list[dict[str, Any]] = [{"tool_calls": [{"name": CREATE.name, "arguments": bad}]}, {"content": "好的"}]
     result = Assistant(store, profile_id, ScriptedModel(script)).turn("4pm Mars time call tomorrow", ctx_at(THURSDAY))
     assert result.outcome != "created"
     assert store.conn.execute("SELECT COUNT(*) FROM events").fetchone()[0] == 0
