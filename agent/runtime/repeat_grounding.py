@@ -62,8 +62,16 @@ CITY_ZH = {
     "阿姆斯特丹": "Europe/Amsterdam", "苏黎世": "Europe/Zurich", "莫斯科": "Europe/Moscow", "迪拜": "Asia/Dubai",
     "新加坡": "Asia/Singapore", "香港": "Asia/Hong_Kong", "台北": "Asia/Taipei", "东京": "Asia/Tokyo",
     "首尔": "Asia/Seoul", "悉尼": "Australia/Sydney", "墨尔本": "Australia/Melbourne", "北京": "Asia/Shanghai",
+    "美东": "America/New_York", "美西": "America/Los_Angeles", "日本": "Asia/Tokyo", "韩国": "Asia/Seoul",
+    "英国": "Europe/London", "德国": "Europe/Berlin", "法国": "Europe/Paris",
 }  # fmt: skip
-CITY_EN = {"san francisco": "America/Los_Angeles", "seattle": "America/Los_Angeles", "boston": "America/New_York"}
+CITY_EN = {
+    "san francisco": "America/Los_Angeles", "seattle": "America/Los_Angeles", "boston": "America/New_York",
+    "eastern": "America/New_York", "pacific": "America/Los_Angeles", "central": "America/Chicago",
+    "mountain": "America/Denver",
+}  # fmt: skip
+#: Short names people write for a zone that zoneinfo does not report ("9am ET").
+ZONE_ABBREVIATIONS = {"et": "America/New_York", "pt": "America/Los_Angeles", "ct": "America/Chicago", "mt": "America/Denver"}
 ZONE_SUFFIXES_ZH = ("时间", "时区")
 ZONE_SUFFIXES_EN = ("time", "timezone", "time zone")
 
@@ -182,6 +190,7 @@ def zone_said(zone: str, text: str, when: date) -> bool:
         instant = datetime(when.year, month, 15, 12, tzinfo=info)
         names.add((instant.tzname() or "").casefold())
     names = {name for name in names if name.isalpha()}  # "+08" is not a word anyone types
+    names |= {short for short, key in ZONE_ABBREVIATIONS.items() if key == zone}
     if any(re.search(rf"(?<![a-z]){re.escape(name)}(?![a-z])", folded) for name in names):
         return True
     if zone in ("UTC", "Etc/UTC", "GMT", "Etc/GMT") or zone.startswith("Etc/"):

@@ -227,6 +227,10 @@ def test_said_intervals(text: str, intervals: set[int]) -> None:
         ("America/New_York", "9am EST", True),
         ("Europe/London", "9am EST", False),
         ("UTC", "10:00 UTC", True),
+        ("America/New_York", "9am ET standup", True),
+        ("America/Los_Angeles", "10am Pacific time", True),
+        ("Asia/Tokyo", "日本时间晚上8点", True),
+        ("Asia/Tokyo", "和日本客户晚上8点开会", False),
     ],
 )
 def test_zone_words(zone: str, text: str, said: bool) -> None:
