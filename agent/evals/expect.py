@@ -164,7 +164,28 @@ def check_turn(expect: dict[str, Any], turn: TurnRecord, case: Case) -> list[str
     if "calendar_enum" in expect:
         p += _calendar_enum(turn, list(expect["calendar_enum"]))
     p += check_store(expect, turn.added, turn.removed, turn.memories_added, turn.stub)
+    for matcher in expect.get("exported", []):
+        p += _check_exported(matcher, turn.exported)
     return p
+
+
+#: What an ``exported`` matcher may name: each is compared exactly (null: the property is absent).
+EXPORTED_KEYS = ("rrule", "dtstart", "tzid", "rdates", "mark")
+
+
+def _check_exported(matcher: dict[str, Any], exported: list[dict[str, Any]]) -> list[str]:
+    """The exported VEVENT titled ``matcher["title"]`` carries exactly the values named."""
+    events = [event for event in exported if event["title"] == matcher.get("title")]
+    if len(events) != 1:
+        return [f"exported: {len(events)} VEVENT(s) titled {matcher.get('title')!r}, expected 1"]
+    unknown = set(matcher) - {"title", *EXPORTED_KEYS}
+    if unknown:
+        return [f"exported: unknown key(s) {sorted(unknown)}"]
+    return [
+        f"exported {matcher['title']!r}: {key} is {events[0][key]!r}, expected {matcher[key]!r}"
+        for key in EXPORTED_KEYS
+        if key in matcher and events[0][key] != matcher[key]
+    ]
 
 
 def _count(what: str, value: int, spec: Any) -> list[str]:

@@ -7,6 +7,7 @@ not reach. Only the clock and the zone are the case's; everything else is real.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import Counter
 from dataclasses import dataclass
@@ -190,6 +191,47 @@ def events_snapshot(store: Store, profile_id: int, zone: ZoneInfo) -> Counter[Ev
         else:
             key = (row["title"], f"{start:%Y-%m-%dT%H:%M}", f"{end:%Y-%m-%dT%H:%M}", row["calendar"])
         found[key] += 1
+    return found
+
+
+def exported_events(store: Store, profile_id: int) -> list[dict[str, Any]]:
+    """Every VEVENT of the profile's ICS export (``agent/ics/exporter.py``), read from its
+    lines as another program would: SUMMARY, the RRULE value, DTSTART's value and TZID, how
+    many RDATEs, and the 农历 mark. A case's ``exported`` expectation is checked against it,
+    so a repeat is proved through to the file, not only to the store."""
+    from agent.ics.exporter import export_calendar
+
+    text = re.sub(r"\r?\n[ \t]", "", export_calendar(store, profile_id).decode())
+    found: list[dict[str, Any]] = []
+    event: dict[str, Any] | None = None
+    depth = 0
+    for line in text.splitlines():
+        if line == "BEGIN:VEVENT":
+            event, depth = {"title": "", "rrule": None, "dtstart": "", "tzid": None, "rdates": 0, "mark": None}, 0
+            continue
+        if event is None:
+            continue
+        if line.startswith("BEGIN:"):
+            depth += 1  # a VALARM inside the event: its lines are not the event's
+        elif line.startswith("END:") and depth:
+            depth -= 1
+        elif line == "END:VEVENT":
+            found.append(event)
+            event = None
+        elif not depth:
+            head, _, value = line.partition(":")
+            name, *params = head.split(";")
+            if name == "SUMMARY":
+                event["title"] = re.sub(r"\\([\\;,nN])", lambda m: "\n" if m.group(1) in "nN" else m.group(1), value)
+            elif name == "RRULE":
+                event["rrule"] = value
+            elif name == "DTSTART":
+                event["dtstart"] = value
+                event["tzid"] = next((p.partition("=")[2] for p in params if p.upper().startswith("TZID=")), None)
+            elif name == "RDATE":
+                event["rdates"] += len([item for item in value.split(",") if item])
+            elif name == "X-RICHENG-RECUR":
+                event["mark"] = value
     return found
 
 

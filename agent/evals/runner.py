@@ -21,6 +21,7 @@ from agent.evals.fixtures import (
     build_world,
     event_dicts,
     events_snapshot,
+    exported_events,
     memories_snapshot,
     stub_snapshot,
 )
@@ -158,6 +159,7 @@ class TurnRecord:
     error: str | None = None
     calendar: str = ""  # unchanged | read | changed, as the turn reported it
     calendar_note: str | None = None  # the second guard tier's status line, when shown
+    exported: list[dict[str, Any]] = field(default_factory=list)  # the ICS export, when the case checks it
 
     def to_json(self, *, with_requests: bool = False) -> dict[str, Any]:
         data = asdict(self)
@@ -241,6 +243,8 @@ def run_case(
         record.removed = event_dicts(before_events - after_events)
         record.memories_added = sorted((after_memories - before_memories).elements())
         record.stub = stub_snapshot(world)
+        if "exported" in turn.expect:  # exporting is slower than a snapshot: only when asked
+            record.exported = exported_events(world.store, world.profile_id)
         run.turns.append(record)
     last_events = events_snapshot(world.store, world.profile_id, world.zone)
     run.added = event_dicts(last_events - first_events)

@@ -35,6 +35,35 @@ MESSAGES: dict[str, Message] = {
         en="Sorry — I haven't looked at your calendar, so I can't say what is on it. Ask me something like "
         "“what's on tomorrow?” and I'll check.",
     ),
+    # ---- the repeat latch's lines under a grounding question (agent/runtime/repeat_slots.py):
+    # what the user did not say this turn, and what would be written; ``value`` is shown as is
+    "runtime.why.repeat_days": Message(zh="你没有说是这几天：{value}。", en="You did not name these days: {value}."),
+    "runtime.why.repeat_interval": Message(
+        zh="你没有说隔多久重复一次（会写成{value}一次）。", en="You did not say how often it repeats (it would be {value})."
+    ),
+    "runtime.why.repeat_month_day": Message(
+        zh="你没有说是每月哪一天（会写成{value}）。", en="You did not say which day of the month (it would be {value})."
+    ),
+    "runtime.why.repeat_count": Message(
+        zh="你没有说一共几次（会写成 {value} 次）。", en="You did not say how many times (it would be {value})."
+    ),
+    "runtime.why.repeat_until": Message(
+        zh="你没有说到哪天为止（会写成到 {value}）。", en="You did not say when it ends (it would be {value})."
+    ),
+    "runtime.why.zone": Message(
+        zh="你没有说这是哪个时区的时间（会按 {value} 写入）。",
+        en="You did not say which time zone the time is in (it would be {value}).",
+    ),
+    "runtime.why.sep": Message(zh="、", en=", "),
+    "runtime.why.weekday": Message(zh="每周{w}", en="every {w}"),
+    "runtime.why.nth_weekday": Message(zh="第{n}个周{w}", en="the {n}. {w}"),
+    "runtime.why.last_weekday": Message(zh="最后一个周{w}", en="the last {w}"),
+    "runtime.why.month_end": Message(zh="月底", en="the last day"),
+    "runtime.why.every": Message(zh="每 {n} {unit}", en="every {n} {unit}"),
+    "runtime.why.unit.daily": Message(zh="天", en="days"),
+    "runtime.why.unit.weekly": Message(zh="周", en="weeks"),
+    "runtime.why.unit.monthly": Message(zh="个月", en="months"),
+    "runtime.why.unit.yearly": Message(zh="年", en="years"),
     # ---- what the UI shows while a tool runs --------------------------------------------
     "runtime.status.create": Message(zh="正在准备日程…", en="Preparing the event…"),
     "runtime.status.update": Message(zh="正在修改日程…", en="Changing the event…"),

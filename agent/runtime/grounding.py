@@ -265,6 +265,8 @@ LAST_WEEKDAYS_EN = (
     "last saturday",
     "last sunday",
 )
+#: "the last Friday of every month" names a repeat's day, not a past Friday (issue 28).
+_LAST_OF = re.compile(r"(?<![a-z])last (?:mon|tues|wednes|thurs|fri|satur|sun)day (?:of|in)(?![a-z])")
 MORNING_WORDS = ("今天上午", "今早", "今天早上", "今天早晨", "this morning")
 #: Words that look forward: with one of these, a past marker is about something else.
 FUTURE_WORDS_ZH = (
@@ -519,7 +521,7 @@ def past_markers(text: str, ctx: TimeContext) -> list[str]:
             found.append(clause[:2])
         for rule in CLAUSE_RULES.values():
             found += rule(clause)
-    if word := _has_word_en(folded, PAST_WORDS_EN + LAST_WEEKDAYS_EN):
+    if word := _has_word_en(_LAST_OF.sub(" ", folded), PAST_WORDS_EN + LAST_WEEKDAYS_EN):
         found.append(word)
     if word := _has_word_en(folded, PAST_VERBS_EN):
         found.append(word)
@@ -553,8 +555,14 @@ FUTURE_DAY_RULE = True
 OBJECT_RELATIVE_RULE = True
 
 
-def date_reasons(day: date | None, start: time | None, grounding: Grounding, ctx: TimeContext) -> list[str]:
-    """Does the day the model chose contradict the message's own date and tense words?"""
+def date_reasons(
+    day: date | None, start: time | None, grounding: Grounding, ctx: TimeContext, series_end: date | None = None
+) -> list[str]:
+    """Does the day the model chose contradict the message's own date and tense words?
+
+    ``series_end`` is a repeat's last day: a date that names only it ("每周一练琴，到12月31日为止")
+    is the end the message gives, not a day the start contradicts (``repeat_grounding.py``
+    checks the end itself)."""
     text = grounding.user_text
     if not text:
         return []
@@ -568,7 +576,7 @@ def date_reasons(day: date | None, start: time | None, grounding: Grounding, ctx
     if past and not future_markers(text, ctx) and not already_past:
         reasons.append("past_tense:" + past[0])
     if day is not None:
-        mentions = date_mentions(text, ctx)
+        mentions = [m for m in date_mentions(text, ctx) if series_end is None or set(m.days) != {series_end}]
         exact = [m for m in mentions if m.exact]
         # Midnight and the small hours belong to the evening before ("明天晚上零点" is D+2 00:00).
         small_hours = start is not None and start < time(6)
@@ -580,12 +588,19 @@ def date_reasons(day: date | None, start: time | None, grounding: Grounding, ctx
     return reasons
 
 
-def check_create(title: str, day: date | None, grounding: Grounding, ctx: TimeContext, start: time | None = None) -> Verdict:
+def check_create(
+    title: str,
+    day: date | None,
+    grounding: Grounding,
+    ctx: TimeContext,
+    start: time | None = None,
+    *,
+    series_end: date | None = None,
+) -> Verdict:
     """Reasons to ask before writing ``title`` on ``day`` (at ``start``); none: go on."""
     clear = _has_any(fold(grounding.user_text), CLEAR_WORDS)
-    return Verdict(
-        title_reasons(title, grounding) + date_reasons(day, start, grounding, ctx) + (["bulk_clear:" + clear] if clear else [])
-    )
+    dates = date_reasons(day, start, grounding, ctx, series_end)
+    return Verdict(title_reasons(title, grounding) + dates + (["bulk_clear:" + clear] if clear else []))
 
 
 # ---- edits: the same latch for update_schedule / delete_schedule ---------------------------

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import date, time
+from datetime import date
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ValidationError
@@ -92,14 +92,6 @@ class ToolDeps:
     #: The calls that write events (the tool, its arguments) in the model response being run:
     #: more than one is a bulk change (one confirmation listing every event, never a direct write).
     writes: list[tuple[Tool, dict[str, Any]]] = field(default_factory=list)
-
-    def check(self, title: str, day: date | None, start: time | None) -> list[str]:
-        """The grounding latch's reasons to ask before writing this create (none: go on)."""
-        if self.grounding is None:
-            return []
-        from agent.runtime.grounding import check_create
-
-        return check_create(title, day, self.grounding.with_found(self.found), self.ctx, start).reasons
 
 
 Handler = Callable[[ToolDeps, Any], ToolResult]

@@ -19,17 +19,30 @@ schemas are a contract with the model (``tests`` pin them; ``richeng prompt`` pr
 from __future__ import annotations
 
 from datetime import date
+from datetime import time as wall_time
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from agent.errors import UserFacingError
 from agent.runtime import receipts as R
 from agent.runtime.edit_receipts import edit_outcome_name, edit_receipt
-from agent.runtime.grounding import Grounding, bulk_word, edit_reasons, target_reasons, title_reasons, value_check
+from agent.runtime.grounding import (
+    Grounding,
+    bulk_word,
+    check_create,
+    edit_reasons,
+    target_reasons,
+    title_reasons,
+    value_check,
+)
+from agent.runtime.repeat_grounding import RepeatSlots, repeat_reasons, until_day
+from agent.runtime.repeat_slots import create_rule, pending_slots, slot_notes
 from agent.runtime.toolkit import EditOp, Receipt, Registry, Tool, ToolDeps, ToolResult
+from agent.services.command_types import GroundingCheck
 from agent.store.occurrence import Occurrence
 from agent.timesym.grammar import RANGE_BOUND_PATTERN, TIME_PATTERN
+from agent.timesym.recurrence import Weekday
 from agent.timesym.resolve import resolve_range
 
 DATE_OR_INSTANT_PATTERN = RANGE_BOUND_PATTERN
@@ -59,12 +72,31 @@ class CreateArgs(_Args):
     durationMinutes: int | None = Field(default=None, ge=1, le=10080, description="only if said")
     calendarName: str | None = Field(default=None, description="omit when unsure")
     allowConflict: bool | None = Field(default=None, description="only after a conflict, if the user says create anyway")
-    repeat: Repeat | None = Field(default=None, description="only for a repeating event; follows the start date")
+    repeat: Repeat | None = Field(default=None, description="only for a repeating event")
+    repeatDays: list[str] | None = Field(default=None, max_length=14, description="TU,TH; 1MO first Mon; -1FR last Fri")
+    repeatInterval: int | None = Field(default=None, ge=1, le=99, description="every N, if said")
+    repeatMonthDay: int | None = Field(default=None, ge=-1, le=31, description="-1 last")
     repeatUntil: str | None = Field(default=None, max_length=40, description="last day, " + DATE)
     repeatCount: int | None = Field(default=None, ge=1, le=1000)
+    timezone: str | None = Field(default=None, max_length=64, description="IANA, only if said")
     reminderMinutes: int | None = Field(default=None, ge=0, le=40320, description="minutes before")
     location: str | None = Field(default=None, max_length=200)
     notes: str | None = Field(default=None, max_length=2000)
+
+    @field_validator("repeatDays")
+    @classmethod
+    def _weekday_codes(cls, days: list[str] | None) -> list[str] | None:
+        """MO…SU with an optional ordinal (1MO, -1FR); the error names the bad item."""
+        for day in days or []:
+            Weekday.parse(day)
+        return days
+
+    @field_validator("repeatMonthDay")
+    @classmethod
+    def _month_day(cls, day: int | None) -> int | None:
+        if day == 0:
+            raise ValueError("a day of the month is 1..31, or -1 for the last")
+        return day
 
 
 class _TargetArgs(_Args):
@@ -143,6 +175,10 @@ def _fail(exc: Exception) -> ToolResult:
 
 
 def _create(deps: ToolDeps, args: CreateArgs) -> ToolResult:
+    try:
+        rule, rrule_text = create_rule(args.repeat, args.repeatDays, args.repeatInterval, args.repeatMonthDay)
+    except ValueError as exc:
+        return _fail(exc)
     outcome = deps.commands.prepare_or_create(
         args.title,
         args.dateExpression,
@@ -151,8 +187,12 @@ def _create(deps: ToolDeps, args: CreateArgs) -> ToolResult:
         duration_minutes=args.durationMinutes,
         calendar_name=args.calendarName,
         allow_conflict=bool(args.allowConflict),
-        check=deps.check,
-        repeat=args.repeat,
+        check=_create_check(deps, RepeatSlots(rule, args.repeatCount, args.repeatUntil, args.timezone)),
+        # A structured rule goes as RRULE text written by code (the model never writes one);
+        # the plain word keeps its own path (WEEKLY follows the start date).
+        repeat=None if rrule_text else args.repeat,
+        rrule=rrule_text,
+        zone=args.timezone,
         repeat_until=args.repeatUntil,
         repeat_count=args.repeatCount,
         reminder_minutes=args.reminderMinutes,
@@ -164,8 +204,27 @@ def _create(deps: ToolDeps, args: CreateArgs) -> ToolResult:
     return ToolResult(ok=True, payload=outcome.to_json(), value=outcome)
 
 
+def _create_check(deps: ToolDeps, slots: RepeatSlots) -> GroundingCheck:
+    """The grounding latch for this create: the title and day (``check_create``) and the
+    repeat's parts and zone (``repeat_reasons``), against the user's words this turn."""
+
+    def check(title: str, day: date | None, start: wall_time | None) -> list[str]:
+        if deps.grounding is None:
+            return []
+        grounding = deps.grounding.with_found(deps.found)
+        end = until_day(slots.until, deps.ctx) if slots.until else None
+        reasons = check_create(title, day, grounding, deps.ctx, start, series_end=end).reasons
+        pending = pending_slots(deps.commands.active_stub(), deps.ctx)
+        return reasons + repeat_reasons(slots, pending, grounding.user_text, deps.ctx)
+
+    return check
+
+
 def _outcome_receipt(result: ToolResult, lang: str, today: date) -> Receipt:
-    return Receipt(R.outcome_receipt(result.value, lang), result.value.status, result.value)
+    text = R.outcome_receipt(result.value, lang)
+    if result.value.status == "unconfirmed":  # what the repeat latch asks about, one line each
+        text = "\n".join([text, *slot_notes(result.value.reasons, lang)])
+    return Receipt(text, result.value.status, result.value)
 
 
 # ---- update_schedule / delete_schedule ---------------------------------------------------
@@ -299,8 +358,7 @@ def _search_archive(deps: ToolDeps, args: SearchArgs) -> ToolResult:
 CREATE = Tool(
     name="prepare_or_create_schedule",
     args=CreateArgs,
-    description="Add a future event the user asks for (明天下午三点开会). Code checks dates, conflicts and "
-    "duplicates and may ask the user. " + CALENDAR_CHOICE,
+    description="Add a future event the user asks for (明天下午三点开会); code checks it. " + CALENDAR_CHOICE,
     handler=_create,
     status="runtime.status.create",
     terminal=True,

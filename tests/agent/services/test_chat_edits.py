@@ -196,7 +196,7 @@ def test_a_weekly_series_is_an_rrule_the_model_never_wrote(db: Any) -> None:
     turn(
         store,
         profile,
-        "每两周周三下午三点例会",
+        "每两周周三下午三点例会，共三次",  # the count is said: an unsaid one asks first (issue 28)
         [
             call(
                 "prepare_or_create_schedule",
