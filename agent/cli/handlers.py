@@ -128,9 +128,11 @@ def events_add(args: argparse.Namespace) -> int:
             return "that time has already passed; nothing was written"
         return f"{outcome.status}: {outcome.message or ''}"
 
-    emit(args, outcome.to_json(), human)
-    if outcome.status == "invalid":
+    if outcome.status == "invalid":  # one line, on stderr (a full disk printed it twice); --json keeps its object
+        if getattr(args, "json", False):
+            emit(args, outcome.to_json(), human)
         return fail(outcome.message or render("cli.invalid_event"))
+    emit(args, outcome.to_json(), human)
     return 0
 
 
@@ -171,7 +173,8 @@ def _refused_add(args: argparse.Namespace, session: Session, refusal: CliError) 
     choice = CalendarService(session.store, session.profile_id).choose(args.calendar)
     base = Round(args.title, session.ctx.today, choice.calendar.name, choice.requested, choice.fell_back)
     outcome = base.outcome("invalid", message=problem)
-    emit(args, outcome.to_json(), lambda: f"invalid: {problem}")
+    if getattr(args, "json", False):  # the human line would only repeat the error line below
+        emit(args, outcome.to_json(), lambda: "")
     return fail(problem)
 
 

@@ -73,9 +73,10 @@ MESSAGES: dict[str, Message] = {
     ),
     "store.db_replaced": Message(
         "{db} 在 Richeng 打开期间被另一个文件替换了（同步工具、备份工具或手动复制？）；未写入任何内容。"
-        "请关闭并重新打开 Richeng 以使用新文件",
+        "请关闭并重新打开 Richeng 以使用新文件；关闭时，原来打开的内容会保存在它旁边，名为 …replaced-<时间>",
         "{db} was replaced by another file while Richeng had it open (a sync or backup tool, a copy by hand?); "
-        "nothing was written. Close and reopen Richeng to use the new file",
+        "nothing was written. Close and reopen Richeng to use the new file; on closing, what was open is saved "
+        "beside it as …replaced-<time>",
     ),
     "store.cannot_lock": Message(
         "无法锁定 {db} 以写入：{reason}；未写入任何内容", "cannot lock {db} for writing: {reason}; nothing was written"

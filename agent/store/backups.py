@@ -210,6 +210,36 @@ def make_backup(store: BackupSource, kind: str, now: datetime) -> Backup:
     return Backup(target, kind, _parse_stamp(target) or now.astimezone(UTC), size)
 
 
+def keep_replaced(store: BackupSource, now: datetime) -> Path:
+    """Save what an open store still holds after its file was replaced by rename (issue 29,
+    item 2) as ``<name>.replaced-<UTC stamp>[-n]`` beside the new file, 0600: the holder's
+    connection still reads the old file and its ``-wal``, which no path names any more.
+    SQLite leaves that ``-wal`` behind at close when the file has moved, and the next opener
+    would apply it to the new file; the caller removes it once this copy is made."""
+    if store.file is None:
+        raise StoreError("store.memory_no_backups")
+    db = store.file
+    stamp = utc_stamp(now)
+    partial = db.with_name(f".{db.name}.replaced-{os.getpid()}{PARTIAL}")
+    names = (db.with_name(f"{db.name}.replaced-{stamp}" + ("" if n == 1 else f"-{n}")) for n in range(1, MAX_NAMES + 1))
+    try:
+        partial.unlink(missing_ok=True)
+        create_private(partial)
+        copy = sqlite3.connect(partial)
+        try:
+            store.conn.backup(copy)
+            copy.execute("PRAGMA journal_mode = DELETE")
+        finally:
+            copy.close()
+        target = place_new(partial, names)
+    except (OSError, sqlite3.Error) as exc:
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
+        raise StoreError("store.backup_failed", path=str(db), folder=str(db.parent), reason=_reason(exc)) from None
+    sync_folder(db.parent)
+    return target
+
+
 def _reason(exc: BaseException) -> str:
     """The operating system's words for a failed copy, never the name of our own hidden
     temporary file (issue 29: "unable to open database file: …/.richeng-….partial")."""

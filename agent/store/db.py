@@ -207,7 +207,7 @@ class Store:
             self.conn.execute("PRAGMA journal_mode = WAL")
         except sqlite3.DatabaseError as exc:
             self._close_all()
-            raise disk_full(exc, self.file) or StoreError("store.cannot_use", path=str(self.path), reason=str(exc)) from None
+            raise disk_full(exc, self.file, reading=reading) or StoreError("store.cannot_use", path=str(self.path), reason=str(exc)) from None
         if not self.read_only:
             for extra in ("-wal", "-shm"):
                 tighten(Path(f"{file}{extra}"))
@@ -433,9 +433,27 @@ class Store:
                 with contextlib.suppress(StoreError, sqlite3.Error):  # closing must not fail; the next open backs up
                     self._backup_if_holding_events(first=False)
             replaced = self._guard is not None and self._guard.replaced()
+            stale_wal = self._keep_replaced() if replaced else None
             self._close_all()
+            if stale_wal is not None:  # the old file's log, saved above: never to be applied to the new file
+                for extra in ("-wal", "-shm"):
+                    with contextlib.suppress(OSError):
+                        Path(f"{stale_wal}{extra}").unlink()
             if self._verified is not None and self.file is not None and self.file.exists() and not replaced:
                 self._verified.record()  # never for a file put in place by someone else: it is checked on open
+
+    def _keep_replaced(self) -> Path | None:
+        """The file was replaced by rename while open: save what this store holds (the old
+        file and its ``-wal``) beside it, and return the database path whose ``-wal`` and
+        ``-shm`` are then removed, if they are still the ones this store opened."""
+        guard = self._guard
+        if guard is None or self.file is None or (self._shared or getattr(self._local, "conn", None)) is None:
+            return None  # a new connection would open the new file, not the one this store held
+        try:
+            backup_mod.keep_replaced(self, self.clock())
+        except (StoreError, sqlite3.Error):
+            return None  # nothing saved: leave every file as it is
+        return self.file if guard.wal_is_ours() else None
 
     def _close_all(self) -> None:
         self._closed = True

@@ -114,6 +114,11 @@ class FileGuard:
         if self.active and _identity(self.wal) != self._wal_id:
             raise StoreError("store.wal_replaced", db=str(self.db))
 
+    def wal_is_ours(self) -> bool:
+        """Whether the ``-wal`` at the path is still the one this store opened (known only
+        while the guard holds its locks)."""
+        return self.active and self._wal_id is not None and _identity(self.wal) == self._wal_id
+
     def replaced(self) -> bool:
         """Whether the path now names another file than the one this store holds (or none)."""
         return self._db_id is not None and _identity(self.db) != self._db_id
