@@ -202,7 +202,7 @@ def make_backup(store: BackupSource, kind: str, now: datetime) -> Backup:
             partial.unlink(missing_ok=True)
         raise StoreError("store.backup_failed", path=str(store.path), folder=str(folder), reason=_reason(exc)) from None
     sync_folder(folder)
-    rotate(folder, kind, KEEP[kind], spare=target)
+    rotate(folder, kind, KEEP[kind], spare=target, now=now)
     try:
         size = target.stat().st_size
     except OSError:
@@ -238,6 +238,14 @@ def keep_replaced(store: BackupSource, now: datetime) -> Path:
         raise StoreError("store.backup_failed", path=str(db), folder=str(db.parent), reason=_reason(exc)) from None
     sync_folder(db.parent)
     return target
+
+
+def _after(moment: datetime, now: datetime) -> bool:
+    """Whether a backup's time is after ``now`` (a naive ``now`` is taken as UTC)."""
+    try:
+        return moment > (now if now.tzinfo is not None else now.replace(tzinfo=UTC))
+    except (OverflowError, ValueError):
+        return False
 
 
 def _reason(exc: BaseException) -> str:
@@ -315,17 +323,21 @@ def place_new(source: Path, names: Iterable[Path], *, keep_source: bool = False)
     raise OSError(errno.EEXIST, "every free name is taken", str(source))
 
 
-def rotate(directory: Path, kind: str, keep: int, spare: Path | None = None) -> list[Path]:
+def rotate(directory: Path, kind: str, keep: int, spare: Path | None = None, now: datetime | None = None) -> list[Path]:
     """Delete all but the newest ``keep`` backups of ``kind``; returns what was deleted.
 
     ``spare`` (the backup just made) is never deleted and counts as one of the ``keep``:
     after a clock that ran ahead (or a ``--now`` years on), seven backups dated in the future
-    made today's copy the oldest, and rotation deleted it at once (issue 29, item 6). Which
-    of the others go is decided by the dates in their names, as before."""
+    made today's copy the oldest, and rotation deleted it at once (issue 29, item 6). Given
+    ``now``, backups dated after it go first: whichever clock was wrong, they were made
+    before the one just made, so their dates say nothing about which copy is newest; the rest
+    go by the dates in their names, oldest first."""
     mine = [b for b in list_backups(Path("."), directory) if b.kind == kind]
     if spare is not None:
         mine = [b for b in mine if b.path != spare]
         keep = max(keep - 1, 0)
+    if now is not None:
+        mine.sort(key=lambda b: _after(b.created, now))  # stable: newest first within each group
     removed = []
     for old in mine[keep:]:
         try:
