@@ -101,20 +101,27 @@ def test_a_new_export_is_private(db: Path, tmp_path: Path, capsys: pytest.Captur
 # ---- item 14: a full disk is one line, never "internal error" ----------------------------------
 
 
-def test_a_full_disk_is_one_line_for_import_undo_and_events_add(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("leave", [0, 64 * 1024], ids=["nothing-left", "room-to-open-not-to-write"])
+def test_a_full_disk_is_one_line_for_import_undo_and_events_add(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], leave: int
+) -> None:
+    """With room to open but not to write, import and undo said ``internal error
+    (OperationalError: database or disk is full)`` and events add printed two lines; with no
+    room at all, every command said the file "cannot be read: disk I/O error"."""
     ics = write_ics(tmp_path / "big.ics", 300, __import__("datetime").datetime(2026, 12, 1, 1, 0))
     with small_tmpfs(tmp_path, 2048) as fs:
         db = make_store(fs / "cal.sqlite3", events=30)
         assert cli(capsys, "--db", str(db), *AT, "events", "add", "--title", "undo me", "--date", "D+1", "--time", "10:00")[0] == 0
         before = sha256(db)
-        fill(fs)
+        fill(fs, leave=leave)
         for args in (
             ["import", str(ics)],
             ["undo"],
             ["events", "add", "--title", "one more " + "z" * 150, "--date", "D+2", "--time", "11:00"],
         ):
             code, out, err = cli(capsys, "--db", str(db), *AT, *args)
-            assert "full" in one_line(code, err), (args, err)
+            line = one_line(code, err)
+            assert "disk holding" in line and "is full" in line and "cannot read" not in line, (args, err)
             assert out == "", (args, out)
         (fs / "filler").unlink()
         assert sha256(db) == before or inspect_file(db).state == "ok"
