@@ -207,7 +207,9 @@ class Store:
             self.conn.execute("PRAGMA journal_mode = WAL")
         except sqlite3.DatabaseError as exc:
             self._close_all()
-            raise disk_full(exc, self.file, reading=reading) or StoreError("store.cannot_use", path=str(self.path), reason=str(exc)) from None
+            raise disk_full(exc, self.file, reading=reading) or StoreError(
+                "store.cannot_use", path=str(self.path), reason=str(exc)
+            ) from None
         if not self.read_only:
             for extra in ("-wal", "-shm"):
                 tighten(Path(f"{file}{extra}"))

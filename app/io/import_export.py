@@ -165,8 +165,10 @@ def export_to(
     """Write the chosen events to ``path``; returns how many VEVENTs were written."""
     from agent.ics.exporter import export_calendar
 
+    from agent.files import write_replacing
+
     data = export_calendar(ctx.store, ctx.profile_id, calendar_name, start, end, tz=ctx.tz)
-    Path(path).write_bytes(data)
+    write_replacing(Path(path), data)  # temp file, fsync, rename: a full disk keeps the previous file (issue 29)
     return data.count(b"BEGIN:VEVENT")
 
 

@@ -111,7 +111,9 @@ def test_a_full_disk_is_one_line_for_import_undo_and_events_add(
     ics = write_ics(tmp_path / "big.ics", 300, __import__("datetime").datetime(2026, 12, 1, 1, 0))
     with small_tmpfs(tmp_path, 2048) as fs:
         db = make_store(fs / "cal.sqlite3", events=30)
-        assert cli(capsys, "--db", str(db), *AT, "events", "add", "--title", "undo me", "--date", "D+1", "--time", "10:00")[0] == 0
+        assert (
+            cli(capsys, "--db", str(db), *AT, "events", "add", "--title", "undo me", "--date", "D+1", "--time", "10:00")[0] == 0
+        )
         before = sha256(db)
         fill(fs, leave=leave)
         for args in (
@@ -164,7 +166,9 @@ def test_a_data_dir_that_is_a_file_warns_and_the_command_works(
     blocker.write_text("x")
     monkeypatch.setenv("XDG_DATA_HOME", str(blocker))
     db = make_store(tmp_path / "cal.sqlite3", events=3)
-    code, out, err = cli(capsys, "--db", str(db), *AT, "events", "add", "--title", "still", "--date", "D+1", "--time", "09:00", "--allow-conflict")
+    code, out, err = cli(
+        capsys, "--db", str(db), *AT, "events", "add", "--title", "still", "--date", "D+1", "--time", "09:00", "--allow-conflict"
+    )
     assert code == 0, err
     assert "created" in out
     assert ".partial" not in err and "internal error" not in err
