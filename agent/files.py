@@ -9,6 +9,7 @@ command or end it in ``MemoryError`` (issue 19, item 5).
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 from collections.abc import Iterator
@@ -119,8 +120,9 @@ def write_replacing(path: Path, data: bytes, *, mode: int = PRIVATE_FILE) -> Pat
     fsynced, then renamed over ``path`` (a full disk used to leave a good export truncated
     mid-event). A new file gets ``mode``; one that exists keeps its own mode. A link is
     followed (the file it names is replaced, the link stays); a device or a FIFO (``-o
-    /dev/stdout``) is written to directly, having no contents to lose. Returns the file
-    written. Errors are ``OSError`` naming ``path``; nothing is left behind."""
+    /dev/stdout``) is written to directly, having no contents to lose, and so is a writable
+    file in a folder this user may not add to (the one case left in place, as before).
+    Returns the file written. Errors are ``OSError`` naming ``path``; nothing is left behind."""
     target = Path(os.path.realpath(path))
     try:
         info: os.stat_result | None = target.stat()
@@ -131,11 +133,24 @@ def write_replacing(path: Path, data: bytes, *, mode: int = PRIVATE_FILE) -> Pat
             stream.write(data)
         return target
     if info is not None and stat.S_ISDIR(info.st_mode):
-        raise IsADirectoryError(21, os.strerror(21), str(path))
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
     remove_stale(target.parent, f".{target.name}.")
     partial = partial_name(target)
     try:
         fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, PRIVATE_FILE)
+    except PermissionError:
+        if info is None or not os.access(target, os.W_OK):
+            raise OSError(errno.EACCES, os.strerror(errno.EACCES), str(path)) from None
+        # A writable file in a folder we may not add to: in place, as before (the only case)
+        with open(target, "r+b") as stream:
+            stream.write(data)
+            stream.truncate()
+            stream.flush()
+            os.fsync(stream.fileno())
+        return target
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, str(path)) from None
+    try:
         try:
             os.fchmod(fd, stat.S_IMODE(info.st_mode) if info is not None else mode)
             view = memoryview(data)

@@ -520,8 +520,13 @@ def holds_database(path: Path) -> bool:
     from agent.store.file_check import SQLITE_MAGIC
 
     try:
-        with open(path, "rb") as handle:
-            return handle.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
+        if not path.is_file():  # a FIFO would block the read; a device is no database
+            return False
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        try:
+            return os.read(fd, len(SQLITE_MAGIC)) == SQLITE_MAGIC
+        finally:
+            os.close(fd)
     except OSError:
         return False
 
