@@ -336,10 +336,9 @@ class Store:
                 return
             guard = self._guard
             if guard is not None:
-                guard.check_files()
                 guard.hold_writer(BUSY_TIMEOUT_MS / 1000)
                 try:
-                    guard.check_files()  # again, holding the writer byte: a swap meanwhile is seen too
+                    guard.check_files()  # holding the writer byte: no Richeng writer is between the check and BEGIN
                 except StoreError:
                     guard.drop_writer()
                     raise

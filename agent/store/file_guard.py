@@ -64,9 +64,9 @@ def _flock(kind: int, start: int, length: int) -> bytes:
     return struct.pack(_FLOCK, kind, os.SEEK_SET, start, length, 0)
 
 
-def _identity(path: Path) -> tuple[int, int] | None:
+def _identity(path: Path | str) -> tuple[int, int] | None:
     try:
-        info = path.stat()
+        info = os.stat(path)
     except OSError:
         return None
     return info.st_dev, info.st_ino
@@ -79,6 +79,7 @@ class FileGuard:
     def __init__(self, db: Path) -> None:
         self.db = db
         self.wal = Path(f"{db}-wal")
+        self._db_name, self._wal_name = str(db), f"{db}-wal"  # stat()ed before every write: no Path work there
         self._fds: list[int] = []
         self._db_fd = -1
         self._wal_id: tuple[int, int] | None = None
@@ -111,7 +112,7 @@ class FileGuard:
         (deleted, or replaced by rename), or its ``-wal`` has been deleted or replaced."""
         if self.replaced():
             raise StoreError("store.db_replaced", db=str(self.db))
-        if self.active and _identity(self.wal) != self._wal_id:
+        if self.active and _identity(self._wal_name) != self._wal_id:
             raise StoreError("store.wal_replaced", db=str(self.db))
 
     def wal_is_ours(self) -> bool:
@@ -121,7 +122,7 @@ class FileGuard:
 
     def replaced(self) -> bool:
         """Whether the path now names another file than the one this store holds (or none)."""
-        return self._db_id is not None and _identity(self.db) != self._db_id
+        return self._db_id is not None and _identity(self._db_name) != self._db_id
 
     def hold_writer(self, timeout_s: float) -> None:
         """Wait up to ``timeout_s`` for, then hold, Richeng's writer byte (between processes;
