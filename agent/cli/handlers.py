@@ -302,9 +302,10 @@ def _refuse_store_files(output: Path, db: Path) -> None:
     its backups, or any file holding an SQLite database (issue 29, item 1: ``export -o DB``
     replaced the calendar with ICS text and exited 0)."""
     from agent.messages.cli import STORE_ROLES
-    from agent.store.backups import holds_database, store_file_role
+    from agent.store.backups import backup_dir_for
+    from agent.store.file_check import holds_database, store_file_role
 
-    role = store_file_role(output, db)
+    role = store_file_role(output, db, backup_dir_for(db))
     if role is not None:
         raise CliError("cli.export_over_store", path=str(output), db=str(db), role=STORE_ROLES[role])
     if holds_database(output):

@@ -153,4 +153,4 @@ STORE_ROLES: dict[str, Message] = {
     "-journal": Message("数据库的回滚日志（-journal）", "the database's rollback journal (-journal)"),
     "backup": Message("数据库的一个备份", "one of the database's backups"),
 }
-"""What ``agent.store.backups.store_file_role`` found a file to be, for ``cli.export_over_store``."""
+"""What ``agent.store.file_check.store_file_role`` found a file to be, for ``cli.export_over_store``."""

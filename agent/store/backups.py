@@ -32,7 +32,14 @@ from typing import Any, Protocol
 from agent.errors import NewerSchemaError, StoreError
 from agent.files import PARTIAL, create_private, private_folder, remove_stale, sync_folder, tighten
 from agent.messages.message import Message
-from agent.store.file_check import DamagedStoreError, FileCheck, connect_read_only, default_db_path, inspect_file
+from agent.store.file_check import (
+    DamagedStoreError,
+    FileCheck,
+    connect_read_only,
+    default_db_path,
+    inspect_file,
+    store_file_role,
+)
 from agent.store.file_guard import held_elsewhere
 from agent.store.migrations import known_version
 
@@ -489,46 +496,6 @@ def keep_aside(target: Path, now: datetime, label: str = "before-restore") -> Pa
                 place_new(side, [Path(f"{aside}{extra}")])
         return aside
     raise OSError(errno.EEXIST, "every kept-aside name is taken", str(target))
-
-
-def store_file_role(path: Path, db: Path) -> str | None:
-    """What ``path`` is to the database ``db``: ``"database"`` (the file itself, by name, link
-    or hard link), ``"-wal"``, ``"-shm"``, ``"-journal"`` (its side files, existing or not),
-    ``"backup"`` (a file in its backup folder), else None. The one test that a command which
-    writes a file the user named (``export -o``) or replaces the database (``db restore``)
-    makes before writing a byte (issue 29, item 1: ``export -o DB`` wrote ICS over the
-    database and exited 0)."""
-    path, db = path.expanduser(), db.expanduser()
-    try:
-        if path.resolve() == db.resolve() or (path.exists() and db.exists() and path.samefile(db)):
-            return "database"
-        for extra in SIDE_FILES:
-            named = {Path(f"{db}{extra}").resolve(), Path(f"{db.resolve()}{extra}")}
-            if path.resolve() in named:
-                return extra
-        folder = path.resolve().parent
-        if folder == backup_dir_for(db).resolve():
-            return "backup"
-    except (OSError, RuntimeError):  # a loop of links: not ours to judge, the write will say
-        return None
-    return None
-
-
-def holds_database(path: Path) -> bool:
-    """Whether ``path`` exists and starts with SQLite's header: a database (a backup, a copy
-    kept aside, another program's) that a text export must never overwrite."""
-    from agent.store.file_check import SQLITE_MAGIC
-
-    try:
-        if not path.is_file():  # a FIFO would block the read; a device is no database
-            return False
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-        try:
-            return os.read(fd, len(SQLITE_MAGIC)) == SQLITE_MAGIC
-        finally:
-            os.close(fd)
-    except OSError:
-        return False
 
 
 def db_hint(path: Path) -> str:

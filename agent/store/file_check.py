@@ -172,6 +172,43 @@ def disk_full(exc: BaseException, path: Path | None, *, reading: bool = False) -
     return None
 
 
+def store_file_role(path: Path, db: Path, backup_dir: Path | None = None) -> str | None:
+    """What ``path`` is to the database ``db``: ``"database"`` (the file itself, by name, link
+    or hard link), ``"-wal"``, ``"-shm"``, ``"-journal"`` (its side files, existing or not),
+    ``"backup"`` (a file in ``backup_dir``, its backup folder), else None. The one test that a command which
+    writes a file the user named (``export -o``) or replaces the database (``db restore``)
+    makes before writing a byte (issue 29, item 1: ``export -o DB`` wrote ICS over the
+    database and exited 0)."""
+    path, db = path.expanduser(), db.expanduser()
+    try:
+        if path.resolve() == db.resolve() or (path.exists() and db.exists() and path.samefile(db)):
+            return "database"
+        for extra in ("-wal", "-shm", "-journal"):
+            named = {Path(f"{db}{extra}").resolve(), Path(f"{db.resolve()}{extra}")}
+            if path.resolve() in named:
+                return extra
+        if backup_dir is not None and path.resolve().parent == backup_dir.resolve():
+            return "backup"
+    except (OSError, RuntimeError):  # a loop of links: not ours to judge, the write will say
+        return None
+    return None
+
+
+def holds_database(path: Path) -> bool:
+    """Whether ``path`` exists and starts with SQLite's header: a database (a backup, a copy
+    kept aside, another program's) that a text export must never overwrite."""
+    try:
+        if not path.is_file():  # a FIFO would block the read; a device is no database
+            return False
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        try:
+            return os.read(fd, len(SQLITE_MAGIC)) == SQLITE_MAGIC
+        finally:
+            os.close(fd)
+    except OSError:
+        return False
+
+
 def read_version(conn: sqlite3.Connection) -> int:
     row = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").fetchone()
     if row is None:
