@@ -42,7 +42,7 @@ def db_check(args: argparse.Namespace) -> int:
 
 
 def db_backups(args: argparse.Namespace) -> int:
-    from agent.store.backups import backup_dir_for, list_backups
+    from agent.store.backups import backup_dir_for, list_backups, shown_time
 
     path = db_path(getattr(args, "db", None))
     found = list_backups(path)
@@ -50,7 +50,7 @@ def db_backups(args: argparse.Namespace) -> int:
     def human() -> str:
         if not found:
             return f"no backups yet (they go to {backup_dir_for(path)})"
-        return "\n".join(f"{b.created.astimezone():%Y-%m-%d %H:%M}  {b.kind:<9}  {b.size / 1e6:7.1f} MB  {b.path}" for b in found)
+        return "\n".join(f"{shown_time(b.created)}  {b.kind:<9}  {b.size / 1e6:7.1f} MB  {b.path}" for b in found)
 
     emit(args, [b.to_json() for b in found], human)
     return 0

@@ -6,9 +6,10 @@ import argparse
 import sys
 from collections import Counter
 from datetime import timedelta
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from agent.cli.common import CliError, Session, checked_path, emit, fail
+from agent.cli.common import CliError, Session, checked_path, db_path, emit, fail
 from agent.messages.catalogue import render
 from agent.timesym.context import TimeContext
 
@@ -127,9 +128,11 @@ def events_add(args: argparse.Namespace) -> int:
             return "that time has already passed; nothing was written"
         return f"{outcome.status}: {outcome.message or ''}"
 
-    emit(args, outcome.to_json(), human)
-    if outcome.status == "invalid":
+    if outcome.status == "invalid":  # one line, on stderr (a full disk printed it twice); --json keeps its object
+        if getattr(args, "json", False):
+            emit(args, outcome.to_json(), human)
         return fail(outcome.message or render("cli.invalid_event"))
+    emit(args, outcome.to_json(), human)
     return 0
 
 
@@ -170,7 +173,8 @@ def _refused_add(args: argparse.Namespace, session: Session, refusal: CliError) 
     choice = CalendarService(session.store, session.profile_id).choose(args.calendar)
     base = Round(args.title, session.ctx.today, choice.calendar.name, choice.requested, choice.fell_back)
     outcome = base.outcome("invalid", message=problem)
-    emit(args, outcome.to_json(), lambda: f"invalid: {problem}")
+    if getattr(args, "json", False):  # the human line would only repeat the error line below
+        emit(args, outcome.to_json(), lambda: "")
     return fail(problem)
 
 
@@ -273,20 +277,39 @@ def export_ics(args: argparse.Namespace) -> int:
     if (args.start is None) != (args.end is None):
         raise CliError("cli.start_and_end")
     output = checked_path(args.output, "--output") if args.output is not None else None
+    if output is not None:
+        _refuse_store_files(output, db_path(getattr(args, "db", None)))  # before the store opens: nothing written
     session = Session(args, reading=True)
     start = end = None
     if args.start is not None:
         start, end = resolve_range(args.start, args.end, session.ctx, bounded=False)  # any date the store holds
     data = export_calendar(session.store, session.profile_id, args.calendar, start, end, session.ctx.tz)
     if output is not None:
+        from agent.files import write_replacing
+
         try:
-            output.write_bytes(data)
+            write_replacing(output, data)  # a temporary file, fsynced, renamed: the previous file survives a full disk
         except OSError as exc:
-            raise CliError("cli.cannot_write", path=args.output, text=str(exc.strerror)) from None
+            raise CliError("cli.cannot_write", path=args.output, text=str(exc.strerror or exc)) from None
     else:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
     return 0
+
+
+def _refuse_store_files(output: Path, db: Path) -> None:
+    """``export -o`` never writes over the database, its ``-wal``/``-shm``/``-journal``, one of
+    its backups, or any file holding an SQLite database (issue 29, item 1: ``export -o DB``
+    replaced the calendar with ICS text and exited 0)."""
+    from agent.messages.cli import STORE_ROLES
+    from agent.store.backups import backup_dir_for
+    from agent.store.file_check import holds_database, store_file_role
+
+    role = store_file_role(output, db, backup_dir_for(db))
+    if role is not None:
+        raise CliError("cli.export_over_store", path=str(output), db=str(db), role=STORE_ROLES[role])
+    if holds_database(output):
+        raise CliError("cli.export_over_database", path=str(output))
 
 
 # ---- chat --------------------------------------------------------------------------------

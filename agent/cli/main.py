@@ -127,8 +127,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _tolerant_output() -> None:
+    """stdout and stderr that cannot encode everything (``PYTHONIOENCODING=ascii``, a cp1252
+    console) print what they cannot as ``\\uXXXX`` escapes instead of failing: ``calendars
+    list`` ended in ``internal error (UnicodeEncodeError)`` (issue 29, item 14). A UTF-8
+    stream is left exactly as it is."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "").replace("_", "")
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None and encoding not in ("utf8", "utf8sig"):
+            with contextlib.suppress(Exception):  # a closed or replaced stream: nothing to fix
+                reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
+    _tolerant_output()
     try:
         _check_argv(args_list)
         args = build_parser().parse_args(args_list)
@@ -149,6 +163,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except OSError as exc:
+        if _disk_full(exc):
+            return fail(render("cli.disk_full", text=str(exc.strerror or exc)))
         if exc.filename is None:  # not about a file the user named: a bug, reported below
             return _internal(exc)
         return fail(render("cli.file_unusable", path=str(exc.filename)[:120], text=str(exc.strerror or exc)))
@@ -157,10 +173,23 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         if isinstance(exc, SymbolError):
             return fail(str(exc))
+        if _disk_full(exc):
+            return fail(render("cli.disk_full", text=str(exc)))
         return _internal(exc)
     finally:
         with contextlib.suppress(Exception):  # closing is best effort: the command's own result stands
             close_stores()
+
+
+def _disk_full(exc: BaseException) -> bool:
+    """A full disk met outside a store transaction (a read that needs a temporary file, a
+    cache write): SQLite's ``SQLITE_FULL``, or the ``ENOSPC`` of a file write."""
+    import errno
+    import sqlite3
+
+    if isinstance(exc, sqlite3.OperationalError):
+        return int(getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF == 13 or "disk is full" in str(exc)
+    return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)
 
 
 def _internal(exc: BaseException) -> int:

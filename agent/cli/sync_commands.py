@@ -71,10 +71,10 @@ def _map_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--all", action="store_true", help="sync every remote calendar with a local one of the same name")
 
 
-def _engine(args: argparse.Namespace) -> Any:
+def _engine(args: argparse.Namespace, reading: bool = False) -> Any:
     from agent.sync.engine import SyncEngine
 
-    session = Session(args)
+    session = Session(args, reading=reading)  # reading: works on a read-only file too (issue 29, item 14)
     return SyncEngine(session.store, session.profile_id)
 
 
@@ -151,7 +151,7 @@ def add_account(args: argparse.Namespace) -> int:
 
 
 def accounts(args: argparse.Namespace) -> int:
-    engine = _engine(args)
+    engine = _engine(args, reading=True)
     listed = [(a, engine.accounts.mappings(a)) for a in engine.accounts.list()]
     payload = [a.to_json() | {"calendars": [m.to_json() for m in maps]} for a, maps in listed]
 

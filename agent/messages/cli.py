@@ -42,6 +42,11 @@ MESSAGES: dict[str, Message] = {
     # main.py
     "cli.interrupted": Message("已中断", "interrupted"),
     "cli.file_unusable": Message("无法使用 {path}：{text}", "cannot use {path}: {text}"),
+    "cli.disk_full": Message(
+        "磁盘已满（{text}）；命令没有完成，已写入的内容保持原样。请腾出一些空间后再试",
+        "the disk is full ({text}); the command did not finish, and what was already saved is as it was. "
+        "Free some space and try again",
+    ),
     "cli.internal": Message("内部错误（{error}: {text}）；请报告此问题", "internal error ({error}: {text}); please report it"),
     "cli.option_not_utf8": Message(
         "{option} 不是有效的 UTF-8 文本；请检查终端的编码", "{option} is not valid UTF-8 text; check the terminal's encoding"
@@ -86,7 +91,20 @@ MESSAGES: dict[str, Message] = {
     ),
     "cli.no_such_file": Message("无法读取 {path}：文件不存在", "cannot read {path}: no such file"),
     "cli.start_and_end": Message("--start 和 --end 要么都给，要么都不给", "give both --start and --end, or neither"),
-    "cli.cannot_write": Message("无法写入 {path}：{text}", "cannot write {path}: {text}"),
+    "cli.cannot_write": Message(
+        "无法写入 {path}：{text}；原有的文件（如有）保持不变",
+        "cannot write {path}: {text}; the previous file, if any, is unchanged",
+    ),
+    "cli.export_over_store": Message(
+        "{path} 是{role:zh}（{db}）；导出只写 iCalendar 文件，不会覆盖它。未写入任何内容，请换一个文件名",
+        "{path} is {role:en} ({db}); export writes an iCalendar file and will not overwrite it. Nothing was written; "
+        "pick another file name",
+    ),
+    "cli.export_over_database": Message(
+        "{path} 是一个 SQLite 数据库（备份或保留的副本？）；导出只写 iCalendar 文件，不会覆盖它。未写入任何内容，请换一个文件名",
+        "{path} holds an SQLite database (a backup, a copy kept aside?); export writes an iCalendar file and will not "
+        "overwrite it. Nothing was written; pick another file name",
+    ),
     "cli.empty_message": Message(
         "消息为空：请说出要安排或询问的事，例如 richeng chat '明天下午三点开会'",
         "the message is empty: say what to schedule or ask, e.g. richeng chat '明天下午三点开会'",
@@ -127,3 +145,12 @@ MESSAGES: dict[str, Message] = {
     ),
     "cli.not_synced": Message("'{remote}' 没有在账户 {account} 中同步", "'{remote}' is not synced in account {account}"),
 }
+
+STORE_ROLES: dict[str, Message] = {
+    "database": Message("数据库本身", "the database itself"),
+    "-wal": Message("数据库的预写日志（-wal）", "the database's write-ahead log (-wal)"),
+    "-shm": Message("数据库的共享内存文件（-shm）", "the database's shared-memory file (-shm)"),
+    "-journal": Message("数据库的回滚日志（-journal）", "the database's rollback journal (-journal)"),
+    "backup": Message("数据库的一个备份", "one of the database's backups"),
+}
+"""What ``agent.store.file_check.store_file_role`` found a file to be, for ``cli.export_over_store``."""

@@ -24,6 +24,15 @@ MESSAGES: dict[str, Message] = {
         "{path} is read-only, so this command cannot change it; nothing was written "
         "(commands that only read, such as events list or export, still work)",
     ),
+    "store.disk_full": Message(
+        "存放 {path} 的磁盘已满；未写入任何内容。请腾出一些空间后再试",
+        "the disk holding {path} is full; nothing was written. Free some space and try again",
+    ),
+    "store.disk_full_read": Message(
+        "存放 {path} 的磁盘已满，SQLite 连读取都需要一点空间；文件未被改动，也没有损坏。请腾出一些空间后再试",
+        "the disk holding {path} is full, and SQLite needs a little room even to read; the file was left untouched "
+        "and is not damaged. Free some space and try again",
+    ),
     "store.closed": Message("{path} 已关闭", "{path} is closed"),
     "store.busy_or_read_only": Message("数据库正忙或为只读：{reason}", "the database is busy or read-only: {reason}"),
     "store.before_commit_outside": Message("before_commit 需要一个已打开的事务", "before_commit needs an open transaction"),
@@ -61,6 +70,13 @@ MESSAGES: dict[str, Message] = {
         "请关闭并重新打开 Richeng，再用 `richeng db check` 检查它",
         "{db} was changed under Richeng by another program (its write-ahead log was replaced); nothing was written. "
         "Close and reopen Richeng, then check it with `richeng db check`",
+    ),
+    "store.db_replaced": Message(
+        "{db} 在 Richeng 打开期间被另一个文件替换了（同步工具、备份工具或手动复制？）；未写入任何内容。"
+        "请关闭并重新打开 Richeng 以使用新文件；关闭时，原来打开的内容会保存在它旁边，名为 …replaced-<时间>",
+        "{db} was replaced by another file while Richeng had it open (a sync or backup tool, a copy by hand?); "
+        "nothing was written. Close and reopen Richeng to use the new file; on closing, what was open is saved "
+        "beside it as …replaced-<time>",
     ),
     "store.cannot_lock": Message(
         "无法锁定 {db} 以写入：{reason}；未写入任何内容", "cannot lock {db} for writing: {reason}; nothing was written"

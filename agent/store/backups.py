@@ -16,6 +16,7 @@ clock, so rotation is testable. Names carry the UTC time and the kind, e.g.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
 import os
@@ -24,13 +25,21 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime, tzinfo
 from pathlib import Path
 from typing import Any, Protocol
 
 from agent.errors import NewerSchemaError, StoreError
+from agent.files import PARTIAL, create_private, private_folder, remove_stale, sync_folder, tighten
 from agent.messages.message import Message
-from agent.store.file_check import DamagedStoreError, FileCheck, connect_read_only, default_db_path, inspect_file
+from agent.store.file_check import (
+    DamagedStoreError,
+    FileCheck,
+    connect_read_only,
+    default_db_path,
+    inspect_file,
+    store_file_role,
+)
 from agent.store.file_guard import held_elsewhere
 from agent.store.migrations import known_version
 
@@ -142,11 +151,28 @@ def list_backups(db: Path, directory: Path | None = None) -> list[Backup]:
 
 
 def daily_due(directory: Path, now: datetime) -> bool:
-    """No daily backup yet on ``now``'s calendar day (in ``now``'s own zone)."""
+    """No daily backup yet on ``now``'s calendar day (in ``now``'s own zone). Backups dated
+    after ``now`` (a clock that ran ahead) do not count for today, and never stop one."""
     zone = now.tzinfo
-    return not any(
-        b.kind == "daily" and b.created.astimezone(zone).date() == now.date() for b in list_backups(Path("."), directory)
-    )
+    return not any(b.kind == "daily" and local_date(b.created, zone) == now.date() for b in list_backups(Path("."), directory))
+
+
+def local_date(moment: datetime, zone: tzinfo | None) -> date | None:
+    """``moment``'s day in ``zone``; None where the day is past what ``datetime`` holds (a
+    name stamped 9999-12-31T23:59Z is year 10000 in Shanghai)."""
+    try:
+        return moment.astimezone(zone).date()
+    except (OverflowError, ValueError):
+        return None
+
+
+def shown_time(moment: datetime) -> str:
+    """A backup's time as local ``YYYY-MM-DD HH:MM`` for people, or UTC when local time
+    cannot hold it."""
+    try:
+        return f"{moment.astimezone():%Y-%m-%d %H:%M}"
+    except (OverflowError, ValueError):
+        return f"{moment:%Y-%m-%d %H:%M} UTC"
 
 
 def make_backup(store: BackupSource, kind: str, now: datetime) -> Backup:
@@ -165,9 +191,12 @@ def make_backup(store: BackupSource, kind: str, now: datetime) -> Backup:
     stamp = utc_stamp(now)
     names = (folder / (f"{stem}-{stamp}-{kind}{SUFFIX}" if n == 1 else f"{stem}-{stamp}-{n}-{kind}{SUFFIX}")
              for n in range(1, MAX_NAMES + 1))  # fmt: skip
-    partial = folder / f".{stem}-{stamp}-{kind}-{os.getpid()}-{threading.get_ident()}{SUFFIX}.partial"
+    partial = folder / f".{stem}-{stamp}-{kind}-{os.getpid()}-{threading.get_ident()}{SUFFIX}{PARTIAL}"
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        private_backup_folder(folder)
+        remove_stale(folder, ".")  # a killed backup's half copy (tens of MB), once its process is gone
+        partial.unlink(missing_ok=True)
+        create_private(partial)  # 0600 whatever the umask: SQLite keeps the mode it finds
         copy = sqlite3.connect(partial)
         try:
             store.conn.backup(copy)
@@ -176,13 +205,87 @@ def make_backup(store: BackupSource, kind: str, now: datetime) -> Backup:
             copy.close()
         target = place_new(partial, names)
     except (OSError, sqlite3.Error) as exc:
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
+        raise StoreError("store.backup_failed", path=str(store.path), folder=str(folder), reason=_reason(exc)) from None
+    sync_folder(folder)
+    rotate(folder, kind, KEEP[kind], spare=target, now=now)
+    try:
+        size = target.stat().st_size
+    except OSError:
+        size = 0
+    return Backup(target, kind, _parse_stamp(target) or now.astimezone(UTC), size)
+
+
+def keep_replaced(store: BackupSource, now: datetime) -> Path:
+    """Save what an open store still holds after its file was replaced by rename (issue 29,
+    item 2) as ``<name>.replaced-<UTC stamp>[-n]`` beside the new file, 0600: the holder's
+    connection still reads the old file and its ``-wal``, which no path names any more.
+    SQLite leaves that ``-wal`` behind at close when the file has moved, and the next opener
+    would apply it to the new file; the caller removes it once this copy is made."""
+    if store.file is None:
+        raise StoreError("store.memory_no_backups")
+    db = store.file
+    stamp = utc_stamp(now)
+    partial = db.with_name(f".{db.name}.replaced-{os.getpid()}{PARTIAL}")
+    names = (db.with_name(f"{db.name}.replaced-{stamp}" + ("" if n == 1 else f"-{n}")) for n in range(1, MAX_NAMES + 1))
+    try:
         partial.unlink(missing_ok=True)
-        reason = getattr(exc, "strerror", None) or str(exc)
-        raise StoreError("store.backup_failed", path=str(store.path), folder=str(folder), reason=reason) from None
-    rotate(folder, kind, KEEP[kind])
-    made = _parse(target)
-    assert made is not None
-    return made
+        create_private(partial)
+        copy = sqlite3.connect(partial)
+        try:
+            store.conn.backup(copy)
+            copy.execute("PRAGMA journal_mode = DELETE")
+        finally:
+            copy.close()
+        target = place_new(partial, names)
+    except (OSError, sqlite3.Error) as exc:
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
+        raise StoreError("store.backup_failed", path=str(db), folder=str(db.parent), reason=_reason(exc)) from None
+    sync_folder(db.parent)
+    return target
+
+
+def _after(moment: datetime, now: datetime) -> bool:
+    """Whether a backup's time is after ``now`` (a naive ``now`` is taken as UTC)."""
+    try:
+        return moment > (now if now.tzinfo is not None else now.replace(tzinfo=UTC))
+    except (OverflowError, ValueError):
+        return False
+
+
+def _reason(exc: BaseException) -> str:
+    """The operating system's words for a failed copy, never the name of our own hidden
+    temporary file (issue 29: "unable to open database file: …/.richeng-….partial")."""
+    if isinstance(exc, OSError):
+        return exc.strerror or type(exc).__name__
+    text = str(exc)
+    return text.split(PARTIAL, 1)[0].rsplit(" ", 1)[0] if PARTIAL in text else text
+
+
+def private_backup_folder(folder: Path) -> None:
+    """The backup folder and the data folder above it, created 0700 and tightened to 0700 if
+    looser (issue 29, item 8); the backups in it 0600. A folder that is not under the user
+    data dir (``Store(backup_dir=...)``) is ours too: it was named for backups."""
+    import platformdirs
+
+    data = Path(platformdirs.user_data_dir("richeng", appauthor=False))
+    private_folder(folder)
+    for above in folder.parents:
+        if above == data or data in above.parents:
+            tighten(above)
+        if above == data:
+            break
+    with contextlib.suppress(OSError):
+        for entry in folder.iterdir():
+            if entry.name.endswith(SUFFIX):
+                tighten(entry)
+
+
+def _parse_stamp(path: Path) -> datetime | None:
+    made = _parse(path)
+    return made.created if made is not None else None
 
 
 def utc_stamp(now: datetime) -> str:
@@ -227,9 +330,21 @@ def place_new(source: Path, names: Iterable[Path], *, keep_source: bool = False)
     raise OSError(errno.EEXIST, "every free name is taken", str(source))
 
 
-def rotate(directory: Path, kind: str, keep: int) -> list[Path]:
-    """Delete all but the newest ``keep`` backups of ``kind``; returns what was deleted."""
+def rotate(directory: Path, kind: str, keep: int, spare: Path | None = None, now: datetime | None = None) -> list[Path]:
+    """Delete all but the newest ``keep`` backups of ``kind``; returns what was deleted.
+
+    ``spare`` (the backup just made) is never deleted and counts as one of the ``keep``:
+    after a clock that ran ahead (or a ``--now`` years on), seven backups dated in the future
+    made today's copy the oldest, and rotation deleted it at once (issue 29, item 6). Given
+    ``now``, backups dated after it go first: whichever clock was wrong, they were made
+    before the one just made, so their dates say nothing about which copy is newest; the rest
+    go by the dates in their names, oldest first."""
     mine = [b for b in list_backups(Path("."), directory) if b.kind == kind]
+    if spare is not None:
+        mine = [b for b in mine if b.path != spare]
+        keep = max(keep - 1, 0)
+    if now is not None:
+        mine.sort(key=lambda b: _after(b.created, now))  # stable: newest first within each group
     removed = []
     for old in mine[keep:]:
         try:
@@ -318,7 +433,7 @@ def restore(source: Path, target: Path, now: datetime) -> Restored:
     app before restoring."""
 
     source, target = source.expanduser(), target.expanduser()
-    if source.resolve() == target.resolve():
+    if store_file_role(source, target) == "database":
         raise StoreError("store.restore_is_database", source=str(source))
     events = check_restorable(source)
     if held_elsewhere(target):
@@ -326,8 +441,11 @@ def restore(source: Path, target: Path, now: datetime) -> Restored:
     if not target.parent.is_dir():
         raise StoreError("store.restore_no_folder", target=str(target), folder=str(target.parent))
     partial = target.with_name(f".{target.name}.restoring-{os.getpid()}")
+    remove_stale(target.parent, f".{target.name}.restoring-")  # a killed restore's copy
     reader = connect_read_only(source)
     try:
+        partial.unlink(missing_ok=True)
+        create_private(partial)
         copy = sqlite3.connect(partial)
         try:
             reader.backup(copy)
@@ -344,6 +462,7 @@ def restore(source: Path, target: Path, now: datetime) -> Restored:
         if target.exists():
             aside = keep_aside(target, now)
         os.replace(partial, target)
+        sync_folder(target.parent)
     except OSError as exc:
         partial.unlink(missing_ok=True)
         reason = exc.strerror or str(exc)
@@ -411,7 +530,7 @@ def refusal(check: FileCheck) -> StoreError:
             detail=check.detail,
             hint=hint,
             backup=str(newest.path),
-            created=f"{newest.created.astimezone():%Y-%m-%d %H:%M}",
+            created=shown_time(newest.created),
             quoted=shlex.quote(str(newest.path)),
         )
     return DamagedStoreError("store.damaged_no_backup", path, path=str(path), detail=check.detail, hint=hint)

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from agent.errors import StoreError
+from agent.files import PRIVATE_FOLDER, create_private, private_folder, remove_stale, tighten, write_replacing
 from agent.messages.catalogue import pair
 from agent.messages.message import Message
 from agent.store import backups as backup_mod
@@ -36,6 +37,8 @@ from agent.store.backups import refusal
 from agent.store.file_check import (
     BUSY_TIMEOUT_MS,
     connect_read_only,
+    default_db_path,
+    disk_full,
     inspect_file,
     read_version,
     writable,
@@ -86,8 +89,8 @@ class _Verified:
 
     def record(self) -> None:
         try:
-            self.file.parent.mkdir(parents=True, exist_ok=True)
-            self.file.write_text(json.dumps(self._identity()), "utf-8")
+            private_folder(self.file.parent)
+            write_replacing(self.file, json.dumps(self._identity()).encode("utf-8"))
         except OSError:
             pass  # only a cache: the next open checks the file again
 
@@ -175,7 +178,10 @@ class Store:
         self.backups = backups
 
         try:
-            file.parent.mkdir(parents=True, exist_ok=True)
+            if file.expanduser().resolve().parent == default_db_path().resolve().parent:
+                private_folder(file.parent)  # the user data dir is ours: 0700 (issue 29, item 8)
+            else:
+                file.parent.mkdir(parents=True, exist_ok=True, mode=PRIVATE_FOLDER)  # the user's own folder: left as it is
         except OSError as exc:
             raise StoreError("store.cannot_create_folder", path=str(self.path), reason=exc.strerror) from None
         self.backup_dir = backup_dir or backup_mod.backup_dir_for(file)
@@ -194,12 +200,19 @@ class Store:
                 raise ReadOnlyStoreError("store.read_only", path=str(file))
             self.read_only = True
             file = self._scratch_copy(file)
+        if not self.read_only:
+            self._make_private(file, new=check.state == "new")
         self.file = file
         try:
             self.conn.execute("PRAGMA journal_mode = WAL")
         except sqlite3.DatabaseError as exc:
             self._close_all()
-            raise StoreError("store.cannot_use", path=str(self.path), reason=str(exc)) from None
+            raise disk_full(exc, self.file, reading=reading) or StoreError(
+                "store.cannot_use", path=str(self.path), reason=str(exc)
+            ) from None
+        if not self.read_only:
+            for extra in ("-wal", "-shm"):
+                tighten(Path(f"{file}{extra}"))
         if not self.read_only and backups:
             self._verified = verified
             if 0 < check.version < known_version() and backups:
@@ -214,6 +227,17 @@ class Store:
                 backup_mod.make_backup(self, "daily", self.clock())
             except StoreError as exc:
                 self.notices.append(str(exc))
+
+    @staticmethod
+    def _make_private(file: Path, *, new: bool) -> None:
+        """The database 0600 whatever the umask: a new one is created so before SQLite opens
+        it (SQLite gives ``-wal`` and ``-shm`` the mode of the database), an existing one is
+        tightened (issue 29, item 8). A killed restore's hidden copy beside it goes too."""
+        if new:
+            with contextlib.suppress(OSError):  # the folder refuses: SQLite says so in its own words
+                create_private(file)
+        tighten(file)
+        remove_stale(file.parent, f".{file.name}.")
 
     def _scratch_copy(self, file: Path) -> Path:
         """A private, writable copy of a read-only file, deleted on close."""
@@ -248,7 +272,7 @@ class Store:
             self._migrate()
         except sqlite3.DatabaseError as exc:
             self._close_all()
-            raise StoreError("store.cannot_use", path=str(self.path), reason=str(exc)) from None
+            raise disk_full(exc, self.file) or StoreError("store.cannot_use", path=str(self.path), reason=str(exc)) from None
 
     # ---- connections ---------------------------------------------------------------------
 
@@ -312,8 +336,12 @@ class Store:
                 return
             guard = self._guard
             if guard is not None:
-                guard.check_wal()
                 guard.hold_writer(BUSY_TIMEOUT_MS / 1000)
+                try:
+                    guard.check_files()  # holding the writer byte: no Richeng writer is between the check and BEGIN
+                except StoreError:
+                    guard.drop_writer()
+                    raise
             try:
                 yield from self._outermost(conn, local)
             finally:
@@ -334,16 +362,22 @@ class Store:
             yield conn
             while local.hooks:  # before-commit hooks (the undo journal), inside the transaction
                 local.hooks.pop(next(iter(local.hooks)))(conn)
-        except BaseException:
+        except BaseException as exc:
             local.depth = 0
             local.hooks = {}
             self._rollback(conn)
+            full = disk_full(exc, self.file)
+            if full is not None:
+                raise full from None
             raise
         local.depth = 0
         try:
             conn.execute("COMMIT")
-        except sqlite3.Error:
+        except sqlite3.Error as exc:
             self._rollback(conn)
+            full = disk_full(exc, self.file)
+            if full is not None:
+                raise full from None
             raise
 
     def before_commit(self, key: str, hook: Callable[[sqlite3.Connection], None]) -> bool:
@@ -399,9 +433,28 @@ class Store:
             if self.backups and not self.read_only and self.file is not None:
                 with contextlib.suppress(StoreError, sqlite3.Error):  # closing must not fail; the next open backs up
                     self._backup_if_holding_events(first=False)
+            replaced = self._guard is not None and self._guard.replaced()
+            stale_wal = self._keep_replaced() if replaced else None
             self._close_all()
-            if self._verified is not None and self.file is not None and self.file.exists():
-                self._verified.record()
+            if stale_wal is not None:  # the old file's log, saved above: never to be applied to the new file
+                for extra in ("-wal", "-shm"):
+                    with contextlib.suppress(OSError):
+                        Path(f"{stale_wal}{extra}").unlink()
+            if self._verified is not None and self.file is not None and self.file.exists() and not replaced:
+                self._verified.record()  # never for a file put in place by someone else: it is checked on open
+
+    def _keep_replaced(self) -> Path | None:
+        """The file was replaced by rename while open: save what this store holds (the old
+        file and its ``-wal``) beside it, and return the database path whose ``-wal`` and
+        ``-shm`` are then removed, if they are still the ones this store opened."""
+        guard = self._guard
+        if guard is None or self.file is None or (self._shared or getattr(self._local, "conn", None)) is None:
+            return None  # a new connection would open the new file, not the one this store held
+        try:
+            backup_mod.keep_replaced(self, self.clock())
+        except (StoreError, sqlite3.Error):
+            return None  # nothing saved: leave every file as it is
+        return self.file if guard.wal_is_ours() else None
 
     def _close_all(self) -> None:
         self._closed = True

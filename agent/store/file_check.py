@@ -125,11 +125,88 @@ def inspect_file(path: Path, *, integrity: bool = True) -> FileCheck:
                 return FileCheck(path, "damaged", version, f"SQLite's integrity check: {detail}")
         return FileCheck(path, "ok", version)
     except sqlite3.OperationalError as exc:  # cannot open, locked, I/O: not a verdict on the file
-        raise StoreError("store.cannot_read_untouched", path=str(path), reason=str(exc)) from None
+        full = disk_full(exc, path, reading=True)
+        raise full or StoreError("store.cannot_read_untouched", path=str(path), reason=str(exc)) from None
     except sqlite3.DatabaseError as exc:  # corrupt, not a database
         return FileCheck(path, "damaged", detail=str(exc))
     finally:
         conn.close()
+
+
+LOW_SPACE = 1 << 20
+"""Free bytes under which SQLite's "disk I/O error" is taken to mean the disk is full: even a
+read-only connection of a WAL file needs room for its ``-shm`` (issue 29, item 14: under
+32 KB free every command said the file "cannot be read", as if it were damaged)."""
+
+SQLITE_IOERR = 10
+SQLITE_FULL = 13
+
+
+def free_bytes(path: Path) -> int | None:
+    """Free bytes for this user on the file system holding ``path`` (or its folder)."""
+    for place in (path, path.parent):
+        try:
+            info = os.statvfs(place)
+        except (OSError, AttributeError):  # AttributeError: Windows has no statvfs
+            continue
+        return info.f_bavail * info.f_frsize
+    return None
+
+
+def disk_full(exc: BaseException, path: Path | None, *, reading: bool = False) -> StoreError | None:
+    """The one-line error for SQLite's "database or disk is full", or for its "disk I/O error"
+    when the disk holding ``path`` is all but full; None for any other error. Turns
+    ``internal error (OperationalError: database or disk is full)`` into a sentence, and keeps
+    a full disk from being reported as a damaged file."""
+    if not isinstance(exc, sqlite3.OperationalError):
+        return None
+    code = int(getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF
+    text = str(exc)
+    shown = str(path) if path is not None else ":memory:"
+    if code == SQLITE_FULL or "disk is full" in text:
+        return StoreError("store.disk_full_read" if reading else "store.disk_full", path=shown)
+    if path is not None and (code == SQLITE_IOERR or "disk I/O error" in text):
+        free = free_bytes(path)
+        if free is not None and free < LOW_SPACE:
+            return StoreError("store.disk_full_read" if reading else "store.disk_full", path=shown)
+    return None
+
+
+def store_file_role(path: Path, db: Path, backup_dir: Path | None = None) -> str | None:
+    """What ``path`` is to the database ``db``: ``"database"`` (the file itself, by name, link
+    or hard link), ``"-wal"``, ``"-shm"``, ``"-journal"`` (its side files, existing or not),
+    ``"backup"`` (a file in ``backup_dir``, its backup folder), else None. The one test that a command which
+    writes a file the user named (``export -o``) or replaces the database (``db restore``)
+    makes before writing a byte (issue 29, item 1: ``export -o DB`` wrote ICS over the
+    database and exited 0)."""
+    path, db = path.expanduser(), db.expanduser()
+    try:
+        if path.resolve() == db.resolve() or (path.exists() and db.exists() and path.samefile(db)):
+            return "database"
+        for extra in ("-wal", "-shm", "-journal"):
+            named = {Path(f"{db}{extra}").resolve(), Path(f"{db.resolve()}{extra}")}
+            if path.resolve() in named:
+                return extra
+        if backup_dir is not None and path.resolve().parent == backup_dir.resolve():
+            return "backup"
+    except (OSError, RuntimeError):  # a loop of links: not ours to judge, the write will say
+        return None
+    return None
+
+
+def holds_database(path: Path) -> bool:
+    """Whether ``path`` exists and starts with SQLite's header: a database (a backup, a copy
+    kept aside, another program's) that a text export must never overwrite."""
+    try:
+        if not path.is_file():  # a FIFO would block the read; a device is no database
+            return False
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+        try:
+            return os.read(fd, len(SQLITE_MAGIC)) == SQLITE_MAGIC
+        finally:
+            os.close(fd)
+    except OSError:
+        return False
 
 
 def read_version(conn: sqlite3.Connection) -> int:

@@ -23,7 +23,11 @@ to a descriptor of the guard's own and survive any other descriptor being closed
 
 A tripwire checks before every write that the ``-wal`` is still the file the store opened;
 if another program replaced it, the write is refused with one line instead of starting a
-second WAL. OFD locks conflict with POSIX locks of other processes (fcntl(2)), which is what
+second WAL. It checks the database itself the same way (issue 29, item 2): a file put in
+its place by rename (``mv other.sqlite3 db.sqlite3``, what Dropbox, Syncthing or a restore
+by hand do) leaves this store writing to the deleted file while reporting success, so the
+write is refused once the path no longer names the file the store holds. That check needs
+no locks and runs on every platform. OFD locks conflict with POSIX locks of other processes (fcntl(2)), which is what
 makes them visible to SQLite elsewhere. Where the platform has no OFD locks (macOS, Windows)
 the guard does nothing and ``FileGuard.active`` is False (docs/architecture.md).
 """
@@ -60,9 +64,9 @@ def _flock(kind: int, start: int, length: int) -> bytes:
     return struct.pack(_FLOCK, kind, os.SEEK_SET, start, length, 0)
 
 
-def _identity(path: Path) -> tuple[int, int] | None:
+def _identity(path: Path | str) -> tuple[int, int] | None:
     try:
-        info = path.stat()
+        info = os.stat(path)
     except OSError:
         return None
     return info.st_dev, info.st_ino
@@ -75,12 +79,15 @@ class FileGuard:
     def __init__(self, db: Path) -> None:
         self.db = db
         self.wal = Path(f"{db}-wal")
+        self._db_name, self._wal_name = str(db), f"{db}-wal"  # stat()ed before every write: no Path work there
         self._fds: list[int] = []
         self._db_fd = -1
         self._wal_id: tuple[int, int] | None = None
+        self._db_id: tuple[int, int] | None = None
         self.active = False
 
     def take(self) -> None:
+        self._db_id = _identity(self.db)
         if not HAVE_OFD:
             return
         try:
@@ -90,6 +97,8 @@ class FileGuard:
             self.release()  # a file system without locks (some network mounts): SQLite's own only
             return  # the descriptors stay open until close(): see release
         self._wal_id = _identity(self.wal)
+        held = os.fstat(self._db_fd)
+        self._db_id = held.st_dev, held.st_ino  # the file this store's descriptors hold, whatever the path names now
         self.active = True
 
     def _lock(self, path: Path, mode: int, kind: int, start: int, length: int) -> int:
@@ -98,10 +107,22 @@ class FileGuard:
         fcntl.fcntl(fd, _OFD_SETLK, _flock(kind, start, length))
         return fd
 
-    def check_wal(self) -> None:
-        """Refuse a write when the ``-wal`` this store opened has been deleted or replaced."""
-        if self.active and _identity(self.wal) != self._wal_id:
+    def check_files(self) -> None:
+        """Refuse a write when the database this store opened is no longer at its path
+        (deleted, or replaced by rename), or its ``-wal`` has been deleted or replaced."""
+        if self.replaced():
+            raise StoreError("store.db_replaced", db=str(self.db))
+        if self.active and _identity(self._wal_name) != self._wal_id:
             raise StoreError("store.wal_replaced", db=str(self.db))
+
+    def wal_is_ours(self) -> bool:
+        """Whether the ``-wal`` at the path is still the one this store opened (known only
+        while the guard holds its locks)."""
+        return self.active and self._wal_id is not None and _identity(self.wal) == self._wal_id
+
+    def replaced(self) -> bool:
+        """Whether the path now names another file than the one this store holds (or none)."""
+        return self._db_id is not None and _identity(self._db_name) != self._db_id
 
     def hold_writer(self, timeout_s: float) -> None:
         """Wait up to ``timeout_s`` for, then hold, Richeng's writer byte (between processes;

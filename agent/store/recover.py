@@ -10,12 +10,15 @@ materialised again from the events, the full-text indexes are filled by their tr
 Events whose calendar was lost go to a new calendar "已恢复 Recovered" of their profile.
 
 The damaged file is only ever opened read-only; the result is a new file, never in place,
-created with ``O_EXCL`` in a folder that must already exist. A source that is not a Richeng
+written under a hidden temporary name (mode 0600) and given its name by a hard link only once
+it is whole, in a folder that must already exist; an existing file is never replaced. A source that is not a Richeng
 database (a text file, another program's SQLite file) is refused before anything is written.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import sqlite3
 from collections.abc import Iterator
@@ -25,7 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from agent.errors import StoreError
+from agent.files import create_private, partial_name, remove_stale, sync_folder
 from agent.messages.message import Message
+from agent.store.backups import place_new
 from agent.store.event_sql import EVENT_TABLES, EventSql
 from agent.store.migrations import known_version, migrate, unknown
 
@@ -161,6 +166,8 @@ def recover(source: Path, target: Path) -> RecoveryReport:
     except sqlite3.Error as exc:
         raise StoreError("store.cannot_read", path=str(source), reason=str(exc)) from None
     report = RecoveryReport(source, target)
+    final, target = target, partial_name(target, "recovering")  # written aside, renamed when whole (issue 29, item 5)
+    remove_stale(final.parent, f".{final.name}.")  # a killed recovery's half file
     created = False
     try:
         _check_richeng(damaged, source)
@@ -173,14 +180,12 @@ def recover(source: Path, target: Path) -> RecoveryReport:
         if strange:
             raise StoreError("store.recover_newer", source=str(source), version=version)
         start = version if version > 0 else known_version()
-        try:  # O_EXCL: a file that appeared meanwhile is never written over
-            os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
-            created = True
+        try:
+            Path(target).unlink(missing_ok=True)
+            created = create_private(target)  # 0600 whatever the umask
             fresh = sqlite3.connect(target, isolation_level=None)
-        except FileExistsError:
-            raise StoreError("store.recover_target_exists", target=str(target)) from None
         except (OSError, sqlite3.Error) as exc:
-            raise StoreError("store.cannot_create", path=str(target), reason=getattr(exc, "strerror", None) or str(exc)) from None
+            raise StoreError("store.cannot_create", path=str(final), reason=getattr(exc, "strerror", None) or str(exc)) from None
         try:
             fresh.execute("BEGIN")
             _schema_at(fresh, start)
@@ -193,25 +198,45 @@ def recover(source: Path, target: Path) -> RecoveryReport:
             fresh.close()
     except BaseException:
         if created:  # our own half-written file; the damaged one was only read
-            for extra in ("", "-journal", "-wal", "-shm"):
-                Path(f"{target}{extra}").unlink(missing_ok=True)
+            _remove_partial(target)
         raise
     finally:
         damaged.close()
-    store = db.Store(target, backups=False)  # migrates start -> current
     try:
-        with store.transaction():
-            for profile_id, uid in rebuild:
-                try:
-                    EventRepo(store, int(profile_id)).expander.materialize(uid)
-                except Exception as exc:  # one unreadable event must not stop the rest
-                    report.notes.append(f"event {uid}: its instances could not be rebuilt ({exc})")
-        report.events = int(store.conn.execute("SELECT COUNT(*) FROM events").fetchone()[0])
-    finally:
-        store.close()
+        store = db.Store(target, backups=False)  # migrates start -> current
+        try:
+            with store.transaction():
+                for profile_id, uid in rebuild:
+                    try:
+                        EventRepo(store, int(profile_id)).expander.materialize(uid)
+                    except Exception as exc:  # one unreadable event must not stop the rest
+                        report.notes.append(f"event {uid}: its instances could not be rebuilt ({exc})")
+            report.events = int(store.conn.execute("SELECT COUNT(*) FROM events").fetchone()[0])
+        finally:
+            store.close()
+        place_new(target, [final])  # a hard link: a file that appeared at ``final`` meanwhile is never replaced
+    except FileExistsError:
+        _remove_partial(target)
+        raise StoreError("store.recover_target_exists", target=str(final)) from None
+    except OSError as exc:
+        _remove_partial(target)
+        if exc.errno == errno.EEXIST:
+            raise StoreError("store.recover_target_exists", target=str(final)) from None
+        raise StoreError("store.cannot_create", path=str(final), reason=exc.strerror or str(exc)) from None
+    except BaseException:
+        _remove_partial(target)
+        raise
+    sync_folder(final.parent)
+    report.target = final
     if start != known_version():
         report.notes.append(f"the damaged file had schema {start}; the new file was upgraded to {known_version()}")
     return report
+
+
+def _remove_partial(partial: Path) -> None:
+    for extra in ("", "-journal", "-wal", "-shm"):
+        with contextlib.suppress(OSError):
+            Path(f"{partial}{extra}").unlink(missing_ok=True)
 
 
 def default_output(source: Path, now: datetime) -> Path:

@@ -163,10 +163,11 @@ def export_to(
     ctx: AppContext, path: str, calendar_name: str | None = None, start: datetime | None = None, end: datetime | None = None
 ) -> int:
     """Write the chosen events to ``path``; returns how many VEVENTs were written."""
+    from agent.files import write_replacing
     from agent.ics.exporter import export_calendar
 
     data = export_calendar(ctx.store, ctx.profile_id, calendar_name, start, end, tz=ctx.tz)
-    Path(path).write_bytes(data)
+    write_replacing(Path(path), data)  # temp file, fsync, rename: a full disk keeps the previous file (issue 29)
     return data.count(b"BEGIN:VEVENT")
 
 
