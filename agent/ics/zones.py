@@ -93,7 +93,7 @@ _ZONE_RULE = re.compile(r"^RRULE[;:]([^\r\n]*)", re.MULTILINE | re.IGNORECASE)
 _ZONE_DATES = re.compile(r"^RDATE[;:]([^\r\n]*)", re.MULTILINE | re.IGNORECASE)
 _ZONE_TZID = re.compile(r"^TZID[;:]([^\r\n]*)", re.MULTILINE | re.IGNORECASE)
 _FOLDED = re.compile(r"\r?\n[ \t]")
-_SPREAD_PARTS = ("BYMONTH", "BYDAY", "BYMONTHDAY", "BYYEARDAY", "BYWEEKNO")
+_SPREAD_PARTS = ("BYMONTH", "BYMONTHDAY", "BYYEARDAY", "BYWEEKNO", "BYHOUR", "BYMINUTE", "BYSECOND")
 
 
 class ZoneTooCostly(ValueError):
@@ -131,16 +131,23 @@ def zone_problem(text: str) -> str | None:
         rule = dict(part.partition("=")[::2] for part in match.group(1).upper().split(";") if part)
         if rule.get("FREQ") != "YEARLY":
             return f"its VTIMEZONE has a rule FREQ={rule.get('FREQ', '?')[:12]} (time zones change yearly)"
-        if any(name in rule for name in ("BYHOUR", "BYMINUTE", "BYSECOND")):
-            return "its VTIMEZONE has a rule that repeats within a day"
-        spread = 1
-        for name in _SPREAD_PARTS:
-            if name in rule:
-                spread *= max(1, len(rule[name].split(",")))
-        total += spread
+        total += _spread(rule)
         if total > MAX_RULE_SPREAD:
             return f"its VTIMEZONE's rules repeat over {MAX_RULE_SPREAD} times a year"
     return None
+
+
+def _spread(rule: dict[str, str]) -> int:
+    """About how many instances a yearly rule makes a year (an upper estimate)."""
+    spread = 1
+    for name in _SPREAD_PARTS:
+        if name in rule:
+            spread *= max(1, len(rule[name].split(",")))
+    if "BYDAY" in rule:  # "SU" is every Sunday of the month (5); "-1SU" one
+        spread *= sum(1 if day.strip()[:1] in "+-0123456789" else 5 for day in rule["BYDAY"].split(","))
+    if "BYMONTH" not in rule and any(name in rule for name in ("BYDAY", "BYMONTHDAY")):
+        spread *= 12
+    return spread
 
 
 @dataclass(frozen=True)
