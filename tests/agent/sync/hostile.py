@@ -27,6 +27,7 @@ from xml.etree import ElementTree
 from tests.support.fault_proxy import HOP_BY_HOP, kind_of
 
 STREAM_LIMIT_S = 20.0  # a trickle or an endless body never outlives a test that hangs up
+STREAM_LIMIT_BYTES = 48 * 1024 * 1024  # nor sends more than this
 
 
 @dataclass
@@ -148,7 +149,7 @@ class HostileServer(_Server):
     def forward(self, method: str, path: str, headers: dict[str, str], body: bytes) -> tuple[int, str, dict[str, str], bytes]:
         conn = http.client.HTTPConnection(*self.upstream, timeout=60)
         try:
-            sent = {k: v for k, v in headers.items() if k.lower() not in HOP_BY_HOP | {"host"}}
+            sent = {k: v for k, v in headers.items() if k.lower() not in HOP_BY_HOP | {"host", "accept-encoding"}}
             sent["Host"] = f"{self.upstream[0]}:{self.upstream[1]}"
             sent["Content-Length"] = str(len(body))
             conn.request(method, path, body=body, headers=sent)
@@ -210,11 +211,13 @@ def _handler_for(owner: HostileServer) -> type[BaseHTTPRequestHandler]:
             self.close_connection = True
             ends = time.monotonic() + STREAM_LIMIT_S
             try:
-                while time.monotonic() < ends and not owner.stopped.is_set():
+                sent = 0
+                while time.monotonic() < ends and not owner.stopped.is_set() and sent < STREAM_LIMIT_BYTES:
                     chunk = piece()
                     self.wfile.write(chunk)
                     self.wfile.flush()
                     owner.sent_bytes += len(chunk)
+                    sent += len(chunk)
                     if pause:
                         time.sleep(pause)
             except (OSError, StopIteration):
