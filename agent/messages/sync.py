@@ -164,8 +164,4 @@ MESSAGES: dict[str, Message] = {
         "这个事件的 UID 已在本地日历 '{other}' 中；那里的事件没有被改动",
         "this event's UID is already in local calendar '{other}'; the event there was not changed",
     ),
-    "sync.url_password": Message(
-        "服务器地址中含有密码；请去掉它，改用 --password-stdin 或系统钥匙串",
-        "the server URL holds a password; remove it and give the password with --password-stdin or the keyring",
-    ),
 }
