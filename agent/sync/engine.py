@@ -497,7 +497,7 @@ class _CalendarSync:
             # Decided as a pull would, with the same guard: a UID that lives in another local
             # calendar is never written over (issue 29: "Private" lost an event this way).
             elsewhere = self.local.elsewhere([resource.uid]) if resource.uid else {}
-            with _savepoint(self.engine.store):
+            with self.engine.store.transaction():
                 self._incoming(current, resource, elsewhere)
             return
         self.items.put(uid, key, etag, local_hash(rows), canonical_hash(rows))
