@@ -34,9 +34,7 @@ UID_CONFLICT = (CALDAV + "no-uid-conflict", CALDAV + "unique-uid")
 
 _XML = '<?xml version="1.0" encoding="utf-8"?>\n'
 ETAG_PROPFIND = _XML + '<D:propfind xmlns:D="DAV:"><D:prop><D:getetag/><D:resourcetype/></D:prop></D:propfind>'
-PRIVILEGE_PROPFIND = (
-    _XML + '<D:propfind xmlns:D="DAV:"><D:prop><D:current-user-privilege-set/></D:prop></D:propfind>'
-)
+PRIVILEGE_PROPFIND = _XML + '<D:propfind xmlns:D="DAV:"><D:prop><D:current-user-privilege-set/></D:prop></D:propfind>'
 CURRENT_PRIVILEGES = DAV + "current-user-privilege-set"
 # Any of these lets us write resources into a collection (RFC 3744 3.1: ``all`` and ``write`` aggregate the others).
 WRITE_PRIVILEGES = (DAV + "all", DAV + "write", DAV + "write-content", DAV + "bind")

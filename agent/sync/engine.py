@@ -513,9 +513,11 @@ class _CalendarSync:
                 if mapping.id != self.mapping.id:
                     self._others.update({item.uid: (mapping, item) for item in ItemStore(self.engine.store, mapping.id).all()})
         found = self._others.pop(uid, None)
-        if found is None or found[1].ignored or found[1].etag is None:
+        if found is None:
             return
         mapping, item = found
+        if item.ignored or item.etag is None:
+            return
         other = self.engine.remote_for(self.remote.client, mapping)
         try:
             other.delete(item.href, item.etag)

@@ -19,6 +19,7 @@ Deadlines are monotonic-clock arithmetic for the running process; tests make the
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from dataclasses import dataclass
@@ -134,10 +135,8 @@ class BoundedSession:
 
         old = self.inner
         self.inner = requests.Session()
-        try:
+        with contextlib.suppress(Exception):  # closing is best effort; the worker may be inside it
             old.close()
-        except Exception:  # closing is best effort; the worker may be inside it
-            pass
 
 
 def bound(client: Any, limits: Limits, run_deadline: float | None) -> Any:

@@ -35,7 +35,8 @@ def _part(kind: str, start: str, rule: str = "", offset_to: str = "+0000") -> st
 
 SECONDLY = _zone(
     "Bomb",
-    _part("STANDARD", "19700101T000000", "FREQ=SECONDLY") + _part("DAYLIGHT", "19700101T000001", "FREQ=SECONDLY;INTERVAL=2", "+0100"),
+    _part("STANDARD", "19700101T000000", "FREQ=SECONDLY")
+    + _part("DAYLIGHT", "19700101T000001", "FREQ=SECONDLY;INTERVAL=2", "+0100"),
 )
 MANY_PARTS = _zone("Bomb", "".join(_part("STANDARD", f"{1900 + i % 200}0101T000000") for i in range(10_000)))
 SPREAD = _zone("Bomb", _part("STANDARD", "19700101T000000", "FREQ=YEARLY;BYMONTHDAY=1,2,3,4,5,6,7;BYHOUR=0,1,2,3,4,5,6,7,8,9"))

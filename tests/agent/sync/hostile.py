@@ -14,6 +14,7 @@ Everything is bounded: a trickle or an endless body stops when the client hangs 
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import socket
 import threading
@@ -222,10 +223,8 @@ def _handler_for(owner: HostileServer) -> type[BaseHTTPRequestHandler]:
                         time.sleep(pause)
             except (OSError, StopIteration):
                 pass
-            try:
+            with contextlib.suppress(OSError):
                 self.connection.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
 
         do_GET = do_PUT = do_DELETE = do_PROPFIND = do_REPORT = do_OPTIONS = do_HEAD = do_POST = do_MKCALENDAR = _any
         do_PROPPATCH = do_MKCOL = _any

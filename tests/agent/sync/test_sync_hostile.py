@@ -34,7 +34,6 @@ from agent.sync.transport import Limits
 from tests.agent.sync.hostile import Answer, Elsewhere, HostileServer, Request, add_members, member, multistatus
 from tests.agent.sync.remote_state import BASE, ServerSide, device_behind, event_text, token_of
 from tests.support.caldav_server import CalDavServer, Device
-from tests.support.clock import SHANGHAI
 
 LIMITS = Limits(request_s=1.5, run_s=20.0, read_s=1.0, body_bytes=1024 * 1024, listing_entries=500)
 HANG_GUARD_S = 60.0  # only a hang fails on time; no case is expected to come near it
@@ -259,7 +258,9 @@ def test_a_server_trickling_one_byte_at_a_time_meets_the_deadline(
     case.device.close()
 
 
-def test_the_run_has_a_deadline_of_its_own(server: CalDavServer, hostile: HostileServer, elsewhere: Elsewhere, tmp_path: Path) -> None:
+def test_the_run_has_a_deadline_of_its_own(
+    server: CalDavServer, hostile: HostileServer, elsewhere: Elsewhere, tmp_path: Path
+) -> None:
     """Each answer within the request deadline, the run as a whole not within its own."""
     case = _case(server, hostile, elsewhere, tmp_path)
     changed = _pull_and_push(case)
@@ -286,12 +287,16 @@ def test_an_endless_body_is_cut_at_the_cap(
     case.device.close()
 
 
-def test_an_endless_listing_is_one_error(server: CalDavServer, hostile: HostileServer, elsewhere: Elsewhere, tmp_path: Path) -> None:
+def test_an_endless_listing_is_one_error(
+    server: CalDavServer, hostile: HostileServer, elsewhere: Elsewhere, tmp_path: Path
+) -> None:
     case = _case(server, hostile, elsewhere, tmp_path)
     before = case.snapshot()
     token = token_of(case.device)
     listing = multistatus(*(member(f"{case.path}n-{i}.ics", f'"{i}"') for i in range(LIMITS.listing_entries + 1)), token="t2")
-    report, seconds, peak = _attacked_run(case, _only("sync-collection", lambda: Answer(207, listing, {"Content-Type": "application/xml"})))
+    report, seconds, peak = _attacked_run(
+        case, _only("sync-collection", lambda: Answer(207, listing, {"Content-Type": "application/xml"}))
+    )
     _judge("a listing of too many hrefs", "sync-collection", case, before, report, seconds, peak, "resources; not synced")
     assert token_of(case.device) == token
     case.device.close()
@@ -300,13 +305,13 @@ def test_an_endless_listing_is_one_error(server: CalDavServer, hostile: HostileS
 # ---- one bad resource among good ones (findings 9, 12, 13) -----------------------------------------
 
 ZONE_BOMB = (
-    "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//bomb//EN\r\nBEGIN:VTIMEZONE\r\nTZID:Bomb\r\n"
-    "BEGIN:STANDARD\r\nDTSTART:19700101T000000\r\nRRULE:FREQ=SECONDLY\r\nTZOFFSETFROM:+0100\r\nTZOFFSETTO:+0000\r\n"
-    "END:STANDARD\r\nBEGIN:DAYLIGHT\r\nDTSTART:19700101T000001\r\nRRULE:FREQ=SECONDLY;INTERVAL=2\r\n"
-    "TZOFFSETFROM:+0000\r\nTZOFFSETTO:+0100\r\nEND:DAYLIGHT\r\nEND:VTIMEZONE\r\nBEGIN:VEVENT\r\nUID:extra\r\n"
-    "DTSTAMP:20260101T000000Z\r\nDTSTART;TZID=Bomb:20270105T100000\r\nDTEND;TZID=Bomb:20270105T110000\r\n"
-    "SUMMARY:bomb\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
-).encode()
+    b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//bomb//EN\r\nBEGIN:VTIMEZONE\r\nTZID:Bomb\r\n"
+    b"BEGIN:STANDARD\r\nDTSTART:19700101T000000\r\nRRULE:FREQ=SECONDLY\r\nTZOFFSETFROM:+0100\r\nTZOFFSETTO:+0000\r\n"
+    b"END:STANDARD\r\nBEGIN:DAYLIGHT\r\nDTSTART:19700101T000001\r\nRRULE:FREQ=SECONDLY;INTERVAL=2\r\n"
+    b"TZOFFSETFROM:+0000\r\nTZOFFSETTO:+0100\r\nEND:DAYLIGHT\r\nEND:VTIMEZONE\r\nBEGIN:VEVENT\r\nUID:extra\r\n"
+    b"DTSTAMP:20260101T000000Z\r\nDTSTART;TZID=Bomb:20270105T100000\r\nDTEND;TZID=Bomb:20270105T110000\r\n"
+    b"SUMMARY:bomb\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+)
 BAD_BYTES = event_text("extra", "caf\udcff", BASE).encode("utf-8", "surrogateescape")
 CONTROLS = event_text("extra", "clear\x1b[2J bell\x07 nul\x00 end", BASE).encode()
 EXTRA = {"zone bomb": ZONE_BOMB, "bytes that are not UTF-8": BAD_BYTES, "control characters": CONTROLS}
@@ -327,9 +332,13 @@ def _extra_resource(case: Case, data: bytes, via: str) -> Callable[[HostileServe
             status, _, headers, body = owner.forward(request.method, request.path, request.headers, request.body)
             text = escape(data.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
             extra = (
-                f'<response xmlns="DAV:"><href>{href}</href><propstat><prop><getetag>"extra-1"</getetag>'
-                '<calendar-data xmlns="urn:ietf:params:xml:ns:caldav">'
-            ).encode() + text + b"</calendar-data></prop><status>HTTP/1.1 200 OK</status></propstat></response>"
+                (
+                    f'<response xmlns="DAV:"><href>{href}</href><propstat><prop><getetag>"extra-1"</getetag>'
+                    '<calendar-data xmlns="urn:ietf:params:xml:ns:caldav">'
+                ).encode()
+                + text
+                + b"</calendar-data></prop><status>HTTP/1.1 200 OK</status></propstat></response>"
+            )
             end = body.rindex(b"</")
             return Answer(status, body[:end] + extra + body[end:], headers)
         return None
@@ -350,7 +359,7 @@ def test_one_bad_resource_costs_only_itself(
         report, seconds, peak = _attacked_run(case, attack)
         titles = case.device.titles()
         assert "clear[2J bell nul end" in titles and not any(ord(c) < 32 for t in titles for c in t)
-        RESULTS[(what, via)] = ("0 / 0 / 0", f"{seconds:.1f} s, {peak:.0f} MB | (stored without them: \"clear[2J bell nul end\")")
+        RESULTS[(what, via)] = ("0 / 0 / 0", f'{seconds:.1f} s, {peak:.0f} MB | (stored without them: "clear[2J bell nul end")')
         # XML 1.0 has no ESC or NUL: a multistatus carrying them is refused whole, and made
         # up for with a GET (said once); the GET's own copy is stored without them.
         assert all("multiget" in p.message for p in report.errors), report.errors
@@ -435,7 +444,9 @@ READ_ONLY = multistatus(
 )
 
 
-def test_a_read_only_calendar_is_never_written(server: CalDavServer, hostile: HostileServer, elsewhere: Elsewhere, tmp_path: Path) -> None:
+def test_a_read_only_calendar_is_never_written(
+    server: CalDavServer, hostile: HostileServer, elsewhere: Elsewhere, tmp_path: Path
+) -> None:
     case = _case(server, hostile, elsewhere, tmp_path)
     changed = _pull_and_push(case)
     case.device.remove(case.uids[0])

@@ -62,7 +62,9 @@ def test_moving_between_two_synced_calendars_deletes_before_it_creates(server: C
         via = dataclasses.replace(server, url=logger.url)
         device = Device(via, work.url.replace(server.url, logger.url), tmp_path / "a.sqlite3")
         account = device.engine.accounts.get("home")
-        home_mapping = device.engine.accounts.map(account, RemoteInfo(home.url.replace(server.url, logger.url), "Home", ("VEVENT",)), "Home")
+        home_mapping = device.engine.accounts.map(
+            account, RemoteInfo(home.url.replace(server.url, logger.url), "Home", ("VEVENT",)), "Home"
+        )
         assert device.engine.run().errors == []
         device.edit.move_to_calendar(uids[1], device.calendar_id)
         logger.arm(None)
