@@ -199,7 +199,7 @@ class RemoteCalendar:
         """``href`` as a server wrote it: same origin as the collection, and a member of it."""
         parts, own = urlsplit(href), urlsplit(self.url)
         if parts.scheme or parts.netloc:  # absolute, or ``//host/...``: only our own origin
-            return (parts.scheme.lower(), parts.netloc.lower()) == (own.scheme.lower(), own.netloc.lower())
+            return _origin(parts, own.scheme) == _origin(own, own.scheme)
         return True
 
     def key_for_name(self, name: str) -> str:
@@ -324,7 +324,10 @@ class RemoteCalendar:
                     deleted.discard(entry.key)
             self._check_size(len(changed) + len(deleted))
             if not page.truncated:
-                return Listing(changed, set() if complete else deleted, page.sync_token, complete=complete, refused=refused)
+                # A listing with hrefs we refused is not taken as whole: were the collection
+                # named another way than its hrefs, "missing" would delete every event here.
+                whole = complete and not refused
+                return Listing(changed, set() if complete else deleted, page.sync_token, complete=whole, refused=refused)
             if complete:  # some servers cannot page an initial sync: the ETags say it all
                 log.info("initial sync-collection truncated; listing ETags")
                 return None
@@ -350,7 +353,7 @@ class RemoteCalendar:
         refused: list[str] = []
         changed = {entry.key: entry.text(davxml.GETETAG) for entry in self._members(page.entries, refused)}
         self._check_size(len(changed))
-        return Listing(changed, set(), None, ctag=current, complete=True, refused=refused)
+        return Listing(changed, set(), None, ctag=current, complete=not refused, refused=refused)
 
     def _members(self, entries: list[davxml.Entry], refused: list[str]) -> Iterator[davxml.Entry]:
         """The listing's calendar objects inside this collection; the others' hrefs go to ``refused``."""
@@ -506,6 +509,16 @@ class RemoteCalendar:
             if still is not None:
                 return RemoteError("sync.write_refused", status=exc.status, http=exc.status)
         return failure
+
+
+def _origin(parts: Any, scheme: str) -> tuple[str, str, int | None]:
+    """(scheme, host, port) with the default port spelled out: ``http://h/`` is ``http://h:80/``."""
+    use = (parts.scheme or scheme).lower()
+    try:
+        port = parts.port
+    except ValueError:  # a port that is not a number: no origin of ours
+        return (use, "", -1)
+    return use, (parts.hostname or "").lower(), port or {"http": 80, "https": 443}.get(use)
 
 
 def classify_failure(exc: RemoteError) -> RemoteError:

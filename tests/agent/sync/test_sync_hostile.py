@@ -192,6 +192,26 @@ def test_hrefs_outside_the_collection_are_never_requested(
     case.device.close()
 
 
+def test_a_listing_of_only_foreign_hrefs_deletes_nothing(
+    server: CalDavServer, hostile: HostileServer, elsewhere: Elsewhere, tmp_path: Path
+) -> None:
+    """Refused hrefs make a listing partial: read as whole, its "missing" events were deletions."""
+    case = _case(server, hostile, elsewhere, tmp_path, tokens=False)
+    before = case.snapshot()
+    other = case.path.rsplit("/", 2)[0] + "/someone-else/"
+    case.side.put(case.uids[1], "edited there", BASE + timedelta(days=2))  # the ctag moves: a listing is read
+
+    def attack(owner: HostileServer, request: Request) -> Answer | None:
+        if request.kind != "PROPFIND":
+            return None
+        status, _, headers, body = owner.forward(request.method, request.path, request.headers, request.body)
+        return Answer(status, body.replace(case.path.encode(), other.encode()), headers)
+
+    report, seconds, peak = _attacked_run(case, attack)
+    _judge("every href in another collection", "PROPFIND", case, before, report, seconds, peak, "outside the calendar")
+    case.device.close()
+
+
 # ---- 412, then somebody else's event at that name (finding 3) ------------------------------------
 
 
