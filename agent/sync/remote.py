@@ -14,8 +14,11 @@ What the library or the network raises becomes one of:
   the UID taken) — outcomes the engine decides on;
 * ``RemoteError`` — this request failed; reported for its item, the rest goes on;
 * ``Unavailable`` — the server cannot be used now (no connection, a timeout, a cut answer,
-  a refused password): the engine stops this calendar and says so once, since every
-  further request would fail the same way.
+  a refused password, an answer not whole by its deadline, ``RateLimited``: a 429 or a 503
+  with Retry-After): the engine stops this calendar and says so once, since every further
+  request would fail the same way;
+* ``Outside`` — a resource named outside the collection (another origin or collection): no
+  request is ever built for it (issue 29).
 
 Resources are keyed by their URL path, unquoted (``davxml.key_of``), because servers
 disagree about quoting (``@`` vs ``%40``) and one resource must have one key.
