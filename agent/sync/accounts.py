@@ -18,6 +18,7 @@ from agent.errors import NotFoundError, UserFacingError, ValidationError
 from agent.services.calendars import CalendarService
 from agent.store.db import Store, utc_now_iso
 from agent.sync.secrets import KeyringSecrets, Secrets
+from agent.sync.transport import DEFAULT_LIMITS, bound
 
 if TYPE_CHECKING:
     from caldav.davclient import DAVClient
@@ -106,10 +107,12 @@ class RemoteInfo:
 
 
 def connect(url: str, username: str, password: str | None) -> DAVClient:
-    """A ``caldav.DAVClient``; nothing is sent until it is used."""
+    """A ``caldav.DAVClient``; nothing is sent until it is used. Every request it sends is
+    bounded in time and size (``transport``): discovery too, not only a sync."""
     from caldav.davclient import DAVClient  # here: importing the client stack costs start-up time
 
-    return DAVClient(url=url, username=username or None, password=password, timeout=CONNECT_TIMEOUT_S)
+    client = DAVClient(url=url, username=username or None, password=password, timeout=CONNECT_TIMEOUT_S)
+    return bound(client, DEFAULT_LIMITS, None)
 
 
 def discover_calendars(client: Any) -> list[RemoteInfo]:
