@@ -177,7 +177,7 @@ def _strong(etag: str | None) -> str | None:
 
 
 class RemoteCalendar:
-    def __init__(self, client: DAVClient, url: str, *, use_tokens: bool = True, max_entries: int = 250_000) -> None:
+    def __init__(self, client: DAVClient, url: str, *, use_tokens: bool = True, max_entries: int = 200_000) -> None:
         self.client = client
         self.url = url if url.endswith("/") else url + "/"
         self.key = key_of(self.url)

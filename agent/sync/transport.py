@@ -36,8 +36,12 @@ class Limits:
     request_s: float = 120.0  # one request, from sending to the last byte of the answer
     run_s: float = 1800.0  # one whole run (every account, every calendar)
     read_s: float = 30.0  # the library's own per-read timeout
-    body_bytes: int = 50 * MB  # one answer: a resource, a multiget batch, a listing page
-    listing_entries: int = 250_000  # resources one calendar's listing may name
+    body_bytes: int = 50 * MB  # one answer holding calendar data: a GET, a multiget batch
+    # A listing (PROPFIND, sync REPORT) is parsed into a tree of one element per property:
+    # 66 MB of hrefs took 547 MB to read, so its pages are capped lower (24 MB: ~140,000
+    # resources, ~200 MB to read; Radicale lists a calendar in one page).
+    listing_bytes: int = 24 * MB
+    listing_entries: int = 200_000  # resources one calendar's listing may name
 
 
 DEFAULT_LIMITS = Limits()
@@ -109,7 +113,7 @@ class BoundedSession:
 
     def _exchange(self, method: str, url: str, stop: threading.Event, kwargs: dict[str, Any]) -> Any:
         response = self.inner.request(method, url, **kwargs)
-        cap = self.limits.body_bytes
+        cap = self.limits.listing_bytes if _is_listing(method, kwargs.get("data")) else self.limits.body_bytes
         declared = response.headers.get("Content-Length")
         if declared and declared.isdigit() and int(declared) > cap:
             response.close()
@@ -137,6 +141,13 @@ class BoundedSession:
         self.inner = requests.Session()
         with contextlib.suppress(Exception):  # closing is best effort; the worker may be inside it
             old.close()
+
+
+def _is_listing(method: str, body: Any) -> bool:
+    """A PROPFIND or a sync-collection REPORT: an answer of hrefs and ETags, no calendar data."""
+    if method == "PROPFIND":
+        return True
+    return method == "REPORT" and isinstance(body, (bytes, str)) and "sync-collection" in str(body[:300])
 
 
 def bound(client: Any, limits: Limits, run_deadline: float | None) -> Any:
