@@ -20,6 +20,7 @@ Deadlines are monotonic-clock arithmetic for the running process; tests make the
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import threading
 import time
 from dataclasses import dataclass
@@ -155,12 +156,12 @@ def bound(client: Any, limits: Limits, run_deadline: float | None) -> Any:
     session = getattr(client, "session", None)
     if session is None:
         return client
+    timeout = getattr(client, "timeout", None)
+    if isinstance(timeout, (int, float)) and 0 < timeout < limits.read_s:  # a client made impatient stays so
+        limits = dataclasses.replace(limits, read_s=float(timeout))
     if isinstance(session, BoundedSession):
         session.limits = limits
         session.run_deadline = run_deadline
-        return client
-    client.session = BoundedSession(client, limits, run_deadline)
-    timeout = getattr(client, "timeout", None)
-    if isinstance(timeout, (int, float)) and timeout > 0:  # a client made with a short read timeout keeps it
-        client.session.limits = Limits(**{**limits.__dict__, "read_s": min(limits.read_s, float(timeout))})
+    else:
+        client.session = BoundedSession(client, limits, run_deadline)
     return client
