@@ -122,9 +122,15 @@ def _calendar_lines(found: list[Any]) -> str:
 
 
 def add_account(args: argparse.Namespace) -> int:
-    from agent.sync.accounts import RemoteInfo, connect, discover_calendars
+    from agent.sync.accounts import RemoteInfo, connect, discover_calendars, split_credentials
+    from agent.sync.secrets import ENV_PASSWORD
 
-    password = _read_password(args)
+    # A password written into the URL (https://user:pw@host/) is taken out of it: it goes
+    # to the keyring like any other, and the URL is stored and shown without it. It counts
+    # as given only when no other was (--password-stdin, the environment).
+    args.url, _, in_url = split_credentials(args.url)
+    given = args.password_stdin or bool(os.environ.get(ENV_PASSWORD))
+    password = in_url if in_url and not given else _read_password(args)
     found = discover_calendars(connect(args.url, args.user, password))
     engine = _engine(args)
     account = engine.accounts.add(args.url, args.user, args.name)
@@ -139,7 +145,7 @@ def add_account(args: argparse.Namespace) -> int:
     payload = account.to_json() | {"calendars": [f.to_json() for f in found], "password_stored": stored}
 
     def human() -> str:
-        lines = [f"added account {account.name} ({account.username} at {account.url}); calendars:", _calendar_lines(found)]
+        lines = [f"added account {account.name} ({account.username} at {payload['url']}); calendars:", _calendar_lines(found)]
         if not mapped:
             lines.append(f"pick what to sync: richeng sync map --account {account.name} --map REMOTE=LOCAL (or --all)")
         if not stored:
@@ -151,6 +157,8 @@ def add_account(args: argparse.Namespace) -> int:
 
 
 def accounts(args: argparse.Namespace) -> int:
+    from agent.sync.accounts import public_url
+
     engine = _engine(args, reading=True)
     listed = [(a, engine.accounts.mappings(a)) for a in engine.accounts.list()]
     payload = [a.to_json() | {"calendars": [m.to_json() for m in maps]} for a, maps in listed]
@@ -160,7 +168,8 @@ def accounts(args: argparse.Namespace) -> int:
             return "(no sync accounts; add one with: richeng sync add-account URL --user NAME)"
         lines = []
         for account, maps in listed:
-            lines.append(f"{account.name}: {account.username} at {account.url}  (last sync: {account.last_sync_at or 'never'})")
+            where = public_url(account.url)
+            lines.append(f"{account.name}: {account.username} at {where}  (last sync: {account.last_sync_at or 'never'})")
             lines.extend(f"  {m.remote_name} → {m.calendar_name}" for m in maps)
             if not maps:
                 lines.append("  (no calendars synced yet)")

@@ -77,11 +77,23 @@ class CalendarContext:
     def __init__(self, raw: RawCalendar) -> None:
         self.raw = raw
         self.timezones: dict[str, icalendar.Timezone] = {}
+        self.refused_zones: dict[str, str] = {}  # TZID -> why its VTIMEZONE was not read
         # The cut's spans say whether there is any VTIMEZONE without making a component of
         # each of 100,000 overrides to look.
         zoned = any(span.name == "VTIMEZONE" for span in raw.spans) or not raw.spans
+        parts = 0
         for component in raw.components if zoned else ():
             if component.name != "VTIMEZONE" or component.problem:
+                continue
+            problem = zones.zone_problem(component.text)
+            if problem is None and zones.iana_name(zones.zone_tzid(component.text) or "") is None:
+                parts += zones.zone_parts(component.text)  # a private zone: read by its rules
+                if parts > zones.MAX_FILE_ZONE_PARTS:
+                    problem = f"its VTIMEZONEs have over {zones.MAX_FILE_ZONE_PARTS} rules together"
+            if problem is not None:  # a rule bomb: never parsed, and what uses it is refused
+                tzid = zones.zone_tzid(component.text)
+                if tzid:
+                    self.refused_zones.setdefault(tzid, problem)
                 continue
             try:
                 parsed = icalendar.Timezone.from_ical(component.text)
@@ -101,6 +113,9 @@ class CalendarContext:
     def resolve(self, tzid: str) -> zones.Resolution:
         found = self.resolved.get(tzid)
         if found is None:
+            refused = self.refused_zones.get(tzid) or self.refused_zones.get(tzid.strip('"'))
+            if refused is not None and zones.iana_name(tzid) is None:
+                raise zones.ZoneTooCostly(f"time zone {tzid.strip(chr(34))[:60]}: {refused}")
             vtimezone = self.timezones.get(tzid) or self.timezones.get(tzid.strip('"'))
             years: list[int] = []
             if vtimezone is not None and zones.iana_name(tzid) is None:
@@ -153,7 +168,10 @@ def prepare(raw: RawComponent, context: CalendarContext, position: int, *, quick
     plain = prepare_plain(original, raw.line, context, position) if quick_first else None
     if plain is not None:
         return plain
-    text, convert = _normalise_text(original, context)
+    try:
+        text, convert = _normalise_text(original, context)
+    except zones.ZoneTooCostly as exc:  # this event only: the rest of the file goes on
+        raise ComponentError(str(exc), _uid_hint(raw.text), raw.line) from None
     try:
         component = icalendar.Component.from_ical(text)
     except Exception as exc:  # icalendar raises many types for bad input

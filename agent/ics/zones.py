@@ -79,6 +79,77 @@ _TRAILING_NUMBER = re.compile(r"\s+\d+$")
 _SKIP_PREFIXES = ("posix/", "right/", "SystemV/", "Etc/", "US/", "Canada/", "Mexico/", "Brazil/", "Chile/")
 
 
+# A VTIMEZONE is read (``icalendar``'s ``to_tz``) by expanding its rules into transitions,
+# as a series is expanded: bounded the same way (docs/ics.md: under 10 s and 300 MB per file).
+# Real zones have a few yearly rules, or a few hundred dated parts for a full history; a
+# ``FREQ=SECONDLY`` rule or 100,000 parts is a bomb (issue 29: >150 s, 2.2 GB).
+MAX_ZONE_BYTES = 256 * 1024
+MAX_ZONE_PARTS = 60  # STANDARD and DAYLIGHT sub-components (a real zone, 1901-2038: 3 to 6)
+MAX_FILE_ZONE_PARTS = 120  # all private VTIMEZONEs of one calendar together
+MAX_ZONE_DATES = 1_000  # RDATE values, all parts together
+MAX_RULE_SPREAD = 60  # instances all yearly rules together may make per year (BYMONTH x BYDAY x ...)
+_ZONE_PART = re.compile(r"^BEGIN:(?:STANDARD|DAYLIGHT)[ \t]*\r?$", re.MULTILINE | re.IGNORECASE)
+_ZONE_RULE = re.compile(r"^RRULE[;:]([^\r\n]*)", re.MULTILINE | re.IGNORECASE)
+_ZONE_DATES = re.compile(r"^RDATE[;:]([^\r\n]*)", re.MULTILINE | re.IGNORECASE)
+_ZONE_TZID = re.compile(r"^TZID[;:]([^\r\n]*)", re.MULTILINE | re.IGNORECASE)
+_FOLDED = re.compile(r"\r?\n[ \t]")
+_SPREAD_PARTS = ("BYMONTH", "BYMONTHDAY", "BYYEARDAY", "BYWEEKNO", "BYHOUR", "BYMINUTE", "BYSECOND")
+
+
+class ZoneTooCostly(ValueError):
+    """A VTIMEZONE whose rules would cost more to read than any real zone (``zone_problem``)."""
+
+
+def zone_tzid(text: str) -> str | None:
+    """The TZID a VTIMEZONE's text names, read without parsing it."""
+    match = _ZONE_TZID.search(_FOLDED.sub("", text))
+    return match.group(1).split(":")[-1].strip().strip('"') or None if match else None
+
+
+def zone_parts(text: str) -> int:
+    """How many STANDARD and DAYLIGHT parts the VTIMEZONE ``text`` has."""
+    return len(_ZONE_PART.findall(text))
+
+
+def zone_problem(text: str) -> str | None:
+    """Why the VTIMEZONE ``text`` is refused before it is parsed, or None if it is fine.
+
+    Cheap (regular expressions over the text): this runs before ``icalendar`` makes a
+    component of it, which for 100,000 parts alone took 93 s.
+    """
+    if len(text) > MAX_ZONE_BYTES:
+        return f"its VTIMEZONE is larger than {MAX_ZONE_BYTES // 1024} KB"
+    parts = zone_parts(text)
+    if parts > MAX_ZONE_PARTS:
+        return f"its VTIMEZONE has {parts} rules (at most {MAX_ZONE_PARTS})"
+    text = _FOLDED.sub("", text)
+    dates = sum(len(match.group(1).split(",")) for match in _ZONE_DATES.finditer(text))
+    if dates > MAX_ZONE_DATES:
+        return f"its VTIMEZONE lists {dates} dates (at most {MAX_ZONE_DATES})"
+    total = 0
+    for match in _ZONE_RULE.finditer(text):
+        rule = dict(part.partition("=")[::2] for part in match.group(1).upper().split(";") if part)
+        if rule.get("FREQ") != "YEARLY":
+            return f"its VTIMEZONE has a rule FREQ={rule.get('FREQ', '?')[:12]} (time zones change yearly)"
+        total += _spread(rule)
+        if total > MAX_RULE_SPREAD:
+            return f"its VTIMEZONE's rules repeat over {MAX_RULE_SPREAD} times a year"
+    return None
+
+
+def _spread(rule: dict[str, str]) -> int:
+    """About how many instances a yearly rule makes a year (an upper estimate)."""
+    spread = 1
+    for name in _SPREAD_PARTS:
+        if name in rule:
+            spread *= max(1, len(rule[name].split(",")))
+    if "BYDAY" in rule:  # "SU" is every Sunday of the month (5); "-1SU" one
+        spread *= sum(1 if day.strip()[:1] in "+-0123456789" else 5 for day in rule["BYDAY"].split(","))
+    if "BYMONTH" not in rule and any(name in rule for name in ("BYDAY", "BYMONTHDAY")):
+        spread *= 12
+    return spread
+
+
 @dataclass(frozen=True)
 class Resolution:
     """What a TZID as written becomes.

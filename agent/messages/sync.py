@@ -121,4 +121,47 @@ MESSAGES: dict[str, Message] = {
     ),
     "sync.upload_failed": Message("无法上传：{text}", "could not upload: {text}"),
     "sync.delete_failed": Message("无法在服务器上删除：{text}", "could not delete on the server: {text}"),
+    # issue 29: what a hostile or merely odd server is told apart by
+    "sync.href_outside": Message(
+        "服务器列出了日历之外的资源 {href}；没有向那里发送任何请求",
+        "the server listed {href}, outside the calendar; nothing was sent there",
+    ),
+    "sync.retry_after": Message(
+        "{host} 请求稍后再试（{seconds} 秒后）；这个日历本次不再同步",
+        "{host} asks to retry after {seconds} s; this calendar stops for this run",
+    ),
+    "sync.rate_limited": Message(
+        "{host} 请求稍后再试；这个日历本次不再同步", "{host} asks to retry later; this calendar stops for this run"
+    ),
+    "sync.deadline": Message(
+        "{host} 在 {seconds} 秒内没有给出完整应答；已放弃", "{host} did not finish answering within {seconds} s; gave up"
+    ),
+    "sync.too_big": Message(
+        "服务器对 {method} 的应答超过 {mb} MB；没有读取", "the server's answer to {method} is over {mb} MB; not read"
+    ),
+    "sync.failed_inside": Message(
+        "{what}：服务器的 207 应答里写着 HTTP {http}", "{what}: the server's 207 answer says HTTP {http} inside"
+    ),
+    "sync.listing_too_long": Message(
+        "服务器的列表超过 {limit} 项；这个日历没有同步", "the server's listing names over {limit} resources; not synced"
+    ),
+    "sync.not_utf8": Message(
+        "GET {key}：内容不是 UTF-8（第 {position} 字节）", "GET {key}: the data is not UTF-8 (at byte {position})"
+    ),
+    "sync.write_refused": Message(
+        "服务器拒绝写入（HTTP {http}），而它仍保留着这个事件：日历可能是只读的",
+        "the server refused the write (HTTP {http}) and still holds the event: the calendar may be read-only",
+    ),
+    "sync.read_only": Message(
+        "服务器上的这个日历是只读的；本地的 {count} 处更改不会上传",
+        "this calendar is read-only on the server; {count} local changes are not sent",
+    ),
+    "sync.name_taken": Message(
+        "无法上传：服务器上 {key} 处已有另一个事件（UID {other}）",
+        "could not upload: the server already holds another event (UID {other}) at {key}",
+    ),
+    "sync.uid_elsewhere": Message(
+        "这个事件的 UID 已在本地日历 '{other}' 中；那里的事件没有被改动",
+        "this event's UID is already in local calendar '{other}'; the event there was not changed",
+    ),
 }

@@ -12,18 +12,40 @@ import builtins  # the class's own ``list`` method shadows the builtin in later 
 import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from agent.errors import NotFoundError, UserFacingError, ValidationError
 from agent.services.calendars import CalendarService
 from agent.store.db import Store, utc_now_iso
 from agent.sync.secrets import KeyringSecrets, Secrets
+from agent.sync.transport import DEFAULT_LIMITS, bound
 
 if TYPE_CHECKING:
     from caldav.davclient import DAVClient
 
 CONNECT_TIMEOUT_S = 30
 INTERVAL_KEY = "sync_interval_minutes"
+READ_ONLY_KEY = "sync_read_only_calendars"  # local calendar ids whose server calendar is read-only
+
+
+def split_credentials(url: str) -> tuple[str, str | None, str | None]:
+    """``url`` without a ``user:password@`` part, and the user and password it held.
+
+    A password in a URL would be stored in the database and printed by ``sync accounts``
+    (issue 29): it is taken out before anything keeps or shows the URL.
+    """
+    parts = urlsplit(url.strip())
+    if "@" not in parts.netloc:
+        return url.strip(), None, None
+    userinfo, _, host = parts.netloc.rpartition("@")
+    user, colon, password = userinfo.partition(":")
+    clean = urlunsplit((parts.scheme, host, parts.path, parts.query, parts.fragment))
+    return clean, unquote(user) or None, unquote(password) if colon else None
+
+
+def public_url(url: str) -> str:
+    """``url`` as it may be shown: never with a password (rows stored before issue 29 may hold one)."""
+    return split_credentials(url)[0]
 
 
 class SyncError(UserFacingError):
@@ -47,7 +69,7 @@ class Account:
     last_status: dict[str, Any] | None
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "url": self.url, "user": self.username, "last_sync_at": self.last_sync_at}
+        return {"name": self.name, "url": public_url(self.url), "user": self.username, "last_sync_at": self.last_sync_at}
 
 
 @dataclass(frozen=True)
@@ -85,10 +107,12 @@ class RemoteInfo:
 
 
 def connect(url: str, username: str, password: str | None) -> DAVClient:
-    """A ``caldav.DAVClient``; nothing is sent until it is used."""
+    """A ``caldav.DAVClient``; nothing is sent until it is used. Every request it sends is
+    bounded in time and size (``transport``): discovery too, not only a sync."""
     from caldav.davclient import DAVClient  # here: importing the client stack costs start-up time
 
-    return DAVClient(url=url, username=username or None, password=password, timeout=CONNECT_TIMEOUT_S)
+    client = DAVClient(url=url, username=username or None, password=password, timeout=CONNECT_TIMEOUT_S)
+    return bound(client, DEFAULT_LIMITS, None)
 
 
 def discover_calendars(client: Any) -> list[RemoteInfo]:
@@ -152,7 +176,7 @@ class AccountService:
         raise NotFoundError("sync.no_account_named", name=name, accounts=", ".join(a.name for a in accounts))
 
     def add(self, url: str, username: str, name: str | None = None) -> Account:
-        url = url.strip()
+        url = split_credentials(url)[0]
         if not urlsplit(url).scheme.startswith("http"):
             raise ValidationError("sync.bad_url", url=url)
         name = (name or urlsplit(url).hostname or "caldav").strip()
@@ -254,6 +278,29 @@ class AccountService:
         """Stop syncing; the local events stay, and are no longer deleted or pushed anywhere."""
         with self.store.transaction() as conn:
             conn.execute("DELETE FROM sync_calendars WHERE id = ?", (mapping.id,))
+
+    def read_only_calendars(self) -> set[int]:
+        """Local calendars whose server calendar was read-only at the last sync: the app may
+        show them read-only; sync never writes to them. (A row of ``settings`` of sync's own,
+        not a user setting: ``SettingsService`` does not list it.)"""
+        with self.store.lock:
+            row = self.store.conn.execute(
+                "SELECT value FROM settings WHERE profile_id = ? AND key = ?", (self.profile_id, READ_ONLY_KEY)
+            ).fetchone()
+        value = json.loads(row["value"]) if row is not None else []
+        return {int(x) for x in value} if isinstance(value, list) else set()
+
+    def set_read_only(self, mapping: Mapping, read_only: bool) -> None:
+        known = self.read_only_calendars()
+        if (mapping.calendar_id in known) == read_only:
+            return
+        known = known | {mapping.calendar_id} if read_only else known - {mapping.calendar_id}
+        with self.store.transaction() as conn:
+            conn.execute(
+                "INSERT INTO settings(profile_id, key, value) VALUES (?, ?, ?)"
+                " ON CONFLICT(profile_id, key) DO UPDATE SET value = excluded.value",
+                (self.profile_id, READ_ONLY_KEY, json.dumps(sorted(known))),
+            )
 
     def save_position(self, mapping: Mapping, token: str | None, ctag: str | None) -> None:
         with self.store.transaction() as conn:

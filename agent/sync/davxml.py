@@ -34,6 +34,10 @@ UID_CONFLICT = (CALDAV + "no-uid-conflict", CALDAV + "unique-uid")
 
 _XML = '<?xml version="1.0" encoding="utf-8"?>\n'
 ETAG_PROPFIND = _XML + '<D:propfind xmlns:D="DAV:"><D:prop><D:getetag/><D:resourcetype/></D:prop></D:propfind>'
+PRIVILEGE_PROPFIND = _XML + '<D:propfind xmlns:D="DAV:"><D:prop><D:current-user-privilege-set/></D:prop></D:propfind>'
+CURRENT_PRIVILEGES = DAV + "current-user-privilege-set"
+# Any of these lets us write resources into a collection (RFC 3744 3.1: ``all`` and ``write`` aggregate the others).
+WRITE_PRIVILEGES = (DAV + "all", DAV + "write", DAV + "write-content", DAV + "bind")
 CTAG_PROPFIND = (
     _XML + '<D:propfind xmlns:D="DAV:" xmlns:CS="http://calendarserver.org/ns/"><D:prop><CS:getctag/></D:prop></D:propfind>'
 )
@@ -73,6 +77,7 @@ class Entry:
     key: str
     status: int | None
     props: dict[str, Any] = field(default_factory=dict)
+    href: str = ""  # as the server wrote it: ``RemoteCalendar.inside`` checks its origin
 
     def text(self, tag: str) -> str | None:
         element = self.props.get(tag)
@@ -120,10 +125,18 @@ def read_multistatus(tree: Any, collection_key: str) -> Multistatus:
             for prop in propstat.iterfind(DAV + "prop"):
                 for child in prop:
                     props[child.tag] = child
-        entries.extend(Entry(key_of(href), status, props) for href in hrefs)
+        entries.extend(Entry(key_of(href), status, props, href) for href in hrefs)
     token_element = tree.find(SYNC_TOKEN)
     token = token_element.text.strip() if token_element is not None and token_element.text else None
     return Multistatus(entries, token, truncated)
+
+
+def privileges(entry: Entry) -> set[str] | None:
+    """The privilege names in ``entry``'s ``current-user-privilege-set``; None if it has none."""
+    element = entry.props.get(CURRENT_PRIVILEGES)
+    if element is None:
+        return None
+    return {str(child.tag) for privilege in element.iterfind(DAV + "privilege") for child in privilege}
 
 
 def members(entries: Iterable[Entry], collection_key: str) -> Iterator[Entry]:

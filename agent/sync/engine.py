@@ -17,6 +17,7 @@ that calendar's run with one error: every further request would fail the same wa
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Generator, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
@@ -51,6 +52,7 @@ from agent.sync.resources import (
 )
 from agent.sync.secrets import Secrets
 from agent.sync.state import ItemStore, LocalCalendar, SyncItem
+from agent.sync.transport import DEFAULT_LIMITS, Limits, bound
 
 KEEP = ("local", "server")
 APPLY_BATCH = 50  # resources written per transaction: bounds how long the UI waits for the store (~0.2 s)
@@ -114,6 +116,7 @@ class SyncEngine:
         *,
         use_sync_tokens: bool = True,
         client_factory: Callable[[Account], Any] | None = None,
+        limits: Limits = DEFAULT_LIMITS,
     ) -> None:
         self.store = store
         self.profile_id = profile_id
@@ -121,6 +124,16 @@ class SyncEngine:
         self.conflict_store = ConflictStore(store, profile_id)
         self.use_sync_tokens = use_sync_tokens
         self._client_factory = client_factory or self.accounts.client
+        self.limits = limits
+        self._deadline: float | None = None
+
+    def _client(self, account: Account) -> Any:
+        """The account's client, every request bounded in time and size (``transport``)."""
+        return bound(self._client_factory(account), self.limits, self._deadline)
+
+    def remote_for(self, client: Any, mapping: Mapping) -> RemoteCalendar:
+        return RemoteCalendar(client, mapping.remote_url, use_tokens=self.use_sync_tokens,
+                              max_entries=self.limits.listing_entries)  # fmt: skip
 
     def run(self, account: str | None = None) -> SyncReport:
         steps = self.steps(account)
@@ -136,11 +149,12 @@ class SyncEngine:
         if not accounts:
             raise SyncError("sync.no_account")
         report = SyncReport()
+        self._deadline = time.monotonic() + self.limits.run_s  # the whole run, every account
         for acct in accounts:
             yield acct.name
             before = (report.pulled, report.pushed, len(report.errors))
             try:
-                client = self._client_factory(acct)
+                client = self._client(acct)
             except Exception as exc:  # one account failing must not stop the others
                 code, params = describe_failure(exc)
                 report.errors.append(SyncProblem.of(acct.name, None, None, code, **params))
@@ -148,7 +162,7 @@ class SyncEngine:
             for mapping in self.accounts.mappings(acct):
                 yield f"{acct.name} · {mapping.calendar_name}"
                 try:
-                    remote = RemoteCalendar(client, mapping.remote_url, use_tokens=self.use_sync_tokens)
+                    remote = self.remote_for(client, mapping)
                     with journal_record.origin(self.store, "sync", f"sync {acct.name} · {mapping.calendar_name}"):
                         _CalendarSync(self, acct, mapping, remote, report).run()  # journalled, never undone by `undo`
                 except Exception as exc:  # reported; the next calendar still syncs
@@ -163,6 +177,7 @@ class SyncEngine:
                 },
             )
         report.conflicts = len(self.conflict_store.open())
+        self._deadline = None
         return report
 
     # ---- conflicts -------------------------------------------------------------------------
@@ -207,7 +222,8 @@ class SyncEngine:
         """Write our side of ``conflict`` to the server, on the server copy the user saw."""
         changes = ChangeSet()
         account = self.accounts.by_id(mapping.account_id)
-        remote = RemoteCalendar(self._client_factory(account), mapping.remote_url, use_tokens=self.use_sync_tokens)
+        self._deadline = time.monotonic() + self.limits.run_s
+        remote = self.remote_for(self._client(account), mapping)
         current = remote.get(conflict.href)
         if _canonical_of(current.text if current else None) != _canonical_of(conflict.server_ics):
             self.conflict_store.record(
@@ -257,6 +273,7 @@ class _CalendarSync:
         self.by_href: dict[str, SyncItem] = {}
         self.open_uids: set[str] = set()
         self.clean = True
+        self._others: dict[str, tuple[Mapping, SyncItem]] | None = None  # other calendars' items, by UID
 
     def _reload(self) -> None:
         items = self.items.all()
@@ -269,11 +286,18 @@ class _CalendarSync:
 
     def run(self) -> None:
         self._reload()
+        read_only = self.remote.read_only()
+        self.engine.accounts.set_read_only(self.mapping, bool(read_only))
         listing = self.remote.listing(self.mapping.sync_token, self.mapping.ctag)
+        for href in listing.refused:  # never fetched, never written: reported, every time it is listed
+            self.problem(None, "sync.href_outside", href=href[:200])
         if not listing.unchanged:
             self._pull(listing.changed, listing.deleted, listing.complete)
         self._reload()
-        self._push()
+        if read_only:
+            self._hold_back()
+        else:
+            self._push()
         if self.clean:
             token = self.mapping.sync_token if listing.unchanged else listing.token
             self.engine.accounts.save_position(self.mapping, token, listing.ctag)
@@ -406,6 +430,10 @@ class _CalendarSync:
     ) -> None:
         """Record a conflict. ``restore``: we deleted what the server changed, so its version
         comes back into the calendar to be seen while the user decides."""
+        if not rows:
+            moved = self.local.found_elsewhere(uid)
+            if moved is not None:  # moved here to another calendar: that copy is ours, and stays
+                rows, restore = moved[1], None
         local_text = build_resource(rows).decode() if rows else None
         if self.conflicts.record(self.mapping.id, uid, key, local_text, server_text, etag):
             self.report.new_conflicts += 1
@@ -416,6 +444,17 @@ class _CalendarSync:
             self.items.put(uid, key, etag, new_hash, restore.canonical)
 
     # ---- push ------------------------------------------------------------------------------
+
+    def _hold_back(self) -> None:
+        """A read-only calendar is never written: local changes stay here, said once a run."""
+        snapshot = self.local.snapshot()
+        count = sum(
+            1 for uid, rows in snapshot.items()
+            if uid not in self.open_uids and (uid not in self.by_uid or local_hash(rows) != self.by_uid[uid].local_hash)
+        )  # fmt: skip
+        count += sum(1 for item in self.by_uid.values() if not item.ignored and item.uid not in snapshot)
+        if count:
+            self.problem(None, "sync.read_only", count=count)
 
     def _push(self) -> None:
         snapshot = self.local.snapshot()
@@ -445,15 +484,50 @@ class _CalendarSync:
     def _create(self, uid: str, rows: list[LocalRow]) -> None:
         key = self.remote.key_for_name(resource_name(uid))
         body = build_resource(rows)
+        self._leave_other_calendar(uid)
         try:
             etag = self.remote.create(key, body)
         except Exists:
             current = self.remote.get(key)
             if current is None:
                 raise
-            self._incoming(current, parse_resource(current.text, key), {})
+            resource = parse_resource(current.text, key)
+            if resource.uid != uid:  # another event holds that name: never take it for ours
+                self.problem(uid, "sync.name_taken", key=key, other=str(resource.uid)[:100])
+            # Decided as a pull would, with the same guard: a UID that lives in another local
+            # calendar is never written over (issue 29: "Private" lost an event this way).
+            elsewhere = self.local.elsewhere([resource.uid]) if resource.uid else {}
+            with self.engine.store.transaction():
+                self._incoming(current, resource, elsewhere)
             return
         self.items.put(uid, key, etag, local_hash(rows), canonical_hash(rows))
+        self.report.pushed += 1
+
+    def _leave_other_calendar(self, uid: str) -> None:
+        """An event moved here from another synced calendar of this account is deleted there
+        first: Cyrus (Fastmail) and iCloud refuse a UID twice in one account, whichever
+        calendar syncs first. A copy changed there meanwhile is left to that calendar's run."""
+        if self._others is None:
+            self._others = {}
+            for mapping in self.engine.accounts.mappings(self.account):
+                if mapping.id != self.mapping.id:
+                    self._others.update({item.uid: (mapping, item) for item in ItemStore(self.engine.store, mapping.id).all()})
+        found = self._others.pop(uid, None)
+        if found is None:
+            return
+        mapping, item = found
+        if item.ignored or item.etag is None:
+            return
+        other = self.engine.remote_for(self.remote.client, mapping)
+        try:
+            other.delete(item.href, item.etag)
+        except Gone:
+            pass
+        except Unavailable:
+            raise
+        except RemoteError:  # changed there, or refused: that calendar's own run decides
+            return
+        ItemStore(self.engine.store, mapping.id).drop(uid)
         self.report.pushed += 1
 
     def _update(self, item: SyncItem, rows: list[LocalRow]) -> None:

@@ -14,8 +14,11 @@ What the library or the network raises becomes one of:
   the UID taken) — outcomes the engine decides on;
 * ``RemoteError`` — this request failed; reported for its item, the rest goes on;
 * ``Unavailable`` — the server cannot be used now (no connection, a timeout, a cut answer,
-  a refused password): the engine stops this calendar and says so once, since every
-  further request would fail the same way.
+  a refused password, an answer not whole by its deadline, ``RateLimited``: a 429 or a 503
+  with Retry-After): the engine stops this calendar and says so once, since every further
+  request would fail the same way;
+* ``Outside`` — a resource named outside the collection (another origin or collection): no
+  request is ever built for it (issue 29).
 
 Resources are keyed by their URL path, unquoted (``davxml.key_of``), because servers
 disagree about quoting (``@`` vs ``%40``) and one resource must have one key.
@@ -34,6 +37,7 @@ from caldav.lib import error as dav_error
 from agent.messages.catalogue import is_code, render
 from agent.sync import davxml
 from agent.sync.davxml import Unreadable, key_of
+from agent.sync.transport import BodyTooLarge, DeadlinePassed
 
 if TYPE_CHECKING:
     from caldav.davclient import DAVClient
@@ -72,6 +76,10 @@ class Unavailable(RemoteError):
     """The server cannot be talked to now; nothing more is tried for this calendar this run."""
 
 
+class RateLimited(Unavailable):
+    """429, or 503 with Retry-After: the calendar stops for this run, its token kept."""
+
+
 class Stale(RemoteError):
     """Precondition failed: the server's copy is not the version we last saw."""
 
@@ -82,6 +90,11 @@ class Gone(RemoteError):
 
 class Exists(RemoteError):
     """A create found something already at that URL, or the UID taken under another name."""
+
+
+class Outside(RemoteError):
+    """A resource named outside the calendar collection: another origin, another collection,
+    a ``..`` or an encoded slash. Nothing is ever sent there (issue 29: credentials went)."""
 
 
 @dataclass
@@ -98,6 +111,7 @@ class Listing:
     ctag: str | None = None
     complete: bool = True
     unchanged: bool = False  # the ctag says nothing moved: nothing was listed
+    refused: list[str] = field(default_factory=list)  # hrefs outside the collection, as written
 
 
 @dataclass(frozen=True)
@@ -163,14 +177,33 @@ def _strong(etag: str | None) -> str | None:
 
 
 class RemoteCalendar:
-    def __init__(self, client: DAVClient, url: str, *, use_tokens: bool = True) -> None:
+    def __init__(self, client: DAVClient, url: str, *, use_tokens: bool = True, max_entries: int = 200_000) -> None:
         self.client = client
         self.url = url if url.endswith("/") else url + "/"
         self.key = key_of(self.url)
         self.use_tokens = use_tokens
+        self.max_entries = max_entries
 
     def url_for(self, key: str) -> str:
-        return urljoin(self.url, quote(key, safe="/:@"))
+        """The URL of the member ``key``; ``Outside`` unless it lies directly in the collection."""
+        if not self.is_member(key):
+            raise Outside("sync.href_outside", href=key[:200])
+        parts = urlsplit(self.url)
+        return f"{parts.scheme}://{parts.netloc}{quote(key, safe='/:@')}"
+
+    def is_member(self, key: str) -> bool:
+        """``key`` (an unquoted path) names a resource right inside this collection."""
+        if not key.startswith(self.key) or len(key) == len(self.key):
+            return False
+        name = key[len(self.key) :]
+        return "/" not in name and "\\" not in name and name not in (".", "..") and not any(ord(c) < 32 for c in name)
+
+    def inside(self, href: str) -> bool:
+        """``href`` as a server wrote it: same origin as the collection, and a member of it."""
+        parts, own = urlsplit(href), urlsplit(self.url)
+        if parts.scheme or parts.netloc:  # absolute, or ``//host/...``: only our own origin
+            return _origin(parts, own.scheme) == _origin(own, own.scheme)
+        return True
 
     def key_for_name(self, name: str) -> str:
         return key_of(urljoin(self.url, quote(name, safe="")))
@@ -187,9 +220,21 @@ class RemoteCalendar:
                 raise Unavailable("sync.auth_refused_401", status=401) from None
             code, params = describe_failure(exc)
             raise RemoteError(code, status=exc.status, preconditions=exc.preconditions, **params) from None
-        except dav_error.DAVError as exc:  # 429, or 503 with Retry-After
+        except dav_error.RateLimitError as exc:  # 429, or 503 with Retry-After: stop, come back later
+            seconds = exc.retry_after_seconds
+            raise RateLimited(
+                "sync.retry_after" if seconds is not None else "sync.rate_limited",
+                status=429,
+                seconds=round(seconds) if seconds is not None else None,
+                host=urlsplit(url).netloc,
+            ) from None
+        except dav_error.DAVError as exc:
             code, params = describe_failure(exc)
             raise RemoteError(code, status=getattr(exc, "status", None), **params) from None
+        except DeadlinePassed as exc:  # a server that answers too slowly to finish
+            raise Unavailable("sync.deadline", host=urlsplit(url).netloc, seconds=round(exc.seconds, 1)) from None
+        except BodyTooLarge as exc:
+            raise RemoteError("sync.too_big", method=method, mb=round(exc.limit / 1048576, 1)) from None
         except OSError as exc:  # connection refused, reset, timed out, answer cut off
             code, params = describe_transport(exc, url, getattr(self.client, "timeout", "?"))
             raise Unavailable(code, **params) from None
@@ -219,11 +264,20 @@ class RemoteCalendar:
             raise RemoteError("sync.answer_unusable", what=what, text=str(exc)) from None
 
     def _written(self, response: Any, what: str) -> None:
-        """A write went through only on a 2xx that came from a CalDAV server."""
+        """A write went through only on a 2xx that came from a CalDAV server; a 207 only
+        when every status inside it is a 2xx (a multistatus can carry a refusal)."""
         if not 200 <= response.status < 300:
             raise self._failed(response, what)
         if davxml.is_web_page(response.headers):
             raise RemoteError("sync.web_page", what=what, http=response.status)
+        if response.status == 207:
+            try:
+                page = davxml.read_multistatus(response.tree, self.key)
+            except Unreadable as exc:
+                raise RemoteError("sync.answer_unusable", what=what, text=str(exc)) from None
+            for entry in page.entries:
+                if entry.status is not None and not 200 <= entry.status < 300:
+                    raise RemoteError("sync.failed_inside", status=entry.status, what=what, http=entry.status)
 
     # ---- reading ---------------------------------------------------------------------------
 
@@ -244,6 +298,7 @@ class RemoteCalendar:
         complete = not token
         changed: dict[str, str | None] = {}
         deleted: set[str] = set()
+        refused: list[str] = []
         for _ in range(MAX_SYNC_PAGES):
             try:
                 response = self._request("REPORT", self.url, davxml.sync_collection(token), {"Depth": "1", **XML_HEADERS})
@@ -263,15 +318,19 @@ class RemoteCalendar:
             page = self._read(response, "the sync REPORT")
             if not page.sync_token:
                 raise RemoteError("sync.no_sync_token")
-            for entry in davxml.members(page.entries, self.key):
+            for entry in self._members(page.entries, refused):
                 if entry.status in (404, 410):
                     deleted.add(entry.key)
                     changed.pop(entry.key, None)
                 else:
                     changed[entry.key] = entry.text(davxml.GETETAG)
                     deleted.discard(entry.key)
+            self._check_size(len(changed) + len(deleted))
             if not page.truncated:
-                return Listing(changed, set() if complete else deleted, page.sync_token, complete=complete)
+                # A listing with hrefs we refused is not taken as whole: were the collection
+                # named another way than its hrefs, "missing" would delete every event here.
+                whole = complete and not refused
+                return Listing(changed, set() if complete else deleted, page.sync_token, complete=whole, refused=refused)
             if complete:  # some servers cannot page an initial sync: the ETags say it all
                 log.info("initial sync-collection truncated; listing ETags")
                 return None
@@ -294,8 +353,39 @@ class RemoteCalendar:
             return Listing(ctag=current, complete=False, unchanged=True)
         response = self._request("PROPFIND", self.url, davxml.ETAG_PROPFIND, {"Depth": "1", **XML_HEADERS})
         page = self._read(response, "the PROPFIND listing")
-        changed = {entry.key: entry.text(davxml.GETETAG) for entry in davxml.members(page.entries, self.key)}
-        return Listing(changed, set(), None, ctag=current, complete=True)
+        refused: list[str] = []
+        changed = {entry.key: entry.text(davxml.GETETAG) for entry in self._members(page.entries, refused)}
+        self._check_size(len(changed))
+        return Listing(changed, set(), None, ctag=current, complete=not refused, refused=refused)
+
+    def _members(self, entries: list[davxml.Entry], refused: list[str]) -> Iterator[davxml.Entry]:
+        """The listing's calendar objects inside this collection; the others' hrefs go to ``refused``."""
+        for entry in davxml.members(entries, self.key):
+            if self.inside(entry.href) and self.is_member(entry.key):
+                yield entry
+            elif len(refused) < 100:  # said, a hundred at most: a listing of a million is one failure
+                refused.append(entry.href or entry.key)
+
+    def _check_size(self, count: int) -> None:
+        if count > self.max_entries:
+            raise RemoteError("sync.listing_too_long", limit=self.max_entries)
+
+    def read_only(self) -> bool | None:
+        """Whether the server lets us write here (RFC 3744 ``current-user-privilege-set``);
+        None when it does not say. Nextcloud answers a write to a read-only share with 404,
+        which must never read as "already gone": a read-only calendar is never written."""
+        try:
+            response = self._request("PROPFIND", self.url, davxml.PRIVILEGE_PROPFIND, {"Depth": "0", **XML_HEADERS})
+            page = self._read(response, "PROPFIND privileges")
+        except Unavailable:
+            raise
+        except RemoteError:
+            return None
+        for entry in page.entries:
+            found = davxml.privileges(entry)
+            if found is not None:
+                return not found.intersection(davxml.WRITE_PRIVILEGES)
+        return None
 
     def fetch(self, keys: Iterable[str]) -> Fetch:
         """The resources at ``keys``, in multiget batches.
@@ -370,6 +460,8 @@ class RemoteCalendar:
             text = davxml.calendar_text(response.raw)
         except Unreadable as exc:
             raise RemoteError("sync.get_unusable", key=key, text=str(exc)) from None
+        except UnicodeDecodeError as exc:  # this resource only: the others still come
+            raise RemoteError("sync.not_utf8", key=key, position=exc.start) from None
         return Fetched(key, (response.headers or {}).get("ETag"), text)
 
     # ---- writing ---------------------------------------------------------------------------
@@ -395,7 +487,7 @@ class RemoteCalendar:
         except Unavailable:
             raise
         except RemoteError as exc:
-            raise classify_failure(exc) from None
+            raise self._refused(key, exc) from None
         return _strong((response.headers or {}).get("ETag"))
 
     def delete(self, key: str, etag: str) -> None:
@@ -404,7 +496,32 @@ class RemoteCalendar:
         except Unavailable:
             raise
         except RemoteError as exc:
-            raise classify_failure(exc) from None
+            raise self._refused(key, exc) from None
+
+    def _refused(self, key: str, exc: RemoteError) -> RemoteError:
+        """A refused write as the engine decides on it. A 404 or 410 is ``Gone`` only when a
+        GET agrees: Nextcloud says 404 to a write on a read-only share that still holds it."""
+        failure = classify_failure(exc)
+        if isinstance(failure, Gone):
+            try:
+                still = self.get(key)
+            except Unavailable:
+                raise
+            except RemoteError:
+                return RemoteError("sync.write_refused", status=exc.status, http=exc.status)
+            if still is not None:
+                return RemoteError("sync.write_refused", status=exc.status, http=exc.status)
+        return failure
+
+
+def _origin(parts: Any, scheme: str) -> tuple[str, str, int | None]:
+    """(scheme, host, port) with the default port spelled out: ``http://h/`` is ``http://h:80/``."""
+    use = (parts.scheme or scheme).lower()
+    try:
+        port = parts.port
+    except ValueError:  # a port that is not a number: no origin of ours
+        return (use, "", -1)
+    return use, (parts.hostname or "").lower(), port or {"http": 80, "https": 443}.get(use)
 
 
 def classify_failure(exc: RemoteError) -> RemoteError:

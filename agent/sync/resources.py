@@ -28,7 +28,8 @@ import icalendar
 
 from agent.errors import UserFacingError
 from agent.ics import quick, zones
-from agent.ics.prepare import CalendarContext, ComponentError, Prepared, ical_text, prepare, series_parts, series_query
+from agent.ics.importer import prepare_repaired
+from agent.ics.prepare import CalendarContext, ComponentError, Prepared, ical_text, series_parts, series_query
 from agent.ics.reader import RawCalendar, scan
 from agent.services.repeat import series_rule
 from agent.store.components import EventFields, start_end
@@ -150,7 +151,10 @@ def parse_resource(text: str, name: str = "<server>") -> ServerResource:
             if raw.name != "VEVENT":
                 continue
             try:
-                prepared.append(prepare(raw, context, position))
+                # As an import does: the repairs first (control characters a terminal would
+                # obey, doubled properties, broken reminders), so a server copy and an
+                # imported file are stored alike (issue 29: ESC from a server reached the screen).
+                prepared.append(prepare_repaired(raw, context, position))
             except ComponentError as exc:
                 return ServerResource(exc.uid or uid_hint, problem=f"line {exc.line}: {exc}", text=text)
             position += 1

@@ -16,6 +16,7 @@ from agent.store.changes import ChangeSet
 from agent.store.components import EventFields
 from agent.store.db import Store, utc_now_iso
 from agent.store.events import EventRepo
+from agent.sync.accounts import SyncError
 from agent.sync.resources import LocalRow, ServerResource, local_hash
 
 
@@ -120,13 +121,33 @@ class LocalCalendar:
                     found[row["uid"]] = row["name"]
         return found
 
+    def found_elsewhere(self, uid: str) -> tuple[str, list[LocalRow]] | None:
+        """The name of the other local calendar holding ``uid``, and its rows there; None if none."""
+        with self.store.lock:
+            rows = self.store.conn.execute(
+                "SELECT c.name, e.recurrence_id, e.ics, e.start_ts, e.end_ts FROM events e"
+                " JOIN calendars c ON c.id = e.calendar_id"
+                " WHERE e.profile_id = ? AND e.uid = ? AND e.calendar_id != ? ORDER BY e.recurrence_id",
+                (self.profile_id, uid, self.calendar_id),
+            ).fetchall()
+        if not rows:
+            return None
+        return rows[0]["name"], [LocalRow(r["recurrence_id"], r["ics"], r["start_ts"], r["end_ts"]) for r in rows]
+
     def apply(self, resource: ServerResource) -> tuple[str, ChangeSet]:
         """Make the UID's rows exactly the server's: overrides it no longer has go too.
 
         Returns the new local hash. Pulled events keep the origin they had here; new ones
         are marked ``import`` (they came from outside Richeng's own editor and agent).
+
+        Never across calendars: the store keys an event by (profile, UID), so saving a UID
+        that lives in another local calendar would move it here and overwrite it. That is
+        refused (``SyncError``) whatever path got here (issue 29).
         """
         assert resource.uid is not None
+        other = self.found_elsewhere(resource.uid)
+        if other is not None:
+            raise SyncError("sync.uid_elsewhere", other=other[0])
         changes = ChangeSet()
         keep = {row.recurrence_id for row in resource.rows}
         with self.store.transaction() as conn:
