@@ -33,8 +33,8 @@ from agent.store.changes import ChangeSet
 from agent.store.components import build_event, index_fields, new_uid, parse_component, recurrence_key, set_alarms
 from agent.store.db import Store
 from agent.store.events import EventRepo
-from agent.store.fields import write
 from agent.store.expansion import CapNote
+from agent.store.fields import write
 from agent.store.occurrence import Occurrence
 
 Scope = Literal["this", "following", "all"]

@@ -27,7 +27,6 @@ from agent.store.fields import (
     write,
 )
 from agent.store.profiles import ensure_profile
-from agent.sync import conflicts
 
 TAGGED = (
     "BEGIN:VEVENT\r\nUID:tagged@test\r\nDTSTAMP:20261101T000000Z\r\n"
@@ -58,7 +57,6 @@ def test_names_and_properties_are_unique_and_categories_has_no_column() -> None:
 
 
 def test_conflict_listing_names_come_from_the_table_in_reading_order() -> None:
-    assert conflicts._NAMES == labels()
     assert labels()["DURATION"] == "time" and labels()["X-RICHENG-RECUR"] == "repetition"
     order = list(dict.fromkeys(labels().values()))
     assert order[:8] == ["title", "time", "place", "description", "repetition", "alarm", "busy or free", "status"]
