@@ -216,7 +216,7 @@ class Event:
 
     def __init__(self, row: Mapping[str, Any]) -> None:
         self._row = row
-        self._component: icalendar.Event | None = None
+        self._component: icalendar.Component | None = None
 
     def __getitem__(self, name: str) -> Value:
         item = BY_NAME[name]
@@ -226,9 +226,10 @@ class Event:
         ics = str(self._row["ics"])
         if item.prop not in ics:
             return read_absent(name)
-        if self._component is None:
-            self._component = icalendar.Event.from_ical(ics)
-        return read(self._component, name)
+        component = self._component
+        if component is None:
+            component = self._component = icalendar.Event.from_ical(ics)
+        return read(component, name)
 
 
 def _keys(row: Mapping[str, Any]) -> Iterable[str]:
