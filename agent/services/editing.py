@@ -88,8 +88,8 @@ class EditService:
             transp=draft.transp,
             rrule=draft.rrule,
             alarm_minutes=list(draft.alarm_minutes),
-            categories=draft.categories,
         )
+        write(component, "categories", draft.categories)
         with self.store.transaction():
             return self.repo.save(component, draft.calendar_id, self.origin)
 

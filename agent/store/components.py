@@ -299,7 +299,6 @@ def build_event(
     rrule: dict[str, Any] | str | None = None,
     alarm_minutes: list[int] | None = None,
     stamp: datetime | None = None,
-    categories: Iterable[str] = (),
 ) -> icalendar.Event:
     """A VEVENT for an event made inside Richeng (editor or agent); its fields are written
     under the properties the field table names (agent/store/fields.py)."""
@@ -314,7 +313,6 @@ def build_event(
     write(event, "description", description)
     write(event, "location", location)
     write(event, "transp", transp)
-    write(event, "categories", tuple(categories))
     if rrule:
         event.add("RRULE", icalendar.vRecur.from_ical(rrule) if isinstance(rrule, str) else rrule)
     set_alarms(event, alarm_minutes or [], title)

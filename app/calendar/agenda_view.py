@@ -180,7 +180,7 @@ class AgendaView(CalendarView):
         self.rows: list[AgendaRow] = []
         # The repeat summary of an occurrence's series (CalendarArea's SeriesSummaries.text).
         self.repeat_text: Callable[[Occurrence], str] = lambda occ: ""
-        # Its tags in one line (CalendarArea's EventTags.text, app/calendar/event_popover.py).
+        # Its tags in one line (the event card's EventTags.text, set by EventPopover.watch).
         self.tags_text: Callable[[Occurrence], str] = lambda occ: ""
         self.canvas = AgendaCanvas(self)
         self.scroll_area = QScrollArea(self)

@@ -117,7 +117,6 @@ class CalendarArea(QWidget):
         agenda = self.views["agenda"]
         if isinstance(agenda, AgendaView):
             agenda.repeat_text = self.summaries.text
-            agenda.tags_text = self.popover.tags.text
 
         right = QVBoxLayout()
         right.setContentsMargins(0, 0, 0, 0)

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QApplication, QFrame, QHBoxLayout, QLabel, QVBoxLa
 
 from agent.store.fields import read
 from agent.store.occurrence import Occurrence
-from app.calendar.agenda_view import AgendaCanvas
+from app.calendar.agenda_view import AgendaCanvas, AgendaView
 from app.calendar.event_menu import when_text
 from app.calendar.event_source import ViewEvent
 from app.calendar.repeat_summary import SeriesSummaries
@@ -126,7 +126,7 @@ class EventPopover(QObject):
         self.summaries = summaries
         self.style = style
         self.card = EventCard(parent)
-        self.tags = EventTags(summaries.ctx)  # the agenda reads them too (CalendarArea)
+        self.tags = EventTags(summaries.ctx)  # the agenda reads them too (``watch``)
         self.delay_ms = QApplication.doubleClickInterval()  # a double-click opens the editor instead
         self._press: tuple[QObject, QPointF] | None = None
         self._pending: tuple[ViewEvent, QPoint] | None = None
@@ -135,6 +135,10 @@ class EventPopover(QObject):
         self._timer.timeout.connect(self._show_pending)
 
     def watch(self, view: CalendarView) -> None:
+        """Cover ``view``'s surfaces; an agenda also reads its tags here, so the card and
+        the agenda's rows say the same ones and forget them at the same ``reset``."""
+        if isinstance(view, AgendaView):
+            view.tags_text = self.tags.text
         for widget in (view, *view.findChildren(QWidget)):
             if isinstance(widget, EventSurface | AgendaCanvas):
                 widget.installEventFilter(self)

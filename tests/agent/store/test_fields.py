@@ -106,13 +106,12 @@ def test_read_text_parses_only_when_the_property_is_there(monkeypatch: pytest.Mo
     assert read_text(plain, ["categories", "completed"]) == {"categories": (), "completed": False}
 
 
-def test_build_event_writes_categories_under_the_table_property() -> None:
+def test_build_event_writes_its_fields_under_the_table_properties() -> None:
     start = datetime(2026, 12, 1, 9, tzinfo=UTC)
-    event = build_event("Trip", start, start, categories=("Travel", "Work"), stamp=start)
-    assert read(event, "categories") == ("Travel", "Work")
+    event = build_event("Trip", start, start, location="Gate 3", stamp=start, uid="x")
+    assert (read(event, "title"), read(event, "location"), read(event, "transp")) == ("Trip", "Gate 3", "OPAQUE")
     assert index_fields(event).title == "Trip"
-    bare = build_event("Trip", start, start, stamp=start, uid="x")
-    assert "CATEGORIES" not in bare.to_ical().decode()
+    assert "CATEGORIES" not in event.to_ical().decode()
 
 
 @pytest.fixture
