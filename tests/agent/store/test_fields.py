@@ -141,3 +141,18 @@ def test_listed_gives_json_lists_by_event_id(saved: tuple[Store, int]) -> None:
     assert listed(store.conn, [event_id, event_id]) == {event_id: {"categories": ["Work", "Travel", "家", "a,b"]}}
     assert listed(store.conn, []) == {}
     assert isinstance(store.conn, sqlite3.Connection)
+
+
+def test_the_other_shapes_of_an_event_use_the_table_names() -> None:
+    """An occurrence carries only fields with a column (it is built from rows, thousands per
+    view); the editor's draft sets only editable ones, tags among them."""
+    import dataclasses
+
+    from agent.services.editing import EventDraft
+    from agent.store.occurrence import Occurrence
+
+    in_occurrence = [name for name in Occurrence._fields if name in BY_NAME]
+    assert {"title", "location", "description", "transp", "status", "completed"} <= set(in_occurrence)
+    assert all(BY_NAME[name].column is not None for name in in_occurrence)
+    in_draft = [item.name for item in dataclasses.fields(EventDraft) if item.name in BY_NAME]
+    assert "categories" in in_draft and all(BY_NAME[name].editable for name in in_draft)
