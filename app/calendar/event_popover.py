@@ -14,6 +14,7 @@ drag (the press moved ``DRAG_START`` px) or a double-click (the editor) does not
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QLocale, QObject, QPoint, QPointF, Qt, QTimer
 from PySide6.QtGui import QColor, QGuiApplication, QMouseEvent
@@ -27,6 +28,9 @@ from app.calendar.event_source import ViewEvent
 from app.calendar.repeat_summary import SeriesSummaries
 from app.calendar.view_base import DRAG_START, CalendarView, EventSurface
 from app.context import AppContext
+
+if TYPE_CHECKING:
+    import icalendar
 
 CARD_WIDTH = 340
 OFFSET = 14  # px between the pointer and the card
@@ -46,25 +50,32 @@ def event_under(widget: QObject, pos: QPointF) -> ViewEvent | None:
 class EventTags:
     """The tags of the events the calendar shows, as one line ("Work, Travel"): the field
     table's categories (agent/store/fields.py), read from an occurrence's stored VEVENT (its
-    own when it was moved or changed alone, else its series') once until the store
-    changes (``clear``, with the card's ``reset``)."""
+    own row when it was moved or changed alone, else its series', read once per series)
+    until the store changes (``clear``, with the card's ``reset``)."""
 
     def __init__(self, ctx: AppContext) -> None:
         self.ctx = ctx
-        self._texts: dict[tuple[str, str], str] = {}
+        self._own: dict[tuple[str, str], str] = {}
+        self._series: dict[str, str] = {}
 
     def clear(self) -> None:
-        self._texts.clear()
+        self._own.clear()
+        self._series.clear()
 
     def text(self, occ: Occurrence) -> str:
-        key = (occ.uid, occ.recurrence_id or "")
-        if key not in self._texts:
-            edits = self.ctx.ops.edits
-            own = edits.component(occ.uid, occ.recurrence_id) if occ.recurrence_id else None
-            component = own if own is not None else edits.component(occ.uid)
-            tags = read(component, "categories") if component is not None else ()
-            self._texts[key] = ", ".join(tags)
-        return self._texts[key]
+        edits = self.ctx.ops.edits
+        if occ.recurrence_id is not None and occ.event_id != occ.series_id:  # an override: its own row
+            key = (occ.uid, occ.recurrence_id)
+            if key not in self._own:
+                self._own[key] = _tags_line(edits.component(occ.uid, occ.recurrence_id))
+            return self._own[key]
+        if occ.uid not in self._series:
+            self._series[occ.uid] = _tags_line(edits.component(occ.uid))
+        return self._series[occ.uid]
+
+
+def _tags_line(component: icalendar.Event | None) -> str:
+    return ", ".join(read(component, "categories")) if component is not None else ""
 
 
 class EventCard(QFrame):

@@ -96,3 +96,18 @@ def test_the_tags_strings_have_chinese_translations() -> None:
     assert catalogue["EventDialog"]["Tags"] == "标签"
     assert catalogue["EventCard"]["Tags: {0}"] == "标签：{0}"
     assert "Comma-separated, e.g. Work, Travel" in catalogue["EventDialog"]
+
+
+def test_the_agenda_shows_a_series_tags_and_an_override_its_own(area, cal_store, profile) -> None:  # type: ignore[no-untyped-def]
+    from agent.services.editing import EditService, EventDraft
+
+    uid = seed(cal_store, profile, "Standup", at(MONDAY, 9), at(MONDAY, 10), rrule="FREQ=DAILY;COUNT=3", categories=("Team",))
+    area.refresh()
+    second = next(e.occ for e in events_on(area, MONDAY + timedelta(days=1)) if e.occ.uid == uid)
+    draft = EventDraft("Standup", second.start, second.end, second.calendar_id, categories=("Team", "Demo"))
+    EditService(cal_store, profile).edit_one(second, draft)
+    area.refresh()
+    area.set_view("agenda")
+    rows = [r for r in area.current_view().visible_items() if isinstance(r, AgendaRow) and r.event is not None]
+    tags = [r.details.split(" · ")[0] for r in rows if r.event is not None and r.event.occ.uid == uid]
+    assert tags == ["Team", "Team, Demo", "Team"]
