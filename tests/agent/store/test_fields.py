@@ -156,3 +156,37 @@ def test_the_other_shapes_of_an_event_use_the_table_names() -> None:
     assert all(BY_NAME[name].column is not None for name in in_occurrence)
     in_draft = [item.name for item in dataclasses.fields(EventDraft) if item.name in BY_NAME]
     assert "categories" in in_draft and all(BY_NAME[name].editable for name in in_draft)
+
+
+def test_read_text_reads_only_the_events_own_lines_folded_or_not() -> None:
+    long_tag = "长" * 30  # folded: the line is over 75 octets
+    text = (
+        "BEGIN:VEVENT\r\nUID:x\r\nDTSTART:20261201T010000Z\r\nSUMMARY:a\u2028b\r\n"
+        + parse_component("BEGIN:VEVENT\r\nUID:y\r\nCATEGORIES:" + long_tag + ",Work\r\nEND:VEVENT\r\n")
+        .to_ical()
+        .decode()
+        .split("\r\n", 2)[2]
+        .split("END:VEVENT")[0]
+        + "BEGIN:VALARM\r\nACTION:DISPLAY\r\nCATEGORIES:alarm-only\r\nTRIGGER:-PT5M\r\nEND:VALARM\r\nEND:VEVENT\r\n"
+    )
+    assert "\r\n " in text  # the category line is folded
+    assert read_text(text, ["categories", "title"]) == {"categories": (long_tag, "Work"), "title": "a\u2028b"}
+    assert read_text(text, ["categories"]) == {"categories": read(parse_component(text), "categories")}
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "CATEGORIES:a\\,b,c\\;d",
+        "CATEGORIES:x\\\\y,z",
+        "CATEGORIES;LANGUAGE=zh:工作,出差",
+        'CATEGORIES;X-NOTE="a:b":Work,Home',
+        "CATEGORIES:line\\nbreak,,  spaced  ,Work,Work",
+        "categories:lower",
+    ],
+)
+def test_the_light_reader_agrees_with_icalendar(line: str) -> None:
+    text = f"BEGIN:VEVENT\r\nUID:x\r\nDTSTART:20261201T010000Z\r\n{line}\r\nCATEGORIES:Extra\r\nEND:VEVENT\r\n"
+    assert read_text(text.replace("categories:", "CATEGORIES:"), ["categories"])["categories"] == read(
+        parse_component(text), "categories"
+    )
