@@ -68,3 +68,15 @@ def test_pulled_categories_survive_a_local_edit_of_another_field(server: CalDavS
     assert b.sync().pushed == 1  # type: ignore[attr-defined]
     assert a.sync().pulled == 1  # type: ignore[attr-defined]
     assert tags_on(a, "tagged-1") == TAGS and a.titles() == {"Flight NH920"}
+
+
+def test_a_conflict_names_differing_tags_by_the_table_label_in_reading_order() -> None:
+    from agent.sync.conflicts import Conflict
+
+    here = TAGGED.replace("SUMMARY:Flight", "SUMMARY:Flight NH920").replace("CATEGORIES:出差\r\n", "")
+    conflict = Conflict(1, 1, "home", "Work", "tagged-1", "tagged-1.ics", here, TAGGED, None, "", None, None)
+    differences = conflict.differences()
+    assert [d.field for d in differences] == ["title", "tags"]
+    tags = differences[1]
+    assert tags.local is not None and tags.server is not None
+    assert "出差" in tags.server and "出差" not in tags.local
