@@ -111,3 +111,12 @@ def test_the_agenda_shows_a_series_tags_and_an_override_its_own(area, cal_store,
     rows = [r for r in area.current_view().visible_items() if isinstance(r, AgendaRow) and r.event is not None]
     tags = [r.details.split(" · ")[0] for r in rows if r.event is not None and r.event.occ.uid == uid]
     assert tags == ["Team", "Team, Demo", "Team"]
+
+
+def test_a_duplicate_keeps_the_tags(area, cal_store, profile) -> None:  # type: ignore[no-untyped-def]
+    uid = seed(cal_store, profile, "Flight", at(MONDAY, 11), at(MONDAY, 12), categories=("Travel",))
+    area.refresh()
+    (event,) = events_on(area, MONDAY)
+    assert area.duplicate(event)
+    copies = [row[0] for row in cal_store.conn.execute("SELECT uid FROM events WHERE uid != ?", (uid,))]
+    assert len(copies) == 1 and stored_tags(cal_store, copies[0]) == ("Travel",)
