@@ -81,6 +81,7 @@ def time_parse(args: argparse.Namespace) -> int:
 
 def events_list(args: argparse.Namespace) -> int:
     from agent.services.queries import QueryService
+    from agent.store.fields import listed
     from agent.timesym.resolve import resolve_range
 
     session = Session(args, reading=True)
@@ -88,7 +89,8 @@ def events_list(args: argparse.Namespace) -> int:
     # the store may hold an imported 1864 event, and listing it must work.
     start, end = resolve_range(args.start, args.end, session.ctx, bounded=False)
     events = QueryService(session.store, session.profile_id, session.ctx).between(start, end, calendar=args.calendar)
-    emit(args, [occ.to_json() for occ in events], lambda: _event_lines(events))
+    extra = listed(session.store.conn, (occ.event_id for occ in events))  # fields kept only in the ICS
+    emit(args, [{**occ.to_json(), **extra.get(occ.event_id, {})} for occ in events], lambda: _event_lines(events))
     return 0
 
 

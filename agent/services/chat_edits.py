@@ -42,6 +42,7 @@ from agent.services.wording import confirmation_answer
 from agent.store import journal_record
 from agent.store.changes import ChangeSet
 from agent.store.components import set_alarms
+from agent.store.fields import read, write
 from agent.store.occurrence import Occurrence
 from agent.timesym.context import TimeContext, local_datetime
 from agent.timesym.grammar import SymbolError
@@ -673,24 +674,17 @@ def _editor(plan: dict[str, Any]) -> Any:
         return None
 
     def edit(component: icalendar.Event) -> None:
-        if "title" in plan:
-            _put(component, "SUMMARY", plan["title"])
-        if "location" in plan:
-            _put(component, "LOCATION", plan["location"] or None)
-        if "notes" in plan:
-            _put(component, "DESCRIPTION", plan["notes"] or None)
-        if "completed" in plan:
-            _put(component, "X-RICHENG-COMPLETED", "TRUE" if plan["completed"] else None)
+        for key, name in _PLAN_FIELDS.items():  # each written under the table's property
+            if key in plan:
+                write(component, name, plan[key])
         if "reminder" in plan:
-            set_alarms(component, [int(plan["reminder"])], str(component.get("SUMMARY", "")))
+            set_alarms(component, [int(plan["reminder"])], str(read(component, "title") or ""))
 
     return edit
 
 
-def _put(component: icalendar.Event, name: str, value: Any) -> None:
-    component.pop(name, None)
-    if value is not None and value != "":
-        component.add(name, value)
+# A plan's keys (the chat tool's words) -> the field table's names (agent/store/fields.py).
+_PLAN_FIELDS = {"title": "title", "location": "location", "notes": "description", "completed": "completed"}
 
 
 __all__ = ["ANSWER_KINDS", "ChatEditService", "TargetCheck", "EditOption", "EditOutcome", "EditStub", "PENDING", "edit_answer"]

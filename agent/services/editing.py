@@ -34,6 +34,7 @@ from agent.store.components import build_event, index_fields, new_uid, parse_com
 from agent.store.db import Store
 from agent.store.events import EventRepo
 from agent.store.expansion import CapNote
+from agent.store.fields import write
 from agent.store.occurrence import Occurrence
 from agent.timesym.recurrence import LUNAR_MARK, MARK_PROPERTY, Recurrence
 
@@ -54,6 +55,7 @@ class EventDraft:
     transp: str = "OPAQUE"
     rrule: str | None = None
     alarm_minutes: tuple[int, ...] = ()
+    categories: tuple[str, ...] = ()  # the editor's tags (CATEGORIES, agent/store/fields.py)
 
 
 class EditService:
@@ -77,12 +79,13 @@ class EditService:
             rrule=draft.rrule,
             alarm_minutes=list(draft.alarm_minutes),
         )
+        write(component, "categories", draft.categories)
         with self.store.transaction():
             return self.repo.save(component, draft.calendar_id, self.origin)
 
     def replace(self, uid: str, draft: EventDraft) -> ChangeSet:
         """Rewrite a whole single event or series master from the editor's fields, keeping
-        what the editor does not show (attendees, categories, imported extras)."""
+        what the editor does not show (attendees, imported extras)."""
         row = self._row(uid, "")
         component = parse_component(row["ics"])
         _set_times(component, draft.start, draft.end)
@@ -94,6 +97,7 @@ class EditService:
         if draft.rrule:
             component.add("RRULE", icalendar.vRecur.from_ical(draft.rrule))
         set_alarms(component, draft.alarm_minutes, draft.title)
+        write(component, "categories", draft.categories)
         self._check_calendar(draft.calendar_id)
         with self.store.transaction():
             return self.repo.save(_bump(component), draft.calendar_id, self.origin_of(row))
@@ -149,6 +153,7 @@ class EditService:
                                 ("LOCATION", draft.location), ("TRANSP", draft.transp)):  # fmt: skip
                 _set(component, name, value)
             set_alarms(component, draft.alarm_minutes, draft.title)
+            write(component, "categories", draft.categories)
             return changes.merge(self.repo.save(component, row["calendar_id"], row["origin"]))
 
     def edit_following(

@@ -1,10 +1,14 @@
-"""Finding events by text: titles, locations and notes, for the app's search box.
+"""Finding events by text: titles, locations, notes and tags, for the app's search box.
 
 A search answers "where is that event?", so each hit is one event (UID) with the
 occurrence a user most likely means: the next one from now, or, for events that are over,
 the latest. Matching is a substring test (``instr`` on ``lower()``), which works for
 Chinese text, where there are no word boundaries for a full-text tokenizer to find, and
 folds ASCII case only (SQLite's ``lower``).
+
+Which fields are searched is the field table's (``searchable``, agent/store/fields.py): one
+with a column is matched in SQL, one without (the tags) is read from the stored text of
+the events whose text holds the words at all.
 """
 
 from __future__ import annotations
@@ -16,11 +20,17 @@ from zoneinfo import ZoneInfo
 
 from agent.store.components import aware, wall_seconds
 from agent.store.db import Store
+from agent.store.fields import FIELDS, SEARCHED_IN_TEXT, read_text
 
 DEFAULT_LIMIT = 20
-_MATCH = (
-    "(instr(lower(e.title), lower(:q)) > 0 OR instr(lower(e.location), lower(:q)) > 0"
-    " OR instr(lower(e.description), lower(:q)) > 0)"
+_MATCH = "(" + " OR ".join(f"instr(lower(e.{f.column}), lower(:q)) > 0" for f in FIELDS if f.searchable and f.column) + ")"
+# The stored text's candidates for the fields without a column: the property is there, and
+# the words are, once folded lines are joined (RFC 5545 folds at 75 octets).
+_UNFOLDED = "replace(replace(ics, char(13, 10, 32), ''), char(10, 32), '')"
+_IN_TEXT = (
+    "SELECT id, ics FROM events WHERE profile_id = :pid AND ("
+    + " OR ".join(f"instr(ics, '{f.prop}') > 0" for f in SEARCHED_IN_TEXT)
+    + f") AND instr(lower({_UNFOLDED}), lower(:q)) > 0"
 )
 
 
@@ -52,11 +62,30 @@ class SearchService:
         tz: ZoneInfo | None = None,
         calendar_ids: list[int] | None = None,
     ) -> list[SearchHit]:
-        """Events whose title, location or notes contain ``text``; upcoming ones first."""
+        """Events whose title, location, notes or tags contain ``text``; upcoming ones first."""
         needle = text.strip()
         if not needle or limit <= 0:
             return []
-        return self._hits(_MATCH, {"q": needle}, limit, now, tz, calendar_ids)
+        found = self._found_in_text(needle)
+        where = f"({_MATCH} OR e.id IN ({', '.join(str(i) for i in found)}))" if found else _MATCH
+        return self._hits(where, {"q": needle}, limit, now, tz, calendar_ids)
+
+    def _found_in_text(self, needle: str) -> list[int]:
+        """Ids of the events whose fields kept only in their text (the tags) hold ``needle``."""
+        if not SEARCHED_IN_TEXT:
+            return []
+        with self.store.lock:
+            rows = self.store.conn.execute(_IN_TEXT, {"pid": self.profile_id, "q": needle}).fetchall()
+        names = [f.name for f in SEARCHED_IN_TEXT]
+        folded = needle.lower()
+        found = []
+        for event_id, ics in rows:
+            for value in read_text(str(ics), names).values():
+                values = value if isinstance(value, tuple) else (value,) if value else ()
+                if any(folded in str(item).lower() for item in values):
+                    found.append(int(event_id))
+                    break
+        return found
 
     def next_occurrence(self, uid: str, *, now: datetime | None = None, tz: ZoneInfo | None = None) -> SearchHit | None:
         """The occurrence of ``uid`` that a "show me this event" should open."""

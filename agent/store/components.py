@@ -23,7 +23,13 @@ else:  # on first use: reading the columns needs no VEVENT parser (start-up, iss
     icalendar = lazy_module("icalendar", __name__)
 
 from agent.errors import ValidationError
+from agent.store.fields import prop, write
 from agent.timesym.context import canonical_zone_name
+
+# The properties the columns are read from, by the field table (agent/store/fields.py);
+# bound once, since ``index_fields`` runs once per event of an import.
+_SUMMARY, _DESCRIPTION, _LOCATION = prop("title"), prop("description"), prop("location")
+_TRANSP, _STATUS, _COMPLETED = prop("transp"), prop("status"), prop("completed")
 
 EPOCH = datetime(1970, 1, 1)
 
@@ -214,7 +220,7 @@ def index_fields(component: icalendar.Event) -> EventFields:
     start, end = start_end(component)
     all_day, floating, start_ts, end_ts, tzid = span_columns(start, end)
     rid_value = component.decoded("RECURRENCE-ID") if props.get("RECURRENCE-ID") else None
-    status = str(props.get("STATUS") or "CONFIRMED").upper()
+    status = str(props.get(_STATUS) or "CONFIRMED").upper()
     alarms = []
     for alarm in component.walk("VALARM"):
         trigger = alarm.get("TRIGGER")
@@ -226,9 +232,9 @@ def index_fields(component: icalendar.Event) -> EventFields:
     return EventFields(
         uid=uid,
         recurrence_id=recurrence_key(rid_value),
-        title=_text(props, "SUMMARY"),
-        description=_text(props, "DESCRIPTION"),
-        location=_text(props, "LOCATION"),
+        title=_text(props, _SUMMARY),
+        description=_text(props, _DESCRIPTION),
+        location=_text(props, _LOCATION),
         tzid=tzid,
         all_day=all_day,
         floating=floating,
@@ -237,9 +243,9 @@ def index_fields(component: icalendar.Event) -> EventFields:
         rrule=_prop_lines(props, "RRULE"),
         rdate=_prop_lines(props, "RDATE"),
         exdate=_prop_lines(props, "EXDATE"),
-        transp=str(props.get("TRANSP") or "OPAQUE").upper(),
+        transp=str(props.get(_TRANSP) or "OPAQUE").upper(),
         status=status,
-        completed=str(props.get("X-RICHENG-COMPLETED") or "") == "TRUE",
+        completed=str(props.get(_COMPLETED) or "") == "TRUE",
         sequence=int(props.get("SEQUENCE") or 0),
         last_modified=last_modified.to_ical().decode() if last_modified is not None else None,
         alarms=alarms,
@@ -294,20 +300,19 @@ def build_event(
     alarm_minutes: list[int] | None = None,
     stamp: datetime | None = None,
 ) -> icalendar.Event:
-    """A VEVENT for an event made inside Richeng (editor or agent)."""
+    """A VEVENT for an event made inside Richeng (editor or agent); its fields are written
+    under the properties the field table names (agent/store/fields.py)."""
     if not title.strip():
         raise ValidationError("store.no_title")
     event = icalendar.Event()
     event.add("UID", uid or new_uid())
     event.add("DTSTAMP", stamp or datetime.now(UTC))
-    event.add("SUMMARY", title.strip())
-    event.add("DTSTART", start)
-    event.add("DTEND", end)
-    if description:
-        event.add("DESCRIPTION", description)
-    if location:
-        event.add("LOCATION", location)
-    event.add("TRANSP", transp)
+    write(event, "title", title.strip())
+    event.add(prop("start"), start)
+    event.add(prop("end"), end)
+    write(event, "description", description)
+    write(event, "location", location)
+    write(event, "transp", transp)
     if rrule:
         event.add("RRULE", icalendar.vRecur.from_ical(rrule) if isinstance(rrule, str) else rrule)
     set_alarms(event, alarm_minutes or [], title)

@@ -17,6 +17,7 @@ import icalendar
 
 from agent.errors import NotFoundError
 from agent.store.db import Store, utc_now_iso
+from agent.store.fields import FIELDS, labels
 from agent.sync.resources import describe, parse_resource
 
 
@@ -90,15 +91,12 @@ class Difference:
     server: str | None
 
 
-# Fields by the names people use, in reading order; other properties keep their own name.
-_NAMES = {
-    "SUMMARY": "title", "DTSTART": "time", "DTEND": "time", "DURATION": "time", "LOCATION": "place",
-    "DESCRIPTION": "description", "RRULE": "repetition", "RDATE": "repetition", "EXDATE": "repetition",
-    "X-RICHENG-RECUR": "repetition", "VALARM": "alarm", "TRANSP": "busy or free", "STATUS": "status",
-}  # fmt: skip
+# Fields by the names people use, in reading order (the field table's labels,
+# agent/store/fields.py); other properties keep their own name.
+_NAMES = labels()
 _ORDER = {name: index for index, name in enumerate(dict.fromkeys([*_NAMES.values(), "instance"]))}
 _BOOKKEEPING = {"DTSTAMP", "LAST-MODIFIED", "CREATED", "SEQUENCE", "UID", "RECURRENCE-ID"}
-_TEXT = ("SUMMARY", "LOCATION", "DESCRIPTION")
+_TEXT = tuple(item.prop for item in FIELDS if item.kind in ("text", "place"))  # shown decoded
 _NAME = re.compile(r"[;:]")
 _FOLD = re.compile(r"\r?\n[ \t]")
 

@@ -36,7 +36,7 @@ class AgendaRow:
     height: int
     time_text: str = ""
     rect: QRectF = field(default_factory=QRectF)
-    details: str = ""  # the line under the title: place · calendar · how the series repeats
+    details: str = ""  # the line under the title: place · tags · calendar · how the series repeats
 
 
 class AgendaCanvas(QWidget):
@@ -180,6 +180,8 @@ class AgendaView(CalendarView):
         self.rows: list[AgendaRow] = []
         # The repeat summary of an occurrence's series (CalendarArea's SeriesSummaries.text).
         self.repeat_text: Callable[[Occurrence], str] = lambda occ: ""
+        # Its tags in one line (the event card's EventTags.text, set by EventPopover.watch).
+        self.tags_text: Callable[[Occurrence], str] = lambda occ: ""
         self.canvas = AgendaCanvas(self)
         self.scroll_area = QScrollArea(self)
         self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
@@ -216,7 +218,8 @@ class AgendaView(CalendarView):
                 rows.append(AgendaRow("empty", day, None, top, EVENT_ROW))
                 top += EVENT_ROW
             for event in sorted(events, key=lambda e: (not e.is_bar, e.start, e.occ.title)):
-                details = (event.occ.location, event.occ.calendar, self.repeat_text(event.occ))
+                occ = event.occ
+                details = (occ.location, self.tags_text(occ), occ.calendar, self.repeat_text(occ))
                 text = " · ".join(value for value in details if value)
                 rows.append(AgendaRow("event", day, event, top, EVENT_ROW, self._time_text(event, day), details=text))
                 top += EVENT_ROW

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 from agent.errors import ValidationError
 from agent.services.editing import EventDraft
 from agent.services.repeat import series_rule
+from agent.store.fields import read, split_tags
 from agent.store.occurrence import Occurrence
 from agent.timesym.recurrence import Recurrence
 from app.calendar.holidays import prefers_chinese
@@ -127,6 +128,8 @@ class EventDialog(QDialog):
         self.busy.addItem(self.tr("Busy"), "OPAQUE")
         self.busy.addItem(self.tr("Free"), "TRANSPARENT")
         self.location = QLineEdit(self)
+        self.tags = QLineEdit(self)  # the field table's categories, comma-separated
+        self.tags.setPlaceholderText(self.tr("Comma-separated, e.g. Work, Travel"))
         self.notes = QPlainTextEdit(self)
         self.notes.setMinimumHeight(70)
         self.error = QLabel(self)
@@ -149,6 +152,7 @@ class EventDialog(QDialog):
         form.addRow(self.tr("Reminders"), self.reminders)
         form.addRow(self.tr("Show as"), self.busy)
         form.addRow(self.tr("Location"), self.location)
+        form.addRow(self.tr("Tags"), self.tags)
         form.addRow(self.tr("Notes"), self.notes)
         self.form = form
 
@@ -198,6 +202,8 @@ class EventDialog(QDialog):
         source = instance if instance is not None else master
         for minutes in reminder_minutes(source):
             self.reminders.add(minutes)
+        if source is not None:  # the tags of this occurrence (its own when changed alone)
+            self.tags.setText(", ".join(read(source, "categories")))
         first_day = start.date() if isinstance(start, datetime) else start
         self.repeat.set_until_default(first_day + timedelta(days=90))
         if master is not None:
@@ -313,6 +319,7 @@ class EventDialog(QDialog):
             transp=str(self.busy.currentData()),
             rrule=rule.to_rrule(start) if rule is not None else None,  # None for 农历: RDATEs
             alarm_minutes=self.reminders.values(),
+            categories=split_tags(self.tags.text()),
         )
         return EditorResult(draft, rule, rule != self._loaded_rule)
 

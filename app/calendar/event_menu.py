@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QMenu, QWidget
 
 from agent.services.calendars import Calendar
 from agent.services.editing import EventDraft
+from agent.store.fields import read
 from app.calendar.event_source import ViewEvent
 from app.calendar.reminder_editor import reminder_minutes
 from app.i18n import format_day
@@ -53,6 +54,7 @@ def duplicate_draft(event: ViewEvent, component: icalendar.Event | None) -> Even
         location=occ.location,
         transp=occ.transp,
         alarm_minutes=reminder_minutes(component),
+        categories=read(component, "categories") if component is not None else (),
     )
 
 

@@ -1,7 +1,7 @@
 """The event card: a click on an event shows what it is, when, where and how it repeats.
 
-A small frameless window beside the pointer (title, day and times, place, calendar, and
-the repeat summary of its series, ``repeat_summary``). It never takes focus or grabs the
+A small frameless window beside the pointer (title, day and times, place, tags, calendar,
+and the repeat summary of its series, ``repeat_summary``). It never takes focus or grabs the
 pointer, so the view keeps its keys and the next press works as usual; any press, key or
 wheel anywhere puts it away, as does a change in the store.
 
@@ -14,16 +14,23 @@ drag (the press moved ``DRAG_START`` px) or a double-click (the editor) does not
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QLocale, QObject, QPoint, QPointF, Qt, QTimer
 from PySide6.QtGui import QColor, QGuiApplication, QMouseEvent
 from PySide6.QtWidgets import QApplication, QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from app.calendar.agenda_view import AgendaCanvas
+from agent.store.fields import read
+from agent.store.occurrence import Occurrence
+from app.calendar.agenda_view import AgendaCanvas, AgendaView
 from app.calendar.event_menu import when_text
 from app.calendar.event_source import ViewEvent
 from app.calendar.repeat_summary import SeriesSummaries
 from app.calendar.view_base import DRAG_START, CalendarView, EventSurface
+from app.context import AppContext
+
+if TYPE_CHECKING:
+    import icalendar
 
 CARD_WIDTH = 340
 OFFSET = 14  # px between the pointer and the card
@@ -38,6 +45,37 @@ def event_under(widget: QObject, pos: QPointF) -> ViewEvent | None:
         row = widget.row_at(pos)
         return row.event if row is not None else None
     return None
+
+
+class EventTags:
+    """The tags of the events the calendar shows, as one line ("Work, Travel"): the field
+    table's categories (agent/store/fields.py), read from an occurrence's stored VEVENT (its
+    own row when it was moved or changed alone, else its series', read once per series)
+    until the store changes (``clear``, with the card's ``reset``)."""
+
+    def __init__(self, ctx: AppContext) -> None:
+        self.ctx = ctx
+        self._own: dict[tuple[str, str], str] = {}
+        self._series: dict[str, str] = {}
+
+    def clear(self) -> None:
+        self._own.clear()
+        self._series.clear()
+
+    def text(self, occ: Occurrence) -> str:
+        edits = self.ctx.ops.edits
+        if occ.recurrence_id is not None and occ.event_id != occ.series_id:  # an override: its own row
+            key = (occ.uid, occ.recurrence_id)
+            if key not in self._own:
+                self._own[key] = _tags_line(edits.component(occ.uid, occ.recurrence_id))
+            return self._own[key]
+        if occ.uid not in self._series:
+            self._series[occ.uid] = _tags_line(edits.component(occ.uid))
+        return self._series[occ.uid]
+
+
+def _tags_line(component: icalendar.Event | None) -> str:
+    return ", ".join(read(component, "categories")) if component is not None else ""
 
 
 class EventCard(QFrame):
@@ -63,17 +101,18 @@ class EventCard(QFrame):
         self.place = QLabel(self)
         self.calendar = QLabel(self)
         self.repeat = QLabel(self)
-        for label in (self.when, self.place, self.calendar, self.repeat):
+        self.tags = QLabel(self)
+        for label in (self.when, self.place, self.calendar, self.repeat, self.tags):
             label.setWordWrap(True)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 10, 12, 10)
         layout.setSpacing(4)
         layout.addLayout(heading)
-        for label in (self.when, self.repeat, self.place, self.calendar):
+        for label in (self.when, self.repeat, self.place, self.tags, self.calendar):
             layout.addWidget(label)
         self.setFixedWidth(CARD_WIDTH)
 
-    def fill(self, event: ViewEvent, when: str, repeat: str) -> None:
+    def fill(self, event: ViewEvent, when: str, repeat: str, tags: str = "") -> None:
         occ = event.occ
         self.swatch.setStyleSheet(f"background: {QColor(occ.color or '#3b82f6').name()}; border-radius: 5px")
         self.title.setText(occ.title)
@@ -82,6 +121,8 @@ class EventCard(QFrame):
         self.repeat.setVisible(bool(repeat))
         self.place.setText(occ.location)
         self.place.setVisible(bool(occ.location))
+        self.tags.setText(self.tr("Tags: {0}").format(tags) if tags else "")
+        self.tags.setVisible(bool(tags))
         self.calendar.setText(self.tr("Calendar: {0}").format(occ.calendar) if occ.calendar else "")
         self.calendar.setVisible(bool(occ.calendar))
         self.adjustSize()
@@ -96,6 +137,7 @@ class EventPopover(QObject):
         self.summaries = summaries
         self.style = style
         self.card = EventCard(parent)
+        self.tags = EventTags(summaries.ctx)  # the agenda reads them too (``watch``)
         self.delay_ms = QApplication.doubleClickInterval()  # a double-click opens the editor instead
         self._press: tuple[QObject, QPointF] | None = None
         self._pending: tuple[ViewEvent, QPoint] | None = None
@@ -104,6 +146,10 @@ class EventPopover(QObject):
         self._timer.timeout.connect(self._show_pending)
 
     def watch(self, view: CalendarView) -> None:
+        """Cover ``view``'s surfaces; an agenda also reads its tags here, so the card and
+        the agenda's rows say the same ones and forget them at the same ``reset``."""
+        if isinstance(view, AgendaView):
+            view.tags_text = self.tags.text
         for widget in (view, *view.findChildren(QWidget)):
             if isinstance(widget, EventSurface | AgendaCanvas):
                 widget.installEventFilter(self)
@@ -121,6 +167,7 @@ class EventPopover(QObject):
         """The store changed: put the card away and forget the summaries read."""
         self.hide()
         self.summaries.clear()
+        self.tags.clear()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()
@@ -152,7 +199,7 @@ class EventPopover(QObject):
 
     def show_for(self, event: ViewEvent, global_pos: QPoint) -> None:
         locale, chinese = self.style()
-        self.card.fill(event, when_text(event, locale, chinese), self.summaries.text(event.occ))
+        self.card.fill(event, when_text(event, locale, chinese), self.summaries.text(event.occ), self.tags.text(event.occ))
         screen = QGuiApplication.screenAt(global_pos) or QGuiApplication.primaryScreen()
         spot = global_pos + QPoint(OFFSET, OFFSET)
         if screen is not None:

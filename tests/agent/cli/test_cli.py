@@ -19,6 +19,7 @@ from tests.support.clock import NOW_ARG as NOW
 RICHENG = Path(sys.executable).with_name("richeng")
 RESOLVE_KEYS = {"symbol", "kind", "start", "end", "candidates", "message"}
 EVENT_KEYS = {"uid", "title", "start", "end", "all_day", "calendar", "recurrence_id"}
+LISTED_KEYS = EVENT_KEYS | {"categories"}  # a listing adds the fields kept only in the ICS (issue 28)
 OUTCOME_KEYS = {
     "status",
     "title",
@@ -122,7 +123,8 @@ def test_events_add_and_list(run) -> None:  # type: ignore[no-untyped-def]
     assert (created["event"]["start"], created["event"]["end"]) == ("2026-12-01T15:00:00+08:00", "2026-12-01T15:45:00+08:00")
     run_json(run, "events", "add", "--title", "交房租", "--date", "D+1")
     listed = run_json(run, "events", "list", "--start", "D+1", "--end", "D+1")
-    assert [set(e) for e in listed] == [EVENT_KEYS, EVENT_KEYS]
+    assert [set(e) for e in listed] == [LISTED_KEYS, LISTED_KEYS]
+    assert [e["categories"] for e in listed] == [[], []]
     assert [(e["title"], e["all_day"], e["start"]) for e in listed] == [
         ("交房租", True, "2026-12-01"),
         ("看牙", False, "2026-12-01T15:00:00+08:00"),
@@ -366,7 +368,7 @@ def test_console_script_events_round_trip(db_file: Path) -> None:
     listed = _script("events", "list", "--start", "WE", "--end", "WE", "--json", *common)
     assert listed.returncode == 0 and listed.stderr == ""
     (event,) = json.loads(listed.stdout)
-    assert set(event) == EVENT_KEYS
+    assert set(event) == LISTED_KEYS
     assert (event["title"], event["start"]) == ("修汽车轮毂", "2026-12-06T14:00:00+08:00")
 
 
