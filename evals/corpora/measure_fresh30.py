@@ -46,7 +46,7 @@ def _facts(case: Case) -> str:
     return tail.strip()
 
 
-def _covers(payload: Any, named: str) -> str:
+def covers_named_range(payload: Any, named: str) -> str:
     """``match`` when code's answer covers the named range within its days, else ``other``."""
     if not isinstance(payload, dict) or "start" not in payload or "/" not in named:
         return "other"
@@ -107,7 +107,7 @@ def measure() -> list[Table]:
             replaced = turn.guard is not None
             line = not replaced and bool(turn.calendar_note)
             named = _facts(case)
-            answered = int(turn.outcome == "guard_answered" and _covers(turn.receipt_payload, named) == "match")
+            answered = int(turn.outcome == "guard_answered" and covers_named_range(turn.receipt_payload, named) == "match")
             claims.add(kind, replaced=int(replaced), **{"status line only": int(line)}, neither=int(not replaced and not line))
             if named:
                 claims.rows[kind]["answered for the named range"] += answered
