@@ -76,7 +76,7 @@ def _moment(value: Any) -> date | datetime | None:
         return None
 
 
-def _same_moment(want: str, got: Any) -> bool:
+def same_moment(want: str, got: Any) -> bool:
     """A date equals the same date; a datetime equals the same instant written with the same offset."""
     a, b = _moment(want), _moment(got)
     if isinstance(a, datetime) or isinstance(b, datetime):
@@ -162,7 +162,7 @@ def compare_repeat(want: dict[str, Any], got: dict[str, Any], got_tz: str) -> tu
     return (f"{want_rule}: {_show(expected)}", f"{got_rule}: {_show(actual)}")
 
 
-def _location(got: dict[str, Any]) -> str | None:
+def location_of(got: dict[str, Any]) -> str | None:
     """The output's ``location``; an output without that key (the CLI before it had one) is read
     through its underlined ``location`` span, stored without a leading 在/at."""
     if "location" in got:
@@ -200,15 +200,15 @@ def judge(case: dict[str, Any], db: Path) -> Verdict:
     if _title(want["title"]) != _title(got.get("title")):
         verdict.diffs.append(("title", want["title"], got.get("title")))
     for key in ("start", "end"):
-        if not _same_moment(want[key], got.get(key)):
+        if not same_moment(want[key], got.get(key)):
             verdict.diffs.append((key, want[key], got.get(key)))
     want_all_day = len(want["start"]) == 10
     if want_all_day != bool(got.get("all_day")):
         verdict.diffs.append(("all_day", want_all_day, got.get("all_day")))
     if (want.get("tz") or USER_TZ) != got_tz:
         verdict.diffs.append(("tz", want.get("tz") or USER_TZ, got.get("tz")))
-    if (want.get("location") or None) != _location(got):
-        verdict.diffs.append(("location", want.get("location"), _location(got)))
+    if (want.get("location") or None) != location_of(got):
+        verdict.diffs.append(("location", want.get("location"), location_of(got)))
     repeat = compare_repeat(want, got, got_tz)
     if repeat is not None:
         verdict.diffs.append(("repeat", *repeat))

@@ -223,8 +223,18 @@ def test_the_chat_input_underlines_the_same_words(make_pane: Any, app_ctx: Any) 
 def test_a_long_preview_drops_whole_parts_and_keeps_the_full_line_in_the_tooltip(window: Any, qtbot: Any) -> None:
     field = type_into(window, qtbot, "每周一上午10点在会议室开周会 提前15分钟提醒")
     quick = bar(window)
-    window.resize(1360, 860)  # the line is longer than the room beside the field
-    qtbot.waitUntil(lambda: quick.preview.width() < quick.preview.fontMetrics().horizontalAdvance(quick.preview_plain))
+
+    def overflows() -> bool:
+        return quick.preview.width() < quick.preview.fontMetrics().horizontalAdvance(quick.preview_plain)
+
+    # The line must be longer than the room beside the field; how long it is depends on the
+    # fonts installed (without a CJK font its glyphs are narrow), so narrow the window until so.
+    for width in range(1360, 700, -60):
+        window.resize(width, 860)
+        qtbot.wait(20)
+        if overflows():
+            break
+    qtbot.waitUntil(overflows)
     shown = quick.preview.text()
     assert shown.endswith(" · …") and "周一 11月30日" in shown, shown
     assert quick.preview.toolTip() == quick.preview_plain and "提前15分钟提醒" in quick.preview_plain

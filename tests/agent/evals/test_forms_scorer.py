@@ -7,7 +7,7 @@ import json
 from datetime import datetime
 from pathlib import Path
 
-from evals.corpora.measure_quick_forms import CASES, LUNAR, _location, _same_moment, compare_repeat, load, occurrences
+from evals.corpora.measure_quick_forms import CASES, LUNAR, location_of, same_moment, compare_repeat, load, occurrences
 
 FORMS = {
     "weekday-list", "weekdays", "interval", "nth-weekday", "month-day", "yearly", "lunar",
@@ -86,13 +86,13 @@ def test_lunar_is_compared_by_the_repeat_word() -> None:
 
 
 def test_a_pinned_start_must_carry_the_zone_offset() -> None:
-    assert _same_moment("2026-12-04T16:00:00+01:00", "2026-12-04T16:00:00+01:00")
-    assert not _same_moment("2026-12-04T16:00:00+01:00", "2026-12-04T23:00:00+08:00")  # same instant, user's offset
-    assert not _same_moment("2026-12-04", "2026-12-04T00:00:00+08:00")
-    assert _same_moment("2026-12-10", "2026-12-10")
+    assert same_moment("2026-12-04T16:00:00+01:00", "2026-12-04T16:00:00+01:00")
+    assert not same_moment("2026-12-04T16:00:00+01:00", "2026-12-04T23:00:00+08:00")  # same instant, user's offset
+    assert not same_moment("2026-12-04", "2026-12-04T00:00:00+08:00")
+    assert same_moment("2026-12-10", "2026-12-10")
 
 
 def test_location_from_the_key_or_else_the_underlined_span() -> None:
-    assert _location({"location": "Smile Clinic"}) == "Smile Clinic"
-    assert _location({"spans": [{"role": "location", "text": "在协和医院"}]}) == "协和医院"
-    assert _location({"spans": [{"role": "day", "text": "Friday"}]}) is None
+    assert location_of({"location": "Smile Clinic"}) == "Smile Clinic"
+    assert location_of({"spans": [{"role": "location", "text": "在协和医院"}]}) == "协和医院"
+    assert location_of({"spans": [{"role": "day", "text": "Friday"}]}) is None

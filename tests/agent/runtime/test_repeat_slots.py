@@ -273,7 +273,7 @@ def test_mutation_each_repeat_rule_off_its_case_writes(rule: str, monkeypatch: p
 
 def test_mutation_without_the_series_end_the_until_date_contradicts_the_start(monkeypatch: pytest.MonkeyPatch) -> None:
     assert _first_turn_writes("repeat.until-daily")
-    real = tools.check_create
+    real = grounding.check_create  # defined there; patched where the create tool calls it
     monkeypatch.setattr(tools, "check_create", lambda *a, series_end=None, **k: real(*a, **k))
     assert not _first_turn_writes("repeat.until-daily")  # 到12月31日 read as the start's day
 
