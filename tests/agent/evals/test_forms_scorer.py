@@ -7,7 +7,7 @@ import json
 from datetime import datetime
 from pathlib import Path
 
-from evals.corpora.measure_quick_forms import CASES, LUNAR, location_of, same_moment, compare_repeat, load, occurrences
+from evals.corpora.measure_quick_forms import CASES, LUNAR, compare_repeat, load, location_of, occurrences, same_moment
 
 FORMS = {
     "weekday-list", "weekdays", "interval", "nth-weekday", "month-day", "yearly", "lunar",
