@@ -27,6 +27,7 @@ from agent.timesym.context import TimeContext
 from agent.timesym.grammar import SymbolError
 from agent.timesym.recurrence import WEEKDAYS, Recurrence, Weekday
 from agent.timesym.resolve import resolve
+from agent.timesym.sentence_words import ZONE_ABBREVIATIONS, ZONE_CITIES_EN, ZONE_CITIES_ZH
 from agent.timesym.words import cn_to_int
 
 # ---- vocabulary (data; the readers below only look words up) -----------------------------
@@ -52,26 +53,6 @@ COUNT_UNITS_ZH = "次回节课期周天个月"
 COUNT_UNITS_EN = ("times", "sessions", "occurrences", "classes", "lessons", "meetings", "weeks", "days", "months", "years")
 END_WORDS = ("到", "至", "直到", "截止", "为止", "结束", "until", "till", "through", "thru", "ending", "ends", "up to")
 LAST_DAY_WORDS = ("最后一天", "月底", "月末", "last day")
-#: Place names in Chinese for the zones people name ("纽约时间上午9点"); the English city is
-#: read from the zone's own key ("America/New_York" → "new york").
-CITY_ZH = {
-    "纽约": "America/New_York", "华盛顿": "America/New_York", "波士顿": "America/New_York",
-    "多伦多": "America/Toronto", "芝加哥": "America/Chicago", "丹佛": "America/Denver",
-    "洛杉矶": "America/Los_Angeles", "旧金山": "America/Los_Angeles", "西雅图": "America/Los_Angeles",
-    "温哥华": "America/Vancouver", "伦敦": "Europe/London", "巴黎": "Europe/Paris", "柏林": "Europe/Berlin",
-    "阿姆斯特丹": "Europe/Amsterdam", "苏黎世": "Europe/Zurich", "莫斯科": "Europe/Moscow", "迪拜": "Asia/Dubai",
-    "新加坡": "Asia/Singapore", "香港": "Asia/Hong_Kong", "台北": "Asia/Taipei", "东京": "Asia/Tokyo",
-    "首尔": "Asia/Seoul", "悉尼": "Australia/Sydney", "墨尔本": "Australia/Melbourne", "北京": "Asia/Shanghai",
-    "美东": "America/New_York", "美西": "America/Los_Angeles", "日本": "Asia/Tokyo", "韩国": "Asia/Seoul",
-    "英国": "Europe/London", "德国": "Europe/Berlin", "法国": "Europe/Paris",
-}  # fmt: skip
-CITY_EN = {
-    "san francisco": "America/Los_Angeles", "seattle": "America/Los_Angeles", "boston": "America/New_York",
-    "eastern": "America/New_York", "pacific": "America/Los_Angeles", "central": "America/Chicago",
-    "mountain": "America/Denver",
-}  # fmt: skip
-#: Short names people write for a zone that zoneinfo does not report ("9am ET").
-ZONE_ABBREVIATIONS = {"et": "America/New_York", "pt": "America/Los_Angeles", "ct": "America/Chicago", "mt": "America/Denver"}
 ZONE_SUFFIXES_ZH = ("时间", "时区")
 ZONE_SUFFIXES_EN = ("time", "timezone", "time zone")
 
@@ -190,16 +171,16 @@ def zone_said(zone: str, text: str, when: date) -> bool:
         instant = datetime(when.year, month, 15, 12, tzinfo=info)
         names.add((instant.tzname() or "").casefold())
     names = {name for name in names if name.isalpha()}  # "+08" is not a word anyone types
-    names |= {short for short, key in ZONE_ABBREVIATIONS.items() if key == zone}
+    names |= {short for short, key in ZONE_ABBREVIATIONS.items() if key == zone}  # quick add's table: one list of zone words
     if any(re.search(rf"(?<![a-z]){re.escape(name)}(?![a-z])", folded) for name in names):
         return True
     if zone in ("UTC", "Etc/UTC", "GMT", "Etc/GMT") or zone.startswith("Etc/"):
         return bool(re.search(r"(?<![a-z])(utc|gmt)(?![a-z])", folded))
     cities = [zone.rsplit("/", 1)[-1].replace("_", " ").casefold()]
-    cities += [city for city, key in CITY_EN.items() if key == zone]
+    cities += [city for city, key in ZONE_CITIES_EN.items() if key == zone]
     if any(re.search(rf"(?<![a-z]){re.escape(city)}\s*(?:{'|'.join(ZONE_SUFFIXES_EN)})(?![a-z])", folded) for city in cities):
         return True
-    return any(f"{city}{suffix}" in folded for city, key in CITY_ZH.items() if key == zone for suffix in ZONE_SUFFIXES_ZH)
+    return any(f"{city}{suffix}" in folded for city, key in ZONE_CITIES_ZH.items() if key == zone for suffix in ZONE_SUFFIXES_ZH)
 
 
 def until_day(symbol: str, ctx: TimeContext) -> date | None:

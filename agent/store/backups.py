@@ -195,20 +195,9 @@ def make_backup(store: BackupSource, kind: str, now: datetime) -> Backup:
     try:
         private_backup_folder(folder)
         remove_stale(folder, ".")  # a killed backup's half copy (tens of MB), once its process is gone
-        partial.unlink(missing_ok=True)
-        create_private(partial)  # 0600 whatever the umask: SQLite keeps the mode it finds
-        copy = sqlite3.connect(partial)
-        try:
-            store.conn.backup(copy)
-            copy.execute("PRAGMA journal_mode = DELETE")
-        finally:
-            copy.close()
-        target = place_new(partial, names)
-    except (OSError, sqlite3.Error) as exc:
-        with contextlib.suppress(OSError):
-            partial.unlink(missing_ok=True)
+    except OSError as exc:
         raise StoreError("store.backup_failed", path=str(store.path), folder=str(folder), reason=_reason(exc)) from None
-    sync_folder(folder)
+    target = _copy_whole(store, partial, names, Path(store.path), folder)
     rotate(folder, kind, KEEP[kind], spare=target, now=now)
     try:
         size = target.stat().st_size
@@ -229,6 +218,13 @@ def keep_replaced(store: BackupSource, now: datetime) -> Path:
     stamp = utc_stamp(now)
     partial = db.with_name(f".{db.name}.replaced-{os.getpid()}{PARTIAL}")
     names = (db.with_name(f"{db.name}.replaced-{stamp}" + ("" if n == 1 else f"-{n}")) for n in range(1, MAX_NAMES + 1))
+    return _copy_whole(store, partial, names, db, db.parent)
+
+
+def _copy_whole(store: BackupSource, partial: Path, names: Iterable[Path], path: Path, folder: Path) -> Path:
+    """Copy what ``store`` holds to ``partial`` (0600 whatever the umask: SQLite keeps the
+    mode it finds), then give it the first free name of ``names``: a copy is never seen half
+    written and never replaces a file. Raises ``store.backup_failed`` naming ``path``."""
     try:
         partial.unlink(missing_ok=True)
         create_private(partial)
@@ -242,8 +238,8 @@ def keep_replaced(store: BackupSource, now: datetime) -> Path:
     except (OSError, sqlite3.Error) as exc:
         with contextlib.suppress(OSError):
             partial.unlink(missing_ok=True)
-        raise StoreError("store.backup_failed", path=str(db), folder=str(db.parent), reason=_reason(exc)) from None
-    sync_folder(db.parent)
+        raise StoreError("store.backup_failed", path=str(path), folder=str(folder), reason=_reason(exc)) from None
+    sync_folder(folder)
     return target
 
 
