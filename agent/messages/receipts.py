@@ -80,6 +80,9 @@ MESSAGES: dict[str, Message] = {
     "receipts.why.date_contradicts": Message(
         zh="你说的是“{word}”，和要写入的日期对不上", en="you said “{word}”, which is not the day it would go on"
     ),
+    "receipts.why.conditional": Message(
+        zh="你说的是“{word}”，这要等条件成真", en="you said “{word}”, so it depends on something that has not happened yet"
+    ),
     "receipts.why.title_not_from_user": Message(zh="这个标题不是你这句话里的说法", en="that title is not in your own words"),
     "receipts.why.bulk_clear": Message(
         zh="你说的是“{word}”，听起来是要删除而不是新建", en="you said “{word}”, which sounds like removing, not adding"
@@ -186,6 +189,12 @@ MESSAGES: dict[str, Message] = {
     "receipts.edit.answer_negated": Message(
         zh="好的，不改动（你说的是“{word}”）。日历没有变化：\n{lines}{more}\n要改的话，请直接说“删掉……”或“把……改到……”。",
         en="OK, nothing changed (you said “{word}”):\n{lines}{more}\nTo change it, say so directly (“delete …”, “move … to …”).",
+    ),
+    "receipts.edit.answer_conditional": Message(
+        zh="这要看条件（你说的是“{word}”），条件还没有发生，所以没有改动。日历上现在是：\n{lines}{more}\n"
+        "条件成真时，请直接说“删掉……”或“把……改到……”。",
+        en="That depends on a condition (you said “{word}”) that has not happened, so nothing changed. "
+        "Your calendar has:\n{lines}{more}\nWhen it does, say so directly (“delete …”, “move … to …”).",
     ),
     "receipts.edit.answer_question": Message(
         zh="这是在问，所以没有改动。日历上现在是：\n{lines}{more}\n要改的话，请直接说“删掉……”或“把……改到……”。",

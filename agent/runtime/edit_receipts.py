@@ -146,7 +146,9 @@ def _answer(outcome: EditOutcome, lang: str) -> str:
     kind, _, word = (outcome.reasons or ["question"])[0].partition(":")
     lines = "\n".join(_line(option, lang, outcome.today) for option in outcome.options)
     more = "\n" + render("receipts.edit.more", lang, more=outcome.more) if outcome.more else ""
-    code = "receipts.edit.answer_negated" if kind == "negated" else "receipts.edit.answer_question"
+    code = {"negated": "receipts.edit.answer_negated", "conditional": "receipts.edit.answer_conditional"}.get(
+        kind, "receipts.edit.answer_question"
+    )
     return render(code, lang, word=word, lines=lines, more=more)
 
 

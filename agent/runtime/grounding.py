@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from typing import Any
 
+from agent.runtime.conditionals import conditional_reasons
 from agent.services.wording import fold, units
 from agent.timesym.clarify import date_mentions, time_mentions
 from agent.timesym.context import TimeContext
@@ -600,7 +601,8 @@ def check_create(
     """Reasons to ask before writing ``title`` on ``day`` (at ``start``); none: go on."""
     clear = _has_any(fold(grounding.user_text), CLEAR_WORDS)
     dates = date_reasons(day, start, grounding, ctx, series_end)
-    return Verdict(title_reasons(title, grounding) + dates + (["bulk_clear:" + clear] if clear else []))
+    conditions = conditional_reasons(grounding.user_text)  # a create under a condition asks
+    return Verdict(title_reasons(title, grounding) + dates + (["bulk_clear:" + clear] if clear else []) + conditions)
 
 
 # ---- edits: the same latch for update_schedule / delete_schedule ---------------------------
@@ -1114,6 +1116,7 @@ def edit_reasons(op: str, args: dict[str, Any], grounding: Grounding, ctx: TimeC
     if grounding.user_text and not any(word in folded for word in words):
         reasons.append("not_from_user:action")
     reasons += mood_reasons(grounding.user_text)
+    reasons += conditional_reasons(grounding.user_text)  # answered: nothing pending (issue 30)
     if grounding.user_text and args.get("completed") is not None and not completion_said(grounding.user_text):
         reasons.append("not_from_user:completed")
     own = Grounding(grounding.user_text, grounding.stub_title)

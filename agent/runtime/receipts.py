@@ -292,7 +292,7 @@ def unconfirmed_receipt(outcome: Outcome, lang: str) -> str:
     why: list[str] = []
     for reason in outcome.reasons:
         kind, _, word = reason.partition(":")
-        if kind in ("past_tense", "date_contradicts", "title_not_from_user", "bulk_clear"):
+        if kind in ("past_tense", "date_contradicts", "title_not_from_user", "bulk_clear", "conditional"):
             why.append(render(f"receipts.why.{kind}", lang, word=word))
     when = ""
     if outcome.candidates and len(outcome.candidates) == 1:

@@ -52,7 +52,7 @@ PENDING = ("choose", "confirm", "edit_conflict")
 #: Reasons (from the grounding latch) that are answered from the store with nothing pending:
 #: a negated change (不要取消) or a question about the event (取消了吗) leaves no "yes" that
 #: could write.
-ANSWER_KINDS = ("negated", "question")
+ANSWER_KINDS = ("negated", "question", "conditional")
 #: A check of the one event found, against the user's words (the runtime's latch):
 #: ``(event, scope) -> (reasons to ask first, plan values to offer instead)``. The offered
 #: values (code's own reading of "推迟一小时") only ever go into a pending question.

@@ -78,8 +78,7 @@ def heldout_wrong() -> list[Case]:
 
 def heldout_right() -> list[Case]:
     return [
-        _case(f"mood_heldout.right-{n:03d}", t, [{"tool_calls": c}], _edit_fixtures(t))
-        for n, (t, c, _o) in enumerate(H.RIGHT, 1)
+        _case(f"mood_heldout.right-{n:03d}", t, [{"tool_calls": c}], _edit_fixtures(t)) for n, (t, c, _o) in enumerate(H.RIGHT, 1)
     ]
 
 

@@ -7,6 +7,10 @@ upper bound, reported apart from the blind ``fresh30`` batches). They reuse the 
 store (``fresh30_edits.EVENTS_ZH`` / ``EVENTS_EN``) and its now, Tue 2026-12-01 10:00
 Asia/Shanghai.
 
+Corpus errors fixed after the first run (not rule tuning): two polite moves of the dentist
+to 16:00 ran into the 16:30 school pickup (a real conflict, so they asked); they move it to
+13:00 now.
+
 Rows: ``WRONG`` ``(message, calls)``: a condition governs the change and the model writes at
 once (nothing may be written or left pending); ``RIGHT`` ``(message, calls, outcome)``: a
 polite "if" or just-in-case that is itself the request (applied in one turn); ``PAST`` and
@@ -46,9 +50,9 @@ WRONG: list[tuple[str, list[dict[str, Any]]]] = [
 ]
 
 RIGHT: list[tuple[str, list[dict[str, Any]], str]] = [
-    ("如果方便，帮我把牙医改到下午四点", U(targetTitle="牙医", newTime="16:00"), "updated"),
+    ("如果方便，帮我把牙医改到下午一点", U(targetTitle="牙医", newTime="13:00"), "updated"),
     ("可以的话把读书会挪到周日晚上八点", U(targetTitle="读书会", newDate="W7", newTime="20:00"), "updated"),
-    ("If you can, move the dentist to 4pm", U(targetTitle="dentist", newTime="16:00"), "updated"),
+    ("If you can, move the dentist to 1pm", U(targetTitle="dentist", newTime="13:00"), "updated"),
     ("Cancel the book club please, if that's ok", D(targetTitle="book club"), "deleted"),
     ("以防万一，牙医提前两小时提醒我", U(targetTitle="牙医", reminderMinutes=120), "updated"),
     ("Just in case, remind me 2 hours before the dentist", U(targetTitle="dentist", reminderMinutes=120), "updated"),
@@ -66,7 +70,13 @@ PAST: list[tuple[str, str, str, str, str | None]] = [
     ("reported", "周六的婚礼新娘迟到了两个小时", "婚礼", "W6", "11:00"),
     ("early", "妈妈的生日在下周四，我们周末已经提前吃过蛋糕了", "妈妈生日", "W4+1", None),
     ("early", "元旦聚餐公司提前到上周五办了", "元旦聚餐", "12-31", "18:00"),
-    ("plan_done", "The pest control visit was set for Thursday, but they came this morning instead", "pest control", "W4", "10:00"),
+    (
+        "plan_done",
+        "The pest control visit was set for Thursday, but they came this morning instead",
+        "pest control",
+        "W4",
+        "10:00",
+    ),
     ("plan_done", "I'd planned to get my flu shot next week, but I got it yesterday at the pharmacy", "flu shot", "W2+1", None),
     ("diary", "Saturday, Nov 28 — farmers market in the morning, then a long nap.", "farmers market", "W6", "09:00"),
     ("diary", "Monday 11/30. Dentist at 9, gym at 6, early night.", "gym", "W1+1", "18:00"),
