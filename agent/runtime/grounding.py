@@ -35,6 +35,7 @@ from datetime import date, datetime, time, timedelta
 from typing import Any
 
 from agent.runtime.conditionals import conditional_reasons
+from agent.runtime.narrative import narrative_markers, reported_markers, slot_after
 from agent.services.wording import fold, units
 from agent.timesym.clarify import date_mentions, time_mentions
 from agent.timesym.context import TimeContext
@@ -568,14 +569,17 @@ def date_reasons(
     if not text:
         return []
     reasons: list[str] = []
-    past = past_markers(text, ctx)
+    past = past_markers(text, ctx) + reported_markers(strip_object_relatives(fold(text)), ctx)
     # A start already gone is the past-time check's to ask about (it says so in its own words).
     now = ctx.local_now
     already_past = day is not None and (
         day < ctx.today or (day == ctx.today and start is not None and start < now.time().replace(tzinfo=None))
     )
-    if past and not future_markers(text, ctx) and not already_past:
+    told = narrative_markers(text, ctx)  # issue 30: a plan then done, a diary, held early
+    if past and not future_markers(text, ctx) and not already_past and not slot_after(text, past, ctx):
         reasons.append("past_tense:" + past[0])
+    elif told and not already_past:
+        reasons.append("past_tense:" + told[0])
     if day is not None:
         mentions = [m for m in date_mentions(text, ctx) if series_end is None or set(m.days) != {series_end}]
         exact = [m for m in mentions if m.exact]
