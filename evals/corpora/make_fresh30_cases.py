@@ -6,7 +6,8 @@ The batches (``fresh30_replies.py``, ``fresh30_past.py``, ``fresh30_edits.py``) 
 blind to the rules and measured once on the code as it stood (first sight,
 ``evals/reports/issue30-first-sight.md``). Their cases go to ``evals/fresh30/cases/offline/``,
 *not* ``evals/cases/offline/``: most fail on the rules before issue 30's items 1-4, and the
-offline suite that ``make test`` runs must stay green. Run them with
+offline suite that ``make test`` runs must stay green. A batch the rules pass moves into the
+suite (``IN_SUITE``: the past remarks and real requests, after items 1 and 3). Run them with
 ``richeng eval offline --cases evals/fresh30`` or ``evals/corpora/measure_fresh30.py``; the
 integrator moves the files into ``evals/cases/offline/`` once the rules pass them.
 
@@ -35,6 +36,16 @@ from evals.corpora import fresh30_past as P
 from evals.corpora import fresh30_replies as R
 
 OUT = Path(__file__).resolve().parents[1] / "fresh30" / "cases" / "offline"
+#: The offline suite (``make test``): a batch moves there once the rules pass it.
+SUITE = Path(__file__).resolve().parents[1] / "cases" / "offline"
+IN_SUITE = {"fresh30_past.jsonl", "fresh30_real.jsonl"}
+
+
+def path_of(name: str) -> Path:
+    """Where the generator writes ``name``: the suite once it passes, else the fresh folder."""
+    return (SUITE if name in IN_SUITE else OUT) / name
+
+
 NOW = "2026-12-01T10:00:00+08:00"  # Tuesday morning
 TZ = "Asia/Shanghai"
 NOTHING: dict[str, list[Any]] = {"added": [], "removed": []}
@@ -167,8 +178,8 @@ def edit_cases() -> list[dict[str, Any]]:
 
 
 def write(name: str, cases: list[dict[str, Any]]) -> None:
-    OUT.mkdir(parents=True, exist_ok=True)
-    path = OUT / name
+    path = path_of(name)
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cases), encoding="utf-8")
     print(f"{path.relative_to(OUT.parents[3])}: {len(cases)} cases")
 

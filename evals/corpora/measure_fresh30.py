@@ -98,7 +98,8 @@ def measure() -> list[Table]:
     real = Table("Real requests with past-looking words", ["created in one turn", "asked (unconfirmed)"])
     wrong = Table("Wrong edits (scripted wrong call)", ["written", "pending a yes", "choice list", "nothing written"])
     right = Table("Right edits (scripted right call)", ["applied in one turn"])
-    for case in load_cases("offline", base=BASE):
+    moved = [case for case in load_cases("offline") if case.group in ("fresh30_past", "fresh30_real")]
+    for case in load_cases("offline", base=BASE) + moved:
         run: CaseRun = run_case(case)
         turn = run.turns[0]
         kind = _kind(case)
