@@ -26,8 +26,8 @@ from agent.services.wording import fold
 #: Words that open a condition or a hypothesis. 的话 closes one ("人不够的话").
 CONDITION_ZH = ("如果", "如若", "要是", "假如", "假设", "假使", "倘若", "若是", "万一", "一旦", "除非", "的话")
 #: Words that contain a condition word but are not one (主要是 …, 以防万一 is a politeness,
-#: 说的话 "what was said").
-NOT_CONDITION_ZH = ("主要是", "重要是", "需要是", "只要是", "就要是", "以防万一", "说的话", "讲的话")
+#: 说的话 "what was said", 产品的话题 "the topic").
+NOT_CONDITION_ZH = ("主要是", "重要是", "需要是", "只要是", "就要是", "以防万一", "说的话", "讲的话", "的话题", "的话剧")
 #: A condition of politeness: the request itself, not a condition on it.
 POLITE_ZH = (
     "如果可以的话",
@@ -49,7 +49,7 @@ POLITE_ZH = (
     "可能的话",
     "有可能的话",
 )
-CONDITION_EN = ("if", "unless", "in case", "in the event", "assuming", "supposing", "suppose", "provided that", "what if")
+CONDITION_EN = ("if", "unless", "in case", "in the event", "assuming", "supposing", "provided that", "what if")
 POLITE_EN = (
     "if possible",
     "if you can",

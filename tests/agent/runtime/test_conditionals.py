@@ -53,6 +53,7 @@ def test_condition_words_are_read(text: str, word: str) -> None:
         "Saturday's piano lesson should be at 3pm",
         "remind me tomorrow at 9 in case I forget",
         "把牙医挪到周四下午四点",
+        "明天下午三点开会讨论产品的话题",
     ],
 )
 def test_politeness_and_plain_requests_are_not_conditions(text: str) -> None:
