@@ -9,7 +9,7 @@ carry a future word by nature or a past verb it does not list:
   was scheduled for / was going to / originally … already / yesterday / came / ended up";
 - **a date heading, then an account** (``diary``): a short first line or a prefix before
   ：/:/】/—/". " that holds a date, followed by a diary word in the heading (日记, 记录,
-  journal, log), a day in the heading at most 31 days before today, or an account in the
+  journal, log), a day in the heading 1 to 31 days before today, or an account in the
   body (了/过/完, an English past-tense verb);
 - **held early** (``early``): 提前 … 了/过 with 已经/就/a past day ("上周末已经提前庆祝过了");
   "early" or "already" with a past-tense verb ("celebrated Mom's birthday early", "we already
@@ -277,10 +277,10 @@ def diary(text: str, ctx: TimeContext) -> list[str]:
     heading, body = text[: end.start()], text[end.end() :]
     if not _DATE_TOKEN.search(heading) or time_mentions(heading, ctx):
         return []
-    if word := next((w for w in DIARY_WORDS if w in heading), None):
-        return [heading.strip() + " " + word]
-    day = _heading_day(heading, ctx)
-    if day is not None and (ctx.today - day).days <= 31:
+    if any(w in heading for w in DIARY_WORDS):
+        return [heading.strip()]
+    day = _heading_day(heading, ctx)  # today's date alone may head a plan for today
+    if day is not None and 0 < (ctx.today - day).days <= 31:
         return [heading.strip()]
     account = any(w in body for w in ("了", "过", "完")) or past_verbs_en(body)
     return [heading.strip()] if account else []
@@ -292,8 +292,8 @@ def early(text: str, ctx: TimeContext) -> list[str]:
         if at >= 0 and "了" in clause[at:] and any(cue in text for cue in EARLY_CUE_ZH):
             return [clause[at:]]
     for sentence in re.split(r"[.;!?\n]+", text):
-        if _word_en(sentence, ("early", "already")) and (verbs := past_verbs_en(sentence)):
-            return [verbs[0] + " … early"]
+        if (word := _word_en(sentence, ("early", "already"))) and (verbs := past_verbs_en(sentence)):
+            return [f"{verbs[0]} … {word}"]
     return []
 
 

@@ -74,6 +74,7 @@ def test_narrative_forms(rule: str, text: str) -> None:
         "说好的火锅改成周六晚上六点半",
         "原本取消的瑜伽课又恢复了，周六早上九点",
         "12月5日（周六）\n上午十点理发",
+        "12/1: dentist at 3pm, bring the insurance card",
         "The dentist was supposed to be Friday, move it to Monday at 9",
         "以防万一，体检提前一天提醒我",
         "Already booked a massage for Sunday at 4",
