@@ -70,6 +70,11 @@ POLITE_EN = (
     "in case i forget",
     "in case i don't remember",
 )
+#: A condition about a *later* change ("如果有变化再说", "I'll let you know if anything
+#: changes") governs no change asked for now: its clause is dropped before the words are read.
+LATER_ZH = ("再说", "再通知", "再告诉", "再联系", "再调整", "再看")
+LATER_EN = ("let you know", "if anything changes", "if that changes", "if plans change", "if it changes")
+_CLAUSE = re.compile(r"[，,。;；!！?？\n]+")
 #: A clause that opens with "should" and a subject is a condition ("Should the dentist call …,
 #: move it"); "… should be at 3pm" is not.
 _SHOULD_EN = re.compile(r"(?:^|[,.;:!?]\s*)should\s+(?:the|a|an|my|our|your|his|her|their|it|he|she|they|we|there)\b")
@@ -84,6 +89,8 @@ def conditional_reasons(text: str) -> list[str]:
     if not text or not CONDITIONAL_RULE:
         return []
     folded = fold(text).replace("’", "'")
+    clauses = _CLAUSE.split(folded)
+    folded = "，".join(c for c in clauses if not any(w in c for w in LATER_ZH) and not any(_word_en(c, w) for w in LATER_EN))
     zh = folded
     for phrase in sorted(POLITE_ZH + NOT_CONDITION_ZH, key=len, reverse=True):
         zh = zh.replace(phrase, " ")

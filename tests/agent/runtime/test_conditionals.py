@@ -54,6 +54,8 @@ def test_condition_words_are_read(text: str, word: str) -> None:
         "remind me tomorrow at 9 in case I forget",
         "把牙医挪到周四下午四点",
         "明天下午三点开会讨论产品的话题",
+        "周五下午三点开会，如果有变化再说",
+        "Lunch with Chen Thursday at noon, I'll let you know if anything changes",
     ],
 )
 def test_politeness_and_plain_requests_are_not_conditions(text: str) -> None:
