@@ -61,7 +61,9 @@ def reply_cases() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         key = f"{kind}-{lang}"
         counters[key] = counters.get(key, 0) + 1
         fixtures = {"events": R.EVENTS_EN if lang == "en" else R.EVENTS_ZH}
-        expect = {"marked": True, "tools": [], "store": NOTHING, "memories": {"added": []}}
+        expect: dict[str, Any] = {"marked": True, "tools": [], "store": NOTHING, "memories": {"added": []}}
+        if facts:  # issue 30 item 4: code's answer or a facts card for what the user named
+            expect["answers"] = facts
         note = f"issue 30 fresh batch, first sight; claim kind {kind}" + (f"; facts: {facts}" if facts else "")
         claims.append(
             _one_turn(
