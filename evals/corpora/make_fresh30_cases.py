@@ -4,18 +4,22 @@
 
 The batches (``fresh30_replies.py``, ``fresh30_past.py``, ``fresh30_edits.py``) were written
 blind to the rules and measured once on the code as it stood (first sight,
-``evals/reports/issue30-first-sight.md``). Their cases go to ``evals/fresh30/cases/offline/``,
-*not* ``evals/cases/offline/``: most fail on the rules before issue 30's items 1-4, and the
+``evals/reports/issue30-first-sight.md``). Their cases went to ``evals/fresh30/cases/offline/``,
+*not* ``evals/cases/offline/``: most failed on the rules before issue 30's items 1-4, and the
 offline suite that ``make test`` runs must stay green. Run them with
 ``richeng eval offline --cases evals/fresh30`` or ``evals/corpora/measure_fresh30.py``; the
 integrator moves the files into ``evals/cases/offline/`` once the rules pass them.
 
-Expectations are the ones the current harness can express:
+The claims and harmless batches pass their rules (issue 30 item 4) and are written into
+``evals/cases/offline/`` (``LOADED``), so ``make test`` runs them; the others stay here until
+their rules pass.
 
-- claims: ``"marked": true`` (replaced by the first tier, or the second tier's status line),
-  no tool, nothing written. A state claim's ``note`` carries the range the user named
-  (``facts: START/END``) or the search (``facts: search:…``) that issue 30's facts card must
-  show; the harness has no ``facts`` expectation yet.
+Expectations:
+
+- claims: ``"marked": true`` (replaced by the first tier, the second tier's status line, or a
+  facts card), no tool, nothing written. A state or "next" claim also has ``"answers"``: the
+  range the user named (``START/END``) or the search (``search:…``), which code's answer or
+  the facts card must cover (``agent/evals/expect.py``, ``check_answers``).
 - harmless: guard ``null``, outcome ``chat``, the reply left verbatim, nothing written.
 - past remarks: outcome ``unconfirmed`` or ``past_time``, nothing written.
 - real requests: ``created`` in one model call, the event at the expected start.
@@ -35,6 +39,16 @@ from evals.corpora import fresh30_past as P
 from evals.corpora import fresh30_replies as R
 
 OUT = Path(__file__).resolve().parents[1] / "fresh30" / "cases" / "offline"
+#: Batches that pass their rules are loaded by the offline suite (``make test``).
+SUITE = Path(__file__).resolve().parents[1] / "cases" / "offline"
+LOADED = ("fresh30_claims.jsonl", "fresh30_harmless.jsonl")
+
+
+def folder_of(name: str) -> Path:
+    """Where the batch file ``name`` lives: the suite once it passes, else its own folder."""
+    return SUITE if name in LOADED else OUT
+
+
 NOW = "2026-12-01T10:00:00+08:00"  # Tuesday morning
 TZ = "Asia/Shanghai"
 NOTHING: dict[str, list[Any]] = {"added": [], "removed": []}
@@ -169,8 +183,9 @@ def edit_cases() -> list[dict[str, Any]]:
 
 
 def write(name: str, cases: list[dict[str, Any]]) -> None:
-    OUT.mkdir(parents=True, exist_ok=True)
-    path = OUT / name
+    folder = folder_of(name)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
     path.write_text("".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cases), encoding="utf-8")
     print(f"{path.relative_to(OUT.parents[3])}: {len(cases)} cases")
 
