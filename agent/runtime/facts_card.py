@@ -47,8 +47,8 @@ NEXT_DAYS: Final = 60
 # "next" word and the question are the search; a leading verb of doing (开/看/去 …) is not
 # part of an event's name (开会 → 会, 看牙 → 牙).
 _NEXT_ZH: Final = re.compile(
-    r"(?:下一次|下次|下一个|下一场|最近一次|最近的一次|最近的)(?P<w>[^，。？！?!,.\s]{1,12}?)"
-    r"(?:是|在|定在|安排在|约在|排在|什么时候|哪天|几号|几点)"
+    r"(?:下一次|下次|下一回|下回|下一个|下一场|最近一次|最近的一次|最近的)(?P<w>[^，。？！?!,.\s]{1,12}?)"
+    r"(?:是|在|定在|安排在|约在|排在|什么时候|啥时候|哪天|哪一天|几号|几点)"
 )
 _LEAD_ZH: Final = ("我的", "的", "我")
 _VERB_ZH: Final = ("开", "看", "去", "做", "上", "见", "约", "有", "参加")

@@ -22,6 +22,7 @@ from agent.runtime.day_range import spoken_range
 from agent.runtime.facts_card import Facts, card_text, next_search
 from agent.store.occurrence import Occurrence
 from agent.timesym.context import TimeContext
+from evals.corpora import facts_heldout as heldout
 from evals.corpora.measure_fresh30 import BASE as FRESH
 
 TZ = ZoneInfo("Asia/Shanghai")
@@ -170,3 +171,9 @@ def test_mutation_without_the_next_search_next_claims_get_no_card(monkeypatch: p
     monkeypatch.setattr(facts_card, "next_search", lambda text: None)
     failing = [case.id for case in _claims() if check(run_case(case))]
     assert sum(case_id.startswith("fresh30_claims.next-") for case_id in failing) == 6
+
+
+def test_the_held_out_phrasings_file_is_what_its_module_writes() -> None:
+    path = heldout.OUT / "facts_heldout.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    assert rows == json.loads(json.dumps(heldout.cases()))
