@@ -64,3 +64,32 @@ def test_mutation_without_the_shared_target_rule_the_models_pick_is_written(monk
     monkeypatch.setattr(tools, "shared_reason", lambda *args: None)
     written = sum(bool(run.added or run.removed or run.turns[0].outcome in WRITES) for run in map(run_case, _shared_wrong()))
     assert written >= 15
+
+
+STATED = (
+    "fresh30_edit.right-shared_day-en-028",  # Friday's school pickup is at 5 now
+    "fresh30_edit.right-shared_day-en-030",  # Saturday's piano lesson should be at 3pm
+    "fresh30_edit.right-unique-en-016",  # lunch with Chen at 12:30 instead
+    "fresh30_edit.right-unique-en-017",  # the lunch with Chen on Thursday is off
+    "fresh30_edit.right-unique-zh-008",  # 这周四跟老陈的饭不吃了
+)
+
+
+def _stated() -> list[Case]:
+    return [case for case in load_cases("offline", base=BASE, group="fresh30_edit") if case.id in STATED]
+
+
+def test_a_change_stated_as_a_fact_is_applied_in_one_turn() -> None:
+    outcomes = {case.id: run_case(case).turns[0].outcome for case in _stated()}
+    assert len(outcomes) == 5 and set(outcomes.values()) <= {"updated", "deleted"}, outcomes
+
+
+def test_mutation_without_the_stated_change_words_they_ask(monkeypatch: pytest.MonkeyPatch) -> None:
+    from agent.runtime import grounding
+
+    monkeypatch.setattr(
+        grounding, "CHANGE_WORDS", tuple(w for w in grounding.CHANGE_WORDS if w not in ("instead", "should be", "now"))
+    )
+    monkeypatch.setattr(grounding, "DELETE_WORDS", tuple(w for w in grounding.DELETE_WORDS if w not in ("is off", "不吃")))
+    outcomes = {case.id: run_case(case).turns[0].outcome for case in _stated()}
+    assert set(outcomes.values()) == {"edit_confirm"}, outcomes
