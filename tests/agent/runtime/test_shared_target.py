@@ -93,3 +93,14 @@ def test_mutation_without_the_stated_change_words_they_ask(monkeypatch: pytest.M
     monkeypatch.setattr(grounding, "DELETE_WORDS", tuple(w for w in grounding.DELETE_WORDS if w not in ("is off", "不吃")))
     outcomes = {case.id: run_case(case).turns[0].outcome for case in _stated()}
     assert set(outcomes.values()) == {"edit_confirm"}, outcomes
+
+
+def test_a_bare_hour_after_to_is_a_time_the_words_allow(monkeypatch: pytest.MonkeyPatch) -> None:
+    import re
+
+    from agent.timesym import clarify
+
+    case = next(c for c in _rows("right-shared_day-en-") if c.turns[0].user == "move the 9am tennis to 8")
+    assert run_case(case).turns[0].outcome == "updated"
+    monkeypatch.setattr(clarify, "_TO_HOUR_EN", re.compile(r"(?!x)x"))
+    assert run_case(case).turns[0].outcome == "edit_confirm"  # mutation: "to 8" is not read
