@@ -28,7 +28,7 @@ TURN_EXPECT_KEYS = {
     "outcome", "not_outcome", "intent", "tools", "tools_include", "tools_exclude", "no_write_tools",
     "model_calls", "guard", "receipt", "candidates", "reply_contains", "reply_contains_any",
     "reply_excludes", "args", "store", "memories", "stub", "prompt_contains", "prompt_excludes",
-    "calendar_enum", "calendar", "calendar_note", "marked", "exported",
+    "calendar_enum", "calendar", "calendar_note", "marked", "exported", "facts", "answers",
 }  # fmt: skip
 CASE_EXPECT_KEYS = {"store", "memories", "stub"}
 _OFFSET = re.compile(r"^([+-])(\d+)([mhd])$")

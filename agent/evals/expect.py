@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import datetime, timedelta
 from typing import Any
 
 from agent.evals.cases import Case
@@ -81,7 +82,84 @@ def _calendar_contract(turn: TurnRecord) -> list[str]:
         p.append(f"a model reply on an unchanged turn talks calendar without the status line: {turn.reply[:80]!r}")
     if turn.calendar_note and (turn.calendar != UNCHANGED or turn.receipt not in MODEL_WRITTEN):
         p.append("the status line on a turn that read or wrote, or under code's own words")
+    if turn.facts is not None:
+        p += _facts_contract(turn)
     return p
+
+
+def _facts_contract(turn: TurnRecord) -> list[str]:
+    """A facts card only under a model reply that stays with the status line, and only
+    what its query returned: every event inside the window it read."""
+    facts = turn.facts or {}
+    if set(facts) != {"start", "end", "events"}:
+        return [f"facts keys {sorted(facts)}, expected ['end', 'events', 'start']"]
+    p: list[str] = []
+    if not turn.calendar_note or turn.receipt not in MODEL_WRITTEN:
+        p.append("a facts card on a turn without the status line, or under code's own words")
+    start, end = datetime.fromisoformat(facts["start"]), datetime.fromisoformat(facts["end"])
+    for event in facts["events"]:
+        if set(event) != {"title", "start", "end"}:
+            p.append(f"facts event keys {sorted(event)}")
+            continue
+        if not _overlaps(event, start, end):
+            p.append(f"facts event outside the window it read: {event}")
+    return p
+
+
+def _overlaps(event: dict[str, str], start: datetime, end: datetime) -> bool:
+    """An event ``{start, end}`` (datetimes, or dates for all-day ones) meets ``[start, end)``."""
+    first, last = _moment(event["start"], start), _moment(event["end"], start)
+    return first < end and (last > start or first >= start)
+
+
+def _moment(value: str, like: datetime) -> datetime:
+    moment = datetime.fromisoformat(value)
+    if moment.tzinfo is None and like.tzinfo is not None:
+        moment = moment.replace(tzinfo=like.tzinfo)
+    return moment
+
+
+def _wall(value: str) -> datetime:
+    return datetime.fromisoformat(value).replace(tzinfo=None)
+
+
+def check_facts(spec: Any, turn: TurnRecord) -> list[str]:
+    """``facts``: false (no facts key), ``{"start", "end"}`` (wall times of the window, exactly),
+    or ``{"search": words}`` (a "next" card that searched those words)."""
+    if spec is False:
+        return [] if turn.facts is None else [f"a facts card where none belongs: {turn.facts_card!r}"]
+    if turn.facts is None:
+        return [f"no facts card (expected {spec})"]
+    if "search" in spec:
+        words = str(spec["search"])
+        return [] if words in (turn.facts_card or "") else [f"facts card {turn.facts_card!r} did not search {words!r}"]
+    got = (_wall(turn.facts["start"]), _wall(turn.facts["end"]))
+    want = (_wall(spec["start"]), _wall(spec["end"]))
+    return [] if got == want else [f"facts window {got}, expected {want}"]
+
+
+def covers_range(start: str, end: str, named: str) -> bool:
+    """Whether ``[start, end)`` covers the named ``A/B`` range within its days (a whole day
+    answers "周四下午"; a week does not)."""
+    a, b = (_wall(part) for part in named.split("/"))
+    got_start, got_end = _wall(start), _wall(end)
+    day_start = a.replace(hour=0, minute=0)
+    day_end = (b - timedelta(minutes=1)).replace(hour=0, minute=0) + timedelta(days=1)
+    return day_start <= got_start <= a and b <= got_end <= day_end
+
+
+def check_answers(named: str, turn: TurnRecord) -> list[str]:
+    """``answers``: the turn ends with code's facts for what the user named: the first tier's
+    answer (``guard_answered``) or a facts card covering the range ``A/B``, or for
+    ``search:words`` a "next" card that searched them."""
+    if named.startswith("search:"):
+        return check_facts({"search": named.removeprefix("search:")}, turn)
+    payload = turn.receipt_payload if isinstance(turn.receipt_payload, dict) else {}
+    if turn.outcome == "guard_answered" and "start" in payload and covers_range(payload["start"], payload["end"], named):
+        return []
+    if turn.facts is not None and covers_range(turn.facts["start"], turn.facts["end"], named):
+        return []
+    return [f"neither code's answer nor a facts card covers {named}: {turn.outcome} {turn.reply[:60]!r}"]
 
 
 def check(run: CaseRun, *, script_strict: bool = True) -> list[str]:
@@ -159,8 +237,12 @@ def check_turn(expect: dict[str, Any], turn: TurnRecord, case: Case) -> list[str
         p.append(f"calendar {turn.calendar!r}, expected {expect['calendar']!r}")
     if "calendar_note" in expect and bool(turn.calendar_note) != bool(expect["calendar_note"]):
         p.append(f"status line {turn.calendar_note!r}, expected {'one' if expect['calendar_note'] else 'none'}")
-    if expect.get("marked") and not (turn.guard or turn.calendar_note):
-        p.append(f"a claim left with neither a replacement nor the status line: {turn.reply[:80]!r}")
+    if expect.get("marked") and not (turn.guard or turn.calendar_note or turn.facts):
+        p.append(f"a claim left with neither a replacement, the status line nor a facts card: {turn.reply[:80]!r}")
+    if "facts" in expect:
+        p += check_facts(expect["facts"], turn)
+    if "answers" in expect:
+        p += check_answers(str(expect["answers"]), turn)
     if "calendar_enum" in expect:
         p += _calendar_enum(turn, list(expect["calendar_enum"]))
     p += check_store(expect, turn.added, turn.removed, turn.memories_added, turn.stub)

@@ -159,6 +159,8 @@ class TurnRecord:
     error: str | None = None
     calendar: str = ""  # unchanged | read | changed, as the turn reported it
     calendar_note: str | None = None  # the second guard tier's status line, when shown
+    facts: dict[str, Any] | None = None  # the facts card's query (``--json``'s "facts"), when shown
+    facts_card: str | None = None
     exported: list[dict[str, Any]] = field(default_factory=list)  # the ICS export, when the case checks it
 
     def to_json(self, *, with_requests: bool = False) -> dict[str, Any]:
@@ -272,3 +274,5 @@ def _fill(record: TurnRecord, result: TurnResult, events: list[TurnEvent]) -> No
     record.stream = _collapse(events)
     record.calendar = result.calendar
     record.calendar_note = result.calendar_note
+    record.facts = result.to_json().get("facts")
+    record.facts_card = result.facts_card

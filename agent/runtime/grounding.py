@@ -665,6 +665,11 @@ CHANGE_WORDS = (
     "打个勾",
     "写完",
     "tick",
+    # issue 30's fresh batch: a new value stated, not commanded ("is at 5 now", "should be at 3pm",
+    # "at 12:30 instead")
+    "instead",
+    "should be",
+    "now",
 )
 DELETE_WORDS = (
     "删",
@@ -695,6 +700,8 @@ DELETE_WORDS = (
     "not going",
     "won't",
     "get rid",
+    "is off",  # issue 30: "the lunch with Chen on Thursday is off"
+    "不吃",  # 这周四跟老陈的饭不吃了
 )
 
 

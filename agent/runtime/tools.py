@@ -38,6 +38,7 @@ from agent.runtime.grounding import (
 )
 from agent.runtime.repeat_grounding import RepeatSlots, repeat_reasons, until_day
 from agent.runtime.repeat_slots import create_rule, pending_slots, slot_notes
+from agent.runtime.shared_target import drop_target_pick, shared_reason
 from agent.runtime.toolkit import EditOp, Receipt, Registry, Tool, ToolDeps, ToolResult
 from agent.services.command_types import GroundingCheck
 from agent.store.occurrence import Occurrence
@@ -253,6 +254,8 @@ def _change(op: EditOp, deps: ToolDeps, args: UpdateArgs | DeleteArgs) -> ToolRe
         except UserFacingError as exc:
             return _fail(exc)
         return ToolResult(ok=True, payload=bulk.to_json(), value=bulk)
+    if grounding is not None and shared_reason(raw, grounding.user_text, deps.edits.queries, deps.ctx):
+        drop_target_pick(raw)  # several events share the words: the user chooses (shared_target.py)
     try:
         outcome = deps.edits.request(op, raw, reasons, check)
     except UserFacingError as exc:

@@ -21,12 +21,12 @@ from agent.runtime import receipts as R
 from agent.runtime.calendar_status import calendar_state, status_line
 from agent.runtime.council import is_affirmative, pending_offer, run_council
 from agent.runtime.edit_receipts import edit_outcome_name, edit_receipt
+from agent.runtime.facts_card import answer_claim, card_text, facts_for
 from agent.runtime.fence import as_data
 from agent.runtime.grounding import Grounding
 from agent.runtime.guard import ANSWERED, UNVERIFIED_QUERY, TurnFacts, check_reply
 from agent.runtime.observe import infer_intent, record
 from agent.runtime.prompt import build_messages, context_block
-from agent.runtime.state_answer import answer_state_claim
 from agent.runtime.toolkit import ParsedCall, Receipt, Registry, ToolResult, Toolset
 from agent.runtime.tools import CREATE, TOOLS
 from agent.runtime.toolset import build_toolset
@@ -406,7 +406,7 @@ class Assistant:
                 outcome = guard
             if guard == UNVERIFIED_QUERY:  # the question has one right answer: code reads it
                 queries = QueryService(self.store, self.profile_id, state.ctx)
-                answer = answer_state_claim(queries, state.ctx, verdict.claims, state.text, state.lang)
+                answer = answer_claim(queries, state.ctx, verdict.claims, state.text, state.lang)
                 if answer is not None:
                     reply, outcome, value = answer.reply, ANSWERED, answer.result
                     state.read = True  # code read the store to answer it
@@ -419,8 +419,14 @@ class Assistant:
         calendar = calendar_state(commands.facts, read=state.read)
         own_words = state.from_model and guard is None
         note = status_line(reply, calendar, state.lang) if own_words else None
+        # State claims meet facts: under that line, what the store holds for the day the user
+        # named (or the next one code's search finds), read by code (``facts_card.py``).
+        facts = facts_for(QueryService(self.store, self.profile_id, state.ctx), state.ctx, state.text) if note else None
+        card = card_text(facts, state.lang) if facts is not None else None
         state.timeline.mark("finish")
         meta = dict(state.meta) | {"outcome": outcome, "guard": guard, "calendar": calendar, "calendar_note": note}
+        if card is not None:
+            meta["facts_card"] = card
         message = ArchiveService(self.store, self.profile_id, clock=self._reply_time(state)).append("assistant", reply, meta)
         intent = infer_intent(state.tools, self.tools, dispatched=state.dispatched, council=state.council)
         command_id = getattr(value, "command_id", None)
@@ -444,6 +450,8 @@ class Assistant:
             calendar=calendar,
             calendar_note=note,
             from_model=own_words,
+            facts=facts,
+            facts_card=card,
         )
         record(
             self.store,
@@ -464,6 +472,7 @@ class Assistant:
                 "guard_answer": state.meta.get("guard_answer"),
                 "calendar": calendar,
                 "calendar_note": note,
+                "facts": facts.to_json() if facts is not None else None,
             },
             at=state.ctx.now,
         )

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
 from agent.runtime import receipts as R
+from agent.runtime.facts_card import Facts
 from agent.runtime.observe import Timeline
 from agent.runtime.toolkit import ParsedCall
 from agent.services.archive import ArchiveService
@@ -64,9 +65,13 @@ class TurnResult:
     calendar_note: str | None = None
     #: Whether the reply is a model's own words (plain chat or the council) rather than code's.
     from_model: bool = False
+    #: What code's own query read for the day the user named, under a model reply that talked
+    #: calendar on a turn that read nothing (``facts_card.py``), and the card's text; else None.
+    facts: Facts | None = None
+    facts_card: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "reply": self.reply,
             "outcome": self.outcome,
             "tools": self.tools,
@@ -78,10 +83,14 @@ class TurnResult:
             "timeline": self.timeline,
             "calendar": self.calendar,
         }
+        if self.facts is not None:  # on exactly the turns with a facts card (the contract)
+            data["facts"] = self.facts.to_json()
+        return data
 
     def text_output(self) -> str:
-        """What ``richeng chat`` prints: the reply, then the status line when there is one."""
-        return f"{self.reply}\n{self.calendar_note}" if self.calendar_note else self.reply
+        """What ``richeng chat`` prints: the reply, then the status line and the facts card
+        when there are."""
+        return "\n".join(line for line in (self.reply, self.calendar_note, self.facts_card) if line)
 
     def receipt_payload(self) -> Any:
         """``receipt`` as JSON-ready data, for the CLI and the evals (the app reads ``receipt``)."""

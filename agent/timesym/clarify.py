@@ -583,4 +583,16 @@ def time_mentions(text: str, ctx: TimeContext) -> set[str]:
                 found |= {f"{h:02d}:{tok.minute:02d}" for h in hours if isinstance(h, int) and 0 <= h <= 23}
                 period = None
         pos = best[0]
+    # "move the 9am tennis to 8": a bare hour after "to" at the end of a clause is a time the
+    # words allow (both readings, like a bare 三点). Not a slot reply's reading: it only lets
+    # the edit latch accept a new time the user did say (issue 30).
+    for m in _TO_HOUR_EN.finditer(s):
+        hour = int(m["h"])
+        if 1 <= hour <= 12:
+            found |= {f"{hour % 12 if hour == 12 else hour:02d}:00", f"{hour % 12 + 12:02d}:00"}
     return found
+
+
+_TO_HOUR_EN: Final = re.compile(
+    r"\bto\s+(?P<h>[0-9]{1,2})(?=\s*(?:$|[.,;!?]|\b(?:instead|please|then|today|tonight|tomorrow)\b))"
+)

@@ -31,6 +31,8 @@ QFrame#bubble_user QLabel#bubble_meta { color: palette(highlighted-text); }
 QFrame#bubble_card { background: palette(base); border: 2px solid palette(highlight); border-radius: 6px; }
 QLabel#card_mark { color: palette(highlighted-text); background: palette(highlight); border-radius: 3px; padding: 1px 6px; }
 QLabel#calendar_note { color: palette(placeholder-text); border-top: 1px dashed palette(mid); padding-top: 2px; }
+QLabel#facts_card { background: palette(base); border: 1px solid palette(mid); border-left: 3px solid palette(mid);
+                    border-radius: 4px; padding: 3px 6px; }
 """
 
 
@@ -69,6 +71,15 @@ class MessageBubble(QFrame):
         self.calendar_note.setTextFormat(Qt.TextFormat.PlainText)
         self.calendar_note.setWordWrap(True)
         self.calendar_note.hide()
+        # The facts card (issue 30): what code's own query read for the day the user named,
+        # under a model reply that talked calendar without reading it. Code's text, set only
+        # from ``TurnResult.facts_card``; no mark, since nothing changed.
+        self.facts_card = QLabel(self)
+        self.facts_card.setObjectName("facts_card")
+        self.facts_card.setTextFormat(Qt.TextFormat.PlainText)
+        self.facts_card.setWordWrap(True)
+        self.facts_card.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.facts_card.hide()
 
         self.status = QLabel(self)
         self.status.setObjectName("bubble_status")
@@ -109,6 +120,7 @@ class MessageBubble(QFrame):
         layout.addWidget(self.card_mark, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addWidget(self.body)
         layout.addWidget(self.calendar_note)
+        layout.addWidget(self.facts_card)
         layout.addWidget(self.status)
         layout.addLayout(footer)
 
@@ -138,6 +150,8 @@ class MessageBubble(QFrame):
         inner = self._max_width - ((margins.left() + margins.right()) if margins else 20)
         metrics = self.body.fontMetrics()
         natural = max((metrics.horizontalAdvance(line) for line in self._text.split("\n")), default=0) + 4
+        if self.facts_card.text():  # the card under the reply may be wider than the reply itself
+            natural = max(natural, self.facts_card.fontMetrics().horizontalAdvance(self.facts_card.text()) + 20)
         footer = self.meta.sizeHint().width() + (
             self.link.sizeHint().width() + self.undo_button.sizeHint().width() + 16 if self.link.isVisibleTo(self) else 0
         )
@@ -176,6 +190,12 @@ class MessageBubble(QFrame):
         """The second guard tier's line under a model's reply ("日历没有变化"), code's words."""
         self.calendar_note.setText(text)
         self.calendar_note.setVisible(bool(text))
+
+    def set_facts_card(self, text: str) -> None:
+        """The facts card under a model's reply ("日历里查到的：12月3日（周四）：…"), code's words."""
+        self.facts_card.setText(text)
+        self.facts_card.setVisible(bool(text))
+        self._fit()
 
     def set_receipt(self, uid: str, start: datetime | date, undoable: bool, edit: bool = False) -> None:
         """``edit``: the receipt of a change to an existing event, whose Undo puts it back."""

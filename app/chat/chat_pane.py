@@ -359,6 +359,7 @@ class ChatPane(QWidget):
             if result.calendar == "changed" and not result.from_model:
                 bubble.set_card()
             bubble.set_calendar_note(result.calendar_note or "")
+            bubble.set_facts_card(result.facts_card or "")
             event = receipt.event if result.outcome == "created" and isinstance(receipt, Outcome) else None
             if event is not None and event.uid:
                 bubble.set_receipt(event.uid, event.start, undoable=bool(result.changes))

@@ -81,6 +81,8 @@ class MessageView(QScrollArea):
                     bubble.set_card()
                 if message.role == "assistant" and message.meta.get("calendar_note"):
                     bubble.set_calendar_note(str(message.meta["calendar_note"]))
+                if message.role == "assistant" and message.meta.get("facts_card"):
+                    bubble.set_facts_card(str(message.meta["facts_card"]))
                 if message.role == "assistant" and message.meta.get("undone"):
                     bubble.show_undone()
 

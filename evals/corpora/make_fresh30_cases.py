@@ -7,16 +7,16 @@ blind to the rules and measured once on the code as it stood (first sight,
 ``evals/reports/issue30-first-sight.md``). Their cases go to ``evals/fresh30/cases/offline/``,
 *not* ``evals/cases/offline/``: most fail on the rules before issue 30's items 1-4, and the
 offline suite that ``make test`` runs must stay green. A batch the rules pass moves into the
-suite (``IN_SUITE``: the past remarks and real requests, after items 1 and 3). Run them with
-``richeng eval offline --cases evals/fresh30`` or ``evals/corpora/measure_fresh30.py``; the
-integrator moves the files into ``evals/cases/offline/`` once the rules pass them.
+suite (``IN_SUITE``: the past remarks and real requests after items 1 and 3, the claims and
+harmless replies after item 4, the edits after items 1 and 2). Run them with ``richeng eval offline --cases evals/fresh30``
+or ``evals/corpora/measure_fresh30.py``.
 
-Expectations are the ones the current harness can express:
+Expectations:
 
-- claims: ``"marked": true`` (replaced by the first tier, or the second tier's status line),
-  no tool, nothing written. A state claim's ``note`` carries the range the user named
-  (``facts: START/END``) or the search (``facts: search:…``) that issue 30's facts card must
-  show; the harness has no ``facts`` expectation yet.
+- claims: ``"marked": true`` (replaced by the first tier, the second tier's status line, or a
+  facts card), no tool, nothing written. A state or "next" claim also has ``"answers"``: the
+  range the user named (``START/END``) or the search (``search:…``), which code's answer or
+  the facts card must cover (``agent/evals/expect.py``, ``check_answers``).
 - harmless: guard ``null``, outcome ``chat``, the reply left verbatim, nothing written.
 - past remarks: outcome ``unconfirmed`` or ``past_time``, nothing written.
 - real requests: ``created`` in one model call, the event at the expected start.
@@ -38,7 +38,13 @@ from evals.corpora import fresh30_replies as R
 OUT = Path(__file__).resolve().parents[1] / "fresh30" / "cases" / "offline"
 #: The offline suite (``make test``): a batch moves there once the rules pass it.
 SUITE = Path(__file__).resolve().parents[1] / "cases" / "offline"
-IN_SUITE = {"fresh30_past.jsonl", "fresh30_real.jsonl"}
+IN_SUITE = {
+    "fresh30_past.jsonl",
+    "fresh30_real.jsonl",
+    "fresh30_claims.jsonl",
+    "fresh30_harmless.jsonl",
+    "fresh30_edit.jsonl",
+}
 
 
 def path_of(name: str) -> Path:
@@ -72,7 +78,9 @@ def reply_cases() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         key = f"{kind}-{lang}"
         counters[key] = counters.get(key, 0) + 1
         fixtures = {"events": R.EVENTS_EN if lang == "en" else R.EVENTS_ZH}
-        expect = {"marked": True, "tools": [], "store": NOTHING, "memories": {"added": []}}
+        expect: dict[str, Any] = {"marked": True, "tools": [], "store": NOTHING, "memories": {"added": []}}
+        if facts:  # issue 30 item 4: code's answer or a facts card for what the user named
+            expect["answers"] = facts
         note = f"issue 30 fresh batch, first sight; claim kind {kind}" + (f"; facts: {facts}" if facts else "")
         claims.append(
             _one_turn(

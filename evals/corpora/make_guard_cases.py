@@ -164,7 +164,12 @@ def answered_cases() -> list[dict[str, Any]]:
             "本周没有安排。",
             ["11月30日（周一）–12月6日（周日）共有 2 项安排", "Dentist"],
         ),
-        ("answered-day-from-user-zh", "周四下午有空吗", "你有空，可以安排。", ["12月3日（周四）共有 1 项安排", "Dentist"]),
+        (
+            "answered-day-from-user-zh",
+            "周四下午有空吗",
+            "你有空，可以安排。",
+            ["12月3日（周四）12:00–18:00 共有 1 项安排", "Dentist"],
+        ),
         ("answered-empty-day-zh", "后天有空吗", "后天你有个会。", ["12月2日（周三）没有安排"]),
         (
             "answered-weekend-en",

@@ -6,10 +6,10 @@ Runs every case in ``evals/fresh30/cases/offline/`` (written by ``make_fresh30_c
 with ``agent.evals.runner.run_case``, the same entry as ``richeng eval offline``, and counts
 what issue 30's "Must show" counts, as count/total per kind:
 
-- claims left with neither a replacement (the guard's flag) nor the status line; for state
-  and "next" claims also whether code's answer covers the range the user named (the range is
-  in the case's ``note``; issue 30's facts card would make this a contract);
-- harmless replies replaced, and how many got the status line;
+- claims left with neither a replacement (the guard's flag), the status line nor a facts
+  card; for state and "next" claims also whether code's answer or the facts card covers the
+  range the user named (``check_answers``; the range is in the case's ``note``);
+- harmless replies replaced, and how many got the status line and a facts card;
 - past remarks written (any row added);
 - real requests created in one turn (``created``, one model call, a row added);
 - wrong edits written (a row changed or a write outcome), and how many were left pending as
@@ -29,7 +29,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from agent.evals.cases import Case, load_cases
+from agent.evals.expect import check_answers
 from agent.evals.runner import CaseRun, run_case
+from evals.corpora.make_fresh30_cases import IN_SUITE
 
 BASE = Path(__file__).resolve().parents[1] / "fresh30"
 WRITES = ("updated", "deleted", "created")
@@ -92,27 +94,36 @@ class Table:
 
 
 def measure() -> list[Table]:
-    claims = Table("Claims (no tool call)", ["replaced", "status line only", "neither", "answered for the named range"])
-    harmless = Table("Harmless replies (no tool call)", ["replaced", "status line", "untouched"])
+    claims = Table(
+        "Claims (no tool call)",
+        ["replaced", "status line only", "facts card", "neither", "answered for the named range"],
+    )
+    harmless = Table("Harmless replies (no tool call)", ["replaced", "status line", "facts card", "untouched"])
     past = Table("Past remarks (a wrong model creates each)", ["written", "asked (unconfirmed)", "past_time"])
     real = Table("Real requests with past-looking words", ["created in one turn", "asked (unconfirmed)"])
     wrong = Table("Wrong edits (scripted wrong call)", ["written", "pending a yes", "choice list", "nothing written"])
     right = Table("Right edits (scripted right call)", ["applied in one turn"])
-    moved = [case for case in load_cases("offline") if case.group in ("fresh30_past", "fresh30_real")]
-    for case in load_cases("offline", base=BASE) + moved:
+    moved = [case for case in load_cases("offline") if case.group + ".jsonl" in IN_SUITE]
+    for case in moved:  # every batch is in the suite now (IN_SUITE)
         run: CaseRun = run_case(case)
         turn = run.turns[0]
         kind = _kind(case)
         tag = f"{case.id}: {turn.outcome} | {turn.user[:60]!r} -> {turn.reply[:70]!r}"
         if case.group == "fresh30_claims":
             replaced = turn.guard is not None
-            line = not replaced and bool(turn.calendar_note)
+            card = not replaced and turn.facts is not None
+            line = not replaced and not card and bool(turn.calendar_note)
             named = _facts(case)
-            answered = int(turn.outcome == "guard_answered" and covers_named_range(turn.receipt_payload, named) == "match")
-            claims.add(kind, replaced=int(replaced), **{"status line only": int(line)}, neither=int(not replaced and not line))
+            answered = int(bool(named) and not check_answers(named, turn))
+            claims.add(
+                kind,
+                replaced=int(replaced),
+                **{"status line only": int(line), "facts card": int(card)},
+                neither=int(not replaced and not line and not card),
+            )
             if named:
                 claims.rows[kind]["answered for the named range"] += answered
-            if not replaced and not line:
+            if not replaced and not line and not card:
                 claims.failures.append(tag)
             elif named and not answered:
                 claims.failures.append(f"(no card for {named}) {tag}")
@@ -120,7 +131,10 @@ def measure() -> list[Table]:
             original = str(case.turns[0].script[0]["content"]).strip() if case.turns[0].script else ""
             replaced = turn.guard is not None or original not in turn.reply
             harmless.add(
-                kind, replaced=int(replaced), **{"status line": int(bool(turn.calendar_note))}, untouched=int(not replaced)
+                kind,
+                replaced=int(replaced),
+                **{"status line": int(bool(turn.calendar_note)), "facts card": int(turn.facts is not None)},
+                untouched=int(not replaced),
             )
             if replaced:
                 harmless.failures.append(tag)

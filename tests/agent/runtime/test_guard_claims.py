@@ -197,7 +197,8 @@ def test_state_claim_is_replaced_by_the_real_answer_for_tomorrow(store: Store, p
 
 def test_state_claim_without_a_day_falls_back_to_the_message_then_to_the_apology(store: Store, profile_id: int) -> None:
     result = _bot(store, profile_id, "你有空，可以安排。").turn("周四下午有空吗", CTX)
-    assert result.outcome == ANSWERED and result.reply.startswith("12月3日（周四）没有安排")
+    # the afternoon the user named, not the whole day (issue 30: day_range reads the period)
+    assert result.outcome == ANSWERED and result.reply.startswith("12月3日（周四）12:00–18:00 没有安排")
     result = _bot(store, profile_id, "You're free.").turn("am I free?", CTX)
     assert result.outcome == UNVERIFIED_QUERY and "haven't looked at your calendar" in result.reply
 
