@@ -27,14 +27,16 @@ is a redo: it records a ``redo`` row and marks the original not undone again.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from agent.errors import JournalError, NotFoundError
+from agent.store import calendar_undo
 from agent.store.journal_record import (
     CHUNK,
+    CalendarRow,
     RowChange,
     check_origin,
     collect,
@@ -93,9 +95,11 @@ class Reverted:
     inverse_id: int | None
     events: list[dict[str, Any]]
     changes: ChangeSet  # the inverse change set, for views to refresh on and a redo to replay
+    calendars: list[dict[str, Any]] = field(default_factory=list)  # calendars restored or removed
 
     def to_json(self) -> dict[str, Any]:
-        return {"reverted": self.entry.to_json(), "events": self.events}
+        found = {"reverted": self.entry.to_json(), "events": self.events}
+        return {**found, "calendars": self.calendars} if self.calendars else found
 
 
 # ---- reading -----------------------------------------------------------------------------
@@ -190,6 +194,24 @@ def undoable(store: Store, profile_id: int) -> Entry | None:
     return _entry(row) if row is not None else None
 
 
+def redoable(store: Store, profile_id: int, window: int = 200) -> Entry | None:
+    """What a redo puts back: the newest ``undo`` row not yet redone, walking back over redo
+    rows and redone undos; a ``change`` row on the way (a new change since the undo, from
+    anywhere) means nothing to redo, as a new edit clears an editor's redo. Sync pulls aside."""
+    rows = store.conn.execute(
+        f"SELECT {_ENTRY_COLUMNS} FROM change_journal WHERE profile_id = ? AND origin != 'sync'"
+        " ORDER BY id DESC LIMIT ?",
+        (profile_id, window),
+    ).fetchall()
+    for row in rows:
+        entry = _entry(row)
+        if entry.kind == "change":
+            return None
+        if entry.kind == "undo" and not entry.undone:
+            return entry
+    return None
+
+
 # ---- reverting ---------------------------------------------------------------------------
 
 
@@ -236,7 +258,9 @@ def _revert(store: Store, profile_id: int, change_id: int, origin: str) -> Rever
     entry = _entry(row)
     if entry.undone:
         raise JournalError("store.already_undone", change_id=change_id)
-    rows = [RowChange.from_json(item) for item in json.loads(row["changes"])["rows"]]
+    record = json.loads(row["changes"])
+    rows = [RowChange.from_json(item) for item in record["rows"]]
+    calendars = [CalendarRow.from_json(item) for item in record.get("calendars", ())]
     now = current_rows(conn, profile_id, {(r.uid, r.recurrence_id) for r in rows})
     for change in rows:
         current = now.get((change.uid, change.recurrence_id))
@@ -244,12 +268,13 @@ def _revert(store: Store, profile_id: int, change_id: int, origin: str) -> Rever
         if now_digest != change.after:
             title = (current["title"] if current is not None else "") or summary(change.before_ics or "")
             raise JournalError("store.undo_changed_since", change_id=change_id, title=title)
-    known = {r[0] for r in conn.execute("SELECT id FROM calendars WHERE profile_id = ?", (profile_id,))}
-    if any(c.op != "created" and c.before_calendar_id not in known for c in rows):
-        raise JournalError("store.undo_calendar_deleted", change_id=change_id)
     kind = "redo" if entry.kind == "undo" else "undo"
     pending = open_entry(store, profile_id)
     assert pending is not None
+    moved = calendar_undo.restore_deleted(store, profile_id, change_id, calendars)  # before their events
+    known = {r[0] for r in conn.execute("SELECT id FROM calendars WHERE profile_id = ?", (profile_id,))}
+    if any(c.op != "created" and moved.get(c.before_calendar_id or 0, c.before_calendar_id) not in known for c in rows):
+        raise JournalError("store.undo_calendar_deleted", change_id=change_id)
     pending.origin, pending.kind = origin, kind
     pending.reverts.append(change_id)  # the app reverts an import of several files in one go
     said = entry.label.replace("undo", "redo", 1) if kind == "redo" else f"undo #{change_id}: {entry.label}"
@@ -269,7 +294,8 @@ def _revert(store: Store, profile_id: int, change_id: int, origin: str) -> Rever
         if change.op == "created":
             continue
         assert change.before_ics is not None
-        inverse.extend(repo.save(parse_component(change.before_ics), int(change.before_calendar_id or 0),
+        calendar_id = int(change.before_calendar_id or 0)
+        inverse.extend(repo.save(parse_component(change.before_ics), moved.get(calendar_id, calendar_id),
                                  change.before_origin or "user", source=change.before_source,
                                  materialize=False, ics=change.before_ics))  # the very text: exact  # fmt: skip
         touched.add(change.uid)
@@ -282,7 +308,8 @@ def _revert(store: Store, profile_id: int, change_id: int, origin: str) -> Rever
     for change in reversed(rows):
         if change.op != "created" and (change.uid, change.recurrence_id) in restored:
             events.append(_described(restored[(change.uid, change.recurrence_id)], "restored"))
-    return Reverted(_reverted(entry), None, events, inverse)
+    calendar_undo.remove_created(store, profile_id, change_id, calendars)  # after their events went
+    return Reverted(_reverted(entry), None, events, inverse, calendar_undo.described(calendars))
 
 
 def _reverted(entry: Entry) -> Entry:
@@ -345,6 +372,7 @@ __all__ = [
     "local_stamp",
     "matching",
     "recent",
+    "redoable",
     "revert",
     "undo_last",
     "undoable",
