@@ -155,7 +155,7 @@ class CalendarCollection:
     def undo(self) -> OpChanges | None:
         """Revert ``undoable``'s entry; None when there is nothing to undo."""
         entry = self.undoable()
-        return self.revert([entry.id]) if entry is not None else None
+        return self.revert(journal.group_of(self.store, entry.id)) if entry is not None else None
 
     def redo(self) -> OpChanges | None:
         """Revert ``redoable``'s undo entry (which is a redo); None when there is nothing."""

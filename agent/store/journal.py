@@ -194,6 +194,25 @@ def undoable(store: Store, profile_id: int) -> Entry | None:
     return _entry(row) if row is not None else None
 
 
+def join(store: Store, ids: list[int]) -> None:
+    """Make entries ``ids`` one undo step (an app import of several files writes one entry per
+    file): the newest names the others, and ``group_of`` (so Ctrl+Z and ``richeng undo``)
+    takes them together. The fact is in the journal, not in a window."""
+    if len(ids) < 2:
+        return
+    newest, *others = sorted(set(ids), reverse=True)
+    with store.transaction() as conn:
+        conn.execute("UPDATE change_journal SET changes = json_set(changes, '$.with', json(?)) WHERE id = ?",
+                     (json.dumps(others), newest))  # fmt: skip
+
+
+def group_of(store: Store, change_id: int) -> list[int]:
+    """``change_id`` and the entries joined to it that are still open, newest first."""
+    row = store.conn.execute("SELECT json_extract(changes, '$.with') FROM change_journal WHERE id = ?", (change_id,)).fetchone()
+    joined = [int(i) for i in json.loads(row[0])] if row is not None and row[0] else []
+    return [change_id, *sorted((i for i in joined if (e := get(store, i)) is not None and not e.undone), reverse=True)]
+
+
 def redoable(store: Store, profile_id: int, window: int = 200) -> Entry | None:
     """What a redo puts back: the newest ``undo`` row not yet redone, walking back over redo
     rows and redone undos; a ``change`` row on the way (a new change since the undo, from
@@ -219,7 +238,15 @@ def undo_last(store: Store, profile_id: int, origin: str = "user") -> Reverted |
     """Revert ``undoable``'s entry; None when there is nothing to undo."""
     with store.transaction():
         entry = undoable(store, profile_id)
-        result = _revert(store, profile_id, entry.id, origin) if entry is not None else None
+        result = None
+        for change_id in group_of(store, entry.id) if entry is not None else ():
+            done = _revert(store, profile_id, change_id, origin)
+            if result is None:
+                result = done
+            else:  # a joined entry (one import of several files): one undo, one inverse row
+                result.events += done.events
+                result.changes.extend(done.changes)
+                result.calendars += done.calendars
     if result is not None:
         result.inverse_id = inverse_of(store, result.entry.id)
     return result
@@ -367,8 +394,10 @@ __all__ = [
     "Reverted",
     "find",
     "get",
+    "group_of",
     "inverse_of",
     "is_undone",
+    "join",
     "local_stamp",
     "matching",
     "recent",
