@@ -166,6 +166,7 @@ MESSAGES: dict[str, Message] = {
     ),
     "store.undo_calendar_in_use": Message(
         "无法撤销第 {change_id} 号更改：日历「{name}」里之后又有了日程（或它是最后一个日历），未做任何改动",
-        "cannot undo change #{change_id}: the calendar '{name}' holds events added since (or is the last one); nothing was changed",
+        "cannot undo change #{change_id}: the calendar '{name}' holds events added since (or is the last one);"
+        " nothing was changed",
     ),
 }

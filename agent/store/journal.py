@@ -218,8 +218,7 @@ def redoable(store: Store, profile_id: int, window: int = 200) -> Entry | None:
     rows and redone undos; a ``change`` row on the way (a new change since the undo, from
     anywhere) means nothing to redo, as a new edit clears an editor's redo. Sync pulls aside."""
     rows = store.conn.execute(
-        f"SELECT {_ENTRY_COLUMNS} FROM change_journal WHERE profile_id = ? AND origin != 'sync'"
-        " ORDER BY id DESC LIMIT ?",
+        f"SELECT {_ENTRY_COLUMNS} FROM change_journal WHERE profile_id = ? AND origin != 'sync' ORDER BY id DESC LIMIT ?",
         (profile_id, window),
     ).fetchall()
     for row in rows:
