@@ -127,7 +127,10 @@ class Operations(QObject):
         if op.calendars:
             self.calendars_changed.emit()
         self.changed.emit(op.events)
-        self._emit_state()
+        if op.journal_id is not None and not op.reverted:  # a new change: it is what Undo takes, no Redo
+            self._emit_state(True, False)
+        else:
+            self._emit_state(redo=True if op.reverted and undoing else None)
 
     def _remember(self, ids: list[int], changes: ChangeSet) -> None:
         for change_id in ids:
@@ -135,8 +138,11 @@ class Operations(QObject):
         while len(self._announced) > _REMEMBERED:
             del self._announced[next(iter(self._announced))]
 
-    def _emit_state(self) -> None:
-        self.undo_state_changed.emit(self.can_undo(), self.can_redo())
+    def _emit_state(self, undo: bool | None = None, redo: bool | None = None) -> None:
+        """The Undo/Redo state; a value the caller knows already spares reading the journal."""
+        undo = self.can_undo() if undo is None else undo and not self.busy
+        redo = self.can_redo() if redo is None else redo and not self.busy
+        self.undo_state_changed.emit(undo, redo)
 
     def wait(self) -> None:
         """Block until a background step has finished (the window closes, the store will)."""
