@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import date, datetime
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QObject, QThreadPool, Signal
 
@@ -48,6 +48,12 @@ from agent.timesym.recurrence import Recurrence
 from app.background_op import BackgroundOp
 from app.i18n import error_text
 from app.worker import describe
+
+if TYPE_CHECKING:
+    from agent.services.command_types import Outcome
+    from agent.services.quick_add import QuickResult
+    from agent.timesym.context import TimeContext
+    from agent.timesym.sentence import QuickEvent
 
 T = TypeVar("T")
 _REMEMBERED = 500  # journal ids whose announced ChangeSet the runner still knows (receipts' identity)
@@ -264,6 +270,26 @@ class Operations(QObject):
 
     def replace_with_dates(self, uid: str, draft: EventDraft, lunar: Recurrence | None) -> ChangeSet | None:
         return _events(self.run(lambda c: c.replace_with_dates(uid, draft, lunar)))
+
+    # ---- quick add's command ---------------------------------------------------------------
+
+    def quick_add(self, parsed: QuickEvent, tctx: TimeContext) -> tuple[QuickResult, ChangeSet]:
+        """Quick add's Enter as one op: its result and what it wrote (empty when it asks first
+        or the event was there). Errors are raised, not said through ``failed``: the field
+        shows them in its own line."""
+        result, done = self.collection.quick_add(parsed, tctx)
+        if done:
+            self._announce(done)
+        return result, done.events
+
+    def continue_command(
+        self, tctx: TimeContext, *, allow_conflict: bool = False, allow_past: bool = False
+    ) -> tuple[Outcome | None, ChangeSet]:
+        """The pending command's answer ("Create anyway"), as one op; errors raised as above."""
+        outcome, done = self.collection.continue_command(tctx, allow_conflict=allow_conflict, allow_past=allow_past)
+        if done:
+            self._announce(done)
+        return outcome, done.events
 
     # ---- writes committed elsewhere: announce them ---------------------------------------
 

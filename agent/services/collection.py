@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
+from typing import TYPE_CHECKING
 
 from agent.services.calendars import Calendar, CalendarService
 from agent.services.editing import EditService, EventDraft, Scope
@@ -28,6 +29,13 @@ from agent.store.changes import ChangeSet
 from agent.store.db import Store
 from agent.store.occurrence import Occurrence
 from agent.timesym.recurrence import Recurrence
+
+if TYPE_CHECKING:  # quick add's parser and the command layer load on first use, not at app start
+    from agent.services.command_types import Outcome
+    from agent.services.commands import CommandService
+    from agent.services.quick_add import QuickResult
+    from agent.timesym.context import TimeContext
+    from agent.timesym.sentence import QuickEvent
 
 
 @dataclass(frozen=True)
@@ -109,6 +117,34 @@ class CalendarCollection:
 
     def replace_with_dates(self, uid: str, draft: EventDraft, lunar: Recurrence | None) -> OpChanges:
         return self._op("edit", draft.title, lambda: self.edits.replace_with_dates(uid, draft, lunar))
+
+    # ---- commands: quick add and its pending questions ----------------------------------
+
+    def quick_add(self, parsed: QuickEvent, tctx: TimeContext) -> tuple[QuickResult, OpChanges]:
+        """Quick add's Enter (the command layer's create, as ``richeng quick``): the result it
+        shows, and what it wrote (nothing when it asks first or the event was there)."""
+        from agent.services.commands import CommandService
+        from agent.services.quick_add import QuickAdd
+
+        service = CommandService(self.store, self.profile_id, tctx, origin="user")
+        before = journal_record.last_recorded()
+        result = QuickAdd(service).create(parsed)
+        return result, self._written(service, before)
+
+    def continue_command(
+        self, tctx: TimeContext, *, allow_conflict: bool = False, allow_past: bool = False
+    ) -> tuple[Outcome | None, OpChanges]:
+        """Answer the pending command's question ("Create anyway", "Add it anyway")."""
+        from agent.services.commands import CommandService
+
+        service = CommandService(self.store, self.profile_id, tctx, origin="user")
+        before = journal_record.last_recorded()
+        outcome = service.continue_active(allow_conflict=allow_conflict, allow_past=allow_past)
+        return outcome, self._written(service, before)
+
+    def _written(self, service: CommandService, before: int | None) -> OpChanges:
+        after = journal_record.last_recorded()
+        return OpChanges(service.facts.changes, journal_id=after if after != before else None)
 
     # ---- calendars -----------------------------------------------------------------------
 
