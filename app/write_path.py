@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import date, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QObject, QThreadPool, Signal
@@ -50,6 +51,7 @@ from app.i18n import error_text
 from app.worker import describe
 
 if TYPE_CHECKING:
+    from agent.ics.importer import ImportReport
     from agent.services.command_types import Outcome
     from agent.services.quick_add import QuickResult
     from agent.timesym.context import TimeContext
@@ -290,6 +292,19 @@ class Operations(QObject):
         if done:
             self._announce(done)
         return outcome, done.events
+
+    # ---- import -------------------------------------------------------------------------
+
+    def import_file(self, path: str, calendar_name: str | None = None) -> ImportReport:
+        """One file's import (one transaction, one journal entry), backed up first when large
+        (docs/backups.md). Store work only, safe on the import job's worker: the job announces
+        the whole run with ``record_import`` on the UI thread. Here rather than in
+        ``CalendarCollection`` because ``agent.ics`` sits above ``agent.services``."""
+        from agent.ics.importer import import_file
+        from agent.store.backups import backup_before_import, count_vevents
+
+        backup_before_import(self.store, count_vevents(Path(path)))
+        return import_file(self.store, self.profile_id, path, calendar_name)
 
     # ---- writes committed elsewhere: announce them ---------------------------------------
 
