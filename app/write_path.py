@@ -51,7 +51,7 @@ from app.i18n import error_text
 from app.worker import describe
 
 if TYPE_CHECKING:
-    from agent.ics.importer import ImportReport
+    from agent.ics.report import ImportReport
     from agent.services.command_types import Outcome
     from agent.services.quick_add import QuickResult
     from agent.timesym.context import TimeContext
