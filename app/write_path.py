@@ -126,10 +126,11 @@ class Operations(QObject):
         return None
 
     def _announce(self, op: OpChanges, *, undoing: bool = False) -> None:
-        for change_id in op.reverted:
-            original = self._announced.pop(change_id, None)
-            if undoing:
-                self.reverted.emit(original if original is not None else ChangeSet())
+        originals = [self._announced.pop(change_id, None) for change_id in op.reverted]
+        if undoing and op.reverted:  # each change set taken back once (an import's files share one)
+            known = list({id(found): found for found in originals if found is not None}.values())
+            for original in known or [ChangeSet()]:
+                self.reverted.emit(original)
         if op.journal_id is not None:
             self._remember([op.journal_id], op.events)
         if op.calendars:
