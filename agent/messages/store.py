@@ -165,8 +165,8 @@ MESSAGES: dict[str, Message] = {
         "cannot undo change #{change_id}: a calendar named '{name}' exists again; rename it first; nothing was changed",
     ),
     "store.undo_calendar_in_use": Message(
-        "无法撤销第 {change_id} 号更改：日历「{name}」里之后又有了日程（或它是最后一个日历），未做任何改动",
-        "cannot undo change #{change_id}: the calendar '{name}' holds events added since (or is the last one);"
-        " nothing was changed",
+        "无法撤销第 {change_id} 号更改：日历「{name}」里之后又有了日程（或它是最后一个日历、或已与服务器同步），未做任何改动",
+        "cannot undo change #{change_id}: the calendar '{name}' holds events added since (or is the last one,"
+        " or is synced with a server); nothing was changed",
     ),
 }

@@ -8,8 +8,8 @@ the calendar row (``journal_record.collect_calendar``) in the same entry as the 
 deletion took, so ``richeng undo``, the app's Ctrl+Z and a restart all see one history.
 
 Exact or nothing, like event rows: a calendar to restore whose name is taken again, or a
-calendar to remove that holds events this entry did not make (or is the last one), refuses
-the whole revert (``JournalError``; the caller's transaction rolls back).
+calendar to remove that holds events this entry did not make (or is the last one, or is
+mapped to a server calendar), refuses the whole revert (``JournalError``; the caller's transaction rolls back).
 """
 
 from __future__ import annotations
@@ -56,8 +56,9 @@ def remove_created(store: Store, profile_id: int, change_id: int, calendars: lis
         if row is None:
             continue
         held = conn.execute("SELECT 1 FROM events WHERE calendar_id = ? LIMIT 1", (calendar.id,)).fetchone()
+        synced = conn.execute("SELECT 1 FROM sync_calendars WHERE calendar_id = ? LIMIT 1", (calendar.id,)).fetchone()
         count = conn.execute("SELECT COUNT(*) FROM calendars WHERE profile_id = ?", (profile_id,)).fetchone()[0]
-        if held is not None or count <= 1:
+        if held is not None or synced is not None or count <= 1:  # a sync mapping would go with it, and not come back
             raise JournalError("store.undo_calendar_in_use", change_id=change_id, name=row["name"])
         collect_calendar(store, profile_id, "deleted", calendar.id)
         conn.execute("DELETE FROM calendars WHERE id = ?", (calendar.id,))

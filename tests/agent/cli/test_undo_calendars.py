@@ -153,3 +153,25 @@ def test_richeng_undo_prints_the_calendar_it_restored(tmp_path: Path, capsys: py
     out = capsys.readouterr().out
     assert "delete calendar 家庭" in out and "已恢复/Restored: 日历/calendar 家庭" in out
     assert "Dinner" in out and "Piano" in out
+
+
+def test_a_created_calendar_mapped_to_a_server_is_not_removed_by_undo(store: Store, pid: int) -> None:
+    """Removing it would drop its sync mapping by cascade, and a redo could not bring that back."""
+    collection = CalendarCollection(store, pid)
+    made = collection.add_calendar("Remote")
+    assert made.calendar is not None and made.journal_id is not None
+    with store.transaction() as conn:
+        account = conn.execute(
+            "INSERT INTO sync_accounts(profile_id, name, url, username, created_at)"
+            " VALUES (?, 'a', 'http://127.0.0.1/', 'u', 'now')",
+            (pid,),
+        ).lastrowid
+        conn.execute(
+            "INSERT INTO sync_calendars(account_id, remote_url, calendar_id, created_at)"
+            " VALUES (?, 'http://127.0.0.1/c/', ?, 'now')",
+            (account, made.calendar.id),
+        )
+    before = state(store)
+    with pytest.raises(JournalError) as refused:
+        collection.undo()
+    assert "Remote" in str(refused.value) and state(store) == before
