@@ -160,7 +160,7 @@ class MainWindow(QMainWindow):
         self.ctx.ops.busy_changed.connect(self._ops_busy)
         edit_menu.addSeparator()
         self._action(edit_menu, self.tr("&Find…"), QKeySequence.StandardKey.Find, self.calendar.focus_search)
-        self._undo_state(False, False)
+        self._undo_state(self.ctx.ops.can_undo(), self.ctx.ops.can_redo())  # the journal's, from the start
 
         view_menu = bar.addMenu(self.tr("&View"))
         # Single letters fire only while the calendar has the focus (app/keyboard.py).

@@ -3,8 +3,8 @@
 A delete from the keyboard or the editor happens at once (no confirmation dialog in the
 way of a quick cleanup), so the user must *see* that something went and get it back with
 one click: the toast names what was deleted and offers Undo for a few seconds. The Undo
-button reverts exactly that change set (``Operations.undo_specific``), not whatever sits
-on top of the undo stack by then.
+button reverts exactly that change set's journal rows (``Operations.undo_specific``), not
+whatever is the journal's newest change by then.
 """
 
 from __future__ import annotations

@@ -1,66 +1,64 @@
-"""The app's single write path: every change goes through here and announces itself once.
+"""The app's one write path: every write runs here as one op, which is recorded and announced once.
 
-Views never write; they call an ``Operations`` method, which runs the ``agent`` service,
-pushes the resulting ``ChangeSet`` on the undo stack and emits ``changed``. The chat
-agent's writes arrive as change sets too (``record_assistant_change``), so Ctrl+Z undoes an
-event the assistant created exactly like one the user dragged.
+The shape is Anki's ``CollectionOp``: a view or dialog asks ``Operations`` for a write
+(``create``, ``move``, ``delete_calendar`` ...); ``run`` calls the profile's
+``CalendarCollection`` (``agent/services/collection.py``, no Qt), whose operation commits
+one transaction that the store's undo journal records as one entry and returns an
+``OpChanges``; ``_announce`` then emits ``changed`` (and ``calendars_changed``) and the
+new undo state. Writes committed elsewhere (the assistant's turn, quick add's command, an
+import on its worker, another process) were journalled by the store too; ``record_*`` and
+``external_change`` only announce them.
 
-It is the app's only undo: Ctrl+Z/Ctrl+Shift+Z, a chat receipt's Undo, the calendar's
-toast and the sidebar's "Deleted … — Undo" banner all take back an entry of this one stack.
-An import is one entry (``record_import``), however many files and events it wrote; deleting
-a calendar is one entry too (``delete_calendar``): the calendar row is not an event, so the
-entry carries the ``CalendarSnapshot`` and undo restores the calendar with its events (redo
-deletes it again). docs/app-calendar.md, "Undo", has the decision.
+Undo reads the journal only. Ctrl+Z takes back ``journal.undoable`` (the newest change
+not undone, whoever made it: the window, the chat, ``richeng`` in a terminal) and
+Ctrl+Shift+Z ``journal.redoable``, exactly what ``richeng undo`` and ``undo --list`` see;
+the window keeps no stack of its own (docs/architecture.md, "The op runner"). A receipt's
+or a toast's Undo reverts the journal rows of its change set wherever they sit. Creating and
+deleting a calendar are journal entries too, so a deleted calendar comes back with its
+events from Ctrl+Z, the sidebar banner or the CLI alike.
 
-The stack is this window's; the history itself is the store's undo journal
-(``agent/store/journal.py``): each stack entry names the journal rows of its change set, and
-undo/redo revert those rows, so what Ctrl+Z took back shows as undone in ``richeng undo
---list`` and after a restart (``journal.is_undone``), and a change set that was edited
-since elsewhere (the CLI, a sync) is refused with a message instead of half-restored.
+``reverted`` tells receipts and banners which of their change sets was taken back: the
+runner remembers which ``ChangeSet`` object it announced with each journal id (a lookup for
+those listeners, never consulted to decide what undo does).
 
-Long steps leave the UI thread: ``undo(background=True)`` / ``redo(background=True)`` (the
-window's Ctrl+Z and Ctrl+Shift+Z) and ``undo_specific(..., background=True)`` (the import
-toast's Undo) run their store work (reverting journal rows) as an
-``app.background_op.BackgroundOp`` on this object's one-thread ``pool``, and only the result handling (the stack, ``changed``,
-``reverted``, ``failed``) comes back to the UI thread. ``busy_changed`` brackets such a step
-(the window shows a busy cursor and a status line, and Undo/Redo wait for it); another
-undo or redo asked for meanwhile is ignored. Without ``background`` the same steps run
-synchronously and return their result: a single small edit (a drag, a delete, the chat
-receipt's Undo of one change set) is a few milliseconds and its caller reads the outcome.
+Long steps leave the UI thread: ``undo(background=True)`` / ``redo(background=True)`` and
+``undo_specific(..., background=True)`` revert on this object's one-thread ``pool`` as an
+``app.background_op.BackgroundOp``; only the announcement comes back to the UI thread.
+``busy_changed`` brackets such a step, and another undo or redo asked for meanwhile is
+ignored. Without ``background`` the same steps run synchronously and return their result.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
-from typing import TypeVar
+from datetime import date, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QObject, QThreadPool, Signal
 
-from agent.errors import JournalError, UserFacingError
-from agent.services.calendars import Calendar, CalendarService, CalendarSnapshot
+from agent.errors import UserFacingError
+from agent.services.calendars import Calendar, CalendarService
+from agent.services.collection import CalendarCollection, OpChanges
 from agent.services.editing import EditService, EventDraft, Scope
 from agent.store import journal
 from agent.store.changes import ChangeSet
 from agent.store.db import Store
 from agent.store.occurrence import Occurrence
+from agent.timesym.recurrence import Recurrence
 from app.background_op import BackgroundOp
 from app.i18n import error_text
 from app.worker import describe
 
+if TYPE_CHECKING:
+    from agent.ics.report import ImportReport
+    from agent.services.command_types import Outcome
+    from agent.services.quick_add import QuickResult
+    from agent.timesym.context import TimeContext
+    from agent.timesym.sentence import QuickEvent
+
 T = TypeVar("T")
-R = TypeVar("R")
-
-
-@dataclass
-class UndoEntry:
-    label: str
-    changes: ChangeSet
-    journal_ids: list[int] = field(default_factory=list)  # the journal rows to revert, newest first
-    undoes: list[int] = field(default_factory=list)  # redo entries: the rows a redo puts back in force
-    title: str = ""  # the event's title, so the menu can say "Undo Delete “周会”"
-    calendar: CalendarSnapshot | None = None  # a deleted calendar: undo restores it, redo deletes it again
+_REMEMBERED = 500  # journal ids whose announced ChangeSet the runner still knows (receipts' identity)
 
 
 class Operations(QObject):
@@ -68,84 +66,92 @@ class Operations(QObject):
     calendars_changed = Signal()
     undo_state_changed = Signal(bool, bool)  # can_undo, can_redo
     failed = Signal(str)
-    reverted = Signal(object)  # the original ChangeSet an undo just took back (chat receipts mark "Undone")
+    reverted = Signal(object)  # the ChangeSet an undo just took back (receipts and banners match on it)
     busy_changed = Signal(bool)  # a background step (an undo or a redo) started / ended
 
     def __init__(self, store: Store, profile_id: int, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.store = store
         self.profile_id = profile_id
-        self.edits = EditService(store, profile_id, origin="user")
-        self.calendars = CalendarService(store, profile_id)
-        self._undo: list[UndoEntry] = []
-        self._redo: list[UndoEntry] = []
-        self._keep = False  # the last journal revert failed in a way worth retrying
+        self.collection = CalendarCollection(store, profile_id)
+        self._announced: dict[int, ChangeSet] = {}  # journal id -> the ChangeSet announced with it
         self.busy = False  # a background step is running
         self.pool = QThreadPool(self)  # one thread: background steps run one after another
         self.pool.setMaxThreadCount(1)
 
-    # ---- undo stack ----------------------------------------------------------------------
+    @property
+    def edits(self) -> EditService:
+        """For reading (``component``, ``capped``, ``series_draft``); writes go through ``run``."""
+        return self.collection.edits
 
-    def _push(self, label: str, changes: ChangeSet, title: str = "") -> ChangeSet:
-        if changes:
-            self._file(label, changes, self._journal_ids(changes), title)
-        return changes
+    @property
+    def calendars(self) -> CalendarService:
+        """For reading (``list``, ``default``, ``get``); writes go through ``run``."""
+        return self.collection.calendars
 
-    def _file(self, label: str, changes: ChangeSet, ids: list[int], title: str = "") -> None:
-        self._undo.append(UndoEntry(label, changes, ids, title=title))
-        self._redo.clear()
-        self.changed.emit(changes)
-        self.undo_state_changed.emit(not self.busy, False)
+    # ---- the one place a write runs and is announced -------------------------------------
 
-    def can_undo(self) -> bool:
-        return bool(self._undo)
+    def run(
+        self, work: Callable[[CalendarCollection], OpChanges | None], *, background: bool = False,
+        name: str = "write", undoing: bool = False,
+    ) -> OpChanges | None:  # fmt: skip
+        """Run one operation of the collection and announce its ``OpChanges``; a refusal
+        (``UserFacingError``) is said through ``failed`` and returns None. ``background``: on
+        ``pool`` (returns None; the announcement follows on the UI thread). ``undoing``: the op
+        takes back journal rows, so ``reverted`` names what it undid."""
+        collection = self.collection
 
-    def can_redo(self) -> bool:
-        return bool(self._redo)
+        def finish(result: OpChanges | None | Exception) -> OpChanges | None:
+            if isinstance(result, Exception):
+                self.failed.emit(error_text(result) if isinstance(result, UserFacingError) else describe(result))
+                self._emit_state()
+                return None
+            if result is None:
+                self._emit_state()
+                return None
+            self._announce(result, undoing=undoing)
+            return result
 
-    def undo_text(self) -> str:
-        """What Undo would take back, in words ("Delete “周会”"); "" when nothing."""
-        return self._describe(self._undo[-1]) if self._undo else ""
-
-    def redo_text(self) -> str:
-        return self._describe(self._redo[-1]) if self._redo else ""
-
-    def _describe(self, entry: UndoEntry) -> str:
-        kinds = {
-            "create": self.tr("Create “{0}”"),
-            "edit": self.tr("Edit “{0}”"),
-            "move": self.tr("Move “{0}”"),
-            "resize": self.tr("Resize “{0}”"),
-            "delete": self.tr("Delete “{0}”"),
-            "complete": self.tr("Complete “{0}”"),
-            "calendar": self.tr("Move “{0}” to another calendar"),
-            "delete_calendar": self.tr("Delete calendar “{0}”"),
-        }
-        if entry.label in kinds and entry.title:
-            return kinds[entry.label].format(entry.title)
-        return {"import": self.tr("Import"), "assistant": self.tr("Assistant's change")}.get(entry.label, self.tr("Change"))
-
-    def undo(self, *, background: bool = False) -> ChangeSet | None:
-        return self._replay(self._undo, self._redo, background)
-
-    def redo(self, *, background: bool = False) -> ChangeSet | None:
-        return self._replay(self._redo, self._undo, background)
-
-    # ---- running a step ------------------------------------------------------------------
-
-    def _step(self, work: Callable[[], T], finish: Callable[[T | Exception], R], background: bool, name: str) -> R | None:
-        """Run the store ``work``, then ``finish`` with its result (or the exception) on the UI
-        thread: now (returning what ``finish`` returns), or on ``pool`` when ``background``."""
         if not background:
             try:
-                result: T | Exception = work()
+                outcome: OpChanges | None | Exception = work(collection)
             except UserFacingError as exc:
-                result = exc
-            return finish(result)
+                outcome = exc
+            return finish(outcome)
+        if self.busy:
+            return None
         self._set_busy(True)
-        op: BackgroundOp[None, T] = BackgroundOp(self, lambda _channel: work(), name)
+        op: BackgroundOp[None, OpChanges | None] = BackgroundOp(self, lambda _channel: work(collection), name)
         op.ended(lambda: self._set_busy(False)).success(finish).failure(finish).run_in_background(self.pool)
         return None
+
+    def _announce(self, op: OpChanges, *, undoing: bool = False) -> None:
+        originals = [self._announced.pop(change_id, None) for change_id in op.reverted]
+        if undoing and op.reverted:  # each change set taken back once (an import's files share one)
+            known = list({id(found): found for found in originals if found is not None}.values())
+            for original in known or [ChangeSet()]:
+                self.reverted.emit(original)
+        if op.journal_id is not None:
+            self._remember([op.journal_id], op.events)
+        if op.calendars:
+            self.calendars_changed.emit()
+        self.changed.emit(op.events)
+        if op.journal_id is not None and not op.reverted:  # a new change: it is what Undo takes, no Redo
+            self._emit_state(True, False)
+        else:
+            self._emit_state(redo=True if op.reverted and undoing else None)
+
+    def _remember(self, ids: list[int], changes: ChangeSet) -> None:
+        for change_id in ids:
+            self._announced[change_id] = changes
+        while len(self._announced) > _REMEMBERED:
+            del self._announced[next(iter(self._announced))]
+
+    def _emit_state(self, undo: bool | None = None, redo: bool | None = None) -> None:
+        """The Undo/Redo state; a value the caller knows already spares reading the journal."""
+        undo = self.can_undo() if undo is None else undo and not self.busy
+        redo = self.can_redo() if redo is None else redo and not self.busy
+        self.undo_state_changed.emit(undo, redo)
 
     def wait(self) -> None:
         """Block until a background step has finished (the window closes, the store will)."""
@@ -155,270 +161,224 @@ class Operations(QObject):
         if busy != self.busy:
             self.busy = busy
             self.busy_changed.emit(busy)
-            self.undo_state_changed.emit(bool(self._undo) and not busy, bool(self._redo) and not busy)
+            self._emit_state()
 
-    def _failed(self, error: Exception) -> None:
-        """A step's error: a journal refusal is final, any other worth retrying (the file was busy)."""
-        self._keep = not isinstance(error, JournalError)
-        self.failed.emit(error_text(error) if isinstance(error, UserFacingError) else describe(error))
+    # ---- undo and redo: the journal ------------------------------------------------------
 
-    # ---- undo and redo -------------------------------------------------------------------
+    def can_undo(self) -> bool:
+        return not self.busy and self.collection.undoable() is not None
 
-    def _replay(self, source: list[UndoEntry], target: list[UndoEntry], background: bool = False) -> ChangeSet | None:
-        """Apply the inverse of the newest entry of ``source`` and file its inverse on ``target``."""
-        if not source or self.busy:
-            return None
-        entry = source.pop()
-        undo = source is self._undo
-        if entry.calendar is not None:
-            done = self._calendar_step(entry, undo=undo)
-            if done is None and undo:
-                source.append(entry)  # a calendar of that name exists again: rename it, then undo again
-            return done[1] if done is not None else None
-        if entry.journal_ids:
-            ids = entry.journal_ids
+    def can_redo(self) -> bool:
+        return not self.busy and self.collection.redoable() is not None
 
-            def journal_done(result: tuple[ChangeSet, list[int]] | Exception) -> ChangeSet | None:
-                reverted = self._reverted(result)
-                if reverted is None:
-                    if self._keep:
-                        source.append(entry)  # a passing failure (the file was busy): try again later
-                    self.undo_state_changed.emit(bool(self._undo), bool(self._redo))
-                    return None  # refused (changed since) or already undone elsewhere: the step is gone
-                inverse, inverse_ids = reverted
-                back = entry.undoes if not undo else []
-                target.append(UndoEntry(entry.label, inverse, inverse_ids if undo else back, ids if undo else []))
-                return self._replayed(entry, target, inverse, undo)
+    def undo_text(self) -> str:
+        """What Undo would take back, in words ("Delete “周会”"); "" when nothing."""
+        entry = self.collection.undoable()
+        return self._describe(entry) if entry is not None else ""
 
-            return self._step(lambda: self._revert_rows(ids), journal_done, background, "undo" if undo else "redo")
+    def redo_text(self) -> str:
+        entry = self.collection.redoable()
+        original = journal.get(self.store, entry.reverts) if entry is not None and entry.reverts is not None else None
+        return self._describe(original) if original is not None else ""
 
-        def edit_done(result: ChangeSet | Exception) -> ChangeSet | None:
-            if isinstance(result, Exception):
-                self._failed(result)
-                source.append(entry)
-                self.undo_state_changed.emit(bool(self._undo), bool(self._redo))
-                return None
-            target.append(UndoEntry(entry.label, result))
-            return self._replayed(entry, target, result, undo)
+    def history(self, limit: int = journal.LIST_DEFAULT) -> list[journal.Entry]:
+        """The journal's newest entries: the same list as ``richeng undo --list``."""
+        return self.collection.history(limit)
 
-        return self._step(lambda: self.edits.undo(entry.changes), edit_done, background, "undo" if undo else "redo")
+    def _describe(self, entry: journal.Entry) -> str:
+        """A journal entry in the interface language, from its label (``move 周会``)."""
+        if entry.origin == "import":
+            return self.tr("Import")
+        if entry.origin == "chat":
+            return self.tr("Assistant's change")
+        kinds = (
+            ("create calendar ", self.tr("Create calendar “{0}”")),
+            ("delete calendar ", self.tr("Delete calendar “{0}”")),
+            ("create ", self.tr("Create “{0}”")),
+            ("edit ", self.tr("Edit “{0}”")),
+            ("move ", self.tr("Move “{0}”")),
+            ("resize ", self.tr("Resize “{0}”")),
+            ("delete ", self.tr("Delete “{0}”")),
+            ("complete ", self.tr("Complete “{0}”")),
+            ("recalendar ", self.tr("Move “{0}” to another calendar")),
+        )
+        for prefix, text in kinds:
+            if entry.label.startswith(prefix) and entry.label[len(prefix) :].strip():
+                return text.format(entry.label[len(prefix) :].strip())
+        return self.tr("Change")
 
-    def _replayed(self, entry: UndoEntry, target: list[UndoEntry], inverse: ChangeSet, undo: bool) -> ChangeSet:
-        target[-1].title = entry.title
-        if undo:
-            self.reverted.emit(entry.changes)
-        self.changed.emit(inverse)
-        self.undo_state_changed.emit(bool(self._undo), bool(self._redo))
-        return inverse
-
-    def undo_specific(self, changes: ChangeSet, *, background: bool = False) -> ChangeSet | None:
-        """Undo one earlier change (a receipt's or a toast's Undo), wherever it sits on the stack."""
+    def undo(self, *, background: bool = False) -> ChangeSet | None:
+        """Ctrl+Z: the journal's newest change not undone, whoever made it."""
         if self.busy:
             return None
-        ids: list[int] = []
-        label, title = "undo", ""
-        for index in range(len(self._undo) - 1, -1, -1):
-            snapshot = self._undo[index].calendar
-            if self._undo[index].changes is changes and snapshot is not None:
-                restored = self.undo_calendar_delete(snapshot)
-                return restored[1] if restored is not None else None
-            if self._undo[index].changes is changes:
-                ids = self._undo[index].journal_ids
-                label, title = self._undo[index].label, self._undo[index].title
-                del self._undo[index]
-                break
-        else:
-            ids = self._journal_ids(changes)
+        done = self.run(lambda c: c.undo(), background=background, name="undo", undoing=True)
+        return done.events if done is not None else None
 
-        def done(redo: UndoEntry | None) -> ChangeSet | None:
-            if redo is None:
-                self.undo_state_changed.emit(bool(self._undo), bool(self._redo))
-                return None
-            redo.label, redo.title = label, title
-            self._redo.append(redo)
-            self.reverted.emit(changes)
-            self.changed.emit(redo.changes)
-            self.undo_state_changed.emit(bool(self._undo), True)
-            return redo.changes
-
-        if ids:
-
-            def journal_done(result: tuple[ChangeSet, list[int]] | Exception) -> ChangeSet | None:
-                reverted = self._reverted(result)
-                return done(UndoEntry("undo", reverted[0], reverted[1], ids) if reverted is not None else None)
-
-            return self._step(lambda: self._revert_rows(ids), journal_done, background, "undo")
-
-        def edit_done(result: ChangeSet | Exception) -> ChangeSet | None:
-            if isinstance(result, Exception):
-                self._failed(result)
-                return done(None)
-            return done(UndoEntry("undo", result))
-
-        return self._step(lambda: self.edits.undo(changes), edit_done, background, "undo")
-
-    def undo_calendar_delete(self, snapshot: CalendarSnapshot) -> tuple[Calendar, ChangeSet] | None:
-        """Undo one calendar deletion (the sidebar banner's Undo), wherever it sits on the stack."""
-        for index in range(len(self._undo) - 1, -1, -1):
-            entry = self._undo[index]
-            if entry.calendar is snapshot:
-                del self._undo[index]
-                done = self._calendar_step(entry, undo=True)
-                if done is None:
-                    self._undo.insert(index, entry)  # refused (a name clash): the step stays where it was
-                    return None
-                return (done[0] or snapshot.calendar), done[1]
-        return None  # undone already (Ctrl+Z) or never recorded
-
-    def _calendar_step(self, entry: UndoEntry, undo: bool) -> tuple[Calendar | None, ChangeSet] | None:
-        """Undo (restore the calendar and its events) or redo (delete it again) a calendar
-        deletion; files the opposite entry and announces it. None when refused (``failed`` says why)."""
-        snapshot = entry.calendar
-        if snapshot is None:
+    def redo(self, *, background: bool = False) -> ChangeSet | None:
+        """Ctrl+Shift+Z: the newest undo not redone, unless a change came since."""
+        if self.busy:
             return None
-        calendar: Calendar | None = None
-        if undo:
-            restored = self._guarded(lambda: self.calendars.restore_snapshot(snapshot))
-            if restored is None:
-                return None
-            calendar, changes = restored
-            self._redo.append(UndoEntry(entry.label, changes, title=entry.title, calendar=snapshot))
-        else:
-            again = self._guarded(lambda: self.calendars.delete_with_snapshot(snapshot.calendar.name))
-            if again is None:
-                return None
-            changes = again.events
-            self._undo.append(UndoEntry(entry.label, changes, title=entry.title, calendar=again))
-        if undo:
-            self.reverted.emit(entry.changes)
-        self.calendars_changed.emit()
-        self.changed.emit(changes)
-        self.undo_state_changed.emit(bool(self._undo), bool(self._redo))
-        return calendar, changes
+        done = self.run(lambda c: c.redo(), background=background, name="redo")
+        return done.events if done is not None else None
 
-    def _journal_ids(self, changes: ChangeSet) -> list[int]:
-        """The journal rows that recorded ``changes`` (none found: the old in-memory undo)."""
-        owned = {i for entry in (*self._undo, *self._redo) for i in (*entry.journal_ids, *entry.undoes)}
-        try:
-            return journal.matching(self.store, self.profile_id, changes, exclude=owned)
-        except Exception:  # the journal only adds to undo; never lose the step over it
-            return []
-
-    def _revert_rows(self, ids: list[int]) -> tuple[ChangeSet, list[int]]:
-        """Revert journal rows ``ids`` (newest first) in one transaction: the inverse change set
-        and the rows that recorded it. Rows undone elsewhere already are skipped. Store work
-        only (it may run on the pool's thread); ``_reverted`` reads the outcome."""
-        inverse = ChangeSet()
-        done: list[int] = []
-        with self.store.transaction():
-            for change_id in ids:
-                if journal.is_undone(self.store, change_id):
-                    continue
-                inverse.extend(journal.revert(self.store, self.profile_id, change_id, origin="user").changes)
-                done.append(change_id)
-        found = (journal.inverse_of(self.store, c) for c in done)
-        return inverse, list(dict.fromkeys(i for i in found if i is not None))  # one row may undo several
-
-    def _reverted(self, result: tuple[ChangeSet, list[int]] | Exception) -> tuple[ChangeSet, list[int]] | None:
-        """``_revert_rows``'s outcome; None (and ``failed`` says why) when nothing was reverted."""
-        self._keep = False
-        if isinstance(result, Exception):
-            self._failed(result)
+    def undo_specific(self, changes: ChangeSet, *, background: bool = False) -> ChangeSet | None:
+        """Undo one earlier change (a receipt's, a toast's or a banner's Undo): the journal rows
+        announced with ``changes`` (else found by its rows), wherever they sit."""
+        if self.busy:
             return None
-        if not result[0]:
+        ids = [change_id for change_id, known in self._announced.items() if known is changes]
+        if not ids:
+            ids = journal.matching(self.store, self.profile_id, changes)
+        if not ids or all(journal.is_undone(self.store, change_id) for change_id in ids):
             self.failed.emit(self.tr("Already undone"))
+            self._emit_state()
             return None
-        return result
-
-    def _guarded(self, action: Callable[[], T]) -> T | None:
-        try:
-            return action()
-        except UserFacingError as exc:
-            self.failed.emit(error_text(exc))
-            return None
+        ids.sort(reverse=True)
+        done = self.run(lambda c: c.revert(ids), background=background, name="undo", undoing=True)
+        return done.events if done is not None else None
 
     # ---- events --------------------------------------------------------------------------
 
-    def record_assistant_change(self, changes: ChangeSet) -> None:
-        """The assistant already committed these; make them undoable and refresh views."""
-        self._push("assistant", changes)
-
-    def record_edit(self, changes: ChangeSet, title: str, *, created: bool = False) -> None:
-        """A composite edit the user made (one occurrence, this-and-following, a lunar series),
-        already committed in one transaction by ``EditService``: one undo step named for it."""
-        self._push("create" if created else "edit", changes, title)
-
     def create(self, draft: EventDraft) -> ChangeSet | None:
-        changes = self._guarded(lambda: self.edits.create(draft))
-        return self._push("create", changes, draft.title) if changes is not None else None
+        return _events(self.run(lambda c: c.create(draft)))
 
     def replace(self, uid: str, draft: EventDraft) -> ChangeSet | None:
-        changes = self._guarded(lambda: self.edits.replace(uid, draft))
-        return self._push("edit", changes, draft.title) if changes is not None else None
+        return _events(self.run(lambda c: c.replace(uid, draft)))
 
     def move(self, occ: Occurrence, start: datetime | date, end: datetime | date, scope: Scope = "all") -> ChangeSet | None:
         """A drag: named "Resize" when it changed the length (an edge), "Move" when not."""
-        changes = self._guarded(lambda: self.edits.move(occ, start, end, scope))
-        label = "move" if _length(start, end) == _length(occ.start, occ.end) else "resize"
-        return self._push(label, changes, occ.title) if changes is not None else None
+        return _events(self.run(lambda c: c.move(occ, start, end, scope)))
 
     def delete(self, occ: Occurrence, scope: Scope = "all") -> ChangeSet | None:
-        changes = self._guarded(lambda: self.edits.delete(occ, scope))
-        return self._push("delete", changes, occ.title) if changes is not None else None
+        return _events(self.run(lambda c: c.delete(occ, scope)))
 
     def move_to_calendar(self, occ: Occurrence, calendar_id: int) -> ChangeSet | None:
         """The whole event (every row of its series) into another calendar: one undo step."""
-        changes = self._guarded(lambda: self.edits.move_to_calendar(occ.uid, calendar_id))
-        return self._push("calendar", changes, occ.title) if changes is not None else None
+        return _events(self.run(lambda c: c.move_to_calendar(occ, calendar_id)))
 
     def set_completed(self, uid: str, done: bool, title: str = "") -> ChangeSet | None:
-        changes = self._guarded(lambda: self.edits.set_completed(uid, done))
-        return self._push("complete", changes, title) if changes is not None else None
+        return _events(self.run(lambda c: c.set_completed(uid, done, title)))
+
+    def edit_one(self, occ: Occurrence, draft: EventDraft) -> ChangeSet | None:
+        """Only this occurrence, with the editor's fields (one transaction, one undo step)."""
+        return _events(self.run(lambda c: c.edit_one(occ, draft)))
+
+    def edit_following(
+        self, occ: Occurrence, draft: EventDraft, *, keep_rule: bool, lunar: Recurrence | None = None
+    ) -> ChangeSet | None:
+        return _events(self.run(lambda c: c.edit_following(occ, draft, keep_rule=keep_rule, lunar=lunar)))
+
+    def create_with_dates(self, draft: EventDraft, lunar: Recurrence) -> ChangeSet | None:
+        return _events(self.run(lambda c: c.create_with_dates(draft, lunar)))
+
+    def replace_with_dates(self, uid: str, draft: EventDraft, lunar: Recurrence | None) -> ChangeSet | None:
+        return _events(self.run(lambda c: c.replace_with_dates(uid, draft, lunar)))
+
+    # ---- quick add's command ---------------------------------------------------------------
+
+    def quick_add(self, parsed: QuickEvent, tctx: TimeContext) -> tuple[QuickResult, ChangeSet]:
+        """Quick add's Enter as one op: its result and what it wrote (empty when it asks first
+        or the event was there). Errors are raised, not said through ``failed``: the field
+        shows them in its own line."""
+        result, done = self.collection.quick_add(parsed, tctx)
+        if done:
+            self._announce(done)
+        return result, done.events
+
+    def continue_command(
+        self, tctx: TimeContext, *, allow_conflict: bool = False, allow_past: bool = False
+    ) -> tuple[Outcome | None, ChangeSet]:
+        """The pending command's answer ("Create anyway"), as one op; errors raised as above."""
+        outcome, done = self.collection.continue_command(tctx, allow_conflict=allow_conflict, allow_past=allow_past)
+        if done:
+            self._announce(done)
+        return outcome, done.events
+
+    # ---- import -------------------------------------------------------------------------
+
+    def import_file(self, path: str, calendar_name: str | None = None) -> ImportReport:
+        """One file's import (one transaction, one journal entry), backed up first when large
+        (docs/backups.md). Store work only, safe on the import job's worker: the job announces
+        the whole run with ``record_import`` on the UI thread. Here rather than in
+        ``CalendarCollection`` because ``agent.ics`` sits above ``agent.services``."""
+        from agent.ics.importer import import_file
+        from agent.store.backups import backup_before_import, count_vevents
+
+        backup_before_import(self.store, count_vevents(Path(path)))
+        return import_file(self.store, self.profile_id, path, calendar_name)
+
+    # ---- writes committed elsewhere: announce them ---------------------------------------
+
+    def record_assistant_change(self, changes: ChangeSet) -> None:
+        """The assistant's turn committed these (journalled as ``chat``): announce them."""
+        self._recorded(changes)
+
+    def record_edit(self, changes: ChangeSet, title: str = "", *, created: bool = False) -> None:
+        """Quick add's command committed these (journalled, ``create …``): announce them."""
+        self._recorded(changes)
+
+    def record_import(self, changes: ChangeSet) -> None:
+        """A GUI import committed on its own worker (one journal entry per file): announce it;
+        the toast's Undo takes back all of its entries."""
+        self.calendars_changed.emit()
+        self._recorded(changes, join=True)
+
+    def _recorded(self, changes: ChangeSet, *, join: bool = False) -> None:
+        if changes:  # which journal rows they are, so a receipt's Undo and "Undone" find them
+            ids = journal.matching(self.store, self.profile_id, changes, exclude=self._announced)
+            self._remember(ids, changes)
+            if join:
+                journal.join(self.store, ids)  # one import of several files: one undo step
+        self.changed.emit(changes)
+        self._emit_state()
 
     def imported(self, changes: ChangeSet | None = None) -> None:
         """Changes committed elsewhere that are not the user's to undo (a sync pull): refresh."""
         self.changed.emit(changes or ChangeSet())
+        self._emit_state()
 
-    def record_import(self, changes: ChangeSet) -> None:
-        """A GUI import committed in one transaction (on the import's own worker): one undo
-        step (its before-images put updated events back, new ones go). A calendar it created
-        stays, empty after undo, so redo has somewhere to put the events back. Filing it stays
-        on the UI thread: finding its journal rows reads at most ``journal.matching``'s window."""
+    def external_change(self) -> None:
+        """Another process (or this app's own workers) committed: reload calendars and views;
+        its journal entries are now what Undo offers."""
         self.calendars_changed.emit()
-        self._push("import", changes)
+        self.changed.emit(ChangeSet())
+        self._emit_state()
 
     # ---- calendars -----------------------------------------------------------------------
 
-    def delete_calendar(self, name: str) -> CalendarSnapshot | None:
-        """Delete a calendar and its events: one step on the undo stack, like any edit.
+    def add_calendar(self, name: str, color: str | None = None) -> Calendar | None:
+        return _calendar(self.run(lambda c: c.add_calendar(name, color)))
 
-        Its events go by cascade, outside the journal, so the entry keeps the snapshot
-        (the calendar row and the events' before-images) that undo restores from."""
-        snapshot = self._guarded(lambda: self.calendars.delete_with_snapshot(name))
-        self.calendars_changed.emit()
-        if snapshot is None:
-            return None
-        self._undo.append(UndoEntry("delete_calendar", snapshot.events, title=name, calendar=snapshot))
-        self._redo.clear()
-        self.changed.emit(snapshot.events)
-        self.undo_state_changed.emit(True, False)
-        return snapshot
+    def update_calendar(
+        self, name: str, *, new_name: str | None = None, color: str | None = None, visible: bool | None = None
+    ) -> Calendar | None:
+        return _calendar(self.run(lambda c: c.update_calendar(name, new_name=new_name, color=color, visible=visible)))
 
-    def external_change(self) -> None:
-        """Another process (or this app's own workers) committed: reload calendars and views."""
-        self.calendars_changed.emit()
-        self.changed.emit(ChangeSet())
+    def set_default_calendar(self, name: str) -> Calendar | None:
+        return _calendar(self.run(lambda c: c.set_default_calendar(name)))
 
     def calendar_action(self, action: Callable[[], T]) -> T | None:
-        result = self._guarded(action)
-        self.calendars_changed.emit()
-        self.changed.emit(ChangeSet())
+        """A calendar setting that is not an undo step, run by the caller's ``action``; kept
+        for callers not yet on ``add_calendar``/``update_calendar``: announced like any write."""
+        try:
+            result: T | None = action()
+        except UserFacingError as exc:
+            self.failed.emit(error_text(exc))
+            result = None
+        self._announce(OpChanges(calendars=True))
         return result
 
+    def delete_calendar(self, name: str) -> OpChanges | None:
+        """Delete a calendar and its events: one journal entry, undone like any edit."""
+        done = self.run(lambda c: c.delete_calendar(name))
+        if done is None:
+            self.calendars_changed.emit()
+        return done
 
-def _length(start: datetime | date, end: datetime | date) -> timedelta | None:
-    """An event's length; None when its ends are of different kinds (nothing to compare)."""
-    try:
-        return end - start  # type: ignore[operator]
-    except TypeError:
-        return None
+
+def _events(done: OpChanges | None) -> ChangeSet | None:
+    return done.events if done is not None else None
+
+
+def _calendar(done: OpChanges | None) -> Calendar | None:
+    return done.calendar if done is not None else None

@@ -7,6 +7,9 @@ whole import differ by more than the journal costs. Medians of a few runs on a t
 store; the figures go in docs/architecture.md ("Undo journal"). Tests never assert timings.
 
     .venv/bin/python benchmarks/bench_undo.py [--events 10000] [--runs 3]
+
+The last line times the profile's calendar object (``agent/services/collection.py``): one
+op, one undo read from the journal, and a calendar deletion and its undo (issue 28).
 """
 
 from __future__ import annotations
@@ -85,6 +88,44 @@ def edits(count: int, with_journal: bool) -> float:
     return took
 
 
+def collection_ops(count: int) -> tuple[float, float, float, float]:
+    """CPU per op through ``CalendarCollection`` (create) and per undo from the journal (the
+    app's Ctrl+Z), ``count`` of each; then deleting a calendar of ``count`` events and
+    undoing that deletion (both one journal entry since issue 28)."""
+    from datetime import datetime, timedelta
+    from zoneinfo import ZoneInfo
+
+    from agent.services.collection import CalendarCollection
+    from agent.services.editing import EventDraft
+
+    tz = ZoneInfo("Asia/Shanghai")
+    with tempfile.TemporaryDirectory() as folder:
+        store = Store(Path(folder) / "bench.sqlite3", backups=False)
+        collection = CalendarCollection(store, ensure_profile(store))
+        default = collection.calendars.default().id
+        day = datetime(2026, 12, 1, 9, tzinfo=tz)
+        start = time.process_time()
+        for n in range(count):
+            collection.create(EventDraft(f"e{n}", day + timedelta(hours=n), day + timedelta(hours=n + 1), default))
+        per_op = (time.process_time() - start) / count
+        start = time.process_time()
+        for _ in range(count):
+            assert collection.undo() is not None
+        per_undo = (time.process_time() - start) / count
+        made = collection.add_calendar("bench").calendar
+        assert made is not None
+        for n in range(count):
+            collection.create(EventDraft(f"c{n}", day + timedelta(hours=n), day + timedelta(hours=n + 1), made.id))
+        start = time.process_time()
+        collection.delete_calendar("bench")
+        delete = time.process_time() - start
+        start = time.process_time()
+        assert collection.undo() is not None
+        restore = time.process_time() - start
+        store.close()
+    return per_op, per_undo, delete, restore
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--events", type=int, default=10_000)
@@ -111,6 +152,12 @@ def main() -> int:
     print(
         f"one edit through EditService (create or replace): {plain * 1000:.2f} ms CPU without the journal, "
         f"{kept * 1000:.2f} ms with it"
+    )
+    ops = [collection_ops(200) for _ in range(args.runs)]
+    op, undo, delete, restore = (statistics.median(run[i] for run in ops) for i in range(4))
+    print(
+        f"one CalendarCollection op (create): {op * 1000:.2f} ms CPU; one undo from the journal: {undo * 1000:.2f} ms;"
+        f" deleting a calendar of 200 events: {delete * 1000:.0f} ms, undoing that: {restore * 1000:.0f} ms"
     )
     return 0
 

@@ -1,9 +1,10 @@
 """``richeng undo [--json]`` and ``richeng undo --list``: the undo journal from the terminal.
 
 ``undo`` takes back the newest change of this profile that is not undone yet, whoever made
-it (chat, CLI, the app, an import; sync pulls aside), and prints one line per event it put
-back or removed. Nothing to undo is not an error: exit 0 and a line that says so (JSON:
-``{"reverted": null, "events": []}``). A change that can no longer be undone exactly (one
+it (chat, CLI, the app, an import; sync pulls aside), and prints one line per calendar and
+per event it put back or removed (creating and deleting a calendar are changes too). Nothing
+to undo is not an error: exit 0 and a line that says so (JSON: ``{"reverted": null,
+"events": []}``). A change that can no longer be undone exactly (one
 of its events was edited since) is refused like any other bad request: one line on stderr,
 exit 2, nothing changed. See docs/architecture.md, "Undo journal".
 """
@@ -47,6 +48,7 @@ def undo(args: argparse.Namespace) -> int:
     def human() -> str:
         entry = result.entry
         lines = [f"已撤销/Undid #{entry.id} ({entry.origin}: {entry.label}, {entry.when(tz)})"]
+        lines += [f"{VERBS[c['action']]}: 日历/calendar {c['name']}" for c in result.calendars]
         for event in result.events[:HUMAN_LINES]:
             lines.append(_event_line(event))
         if len(result.events) > HUMAN_LINES:

@@ -160,4 +160,13 @@ MESSAGES: dict[str, Message] = {
         "无法撤销第 {change_id} 号更改：它所在的日历已删除",
         "cannot undo change #{change_id}: the calendar its events were in has been deleted; nothing was changed",
     ),
+    "store.undo_calendar_exists": Message(
+        "无法撤销第 {change_id} 号更改：又有了名为「{name}」的日历；请先给它改名，未做任何改动",
+        "cannot undo change #{change_id}: a calendar named '{name}' exists again; rename it first; nothing was changed",
+    ),
+    "store.undo_calendar_in_use": Message(
+        "无法撤销第 {change_id} 号更改：日历「{name}」里之后又有了日程（或它是最后一个日历、或已与服务器同步），未做任何改动",
+        "cannot undo change #{change_id}: the calendar '{name}' holds events added since (or is the last one,"
+        " or is synced with a server); nothing was changed",
+    ),
 }

@@ -11,7 +11,8 @@ from agent.errors import NotFoundError, ValidationError
 from agent.services.text import MAX_CALENDAR_NAME, check_text
 from agent.store.changes import Change, ChangeSet
 from agent.store.db import Store, utc_now_iso
-from agent.store.events import EventRepo
+from agent.store.journal_record import collect as journal_collect
+from agent.store.journal_record import collect_calendar
 from agent.store.profiles import DEFAULT_CALENDAR_NAME
 
 PALETTE = ["#3b82f6", "#ef4444", "#10b981", "#f59e0b", "#8b5cf6", "#ec4899", "#14b8a6", "#64748b"]
@@ -28,15 +29,6 @@ class Calendar:
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "color": self.color, "default": self.is_default, "visible": self.visible}
-
-
-@dataclass(frozen=True)
-class CalendarSnapshot:
-    """A deleted calendar and the before-images of its events, enough to put both back."""
-
-    calendar: Calendar
-    created_at: str
-    events: ChangeSet
 
 
 @dataclass(frozen=True)
@@ -118,6 +110,7 @@ class CalendarService:
                 "INSERT INTO calendars(profile_id, name, color, is_default, created_at) VALUES (?, ?, ?, ?, ?)",
                 (self.profile_id, name, color or PALETTE[count % len(PALETTE)], int(make_default), utc_now_iso()),
             )
+            collect_calendar(self.store, self.profile_id, "created", int(cur.lastrowid or 0))  # undoable
         return self.by_id(int(cur.lastrowid or 0))
 
     def update(
@@ -149,78 +142,34 @@ class CalendarService:
             conn.execute("UPDATE calendars SET is_default = 1 WHERE id = ?", (calendar.id,))
         return self.by_id(calendar.id)
 
-    def delete(self, name: str) -> None:
-        """Delete a calendar and its events; the last calendar cannot go."""
+    def delete(self, name: str) -> ChangeSet:
+        """Delete a calendar and its events; the last calendar cannot go. One journal entry
+        holds the calendar row and its events' before-images, so undo (``richeng undo``, the
+        app's Ctrl+Z) restores both; returns the events' change set."""
         calendar = self.get(name)
         if len(self.list()) == 1:
             raise ValidationError("services.last_calendar")
         with self.store.transaction() as conn:
-            conn.execute("DELETE FROM calendars WHERE id = ?", (calendar.id,))
-            if calendar.is_default:
-                conn.execute(
-                    "UPDATE calendars SET is_default = 1 WHERE id = (SELECT MIN(id) FROM calendars WHERE profile_id = ?)",
-                    (self.profile_id,),
-                )
-
-    def delete_with_snapshot(self, name: str) -> CalendarSnapshot:
-        """``delete``, returning what ``restore_snapshot`` needs to undo it.
-
-        The events' rows are read as ``Change`` before-images (the same shape event undo
-        replays), then the calendar goes and its events cascade with it.
-        """
-        calendar = self.get(name)
-        if len(self.list()) == 1:
-            raise ValidationError("services.last_calendar")
-        with self.store.transaction() as conn:
-            created_at = conn.execute("SELECT created_at FROM calendars WHERE id = ?", (calendar.id,)).fetchone()[0]
             rows = conn.execute(
                 "SELECT * FROM events WHERE profile_id = ? AND calendar_id = ? ORDER BY recurrence_id, id",
                 (self.profile_id, calendar.id),
             ).fetchall()
             events = ChangeSet(
                 deleted=[
-                    Change(row["uid"], row["recurrence_id"], row["id"], row["ics"], row["calendar_id"], row["origin"])
+                    Change(row["uid"], row["recurrence_id"], row["id"], row["ics"], row["calendar_id"], row["origin"],
+                           row["source"])
                     for row in rows
                 ]
-            )
-            self.delete(name)
-        return CalendarSnapshot(calendar, str(created_at), events)
-
-    def restore_snapshot(self, snapshot: CalendarSnapshot) -> tuple[Calendar, ChangeSet]:
-        """Undo ``delete_with_snapshot``: the calendar (same id when still free) and its events.
-
-        A calendar made since under the same name blocks the restore rather than being
-        merged into, because the user may have meant that one to be different.
-        """
-        old = snapshot.calendar
-        if any(existing.casefold() == old.name.casefold() for existing in self.names()):
-            raise ValidationError("services.calendar_exists_again", name=old.name)
-        repo = EventRepo(self.store, self.profile_id)
-        restored = ChangeSet()
-        with self.store.transaction() as conn:
-            taken = conn.execute("SELECT 1 FROM calendars WHERE id = ?", (old.id,)).fetchone() is not None
-            if old.is_default:
-                conn.execute("UPDATE calendars SET is_default = 0 WHERE profile_id = ?", (self.profile_id,))
-            cur = conn.execute(
-                "INSERT INTO calendars(id, profile_id, name, color, is_default, visible, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (
-                    None if taken else old.id,
-                    self.profile_id,
-                    old.name,
-                    old.color,
-                    int(old.is_default),
-                    int(old.visible),
-                    snapshot.created_at,
-                ),
-            )
-            calendar_id = int(cur.lastrowid or 0)
-            for change in snapshot.events.deleted:
-                moved = Change(
-                    change.uid, change.recurrence_id, change.event_id, change.before_ics, calendar_id, change.before_origin
+            )  # fmt: skip
+            collect_calendar(self.store, self.profile_id, "deleted", calendar.id)
+            journal_collect(self.store, self.profile_id, events)
+            conn.execute("DELETE FROM calendars WHERE id = ?", (calendar.id,))
+            if calendar.is_default:
+                conn.execute(
+                    "UPDATE calendars SET is_default = 1 WHERE id = (SELECT MIN(id) FROM calendars WHERE profile_id = ?)",
+                    (self.profile_id,),
                 )
-                restored.extend(repo.restore(moved))
-        return self.by_id(calendar_id), restored
+        return events
 
 
 def _calendar(row: Any) -> Calendar:

@@ -27,14 +27,16 @@ is a redo: it records a ``redo`` row and marks the original not undone again.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from agent.errors import JournalError, NotFoundError
+from agent.store import calendar_undo
 from agent.store.journal_record import (
     CHUNK,
+    CalendarRow,
     RowChange,
     check_origin,
     collect,
@@ -93,9 +95,11 @@ class Reverted:
     inverse_id: int | None
     events: list[dict[str, Any]]
     changes: ChangeSet  # the inverse change set, for views to refresh on and a redo to replay
+    calendars: list[dict[str, Any]] = field(default_factory=list)  # calendars restored or removed
 
     def to_json(self) -> dict[str, Any]:
-        return {"reverted": self.entry.to_json(), "events": self.events}
+        found = {"reverted": self.entry.to_json(), "events": self.events}
+        return {**found, "calendars": self.calendars} if self.calendars else found
 
 
 # ---- reading -----------------------------------------------------------------------------
@@ -190,6 +194,45 @@ def undoable(store: Store, profile_id: int) -> Entry | None:
     return _entry(row) if row is not None else None
 
 
+def join(store: Store, ids: list[int]) -> None:
+    """Make entries ``ids`` one undo step (an app import of several files writes one entry per
+    file): the newest names the others, and ``group_of`` (so Ctrl+Z and ``richeng undo``)
+    takes them together. The fact is in the journal, not in a window."""
+    if len(ids) < 2:
+        return
+    newest, *others = sorted(set(ids), reverse=True)
+    with store.transaction() as conn:
+        conn.execute("UPDATE change_journal SET changes = json_set(changes, '$.with', json(?)) WHERE id = ?",
+                     (json.dumps(others), newest))  # fmt: skip
+
+
+def group_of(store: Store, change_id: int) -> list[int]:
+    """``change_id`` and the entries joined to it that are still open, newest first."""
+    row = store.conn.execute(  # instr first: an import's row is a megabyte of JSON, rarely joined
+        """SELECT CASE WHEN instr(changes, '"with":') THEN json_extract(changes, '$.with') END FROM change_journal"""
+        " WHERE id = ?",
+        (change_id,),
+    ).fetchone()
+    joined = [int(i) for i in json.loads(row[0])] if row is not None and row[0] else []
+    return [change_id, *sorted((i for i in joined if (e := get(store, i)) is not None and not e.undone), reverse=True)]
+
+
+def redoable(store: Store, profile_id: int, window: int = 200) -> Entry | None:
+    """What a redo puts back: the newest ``undo`` row not yet redone, walking back over redo
+    rows and redone undos; a ``change`` row on the way (a new change since the undo, from
+    anywhere) means nothing to redo, as a new edit clears an editor's redo. Sync pulls aside."""
+    rows = store.conn.execute(
+        f"SELECT {_ENTRY_COLUMNS} FROM change_journal WHERE profile_id = ? AND origin != 'sync' ORDER BY id DESC LIMIT ?",
+        (profile_id, window),
+    )
+    for row in rows:  # a cursor: usually the first row decides
+        if row["kind"] == "change":
+            return None
+        if row["kind"] == "undo" and not row["undone"]:
+            return _entry(row)
+    return None
+
+
 # ---- reverting ---------------------------------------------------------------------------
 
 
@@ -197,7 +240,15 @@ def undo_last(store: Store, profile_id: int, origin: str = "user") -> Reverted |
     """Revert ``undoable``'s entry; None when there is nothing to undo."""
     with store.transaction():
         entry = undoable(store, profile_id)
-        result = _revert(store, profile_id, entry.id, origin) if entry is not None else None
+        result = None
+        for change_id in group_of(store, entry.id) if entry is not None else ():
+            done = _revert(store, profile_id, change_id, origin)
+            if result is None:
+                result = done
+            else:  # a joined entry (one import of several files): one undo, one inverse row
+                result.events += done.events
+                result.changes.extend(done.changes)
+                result.calendars += done.calendars
     if result is not None:
         result.inverse_id = inverse_of(store, result.entry.id)
     return result
@@ -236,7 +287,9 @@ def _revert(store: Store, profile_id: int, change_id: int, origin: str) -> Rever
     entry = _entry(row)
     if entry.undone:
         raise JournalError("store.already_undone", change_id=change_id)
-    rows = [RowChange.from_json(item) for item in json.loads(row["changes"])["rows"]]
+    record = json.loads(row["changes"])
+    rows = [RowChange.from_json(item) for item in record["rows"]]
+    calendars = [CalendarRow.from_json(item) for item in record.get("calendars", ())]
     now = current_rows(conn, profile_id, {(r.uid, r.recurrence_id) for r in rows})
     for change in rows:
         current = now.get((change.uid, change.recurrence_id))
@@ -244,12 +297,13 @@ def _revert(store: Store, profile_id: int, change_id: int, origin: str) -> Rever
         if now_digest != change.after:
             title = (current["title"] if current is not None else "") or summary(change.before_ics or "")
             raise JournalError("store.undo_changed_since", change_id=change_id, title=title)
-    known = {r[0] for r in conn.execute("SELECT id FROM calendars WHERE profile_id = ?", (profile_id,))}
-    if any(c.op != "created" and c.before_calendar_id not in known for c in rows):
-        raise JournalError("store.undo_calendar_deleted", change_id=change_id)
     kind = "redo" if entry.kind == "undo" else "undo"
     pending = open_entry(store, profile_id)
     assert pending is not None
+    moved = calendar_undo.restore_deleted(store, profile_id, change_id, calendars)  # before their events
+    known = {r[0] for r in conn.execute("SELECT id FROM calendars WHERE profile_id = ?", (profile_id,))}
+    if any(c.op != "created" and moved.get(c.before_calendar_id or 0, c.before_calendar_id) not in known for c in rows):
+        raise JournalError("store.undo_calendar_deleted", change_id=change_id)
     pending.origin, pending.kind = origin, kind
     pending.reverts.append(change_id)  # the app reverts an import of several files in one go
     said = entry.label.replace("undo", "redo", 1) if kind == "redo" else f"undo #{change_id}: {entry.label}"
@@ -269,7 +323,8 @@ def _revert(store: Store, profile_id: int, change_id: int, origin: str) -> Rever
         if change.op == "created":
             continue
         assert change.before_ics is not None
-        inverse.extend(repo.save(parse_component(change.before_ics), int(change.before_calendar_id or 0),
+        calendar_id = int(change.before_calendar_id or 0)
+        inverse.extend(repo.save(parse_component(change.before_ics), moved.get(calendar_id, calendar_id),
                                  change.before_origin or "user", source=change.before_source,
                                  materialize=False, ics=change.before_ics))  # the very text: exact  # fmt: skip
         touched.add(change.uid)
@@ -282,7 +337,8 @@ def _revert(store: Store, profile_id: int, change_id: int, origin: str) -> Rever
     for change in reversed(rows):
         if change.op != "created" and (change.uid, change.recurrence_id) in restored:
             events.append(_described(restored[(change.uid, change.recurrence_id)], "restored"))
-    return Reverted(_reverted(entry), None, events, inverse)
+    calendar_undo.remove_created(store, profile_id, change_id, calendars)  # after their events went
+    return Reverted(_reverted(entry), None, events, inverse, calendar_undo.described(calendars))
 
 
 def _reverted(entry: Entry) -> Entry:
@@ -340,11 +396,14 @@ __all__ = [
     "Reverted",
     "find",
     "get",
+    "group_of",
     "inverse_of",
     "is_undone",
+    "join",
     "local_stamp",
     "matching",
     "recent",
+    "redoable",
     "revert",
     "undo_last",
     "undoable",

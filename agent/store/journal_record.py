@@ -62,6 +62,35 @@ class RowChange:
         return cls(*item)
 
 
+@dataclass(frozen=True, slots=True)
+class CalendarRow:
+    """A calendar created or deleted within a journal entry, as it was then: creating and
+    deleting a calendar are changes like any event write, so ``richeng undo`` and the app's
+    undo take them back from the same row (a deleted calendar's events are that row's
+    deleted event rows)."""
+
+    op: str  # created | deleted
+    id: int
+    name: str
+    color: str
+    is_default: bool
+    visible: bool
+    created_at: str
+
+    def to_json(self) -> list[Any]:
+        return [self.op, self.id, self.name, self.color, self.is_default, self.visible, self.created_at]
+
+    @classmethod
+    def from_json(cls, item: list[Any]) -> CalendarRow:
+        return cls(item[0], int(item[1]), item[2], item[3], bool(item[4]), bool(item[5]), item[6])
+
+    @classmethod
+    def of(cls, op: str, row: Any) -> CalendarRow:
+        """From a ``calendars`` table row."""
+        return cls(op, int(row["id"]), row["name"], row["color"], bool(row["is_default"]), bool(row["visible"]),
+                   str(row["created_at"]))  # fmt: skip
+
+
 @dataclass
 class _Pending:
     """What one transaction has collected for one profile so far."""
@@ -72,6 +101,7 @@ class _Pending:
     label: str | None = None
     kind: str = "change"
     reverts: list[int] = field(default_factory=list)  # undo/redo: the rows taken back, newest first
+    calendars: list[CalendarRow] = field(default_factory=list)  # calendars created or deleted, in order
 
 
 _local = threading.local()
@@ -139,6 +169,16 @@ def collect(
         pending.origin, pending.label = origin, label
 
 
+def collect_calendar(store: Store, profile_id: int, op: str, calendar_id: int) -> None:
+    """Journal calendar ``calendar_id`` as ``op`` (``created``: call after the insert;
+    ``deleted``: before the delete) in the transaction now open (the caller's)."""
+    row = store.conn.execute("SELECT * FROM calendars WHERE id = ?", (calendar_id,)).fetchone()
+    pending = open_entry(store, profile_id)
+    if row is None or pending is None:
+        return
+    pending.calendars.append(CalendarRow.of(op, row))
+
+
 def open_entry(store: Store, profile_id: int) -> _Pending | None:
     """This transaction's pending entry for the profile (None: no transaction is open)."""
     try:
@@ -168,12 +208,16 @@ def _flush(store: Store, conn: sqlite3.Connection) -> None:
         if pending.origin is _OFF:
             continue
         rows, titles = _net(conn, profile_id, pending.sets)
-        if not rows and not pending.reverts:
+        calendars = _net_calendars(pending.calendars)
+        if not rows and not pending.reverts and not calendars:
             continue
         name = pending.origin or ("chat" if "agent" in pending.hints else _defaults.get(store, "user"))
         counts = {op: sum(1 for row in rows if row.op == op) for op in ("created", "updated", "deleted")}
-        label = pending.label or _label(counts, titles)
-        body = json.dumps({"v": 1, "rows": [row.to_json() for row in rows]}, ensure_ascii=False)
+        label = pending.label or _calendar_label(calendars) or _label(counts, titles)
+        record: dict[str, Any] = {"v": 1, "rows": [row.to_json() for row in rows]}
+        if calendars:
+            record["calendars"] = [calendar.to_json() for calendar in calendars]
+        body = json.dumps(record, ensure_ascii=False)
         cur = conn.execute(
             "INSERT INTO change_journal(profile_id, created_at, origin, kind, reverts, label, created, updated,"
             " deleted, changes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -230,6 +274,21 @@ def _net(conn: sqlite3.Connection, profile_id: int, sets: list[ChangeSet]) -> tu
             if title and title not in titles:
                 titles.append(title)
     return rows, titles
+
+
+def _net_calendars(calendars: list[CalendarRow]) -> list[CalendarRow]:
+    """A calendar created and deleted again in one transaction drops out, like an event row."""
+    created = {c.id for c in calendars if c.op == "created"}
+    gone = {c.id for c in calendars if c.op == "deleted" and c.id in created}
+    return [c for c in calendars if c.id not in gone]
+
+
+def _calendar_label(calendars: list[CalendarRow]) -> str:
+    """``create calendar 家庭`` / ``delete calendar 家庭``: what ``undo --list`` and the Edit menu say."""
+    if not calendars:
+        return ""
+    first = calendars[0]
+    return f"{'create' if first.op == 'created' else 'delete'} calendar {first.name}"
 
 
 def current_rows(

@@ -156,7 +156,7 @@ class CalendarArea(QWidget):
         self._flash: tuple[CalendarView, tuple[str, str], int] | None = None
         self.sidebar.date_picked.connect(self.set_anchor)
         ctx.ops.changed.connect(self._store_changed)
-        # calendar_action emits calendars_changed then changed: drop the cache on the
+        # An op that changed calendars emits calendars_changed then changed: drop the cache on the
         # first, reload once on the second.
         # A slot of this widget, not the (plain Python) source's bound method: Qt drops a
         # QObject's connections when it dies, not a plain callable's (see ChatPane's quit).

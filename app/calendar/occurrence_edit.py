@@ -6,28 +6,25 @@ and its fields set), "this and following" with field changes (split, then edit t
 series), and 农历 yearly series (an RDATE list, which ``EventDraft`` does not carry).
 Those are ``EditService`` methods (agent/services/editing.py: ``edit_one``,
 ``edit_following``, ``create_with_dates``, ``replace_with_dates``), each one transaction
-with one merged change set; this module only picks the method, passes the 农历 rule (whose
-dates the service computes with the one lunar rule, ``Recurrence.lunar_dates``) and hands
-the result to ``ops.record_edit`` — the
-Operations hook for change sets committed elsewhere — so each is still one Ctrl+Z and
-every view still refreshes from ``ops.changed``. No SQL and no store access here.
+with one merged change set; this module only picks the method and passes the 农历 rule
+(whose dates the service computes with the one lunar rule, ``Recurrence.lunar_dates``) to
+the op runner's method of that name (``app/write_path.py``), so each is still one journal
+entry, one Ctrl+Z, and every view refreshes from ``ops.changed``. No SQL and no store
+access here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, time
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
-from agent.errors import UserFacingError
 from agent.services.editing import EventDraft, Scope
 from agent.store.changes import ChangeSet
 from agent.store.occurrence import Occurrence
 from agent.timesym.recurrence import Recurrence
 from app.context import AppContext
-from app.i18n import error_text
 
 if TYPE_CHECKING:
     import icalendar
@@ -76,34 +73,20 @@ class EventWrites:
     # ---- editor saves --------------------------------------------------------------------
 
     def save(self, original: Occurrence | None, result: EditorResult, scope: Scope = "all") -> ChangeSet | None:
+        """One editor save, as one op of ``ctx.ops`` (one transaction, one journal entry)."""
         ops = self.ctx.ops
-        edits = ops.edits
         draft = result.draft
         dates = result.lunar
         if original is None:
-            if dates is None:
-                return ops.create(draft)
-            return self._composite(lambda: edits.create_with_dates(draft, dates), draft.title, created=True)
+            return ops.create(draft) if dates is None else ops.create_with_dates(draft, dates)
         if original.recurrence_id is not None and scope == "this":
-            return self._composite(lambda: edits.edit_one(original, draft), draft.title)
+            return ops.edit_one(original, draft)
         if original.recurrence_id is not None and scope == "following":
-            keep = not result.recurrence_changed
-            return self._composite(lambda: edits.edit_following(original, draft, keep_rule=keep, lunar=dates), draft.title)
-        draft = edits.series_draft(original, draft, keep_rule=not result.recurrence_changed and dates is None)
-        if dates is None and (not result.recurrence_changed or not edits.has_dates(original.uid)):
+            return ops.edit_following(original, draft, keep_rule=not result.recurrence_changed, lunar=dates)
+        draft = ops.edits.series_draft(original, draft, keep_rule=not result.recurrence_changed and dates is None)
+        if dates is None and (not result.recurrence_changed or not ops.edits.has_dates(original.uid)):
             return ops.replace(original.uid, draft)  # the repeat untouched: RDATEs and the mark stay as stored
-        return self._composite(lambda: edits.replace_with_dates(original.uid, draft, dates), draft.title)
-
-    def _composite(self, action: Callable[[], ChangeSet], title: str, *, created: bool = False) -> ChangeSet | None:
-        """Run one of ``EditService``'s composite saves (one transaction) as one undo step,
-        named for the user's edit ("Edit “周会”"), not as the assistant's."""
-        try:
-            changes = action()
-        except UserFacingError as exc:
-            self.ctx.ops.failed.emit(error_text(exc))
-            return None
-        self.ctx.ops.record_edit(changes, title, created=created)
-        return changes
+        return ops.replace_with_dates(original.uid, draft, dates)
 
     # ---- drag and delete -----------------------------------------------------------------
 

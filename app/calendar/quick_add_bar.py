@@ -4,8 +4,8 @@ Typing underlines what code read (``app/quick_text.py``) and the line beside the
 what Enter would create ("周三 12月2日 15:00–16:00 · 和张三开会 · 日程"), or why the
 sentence is not an event yet. No model is involved, so it works on a first run.
 
-Enter writes through ``QuickAdd.create`` (the command layer's create, like ``richeng
-quick``) and hands the committed change set to ``ctx.ops.record_edit``: the views reload
+Enter writes through the op runner's ``quick_add`` (the command layer's ``QuickAdd.create``,
+like ``richeng quick``, as one op that announces what it wrote): the views reload
 and Ctrl+Z takes it back like any other create. A conflict or a past time opens the
 chat's ``PendingDialog`` ("Create anyway" continues the pending command with
 ``allow_conflict``, "Add it anyway" with ``allow_past``); whatever else is chosen, the pending command is
@@ -26,6 +26,7 @@ from PySide6.QtGui import QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from agent.errors import UserFacingError
+from agent.store.changes import ChangeSet
 from app.context import AppContext
 from app.i18n import error_text
 from app.quick_text import QuickReader, SpanLineEdit, preview_html, when_text
@@ -175,6 +176,7 @@ class QuickAddBar(QWidget):
     # ---- Enter --------------------------------------------------------------------------
 
     def _service(self) -> CommandService:
+        """For the pending command's state only (cancel); writes go through ``ctx.ops``."""
         from agent.services.commands import CommandService
 
         self.reader.refresh()  # a write is rare: the current zone and default length
@@ -190,11 +192,9 @@ class QuickAddBar(QWidget):
         if parsed.problem is not None:
             self._problem(parsed, strong=True)
             return None
-        from agent.services.quick_add import QuickAdd
-
-        service = self._service()
+        self.reader.refresh()  # a write is rare: the current zone and default length
         try:
-            result = QuickAdd(service).create(parsed)
+            result, written = self.ctx.ops.quick_add(parsed, self.reader.time_context())
         except (UserFacingError, ValueError) as exc:
             self._say(f'<span style="color:#c62828">{_escape(error_text(exc))}</span>', error_text(exc))
             return None
@@ -204,13 +204,13 @@ class QuickAddBar(QWidget):
             self._say(f'<span style="color:#c62828">{_escape(line)}</span>', line)
             return None
         assert result.outcome is not None
-        return self._outcome(service, result.outcome)
+        return self._outcome(written, result.outcome)
 
-    def _outcome(self, service: CommandService, outcome: Outcome) -> str:
+    def _outcome(self, written: ChangeSet, outcome: Outcome) -> str:
         self.last_outcome = outcome
         status = outcome.status
         if status == "created":
-            self._created(service, outcome)
+            self._created(written, outcome)
         elif status == "conflict":
             self._ask("conflict", outcome)
         elif status == "past_time":
@@ -221,8 +221,8 @@ class QuickAddBar(QWidget):
             self._say(f'<span style="color:#c62828">{_escape(line)}</span>', line)
         return status
 
-    def _created(self, service: CommandService, outcome: Outcome) -> None:
-        changes = service.facts.changes
+    def _created(self, changes: ChangeSet, outcome: Outcome) -> None:
+        """Say what was written; the op runner has announced it already (views, Undo)."""
         title = outcome.title or (self.parsed.title if self.parsed else "")
         event = outcome.event
         when = ""
@@ -230,7 +230,6 @@ class QuickAddBar(QWidget):
             when = when_text(outcome.start, outcome.end, self.reader.chinese, self.reader.now().date(), self.reader.tz)
         self.field.clear()
         if changes:
-            self.ctx.ops.record_edit(changes, title, created=True)
             line = self.tr("Added “{0}” · {1} (Ctrl+Z undoes it)").format(title, when)
         else:  # the same event was already there: nothing written, it is shown instead
             line = self.tr("“{0}” is already in the calendar · {1}").format(title, when)
@@ -243,15 +242,17 @@ class QuickAddBar(QWidget):
             self._service().cancel_active()
 
     def _continue(self, *, allow_conflict: bool = False, allow_past: bool = False) -> None:
-        service = self._service()
+        self.reader.refresh()
         try:
-            outcome = service.continue_active(allow_conflict=allow_conflict, allow_past=allow_past)
+            outcome, written = self.ctx.ops.continue_command(
+                self.reader.time_context(), allow_conflict=allow_conflict, allow_past=allow_past
+            )
         except UserFacingError as exc:
             self._say(_escape(error_text(exc)), error_text(exc))
             return
         if outcome is None:
             return
-        self._outcome(service, outcome)
+        self._outcome(written, outcome)
 
     def _ask(self, kind: str, outcome: Outcome) -> None:
         """The chat's ``PendingDialog`` in ``kind``'s mode: its write answer continues the

@@ -1,11 +1,12 @@
 """The left column: a mini month to jump with, and the calendars (show/hide, add, rename,
 recolour, make default, delete).
 
-Every change goes through ``ops.calendar_action``, which announces ``calendars_changed``
-and ``changed`` so the views reload. Deleting a calendar deletes its events; it asks
-first, then ``ops.delete_calendar`` puts it on the app's one undo stack as one step (the
-entry keeps the calendar and its events' snapshot), so Ctrl+Z brings it back like any edit;
-the banner here offers the same step's Undo, and hides once that step is undone either way.
+Every change is an op of ``ctx.ops`` (``add_calendar``, ``update_calendar``,
+``set_default_calendar``, ``delete_calendar``), which announces ``calendars_changed`` and
+``changed`` so the views reload. Deleting a calendar deletes its events; it asks first,
+then the deletion is one journal entry (the calendar row and its events), so Ctrl+Z or
+``richeng undo`` brings both back like any edit; the banner here offers that same entry's
+Undo, and hides once it is undone either way.
 Dialog-free variants of each action (explicit arguments) serve tests and keyboard users
 alike.
 """
@@ -34,7 +35,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from agent.services.calendars import Calendar, CalendarSnapshot
+from agent.services.calendars import Calendar
+from agent.services.collection import OpChanges
 from app.calendar.search_panel import swatch
 from app.context import AppContext
 
@@ -45,7 +47,7 @@ class Sidebar(QWidget):
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
-        self.snapshot: CalendarSnapshot | None = None
+        self.snapshot: OpChanges | None = None  # the deletion the banner offers to undo
         self.confirm: Callable[[str], bool] = self._confirm
 
         self.mini_month = QCalendarWidget(self)
@@ -182,8 +184,7 @@ class Sidebar(QWidget):
             name, ok = QInputDialog.getText(self, self.tr("New calendar"), self.tr("Name:"))
             if not ok or not name.strip():
                 return None
-        service = self.ctx.ops.calendars
-        return self.ctx.ops.calendar_action(lambda: service.add(name, color))
+        return self.ctx.ops.add_calendar(name, color)
 
     def rename_calendar(self, name: str, new_name: str | None = None) -> Calendar | None:
         if not name:
@@ -192,51 +193,49 @@ class Sidebar(QWidget):
             new_name, ok = QInputDialog.getText(self, self.tr("Rename calendar"), self.tr("Name:"), text=name)
             if not ok or not new_name.strip() or new_name == name:
                 return None
-        service = self.ctx.ops.calendars
-        return self.ctx.ops.calendar_action(lambda: service.update(name, new_name=new_name))
+        return self.ctx.ops.update_calendar(name, new_name=new_name)
 
     def recolour_calendar(self, name: str, color: str | None = None) -> Calendar | None:
-        service = self.ctx.ops.calendars
         if color is None:
-            current = QColor(service.get(name).color)
+            current = QColor(self.ctx.ops.calendars.get(name).color)
             chosen = QColorDialog.getColor(current, self, self.tr("Colour of “{0}”").format(name))
             if not chosen.isValid():
                 return None
             color = chosen.name()
-        return self.ctx.ops.calendar_action(lambda: service.update(name, color=color))
+        return self.ctx.ops.update_calendar(name, color=color)
 
     def set_visible(self, name: str, visible: bool) -> Calendar | None:
-        service = self.ctx.ops.calendars
-        return self.ctx.ops.calendar_action(lambda: service.update(name, visible=visible))
+        return self.ctx.ops.update_calendar(name, visible=visible)
 
     def make_default(self, name: str) -> Calendar | None:
-        service = self.ctx.ops.calendars
-        return self.ctx.ops.calendar_action(lambda: service.set_default(name))
+        return self.ctx.ops.set_default_calendar(name)
 
-    def delete_calendar(self, name: str) -> CalendarSnapshot | None:
+    def delete_calendar(self, name: str) -> OpChanges | None:
         if not self.confirm(self.tr("Delete the calendar “{0}” and all its events?").format(name)):
             return None
-        snapshot = self.ctx.ops.delete_calendar(name)
-        if snapshot is None:
+        deleted = self.ctx.ops.delete_calendar(name)
+        if deleted is None:
             return None
-        self.snapshot = snapshot
-        count = len({change.uid for change in snapshot.events.deleted})
+        self.snapshot = deleted
+        count = len({change.uid for change in deleted.events.deleted})
         self.banner_label.setText(self.tr("Deleted “{0}” and {1} event(s).").format(name, count))
         self.banner.show()
-        return snapshot
+        return deleted
 
     @Slot()
     def undo_delete(self) -> Calendar | None:
-        """The banner's Undo: the same stack entry Ctrl+Z would take back."""
-        snapshot = self.snapshot
-        if snapshot is None:
+        """The banner's Undo: the same journal entry Ctrl+Z (or ``richeng undo``) takes back."""
+        deleted = self.snapshot
+        if deleted is None or deleted.calendar is None:
             self.banner.hide()
             return None
-        restored = self.ctx.ops.undo_calendar_delete(snapshot)
-        if restored is None and self.snapshot is snapshot:
-            self.snapshot = None  # nothing left to undo for this banner
-            self.banner.hide()
-        return restored[0] if restored else None
+        restored = self.ctx.ops.undo_specific(deleted.events)
+        if restored is None:
+            if self.snapshot is deleted:
+                self.snapshot = None  # nothing left to undo for this banner (``failed`` said why)
+                self.banner.hide()
+            return None
+        return next((c for c in self.ctx.ops.calendars.list() if c.name == deleted.calendar.name), None)
 
     @Slot(object)
     def _reverted(self, changes: object) -> None:

@@ -1,12 +1,13 @@
 """Import and export from the window: file pickers, a worker, a progress dialog, a report.
 
-The import itself is ``agent.ics.importer.import_file`` (one transaction per file, nothing
-half-done). It runs on a pool thread (``app.background_op.BackgroundOp``, which also keeps the job alive
-until it has finished) so a 10 000-event file does not freeze the window; the
-progress dialog appears only when a file takes longer than a moment, and it has no Cancel
-button because a file is imported whole or not at all. From the window (menu or a drop)
-the user first picks the calendar (``app.io.import_target``); the finished import is one
-undo step (``ctx.ops.record_import``), offered again in the calendar's toast.
+The import itself is the op runner's ``import_file`` (``agent.ics.importer.import_file``:
+one transaction per file, nothing half-done). It runs on a pool thread
+(``app.background_op.BackgroundOp``, which also keeps the job alive until it has finished)
+so a 10 000-event file does not freeze the window; the progress dialog appears only when a
+file takes longer than a moment, and it has no Cancel button because a file is imported
+whole or not at all. From the window (menu or a drop) the user first picks the calendar
+(``app.io.import_target``); the finished import is one undo step (``ctx.ops.record_import``
+joins its files' journal entries), offered again in the calendar's toast.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from PySide6.QtWidgets import QMessageBox, QProgressDialog, QWidget
 
 from agent.errors import UserFacingError
 from agent.store.changes import ChangeSet
-from agent.store.db import Store
 from app.background_op import BackgroundOp
 from app.context import AppContext
 from app.i18n import error_text
@@ -29,6 +29,7 @@ from app.io.export_options import ExportOptionsDialog
 from app.io.import_target import ask_calendar
 from app.io.report_dialog import ImportOutcome, ImportReportDialog
 from app.worker import describe
+from app.write_path import Operations
 
 PROGRESS_DELAY_MS = 400  # quicker imports never flash a progress dialog
 
@@ -38,18 +39,14 @@ def _tr(text: str) -> str:
 
 
 def import_all(
-    store: Store, profile_id: int, paths: Sequence[str], calendar_name: str | None = None
+    ops: Operations, paths: Sequence[str], calendar_name: str | None = None
 ) -> Generator[tuple[int, str], None, list[ImportOutcome]]:
-    from agent.ics.importer import import_file
-    from agent.store.backups import backup_before_import, count_vevents
-
+    """Each file through the op runner's ``import_file`` (backed up first when large)."""
     outcomes = []
     for index, path in enumerate(paths):
         yield index, path
         try:
-            # A large import is copied first, like the CLI's (docs/backups.md).
-            backup_before_import(store, count_vevents(Path(path)))
-            outcomes.append(ImportOutcome(path, report=import_file(store, profile_id, path, calendar_name)))
+            outcomes.append(ImportOutcome(path, report=ops.import_file(path, calendar_name)))
         except UserFacingError as exc:  # IcsReadError: nothing in the file could be read
             outcomes.append(ImportOutcome(path, error=error_text(exc)))
         except OSError as exc:  # unreadable file, or the backup could not be written
@@ -79,7 +76,7 @@ class ImportJob(QObject):
         self.progress.setAutoReset(False)
         # The op's callbacks hold this job, and the op holds itself until its worker has
         # finished, so a job whose parent is None is not collected mid-import.
-        self.op = BackgroundOp(self, import_all(ctx.store, ctx.profile_id, self.paths, calendar_name), "import")
+        self.op = BackgroundOp(self, import_all(ctx.ops, self.paths, calendar_name), "import")
         self.op.progress(self._step).ended(self._ended).success(self._returned).failure(self._errored)
         self.worker = self.op.worker
 

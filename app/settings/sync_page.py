@@ -31,7 +31,6 @@ from PySide6.QtWidgets import (
 )
 
 from agent.errors import UserFacingError
-from agent.services.calendars import CalendarService
 from agent.sync.accounts import (
     Account,
     AccountService,
@@ -199,7 +198,7 @@ class SyncPage(QWidget):
                 widget.deleteLater()
         self.rows = []
         mapped = {m.remote_url.rstrip("/"): m.calendar_name for m in self.accounts.mappings(self.account)} if self.account else {}
-        locals_ = [c.name for c in CalendarService(self.ctx.store, self.ctx.profile_id).list()]
+        locals_ = self.ctx.ops.calendars.names()
         for row, info in enumerate(infos):
             current = mapped.get(info.url.rstrip("/")) or info.mapped_to
             tick = QCheckBox(info.name, self.calendars_box)

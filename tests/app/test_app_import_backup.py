@@ -30,8 +30,8 @@ def test_a_large_app_import_is_backed_up_first(app_ctx: Any, tmp_path: Path) -> 
     store = app_ctx.store
     store.backups = True  # temp-folder stores skip automatic backups unless asked
     add_event(store, app_ctx.profile_id, "已有的会", NOW + timedelta(days=1), NOW + timedelta(days=1, hours=1))
-    small = _drain(import_all(store, app_ctx.profile_id, [str(_ics(tmp_path / "small.ics", 5))]))
+    small = _drain(import_all(app_ctx.ops, [str(_ics(tmp_path / "small.ics", 5))]))
     assert small[0].error is None and list_backups(store.file) == []
-    big = _drain(import_all(store, app_ctx.profile_id, [str(_ics(tmp_path / "big.ics", IMPORT_BACKUP_MIN_EVENTS + 1))]))
+    big = _drain(import_all(app_ctx.ops, [str(_ics(tmp_path / "big.ics", IMPORT_BACKUP_MIN_EVENTS + 1))]))
     assert big[0].error is None and big[0].report.imported == IMPORT_BACKUP_MIN_EVENTS + 1
     assert [backup.kind for backup in list_backups(store.file)] == ["import"]

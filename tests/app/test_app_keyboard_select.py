@@ -111,7 +111,8 @@ def test_delete_deletes_with_the_toast_and_its_undo_brings_it_back(week: Any, ca
     assert toast.isVisible() and "Dentist" in toast.label.text()
     qtbot.mouseClick(toast.undo_button, Qt.MouseButton.LeftButton)
     assert "Dentist" in titles(cal_store) and not toast.isVisible()
-    assert week.ctx.ops.undo_text() == ""  # the toast took back the one step the key made
+    assert week.ctx.ops.redo_text() == "Delete “Dentist”"  # the toast took back the one step the key made
+    assert week.ctx.ops.undo_text() != "Delete “Dentist”"
 
 
 def test_month_arrows_walk_a_cell_then_go_to_the_week_below(week: Any, qtbot: Any) -> None:

@@ -27,6 +27,7 @@ import pytest
 from agent.store.db import Store
 from agent.store.profiles import ensure_profile
 from app.io.import_export import import_all
+from app.write_path import Operations
 from tests.support.caldav_server import CalDavServer, Device, running_radicale
 from tests.support.chat_fixtures import add_event
 from tests.support.clock import NOW
@@ -53,7 +54,7 @@ def _on_a_worker(store: Store, profile: int, path: Path, calendar: str) -> None:
     outcome: list[Any] = []
 
     def work() -> None:
-        generator = import_all(store, profile, [str(path)], calendar)
+        generator = import_all(Operations(store, profile), [str(path)], calendar)
         try:
             while True:
                 next(generator)

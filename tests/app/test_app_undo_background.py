@@ -57,14 +57,14 @@ def window(app_ctx: Any, qtbot: Any) -> Iterator[Any]:
 def held(app_ctx: Any, monkeypatch: Any) -> Iterator[tuple[threading.Event, list[int]]]:
     """The journal revert waits for ``release`` and records the thread it ran on."""
     release, threads = threading.Event(), []
-    revert = app_ctx.ops._revert_rows
+    revert = app_ctx.ops.collection.revert
 
-    def held_revert(ids: list[int]) -> Any:
+    def held_revert(ids: Any) -> Any:
         threads.append(threading.get_ident())
         release.wait(10)
         return revert(ids)
 
-    monkeypatch.setattr(app_ctx.ops, "_revert_rows", held_revert)
+    monkeypatch.setattr(app_ctx.ops.collection, "revert", held_revert)
     yield release, threads
     release.set()
 

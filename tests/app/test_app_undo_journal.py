@@ -1,8 +1,9 @@
 """The app's Ctrl+Z and the store's undo journal agree (``app/write_path.py``).
 
-Ctrl+Z reverts the journal rows of its change set, so an undo made in the window shows as
-undone in ``journal`` (and ``richeng undo --list``) and after a restart, a redo puts the
-change back in force, and a change undone from the CLI is not undone twice by the app.
+Ctrl+Z reverts the journal's newest open change (the window keeps no stack of its own), so
+an undo made in the window shows as undone in ``journal`` (and ``richeng undo --list``) and
+after a restart, a redo puts the change back in force, and a change undone from the CLI is
+not undone twice by the app: the window's next undo is the journal's next change.
 Real SQLite file, fixed service clock; Operations is a QObject and needs no window.
 """
 
@@ -53,7 +54,7 @@ def test_ctrl_z_marks_the_journal_and_redo_restores_it(store: Store) -> None:
     assert ops.undo() is not None and journal.is_undone(store, second)  # the redone change, again
     restarted = Operations(store, pid)  # a new window: the journal still knows what is open
     assert journal.undoable(store, pid).id == first  # type: ignore[union-attr]
-    assert restarted.undo() is None  # an empty stack does nothing of its own accord
+    assert restarted.undo() is not None and titles(store) == []  # the journal is the history, not a window
 
 
 def test_undo_specific_of_a_receipt_uses_the_journal(store: Store) -> None:
@@ -77,8 +78,7 @@ def test_a_change_undone_from_the_cli_is_not_undone_twice(store: Store) -> None:
     ops.create(draft(store, pid, "乙"))
     journal.undo_last(store, pid, origin="cli")  # `richeng undo` in a terminal took 乙 back
     assert titles(store) == ["甲"]
-    assert ops.undo() is None and titles(store) == ["甲"] and failures  # said so, changed nothing
-    assert ops.undo() is not None and titles(store) == []  # the next step is 甲, as expected
+    assert ops.undo() is not None and titles(store) == [] and not failures  # the journal's next step: 甲
 
 
 def test_a_step_edited_since_elsewhere_is_refused_whole(store: Store) -> None:

@@ -1,10 +1,10 @@
-"""One undo mechanism (issue 12, seam 6; docs/app-calendar.md, "Undo: one stack").
+"""One undo mechanism: the store's journal (issue 12, seam 6; issue 28 item 4).
 
-Deleting a calendar used to be undone only from the sidebar's banner, from a snapshot the
-sidebar kept for itself, while Ctrl+Z undid an older event edit instead. Now the deletion is
-one step on ``Operations``' stack like an edit or an import: Ctrl+Z restores it, redo deletes
-it again, and the banner's Undo takes back that same step (never a second time). An import,
-however many events it wrote, is one step on the same stack.
+Deleting a calendar used to be undone only from the sidebar's banner, then from a step on
+the window's own stack. Now the deletion is one journal entry like an edit or an import:
+Ctrl+Z restores it, redo deletes it again, and the banner's Undo takes back that same entry
+(never a second time). An import, however many events it wrote, is one step. What the
+window did not make itself (the seeded events here) is on the same history.
 """
 
 from __future__ import annotations
@@ -58,7 +58,8 @@ def test_ctrl_z_restores_a_deleted_calendar_and_redo_deletes_it_again(
     ops.undo()
     assert calendar_names(cal_ctx) == ["家庭", "日程"] and titles(cal_store) == ["Dinner", "Piano lesson", "Report"]
     ops.undo()  # the next step back is the edit made before the deletion
-    assert titles(cal_store) == ["Dinner", "Piano lesson"] and not ops.can_undo()
+    assert titles(cal_store) == ["Dinner", "Piano lesson"]
+    assert ops.undo_text() == "Create “Dinner”", "then the journal's next entry, made outside the window"
 
 
 def test_the_banner_undo_is_the_same_step_as_ctrl_z(area: Any, cal_ctx: Any, cal_store: Any, profile: int) -> None:
@@ -78,14 +79,27 @@ def test_the_banner_undo_is_the_same_step_as_ctrl_z(area: Any, cal_ctx: Any, cal
 def test_a_refused_restore_keeps_the_step_for_after_a_rename(area: Any, cal_ctx: Any, cal_store: Any, profile: int) -> None:
     family_with_events(area, cal_ctx, cal_store, profile)
     ops = cal_ctx.ops
-    area.sidebar.delete_calendar("家庭")
+    deleted = area.sidebar.delete_calendar("家庭")
     area.sidebar.add_calendar("家庭")  # a new one under the same name blocks the restore
     messages: list[str] = []
     ops.failed.connect(messages.append)
-    assert ops.undo() is None and messages and "家庭" in messages[0]
+    assert ops.undo_specific(deleted.events) is None and messages and "家庭" in messages[0]  # refused, whole
+    assert calendar_names(cal_ctx) == ["家庭", "日程"] and titles(cal_store) == []
     area.sidebar.rename_calendar("家庭", "家庭（新）")
-    ops.undo()
+    ops.undo_specific(deleted.events)  # the same journal entry, taken back after the rename
     assert calendar_names(cal_ctx) == ["家庭", "家庭（新）", "日程"] and titles(cal_store) == ["Dinner", "Piano lesson"]
+
+
+def test_ctrl_z_takes_back_in_journal_order_a_new_calendar_first(area: Any, cal_ctx: Any, cal_store: Any, profile: int) -> None:
+    family_with_events(area, cal_ctx, cal_store, profile)
+    ops = cal_ctx.ops
+    area.sidebar.delete_calendar("家庭")
+    area.sidebar.add_calendar("家庭")
+    assert ops.undo_text() == "Create calendar “家庭”"
+    ops.undo()  # the newest change: the new, empty 家庭 goes
+    assert calendar_names(cal_ctx) == ["日程"]
+    ops.undo()  # then the deletion: the old 家庭 comes back with its events
+    assert calendar_names(cal_ctx) == ["家庭", "日程"] and titles(cal_store) == ["Dinner", "Piano lesson"]
 
 
 def test_an_import_is_one_step_on_the_same_stack_as_a_calendar_deletion(
@@ -106,7 +120,7 @@ def test_an_import_is_one_step_on_the_same_stack_as_a_calendar_deletion(
     ops.undo()  # first the calendar
     assert titles(cal_store) == ["Dinner", "Piano lesson", "Team sync", "牙医复诊"]
     ops.undo()  # then the whole import, in one step
-    assert titles(cal_store) == ["Dinner", "Piano lesson"] and not ops.can_undo()
+    assert titles(cal_store) == ["Dinner", "Piano lesson"] and ops.undo_text() == "Create “Dinner”"
     ops.redo()
     assert titles(cal_store) == ["Dinner", "Piano lesson", "Team sync", "牙医复诊"]
     ops.redo()
