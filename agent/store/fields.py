@@ -29,9 +29,9 @@ else:  # on first read from text: the table itself is read at start-up
 
 # How a field is shown: "text" a line of words, "place" a location, "time" a start or end,
 # "repeat" part of a rule, "alarm" a reminder, "busy" busy/free, "status" a state word,
-# "flag" yes/no, "tags" a list of words, "people" a list of persons, "meta" bookkeeping
-# nobody reads.
-Kind = Literal["text", "place", "time", "repeat", "alarm", "busy", "status", "flag", "tags", "people", "meta"]
+# "flag" yes/no, "tags" a list of words, "people" a list of persons, "link" an address (a URL)
+# the card opens, "meta" bookkeeping nobody reads.
+Kind = Literal["text", "place", "time", "repeat", "alarm", "busy", "status", "flag", "tags", "people", "link", "meta"]
 # What ``read`` gives: text, a flag, a list's values, a decoded time (date or datetime), or None.
 Value = Any
 
@@ -103,6 +103,17 @@ FIELDS: tuple[Field, ...] = (
         searchable=True,
         show=Show("Tags", "Tags: {0}", "Comma-separated, e.g. Work, Travel"),
     ),
+    Field(
+        "url",
+        "URL",
+        None,
+        True,
+        False,
+        "link",
+        "link",
+        searchable=True,
+        show=Show("Link", "Link: {0}", "Web address, e.g. a video call link", agenda=False),
+    ),
     Field("sequence", "SEQUENCE", "sequence", False, False, "meta"),
     Field("last_modified", "LAST-MODIFIED", "last_modified", False, False, "meta"),
 )
@@ -110,7 +121,7 @@ BY_NAME: dict[str, Field] = {item.name: item for item in FIELDS}
 
 # The fields kept only in the ICS text that a listing (``richeng events list --json``) shows.
 LISTED: tuple[Field, ...] = tuple(
-    item for item in FIELDS if item.column is None and item.kind in ("tags", "people", "text", "place")
+    item for item in FIELDS if item.column is None and item.kind in ("tags", "people", "text", "place", "link")
 )
 # The fields the app shows by the table (``Show``), each with its ``show``: the editor's rows
 # and its draft's ``extra`` (agent/services/editing.py), the card's lines, the agenda's

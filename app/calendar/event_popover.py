@@ -3,8 +3,9 @@
 A small frameless window beside the pointer (title, day and times, place, the field
 table's shown fields such as the tags and the link, calendar, and the repeat summary of
 its series, ``repeat_summary``). It never takes focus or grabs the
-pointer, so the view keeps its keys and the next press works as usual; any press, key or
-wheel anywhere puts it away, as does a change in the store.
+pointer, so the view keeps its keys and the next press works as usual; any press (but one
+on the card itself, which may be on its link), key or wheel anywhere puts it away, as does
+a change in the store.
 
 It watches the views from outside (an event filter on each painted surface), so no view
 learns about it: a left press and release at one spot over an event, with no
@@ -14,10 +15,12 @@ drag (the press moved ``DRAG_START`` px) or a double-click (the editor) does not
 
 from __future__ import annotations
 
+import html
+import re
 from collections.abc import Callable, Mapping
 
-from PySide6.QtCore import QEvent, QLocale, QObject, QPoint, QPointF, Qt, QTimer
-from PySide6.QtGui import QColor, QGuiApplication, QMouseEvent
+from PySide6.QtCore import QEvent, QLocale, QObject, QPoint, QPointF, Qt, QTimer, QUrl
+from PySide6.QtGui import QColor, QDesktopServices, QGuiApplication, QMouseEvent
 from PySide6.QtWidgets import QApplication, QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from agent.store.fields import SHOWN, Value, as_text, shown
@@ -32,6 +35,7 @@ from app.context import AppContext
 CARD_WIDTH = 340
 OFFSET = 14  # px between the pointer and the card
 LocaleStyle = Callable[[], tuple[QLocale, bool]]  # () -> (the calendar's locale, Chinese?)
+LINK_SCHEME = re.compile(r"(?:https?://|mailto:)\S+$", re.IGNORECASE)  # what the card makes clickable
 
 
 def event_under(widget: QObject, pos: QPointF) -> ViewEvent | None:
@@ -77,6 +81,14 @@ class ShownFields:
         return " · ".join(text for item, show in SHOWN if show.agenda and (text := as_text(item.name, values[item.name])))
 
 
+def link_html(text: str) -> str:
+    """``text`` as a clickable link when it is a web or mail address, else as plain words
+    (an address from another client may be anything: only these open a browser)."""
+    if LINK_SCHEME.match(text):
+        return f'<a href="{html.escape(text, quote=True)}">{html.escape(text)}</a>'
+    return html.escape(text)
+
+
 class EventCard(QFrame):
     """The card itself; its labels are attributes so tests can read them."""
 
@@ -105,6 +117,10 @@ class EventCard(QFrame):
         for label in (self.when, self.place, self.calendar, self.repeat, *self.fields.values()):
             label.setWordWrap(True)
             label.setTextFormat(Qt.TextFormat.PlainText)  # a title or tag of "<b>" is words
+        for item, _ in SHOWN:
+            if item.kind == "link":  # escaped (link_html); EventPopover opens what is clicked
+                self.fields[item.name].setTextFormat(Qt.TextFormat.RichText)
+                self.fields[item.name].setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 10, 12, 10)
         layout.setSpacing(4)
@@ -124,7 +140,10 @@ class EventCard(QFrame):
         self.place.setVisible(bool(occ.location))
         for item, show in SHOWN:
             label, text = self.fields[item.name], as_text(item.name, (values or {}).get(item.name))
-            label.setText(self.tr(show.line).format(text) if text else "")
+            if item.kind == "link":
+                label.setText(html.escape(self.tr(show.line)).format(link_html(text)) if text else "")
+            else:
+                label.setText(self.tr(show.line).format(text) if text else "")
             label.setVisible(bool(text))
         self.calendar.setText(self.tr("Calendar: {0}").format(occ.calendar) if occ.calendar else "")
         self.calendar.setVisible(bool(occ.calendar))
@@ -141,6 +160,8 @@ class EventPopover(QObject):
         self.style = style
         self.card = EventCard(parent)
         self.shown = ShownFields(summaries.ctx)  # the agenda reads them too (``watch``)
+        for label in self.card.fields.values():
+            label.linkActivated.connect(self.open_link)
         self.delay_ms = QApplication.doubleClickInterval()  # a double-click opens the editor instead
         self._press: tuple[QObject, QPointF] | None = None
         self._pending: tuple[ViewEvent, QPoint] | None = None
@@ -166,6 +187,12 @@ class EventPopover(QObject):
             if app is not None:
                 app.removeEventFilter(self)
 
+    def open_link(self, address: str) -> None:
+        """A link on the card was clicked: open it where the desktop opens such addresses,
+        and put the card away."""
+        QDesktopServices.openUrl(QUrl(address))
+        self.hide()
+
     def reset(self) -> None:
         """The store changed: put the card away and forget the summaries read."""
         self.hide()
@@ -174,12 +201,11 @@ class EventPopover(QObject):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()
-        if self.card.isVisible() and kind in (
-            QEvent.Type.MouseButtonPress,
-            QEvent.Type.KeyPress,
-            QEvent.Type.Wheel,
-            QEvent.Type.ApplicationDeactivate,
-        ):
+        on_card = isinstance(watched, QWidget) and (watched is self.card or self.card.isAncestorOf(watched))
+        closing = kind in (QEvent.Type.KeyPress, QEvent.Type.Wheel, QEvent.Type.ApplicationDeactivate) or (
+            kind == QEvent.Type.MouseButtonPress and not on_card  # a press on the card may be its link's
+        )
+        if self.card.isVisible() and closing:
             self.hide()
         if watched is QApplication.instance() or not isinstance(event, QMouseEvent):
             return False
