@@ -278,6 +278,8 @@ def preview_parts(parsed: QuickEvent, calendar: str, chinese: bool, today: date,
         parts.append((_repeat_text(parsed.repeat), "repeat"))
     if parsed.reminder_minutes is not None:
         parts.append((_reminder_text(parsed.reminder_minutes), "reminder"))
+    if parsed.categories:  # the #tags, as typed: the event's tags
+        parts.append((" ".join("#" + tag for tag in parsed.categories), None))
     if calendar:
         parts.append((calendar, None))
     return parts
