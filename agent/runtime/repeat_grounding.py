@@ -5,7 +5,8 @@ end) and a zone. The model understood the sentence; code checks that each part i
 in the user's own words this turn, as ``grounding.py`` does for the title and the day: a
 weekday list the message never named ("每周瑜伽" → every Mon Wed Fri), an interval it never
 said (every 3 weeks for "every other week"), an end, a month day, or a zone with no zone word
-("Europe/Berlin" for "和柏林团队开会") is a reason to *ask first*. Like every grounding rule
+("Europe/Berlin" for "和柏林团队开会"), or a tag the user never gave (CATEGORIES: "Work" for
+明天开会), is a reason to *ask first*. Like every grounding rule
 it can only add a question before a write; it never decides to write.
 
 A part equal to what the pending command already holds is grounded by that earlier turn
@@ -218,6 +219,7 @@ class RepeatSlots:
     count: int | None = None
     until: str | None = None
     zone: str | None = None
+    tags: tuple[str, ...] = ()  # the event's tags (CATEGORIES), each in the user's words
 
 
 def _days_rule(slots: RepeatSlots, text: str, ctx: TimeContext) -> list[str]:
@@ -259,6 +261,14 @@ def _zone_rule(slots: RepeatSlots, text: str, ctx: TimeContext) -> list[str]:
     return [] if zone_said(slots.zone, text, ctx.today) else [f"zone:{slots.zone}"]
 
 
+def _tags_rule(slots: RepeatSlots, text: str, ctx: TimeContext) -> list[str]:
+    """Each tag is words of the message ("#health", "tag it work"): a tag the user never
+    gave ("Work" for 明天开会) asks first, like any other part."""
+    folded = fold(text)
+    unsaid = [tag for tag in slots.tags if fold(tag.strip().lstrip("#")) not in folded]
+    return ["tags:" + ",".join(unsaid)] if unsaid else []
+
+
 Rule = Callable[[RepeatSlots, str, TimeContext], list[str]]
 #: The rules, by name (a mutation test switches one off and sees a case written).
 RULES: dict[str, Rule] = {
@@ -267,9 +277,10 @@ RULES: dict[str, Rule] = {
     "month_day": _month_day_rule,
     "end": _end_rule,
     "zone": _zone_rule,
+    "tags": _tags_rule,
 }
 #: The reason kinds these rules give (the receipt explains each: ``runtime.why.<kind>``).
-KINDS = ("repeat_days", "repeat_interval", "repeat_month_day", "repeat_count", "repeat_until", "zone")
+KINDS = ("repeat_days", "repeat_interval", "repeat_month_day", "repeat_count", "repeat_until", "zone", "tags")
 
 
 def repeat_reasons(slots: RepeatSlots, pending: RepeatSlots, text: str, ctx: TimeContext) -> list[str]:
@@ -283,5 +294,6 @@ def repeat_reasons(slots: RepeatSlots, pending: RepeatSlots, text: str, ctx: Tim
         count=None if slots.count == pending.count else slots.count,
         until=None if slots.until == pending.until else slots.until,
         zone=None if slots.zone == pending.zone else slots.zone,
+        tags=() if slots.tags == pending.tags else slots.tags,
     )
     return [reason for rule in RULES.values() for reason in rule(asked, text, ctx)]
