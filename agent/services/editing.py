@@ -83,6 +83,9 @@ class EventDraft:
             object.__setattr__(self, name, value)
         object.__setattr__(self, "extra", drafted({**(extra or {}), **named}))
 
+    def __hash__(self) -> int:  # hashable as before ``extra``: its values are text or tuples
+        return hash((self.title, self.start, self.end, self.calendar_id, self.rrule, tuple(self.extra.items())))
+
 
 class EditService:
     def __init__(self, store: Store, profile_id: int, origin: str = "user") -> None:

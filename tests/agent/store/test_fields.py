@@ -162,6 +162,12 @@ def test_the_other_shapes_of_an_event_use_the_table_names() -> None:
     assert all(BY_NAME[name].editable for name in typed & set(BY_NAME))
     draft = EventDraft("x", datetime(2026, 12, 1, tzinfo=UTC), datetime(2026, 12, 1, 1, tzinfo=UTC), 1)
     assert list(draft.extra) == [item.name for item, _ in SHOWN]
+    # Given as a list or a tuple, by keyword or in ``extra``: the same draft, hashable as before.
+    tagged = EventDraft("x", draft.start, draft.end, 1, categories=["Work", " Work"])
+    assert tagged == EventDraft("x", draft.start, draft.end, 1, extra={"categories": ("Work",)})
+    assert len({tagged, dataclasses.replace(tagged, title="x")}) == 1
+    with pytest.raises(TypeError):
+        EventDraft("x", draft.start, draft.end, 1, colour="red")
     # Every editable field is in the draft, except those set by their own calls (done,
     # the 农历 RDATE list, the exceptions a delete writes); alarms are its reminders.
     carried = (typed & set(BY_NAME)) | set(draft.extra) | {"alarms"}
