@@ -51,7 +51,8 @@ def quick(args: argparse.Namespace) -> int:
         when = _span(result.start, result.end)
         words = summary(parsed.rule, result.start, "en") if parsed.rule is not None else (result.repeat or "").lower()
         repeat = f"  ({words})" if words else ""
-        line = f"{when}  {parsed.title}  [{result.calendar}]{repeat}"
+        tags = "".join(f" #{tag}" for tag in parsed.categories)
+        line = f"{when}  {parsed.title}{tags}  [{result.calendar}]{repeat}"
         zone = zone_line(parsed, session.ctx.tz)
         if zone:
             line += f"  ({zone})"

@@ -234,3 +234,5 @@ def test_tags_are_written_as_categories_and_keep_every_key(
     assert code == 0 and created == {**preview, "outcome": "created"}
     (event,) = listed(capsys, db)
     assert (event["title"], event["categories"]) == (title, tags)
+    code, human, _ = run(capsys, db, "quick", text, "--dry-run")
+    assert code == 0 and f"{title} {' '.join('#' + tag for tag in tags)}  [" in human
