@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from agent.timesym.context import TimeContext
     from agent.timesym.sentence import QuickEvent, Span
 
-ROLES = ("day", "time", "repeat", "reminder", "location")
+ROLES = ("day", "time", "repeat", "reminder", "location", "tags")
 _U = QTextCharFormat.UnderlineStyle
 #: role → (colour, underline style). Colours readable on a light and a dark window; the
 #: styles differ too, so the roles stay apart for people who do not tell the colours apart.
@@ -47,6 +47,7 @@ ROLE_STYLES: dict[str, tuple[str, QTextCharFormat.UnderlineStyle]] = {
     "repeat": ("#7b1fa2", _U.DashDotLine),
     "reminder": ("#c62828", _U.DotLine),
     "location": ("#ef6c00", _U.WaveUnderline),
+    "tags": ("#00838f", _U.DashDotDotLine),  # the #tags
 }
 
 

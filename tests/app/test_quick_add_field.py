@@ -267,6 +267,7 @@ def test_tags_typed_in_the_field_are_previewed_and_written(window: Any, qtbot: A
     from agent.store.fields import read
 
     field = type_into(window, qtbot, "明天下午三点 看牙 #健康")
+    assert [role for *_x, role in field.formats()] == ["day", "time", "tags"]
     assert bar(window).preview_plain == f"回车添加：周二 12月1日 15:00–16:00 · 看牙 · #健康 · {calendar_name(app_ctx)}"
     QTest.keyClick(field, Qt.Key.Key_Return)
     assert titles(app_ctx.store) == ["看牙"]
