@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from agent.timesym.context import TimeContext
     from agent.timesym.sentence import QuickEvent, Span
 
-ROLES = ("day", "time", "repeat", "reminder", "location")
+ROLES = ("day", "time", "repeat", "reminder", "location", "tags")
 _U = QTextCharFormat.UnderlineStyle
 #: role → (colour, underline style). Colours readable on a light and a dark window; the
 #: styles differ too, so the roles stay apart for people who do not tell the colours apart.
@@ -47,6 +47,7 @@ ROLE_STYLES: dict[str, tuple[str, QTextCharFormat.UnderlineStyle]] = {
     "repeat": ("#7b1fa2", _U.DashDotLine),
     "reminder": ("#c62828", _U.DotLine),
     "location": ("#ef6c00", _U.WaveUnderline),
+    "tags": ("#00838f", _U.DashDotDotLine),  # the #tags
 }
 
 
@@ -278,6 +279,8 @@ def preview_parts(parsed: QuickEvent, calendar: str, chinese: bool, today: date,
         parts.append((_repeat_text(parsed.repeat), "repeat"))
     if parsed.reminder_minutes is not None:
         parts.append((_reminder_text(parsed.reminder_minutes), "reminder"))
+    if parsed.categories:  # the #tags, as typed: the event's tags
+        parts.append((" ".join("#" + tag for tag in parsed.categories), None))
     if calendar:
         parts.append((calendar, None))
     return parts

@@ -1,10 +1,11 @@
 """``richeng quick TEXT [--dry-run] [--calendar NAME] [--allow-conflict]``: one sentence, one event.
 
 A machine-checked contract: with ``--json`` it prints ``{"title", "start", "end", "all_day",
-"repeat", "calendar", "spans": [{"role", "text"}], "outcome", "rrule", "tz"}``; ``repeat`` is
+"repeat", "calendar", "spans": [{"role", "text"}], "outcome", "rrule", "tz", "categories"}``; ``repeat`` is
 DAILY|WEEKLY|MONTHLY|YEARLY|LUNAR_YEARLY|null, ``rrule`` the RRULE value without ``RRULE:``
 (null for none and for 农历, which is RDATEs), ``tz`` the IANA zone the event's clock times are
-in (the sentence's "4pm CET", else the user's); ``outcome`` is ``preview``
+in (the sentence's "4pm CET", else the user's), ``categories`` the sentence's ``#tags``
+(``[]`` for none; each also a span of role ``tags``); ``outcome`` is ``preview``
 with ``--dry-run`` (nothing written), else the command layer's (``created``, ``conflict``,
 ``duplicate``, ``past_time``). A sentence with no day or time, with no title, or with a day or
 time word the parser could not place ("could not read these day or time words: Feb 30") exits
@@ -50,7 +51,8 @@ def quick(args: argparse.Namespace) -> int:
         when = _span(result.start, result.end)
         words = summary(parsed.rule, result.start, "en") if parsed.rule is not None else (result.repeat or "").lower()
         repeat = f"  ({words})" if words else ""
-        line = f"{when}  {parsed.title}  [{result.calendar}]{repeat}"
+        tags = "".join(f" #{tag}" for tag in parsed.categories)
+        line = f"{when}  {parsed.title}{tags}  [{result.calendar}]{repeat}"
         zone = zone_line(parsed, session.ctx.tz)
         if zone:
             line += f"  ({zone})"

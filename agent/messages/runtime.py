@@ -54,6 +54,7 @@ MESSAGES: dict[str, Message] = {
         zh="你没有说这是哪个时区的时间（会按 {value} 写入）。",
         en="You did not say which time zone the time is in (it would be {value}).",
     ),
+    "runtime.why.tags": Message(zh="你没有说要加这些标签：{value}。", en="You did not give these tags: {value}."),
     "runtime.why.sep": Message(zh="、", en=", "),
     "runtime.why.weekday": Message(zh="每周{w}", en="every {w}"),
     "runtime.why.nth_weekday": Message(zh="第{n}个周{w}", en="the {n}. {w}"),

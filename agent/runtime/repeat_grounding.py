@@ -5,7 +5,8 @@ end) and a zone. The model understood the sentence; code checks that each part i
 in the user's own words this turn, as ``grounding.py`` does for the title and the day: a
 weekday list the message never named ("每周瑜伽" → every Mon Wed Fri), an interval it never
 said (every 3 weeks for "every other week"), an end, a month day, or a zone with no zone word
-("Europe/Berlin" for "和柏林团队开会") is a reason to *ask first*. Like every grounding rule
+("Europe/Berlin" for "和柏林团队开会"), or a tag the user never gave (CATEGORIES: "Work" for
+明天开会), is a reason to *ask first*. Like every grounding rule
 it can only add a question before a write; it never decides to write.
 
 A part equal to what the pending command already holds is grounded by that earlier turn
@@ -59,12 +60,18 @@ ZONE_SUFFIXES_EN = ("time", "timezone", "time zone")
 _ZH_DAY_LIST = re.compile(
     r"(?:周|星期|礼拜)([一二三四五六日天1-7](?:[、，,和及与跟至到]*(?:周|星期|礼拜)?[一二三四五六日天1-7])*)"
 )
-_ZH_ORDINAL = re.compile(r"(?:第([一二三四五1-5])个?|最后一个|倒数第一个|最后的)(?:周|星期|礼拜)([一二三四五六日天1-7])")
+_ZH_ORDINAL = re.compile(r"(?:(倒数)?第([一二三四五1-5])个?|最后一个|最后的)(?:周|星期|礼拜)([一二三四五六日天1-7])")
 _EN_DAY = re.compile(r"(?<![a-z])(" + "|".join(sorted(WEEKDAY_EN, key=len, reverse=True)) + r")s?(?![a-z])")
 _EN_ORDINAL = re.compile(
     r"(?<![a-z])("
     + "|".join(list(ORDINAL_EN) + list(LAST_EN))
     + r")\s+("
+    + "|".join(sorted(WEEKDAY_EN, key=len, reverse=True))
+    + r")s?(?![a-z])"
+)
+# "second to last Friday", "second-last Friday", "penultimate Friday": counted from the end.
+_EN_FROM_END = re.compile(
+    r"(?<![a-z])(?:(second|2nd|third|3rd)[\s-]+(?:to[\s-]+)?last|(penultimate))\s+("
     + "|".join(sorted(WEEKDAY_EN, key=len, reverse=True))
     + r")s?(?![a-z])"
 )
@@ -86,11 +93,16 @@ def _number(text: str) -> int | None:
 
 def said_weekdays(text: str) -> set[Weekday]:
     """Every weekday the message names, with its ordinal when it has one ("每月第一个周一" →
-    1MO; "last Friday" → -1FR; "每周二四" → TU, TH; 工作日 → MO…FR)."""
+    1MO; "last Friday" → -1FR; 倒数第二个周五 / "second to last Friday" → -2FR; "每周二四" →
+    TU, TH; 工作日 → MO…FR)."""
     folded = fold(text)
     found: set[Weekday] = set()
-    for match in _ZH_ORDINAL.finditer(folded):
-        found.add(Weekday(WEEKDAY_ZH[match.group(2)], ORDINAL_ZH[match.group(1)] if match.group(1) else -1))
+    for match in _ZH_ORDINAL.finditer(folded):  # 倒数第二个周五 is -2FR
+        ordinal = ORDINAL_ZH[match.group(2)] * (-1 if match.group(1) else 1) if match.group(2) else -1
+        found.add(Weekday(WEEKDAY_ZH[match.group(3)], ordinal))
+    for match in _EN_FROM_END.finditer(folded):
+        found.add(Weekday(WEEKDAY_EN[match.group(3)], -2 if match.group(2) else -ORDINAL_EN[match.group(1)]))
+    folded = _EN_FROM_END.sub(" ", folded)  # its "last Friday" is not the last Friday
     for match in _EN_ORDINAL.finditer(folded):
         ordinal = -1 if match.group(1) in LAST_EN else ORDINAL_EN[match.group(1)]
         found.add(Weekday(WEEKDAY_EN[match.group(2)], ordinal))
@@ -120,14 +132,15 @@ def _span(first: str, last: str) -> list[str]:
 
 
 def said_intervals(text: str) -> set[int]:
-    """The intervals the message says: 2 for 隔周 / "every other", N for 每N周 / "every N
-    weeks" / "every third month", N+1 for 每隔N天."""
+    """The intervals the message says: 2 for 隔周 / "every other" / 每隔一天, N for 每N周 /
+    "every N weeks" / "every third month" and for 每隔N天 with N ≥ 2, as quick add reads it
+    (每隔三天 is every 3 days, docs/quick-add.md: the one reading of the words)."""
     folded = fold(text)
     found = {2} if any(word in folded for word in EVERY_OTHER) else set()
     for match in _ZH_EVERY.finditer(folded):
         number = _number(match.group(2))
         if number:
-            found.add(number + 1 if match.group(1) else number)
+            found.add(2 if match.group(1) and number == 1 else number)
     for match in _EN_EVERY.finditer(folded):
         number = int(match.group(1)) if match.group(1).isdigit() else _number(match.group(1))
         if number:
@@ -206,6 +219,7 @@ class RepeatSlots:
     count: int | None = None
     until: str | None = None
     zone: str | None = None
+    tags: tuple[str, ...] = ()  # the event's tags (CATEGORIES), each in the user's words
 
 
 def _days_rule(slots: RepeatSlots, text: str, ctx: TimeContext) -> list[str]:
@@ -247,6 +261,14 @@ def _zone_rule(slots: RepeatSlots, text: str, ctx: TimeContext) -> list[str]:
     return [] if zone_said(slots.zone, text, ctx.today) else [f"zone:{slots.zone}"]
 
 
+def _tags_rule(slots: RepeatSlots, text: str, ctx: TimeContext) -> list[str]:
+    """Each tag is words of the message ("#health", "tag it work"): a tag the user never
+    gave ("Work" for 明天开会) asks first, like any other part."""
+    folded = fold(text)
+    unsaid = [tag for tag in slots.tags if fold(tag.strip().lstrip("#")) not in folded]
+    return ["tags:" + ",".join(unsaid)] if unsaid else []
+
+
 Rule = Callable[[RepeatSlots, str, TimeContext], list[str]]
 #: The rules, by name (a mutation test switches one off and sees a case written).
 RULES: dict[str, Rule] = {
@@ -255,9 +277,10 @@ RULES: dict[str, Rule] = {
     "month_day": _month_day_rule,
     "end": _end_rule,
     "zone": _zone_rule,
+    "tags": _tags_rule,
 }
 #: The reason kinds these rules give (the receipt explains each: ``runtime.why.<kind>``).
-KINDS = ("repeat_days", "repeat_interval", "repeat_month_day", "repeat_count", "repeat_until", "zone")
+KINDS = ("repeat_days", "repeat_interval", "repeat_month_day", "repeat_count", "repeat_until", "zone", "tags")
 
 
 def repeat_reasons(slots: RepeatSlots, pending: RepeatSlots, text: str, ctx: TimeContext) -> list[str]:
@@ -271,5 +294,6 @@ def repeat_reasons(slots: RepeatSlots, pending: RepeatSlots, text: str, ctx: Tim
         count=None if slots.count == pending.count else slots.count,
         until=None if slots.until == pending.until else slots.until,
         zone=None if slots.zone == pending.zone else slots.zone,
+        tags=() if slots.tags == pending.tags else slots.tags,
     )
     return [reason for rule in RULES.values() for reason in rule(asked, text, ctx)]

@@ -92,6 +92,7 @@ def pending_slots(stub: Stub | None, ctx: TimeContext) -> RepeatSlots:
         count=int(count) if count is not None else None,
         until=str(slots["repeat_until"]) if slots.get("repeat_until") else None,
         zone=str(slots["zone"]) if slots.get("zone") else None,
+        tags=tuple(str(tag) for tag in dict(slots.get("fields") or {}).get("categories") or ()),
     )
 
 
@@ -115,6 +116,8 @@ def _shown(kind: str, value: str, lang: str) -> str:
     if kind == "repeat_month_day":
         days = [render("runtime.why.month_end", lang) if day == "-1" else day for day in value.split(",")]
         return render("runtime.why.sep", lang).join(days)
+    if kind == "tags":
+        return render("runtime.why.sep", lang).join(value.split(","))
     return value
 
 

@@ -80,6 +80,7 @@ class CreateArgs(_Args):
     repeatUntil: str | None = Field(default=None, max_length=40, description="last day, " + DATE)
     repeatCount: int | None = Field(default=None, ge=1, le=1000)
     timezone: str | None = Field(default=None, max_length=64, description="IANA, only if said")
+    tags: list[str] | None = Field(default=None, max_length=10, description="only if said")
     reminderMinutes: int | None = Field(default=None, ge=0, le=40320, description="minutes before")
     location: str | None = Field(default=None, max_length=200)
     notes: str | None = Field(default=None, max_length=2000)
@@ -188,7 +189,7 @@ def _create(deps: ToolDeps, args: CreateArgs) -> ToolResult:
         duration_minutes=args.durationMinutes,
         calendar_name=args.calendarName,
         allow_conflict=bool(args.allowConflict),
-        check=_create_check(deps, RepeatSlots(rule, args.repeatCount, args.repeatUntil, args.timezone)),
+        check=_create_check(deps, RepeatSlots(rule, args.repeatCount, args.repeatUntil, args.timezone, tuple(args.tags or ()))),
         # A structured rule goes as RRULE text written by code (the model never writes one);
         # the plain word keeps its own path (WEEKLY follows the start date).
         repeat=None if rrule_text else args.repeat,
@@ -199,6 +200,7 @@ def _create(deps: ToolDeps, args: CreateArgs) -> ToolResult:
         reminder_minutes=args.reminderMinutes,
         location=args.location,
         notes=args.notes,
+        fields={"categories": args.tags} if args.tags else None,  # the editor's Tags (agent/store/fields.py)
     )
     if outcome.status == "invalid":
         return ToolResult(ok=False, payload={"error": outcome.message}, retry=True, value=outcome)

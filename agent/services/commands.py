@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Mapping
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -38,6 +39,7 @@ from agent.store.changes import ChangeSet
 from agent.store.components import build_event, wall_seconds
 from agent.store.db import Store
 from agent.store.events import EventRepo
+from agent.store.fields import drafted, write
 from agent.store.occurrence import Occurrence
 from agent.timesym.context import TimeContext, day_start, local_datetime
 from agent.timesym.grammar import SymbolError
@@ -160,6 +162,7 @@ class CommandService:
         notes: str | None = None,
         last_day: date | None = None,
         fresh: bool = False,
+        fields: Mapping[str, Any] | None = None,
     ) -> Outcome:
         """First round, or a continuation of the active stub when the title matches (or is
         omitted). ``allow_conflict`` only counts when that stub is in ``conflict``; ``check``
@@ -169,7 +172,9 @@ class CommandService:
 
         ``rrule`` is a structured repeat (``Recurrence.to_rrule`` text, without its end when
         ``repeat_until``/``repeat_count`` say it) and wins over the ``repeat`` word; ``zone``
-        (an IANA name) pins a timed event's clock times to that zone ("4pm CET")."""
+        (an IANA name) pins a timed event's clock times to that zone ("4pm CET"). ``fields``
+        are the field table's fields without a column the event is written with, by name
+        (quick add's ``#tags`` as ``{"categories": [...]}``; agent/store/fields.py)."""
         given = {
             "date": date_expression,
             "time": time,
@@ -185,6 +190,7 @@ class CommandService:
             "location": clean_title(location) or None,
             "notes": (notes or "").strip()[:2000] or None,
             "last_day": last_day.isoformat() if last_day is not None else None,
+            "fields": _given_fields(fields),
         }
         self.expire_stale()
         stub = self.active_stub()
@@ -424,7 +430,7 @@ class CommandService:
                 end = series.start + (end - start)
                 start = series.start
             base.series = series.to_json()
-        base.extras = {key: slots[key] for key in ("reminder", "location", "notes") if slots.get(key) is not None}
+        base.extras = {key: slots[key] for key in ("reminder", "location", "notes", "fields") if slots.get(key) is not None}
         base.start, base.end = start, end
         existing = self._duplicate(title, start, end, choice)
         if existing is not None:
@@ -509,6 +515,8 @@ class CommandService:
             rrule=series.rrule if series is not None else None,
             alarm_minutes=[int(reminder)] if reminder is not None else None,
         )
+        for name, value in dict(extras.get("fields") or {}).items():  # the tags …, under the table's property
+            write(component, name, value)
         if series is not None and series.rdates:
             component.add("RDATE", series.rdates)
         if series is not None and series.kind == LUNAR_YEARLY:
@@ -525,3 +533,10 @@ class CommandService:
         event_id = changes.created[0].event_id if changes.created else None
         event = self._occurrence(int(event_id), start, end) if event_id else None
         return base.outcome("created", event=event)
+
+
+def _given_fields(fields: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The table fields a create was given, as a stub's slots keep them (JSON: a list for a
+    list field), without the empty ones; None for none. An unknown name is a TypeError."""
+    values = {name: list(value) if isinstance(value, tuple) else value for name, value in drafted(fields or {}).items() if value}
+    return values or None

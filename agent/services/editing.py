@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal
@@ -34,7 +34,7 @@ from agent.store.components import build_event, index_fields, new_uid, parse_com
 from agent.store.db import Store
 from agent.store.events import EventRepo
 from agent.store.expansion import CapNote
-from agent.store.fields import write
+from agent.store.fields import Value, drafted, write
 from agent.store.occurrence import Occurrence
 from agent.timesym.recurrence import LUNAR_MARK, MARK_PROPERTY, Recurrence
 
@@ -42,9 +42,15 @@ Scope = Literal["this", "following", "all"]
 EDITABLE = ("title", "description", "location", "transp", "completed")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class EventDraft:
-    """What the editor hands over; ``start``/``end`` are dates for all-day events."""
+    """What the editor hands over; ``start``/``end`` are dates for all-day events.
+
+    ``extra`` holds the field table's ``SHOWN`` fields (those without a column the editor
+    shows: the tags, the link …) by name, every one of them, so a field added to the table
+    is carried, written and duplicated with no change here. They are given by keyword
+    (``EventDraft(..., categories=("Work",))``) or as ``extra``; one not given is empty, and
+    a save writes it empty, as the editor would."""
 
     title: str
     start: datetime | date
@@ -55,7 +61,30 @@ class EventDraft:
     transp: str = "OPAQUE"
     rrule: str | None = None
     alarm_minutes: tuple[int, ...] = ()
-    categories: tuple[str, ...] = ()  # the editor's tags (CATEGORIES, agent/store/fields.py)
+    extra: Mapping[str, Value] = dataclasses.field(default_factory=dict)
+
+    def __init__(
+        self,
+        title: str,
+        start: datetime | date,
+        end: datetime | date,
+        calendar_id: int,
+        description: str = "",
+        location: str = "",
+        transp: str = "OPAQUE",
+        rrule: str | None = None,
+        alarm_minutes: tuple[int, ...] = (),
+        extra: Mapping[str, Value] | None = None,
+        **named: Value,
+    ) -> None:
+        values = {"title": title, "start": start, "end": end, "calendar_id": calendar_id, "description": description}
+        values |= {"location": location, "transp": transp, "rrule": rrule, "alarm_minutes": alarm_minutes}
+        for name, value in values.items():
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "extra", drafted({**(extra or {}), **named}))
+
+    def __hash__(self) -> int:  # hashable as before ``extra``: its values are text or tuples
+        return hash((self.title, self.start, self.end, self.calendar_id, self.rrule, tuple(self.extra.items())))
 
 
 class EditService:
@@ -79,7 +108,7 @@ class EditService:
             rrule=draft.rrule,
             alarm_minutes=list(draft.alarm_minutes),
         )
-        write(component, "categories", draft.categories)
+        _write_extra(component, draft)
         with self.store.transaction():
             return self.repo.save(component, draft.calendar_id, self.origin)
 
@@ -97,7 +126,7 @@ class EditService:
         if draft.rrule:
             component.add("RRULE", icalendar.vRecur.from_ical(draft.rrule))
         set_alarms(component, draft.alarm_minutes, draft.title)
-        write(component, "categories", draft.categories)
+        _write_extra(component, draft)
         self._check_calendar(draft.calendar_id)
         with self.store.transaction():
             return self.repo.save(_bump(component), draft.calendar_id, self.origin_of(row))
@@ -153,7 +182,7 @@ class EditService:
                                 ("LOCATION", draft.location), ("TRANSP", draft.transp)):  # fmt: skip
                 _set(component, name, value)
             set_alarms(component, draft.alarm_minutes, draft.title)
-            write(component, "categories", draft.categories)
+            _write_extra(component, draft)
             return changes.merge(self.repo.save(component, row["calendar_id"], row["origin"]))
 
     def edit_following(
@@ -401,6 +430,13 @@ def _moved_with(master: icalendar.Event, occ: Occurrence, draft: EventDraft) -> 
     else:
         start = start_day
     return dataclasses.replace(draft, start=start, end=start + length)
+
+
+def _write_extra(component: icalendar.Event, draft: EventDraft) -> None:
+    """Write the draft's table fields without a column (``EventDraft.extra``), each under
+    the table's property."""
+    for name, value in draft.extra.items():
+        write(component, name, value)
 
 
 def _set(component: icalendar.Event, name: str, value: Any) -> None:

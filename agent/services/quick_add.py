@@ -70,6 +70,7 @@ class QuickResult:
             "outcome": self.word,
             "rrule": self.rrule,
             "tz": self.parsed.zone or self.user_zone,
+            "categories": list(self.parsed.categories),
         }
 
     @property
@@ -161,6 +162,7 @@ class QuickAdd:
             reminder_minutes=parsed.reminder_minutes,
             location=parsed.location,
             fresh=True,
+            fields={"categories": parsed.categories} if parsed.categories else None,
             **kwargs,
         )
         if outcome.status == "conflict" and allow_conflict:

@@ -29,11 +29,26 @@ else:  # on first read from text: the table itself is read at start-up
 
 # How a field is shown: "text" a line of words, "place" a location, "time" a start or end,
 # "repeat" part of a rule, "alarm" a reminder, "busy" busy/free, "status" a state word,
-# "flag" yes/no, "tags" a list of words, "people" a list of persons, "meta" bookkeeping
-# nobody reads.
-Kind = Literal["text", "place", "time", "repeat", "alarm", "busy", "status", "flag", "tags", "people", "meta"]
+# "flag" yes/no, "tags" a list of words, "people" a list of persons, "link" an address (a URL)
+# the card opens, "meta" bookkeeping nobody reads.
+Kind = Literal["text", "place", "time", "repeat", "alarm", "busy", "status", "flag", "tags", "people", "link", "meta"]
 # What ``read`` gives: text, a flag, a list's values, a decoded time (date or datetime), or None.
 Value = Any
+
+
+@dataclass(frozen=True, slots=True)
+class Show:
+    """How the app shows a field kept only in the text, so that no view names it: the
+    editor gives it a row (``label``, a line edit with ``hint`` as its placeholder; a list
+    is typed comma-separated), the event card a line (``line``, with the value as ``{0}``;
+    a link is clickable), and the agenda's line under the title its value when ``agenda``.
+    The texts are English sources the app translates (Qt contexts ``EventDialog`` for
+    ``label``/``hint``, ``EventCard`` for ``line``; resources/translations/zh_CN.json)."""
+
+    label: str
+    line: str
+    hint: str = ""
+    agenda: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +61,8 @@ class Field:
     quick add may set it; ``multiple`` whether it is a list (CATEGORIES, ATTENDEE), read as
     a tuple of strings; ``kind`` how it is shown; ``label`` the word a conflict listing uses
     for it ("" to use the property's own name); ``searchable`` whether the search box looks
-    in it."""
+    in it; ``show`` how the editor, the card and the agenda show a field without a column
+    (None: they do not; a field with ``show`` is one of the editor's draft, ``SHOWN``)."""
 
     name: str
     prop: str
@@ -57,6 +73,7 @@ class Field:
     label: str = ""
     searchable: bool = False
     also: tuple[str, ...] = ()
+    show: Show | None = None
 
 
 # In the order a person reads an event (the conflict listing keeps this order).
@@ -75,7 +92,28 @@ FIELDS: tuple[Field, ...] = (
     Field("transp", "TRANSP", "transp", True, False, "busy", "busy or free"),
     Field("status", "STATUS", "status", False, False, "status", "status"),
     Field("completed", "X-RICHENG-COMPLETED", "completed", True, False, "flag", "done"),
-    Field("categories", "CATEGORIES", None, True, True, "tags", "tags", searchable=True),
+    Field(
+        "categories",
+        "CATEGORIES",
+        None,
+        True,
+        True,
+        "tags",
+        "tags",
+        searchable=True,
+        show=Show("Tags", "Tags: {0}", "Comma-separated, e.g. Work, Travel"),
+    ),
+    Field(
+        "url",
+        "URL",
+        None,
+        True,
+        False,
+        "link",
+        "link",
+        searchable=True,
+        show=Show("Link", "Link: {0}", "Web address, e.g. a video call link", agenda=False),
+    ),
     Field("sequence", "SEQUENCE", "sequence", False, False, "meta"),
     Field("last_modified", "LAST-MODIFIED", "last_modified", False, False, "meta"),
 )
@@ -83,8 +121,12 @@ BY_NAME: dict[str, Field] = {item.name: item for item in FIELDS}
 
 # The fields kept only in the ICS text that a listing (``richeng events list --json``) shows.
 LISTED: tuple[Field, ...] = tuple(
-    item for item in FIELDS if item.column is None and item.kind in ("tags", "people", "text", "place")
+    item for item in FIELDS if item.column is None and item.kind in ("tags", "people", "text", "place", "link")
 )
+# The fields the app shows by the table (``Show``), each with its ``show``: the editor's rows
+# and its draft's ``extra`` (agent/services/editing.py), the card's lines, the agenda's
+# words, what a duplicate copies.
+SHOWN: tuple[tuple[Field, Show], ...] = tuple((item, item.show) for item in FIELDS if item.show is not None)
 # The searchable fields without a column: the search reads them from the text.
 SEARCHED_IN_TEXT: tuple[Field, ...] = tuple(item for item in FIELDS if item.searchable and item.column is None)
 
@@ -266,6 +308,45 @@ def split_tags(text: str) -> tuple[str, ...]:
     return tags(text.split(","))
 
 
+def as_text(name: str, value: Value) -> str:
+    """Field ``name``'s value as one line a person reads or edits: a list comma-separated
+    ("Work, Travel"), nothing as ""."""
+    if BY_NAME[name].multiple:
+        return ", ".join(str(item) for item in value or ())
+    return "" if value is None else str(value)
+
+
+def from_text(name: str, text: str) -> Value:
+    """What a person typed for field ``name`` (``as_text``'s line) as its value: a list
+    split at commas of both widths, a single value stripped."""
+    return split_tags(text) if BY_NAME[name].multiple else text.strip()
+
+
+def shown(component: icalendar.Component | None) -> dict[str, Value]:
+    """The ``SHOWN`` fields of a VEVENT (their absent values for None), in table order: what
+    the editor opens with, the card and the agenda show, and a duplicate copies."""
+    if component is None:
+        return {item.name: read_absent(item.name) for item, _ in SHOWN}
+    return {item.name: read(component, item.name) for item, _ in SHOWN}
+
+
+def drafted(values: Mapping[str, Value]) -> dict[str, Value]:
+    """``values`` of ``SHOWN`` fields as a draft holds them: every such field, a list as a
+    tuple of words (blanks and repeats dropped), a single value as stripped text ("" for
+    none). A name that is not a ``SHOWN`` field is a TypeError, as an unknown keyword is."""
+    unknown = sorted(set(values) - {item.name for item, _ in SHOWN})
+    if unknown:
+        raise TypeError(f"not a field an event draft holds: {', '.join(unknown)}")
+    out: dict[str, Value] = {}
+    for item, _ in SHOWN:
+        value = values.get(item.name)
+        if item.multiple:
+            out[item.name] = tags(value if isinstance(value, list | tuple) else [] if value is None else [value])
+        else:
+            out[item.name] = "" if value is None else str(value).strip()
+    return out
+
+
 # ---- one stored event ---------------------------------------------------------------------
 
 
@@ -329,16 +410,22 @@ __all__ = [
     "FIELDS",
     "LISTED",
     "SEARCHED_IN_TEXT",
+    "SHOWN",
     "Event",
     "Field",
     "Kind",
+    "Show",
     "Value",
+    "as_text",
+    "drafted",
+    "from_text",
     "labels",
     "listed",
     "prop",
     "read",
     "read_absent",
     "read_text",
+    "shown",
     "split_tags",
     "stored_values",
     "tags",

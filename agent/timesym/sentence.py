@@ -30,6 +30,7 @@ from agent.timesym.patterns import next_day_of_month
 from agent.timesym.recurrence import Recurrence
 from agent.timesym.sentence_repeat import first_day, recurrence, span_end
 from agent.timesym.sentence_scan import fold, scan
+from agent.timesym.sentence_tags import hashtags
 from agent.timesym.sentence_tokens import (
     RANK_FESTIVAL,
     ClockTok,
@@ -101,6 +102,7 @@ class QuickEvent:
     zone: str | None = None  # the IANA zone the sentence named ("4pm CET"); None: the user's
     zone_label: str | None = None  # how the sentence named it (CET, 纽约)
     unread: tuple[str, ...] = ()  # day or time words the parser could not place (problem "unread")
+    categories: tuple[str, ...] = ()  # the sentence's tags, "#health" (agent/timesym/sentence_tags.py)
 
     @property
     def all_day(self) -> bool:
@@ -474,7 +476,18 @@ def _trim(title: str) -> str:
 
 
 def parse_quick(text: str, ctx: TimeContext, *, default_minutes: int = 60) -> QuickEvent:
-    """Read ``text`` into one event for ``ctx``. Never raises: it runs on every keystroke."""
+    """Read ``text`` into one event for ``ctx``. Never raises: it runs on every keystroke.
+
+    Its ``#tags`` are read first and blanked, so the rest is read as if they were not there."""
+    bare, tags, places = hashtags(text) if isinstance(text, str) and len(text) <= MAX_QUICK_CHARS else (text, (), ())
+    event = _parse(bare, ctx, default_minutes)
+    if not tags:
+        return event
+    spans = sorted([*event.spans, *(Span("tags", a, b, text[a:b]) for a, b in places)], key=lambda span: span.start)
+    return replace(event, text=text, categories=tags, spans=tuple(spans))
+
+
+def _parse(text: str, ctx: TimeContext, default_minutes: int) -> QuickEvent:
     if not isinstance(text, str) or not text.strip():
         return _failed("" if not isinstance(text, str) else text, "empty")
     if len(text) > MAX_QUICK_CHARS:

@@ -36,7 +36,7 @@ class AgendaRow:
     height: int
     time_text: str = ""
     rect: QRectF = field(default_factory=QRectF)
-    details: str = ""  # the line under the title: place · tags · calendar · how the series repeats
+    details: str = ""  # the line under the title: place · tags … · calendar · how the series repeats
 
 
 class AgendaCanvas(QWidget):
@@ -180,8 +180,9 @@ class AgendaView(CalendarView):
         self.rows: list[AgendaRow] = []
         # The repeat summary of an occurrence's series (CalendarArea's SeriesSummaries.text).
         self.repeat_text: Callable[[Occurrence], str] = lambda occ: ""
-        # Its tags in one line (the event card's EventTags.text, set by EventPopover.watch).
-        self.tags_text: Callable[[Occurrence], str] = lambda occ: ""
+        # The field table's shown fields in one line, the tags … (the event card's
+        # ShownFields.agenda_text, set by EventPopover.watch).
+        self.shown_text: Callable[[Occurrence], str] = lambda occ: ""
         self.canvas = AgendaCanvas(self)
         self.scroll_area = QScrollArea(self)
         self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
@@ -219,7 +220,7 @@ class AgendaView(CalendarView):
                 top += EVENT_ROW
             for event in sorted(events, key=lambda e: (not e.is_bar, e.start, e.occ.title)):
                 occ = event.occ
-                details = (occ.location, self.tags_text(occ), occ.calendar, self.repeat_text(occ))
+                details = (occ.location, self.shown_text(occ), occ.calendar, self.repeat_text(occ))
                 text = " · ".join(value for value in details if value)
                 rows.append(AgendaRow("event", day, event, top, EVENT_ROW, self._time_text(event, day), details=text))
                 top += EVENT_ROW

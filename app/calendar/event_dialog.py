@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 from agent.errors import ValidationError
 from agent.services.editing import EventDraft
 from agent.services.repeat import series_rule
-from agent.store.fields import read, split_tags
+from agent.store.fields import SHOWN, as_text, from_text, shown
 from agent.store.occurrence import Occurrence
 from agent.timesym.recurrence import Recurrence
 from app.calendar.holidays import prefers_chinese
@@ -128,8 +128,10 @@ class EventDialog(QDialog):
         self.busy.addItem(self.tr("Busy"), "OPAQUE")
         self.busy.addItem(self.tr("Free"), "TRANSPARENT")
         self.location = QLineEdit(self)
-        self.tags = QLineEdit(self)  # the field table's categories, comma-separated
-        self.tags.setPlaceholderText(self.tr("Comma-separated, e.g. Work, Travel"))
+        self.field_edits: dict[str, QLineEdit] = {}  # the field table's SHOWN fields (tags, link …)
+        for item, show in SHOWN:
+            line = self.field_edits[item.name] = QLineEdit(self)
+            line.setPlaceholderText(self.tr(show.hint) if show.hint else "")
         self.notes = QPlainTextEdit(self)
         self.notes.setMinimumHeight(70)
         self.error = QLabel(self)
@@ -152,7 +154,8 @@ class EventDialog(QDialog):
         form.addRow(self.tr("Reminders"), self.reminders)
         form.addRow(self.tr("Show as"), self.busy)
         form.addRow(self.tr("Location"), self.location)
-        form.addRow(self.tr("Tags"), self.tags)
+        for item, show in SHOWN:
+            form.addRow(self.tr(show.label), self.field_edits[item.name])
         form.addRow(self.tr("Notes"), self.notes)
         self.form = form
 
@@ -202,8 +205,8 @@ class EventDialog(QDialog):
         source = instance if instance is not None else master
         for minutes in reminder_minutes(source):
             self.reminders.add(minutes)
-        if source is not None:  # the tags of this occurrence (its own when changed alone)
-            self.tags.setText(", ".join(read(source, "categories")))
+        for name, value in shown(source).items():  # this occurrence's own when changed alone
+            self.field_edits[name].setText(as_text(name, value))
         first_day = start.date() if isinstance(start, datetime) else start
         self.repeat.set_until_default(first_day + timedelta(days=90))
         if master is not None:
@@ -319,7 +322,7 @@ class EventDialog(QDialog):
             transp=str(self.busy.currentData()),
             rrule=rule.to_rrule(start) if rule is not None else None,  # None for 农历: RDATEs
             alarm_minutes=self.reminders.values(),
-            categories=split_tags(self.tags.text()),
+            extra={name: from_text(name, edit.text()) for name, edit in self.field_edits.items()},
         )
         return EditorResult(draft, rule, rule != self._loaded_rule)
 

@@ -7,7 +7,8 @@ key (the recurring-scope question, then the "Deleted — Undo" toast).
 
 Duplicate copies one occurrence as a new single event at the same time (a copy of a whole
 series is rarely wanted and easy to make by editing the copy's repeat); its title, place,
-notes, busy state, calendar and reminders come along.
+notes, busy state, calendar and reminders come along, and every field the field table
+shows (``SHOWN``: the tags, the link …).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from PySide6.QtWidgets import QMenu, QWidget
 
 from agent.services.calendars import Calendar
 from agent.services.editing import EventDraft
-from agent.store.fields import read
+from agent.store.fields import shown
 from app.calendar.event_source import ViewEvent
 from app.calendar.reminder_editor import reminder_minutes
 from app.i18n import format_day
@@ -54,7 +55,7 @@ def duplicate_draft(event: ViewEvent, component: icalendar.Event | None) -> Even
         location=occ.location,
         transp=occ.transp,
         alarm_minutes=reminder_minutes(component),
-        categories=read(component, "categories") if component is not None else (),
+        extra=shown(component),  # the tags, the link …: every field the editor shows
     )
 
 

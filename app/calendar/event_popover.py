@@ -1,9 +1,11 @@
 """The event card: a click on an event shows what it is, when, where and how it repeats.
 
-A small frameless window beside the pointer (title, day and times, place, tags, calendar,
-and the repeat summary of its series, ``repeat_summary``). It never takes focus or grabs the
-pointer, so the view keeps its keys and the next press works as usual; any press, key or
-wheel anywhere puts it away, as does a change in the store.
+A small frameless window beside the pointer (title, day and times, place, the field
+table's shown fields such as the tags and the link, calendar, and the repeat summary of
+its series, ``repeat_summary``). It never takes focus or grabs the
+pointer, so the view keeps its keys and the next press works as usual; any press (but one
+on the card itself, which may be on its link), key or wheel anywhere puts it away, as does
+a change in the store.
 
 It watches the views from outside (an event filter on each painted surface), so no view
 learns about it: a left press and release at one spot over an event, with no
@@ -13,14 +15,15 @@ drag (the press moved ``DRAG_START`` px) or a double-click (the editor) does not
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+import html
+import re
+from collections.abc import Callable, Mapping
 
-from PySide6.QtCore import QEvent, QLocale, QObject, QPoint, QPointF, Qt, QTimer
-from PySide6.QtGui import QColor, QGuiApplication, QMouseEvent
+from PySide6.QtCore import QEvent, QLocale, QObject, QPoint, QPointF, Qt, QTimer, QUrl
+from PySide6.QtGui import QColor, QDesktopServices, QGuiApplication, QMouseEvent
 from PySide6.QtWidgets import QApplication, QFrame, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from agent.store.fields import read
+from agent.store.fields import SHOWN, Value, as_text, shown
 from agent.store.occurrence import Occurrence
 from app.calendar.agenda_view import AgendaCanvas, AgendaView
 from app.calendar.event_menu import when_text
@@ -29,12 +32,10 @@ from app.calendar.repeat_summary import SeriesSummaries
 from app.calendar.view_base import DRAG_START, CalendarView, EventSurface
 from app.context import AppContext
 
-if TYPE_CHECKING:
-    import icalendar
-
 CARD_WIDTH = 340
 OFFSET = 14  # px between the pointer and the card
 LocaleStyle = Callable[[], tuple[QLocale, bool]]  # () -> (the calendar's locale, Chinese?)
+LINK_SCHEME = re.compile(r"(?:https?://|mailto:)\S+$", re.IGNORECASE)  # what the card makes clickable
 
 
 def event_under(widget: QObject, pos: QPointF) -> ViewEvent | None:
@@ -47,35 +48,45 @@ def event_under(widget: QObject, pos: QPointF) -> ViewEvent | None:
     return None
 
 
-class EventTags:
-    """The tags of the events the calendar shows, as one line ("Work, Travel"): the field
-    table's categories (agent/store/fields.py), read from an occurrence's stored VEVENT (its
-    own row when it was moved or changed alone, else its series', read once per series)
-    until the store changes (``clear``, with the card's ``reset``)."""
+class ShownFields:
+    """The field table's ``SHOWN`` fields (the tags, the link …) of the events the calendar
+    shows, read from an occurrence's stored VEVENT (its own row when it was moved or
+    changed alone, else its series', read once per series) until the store changes
+    (``clear``, with the card's ``reset``). The card shows them all; the agenda's line
+    those the table marks ``agenda``."""
 
     def __init__(self, ctx: AppContext) -> None:
         self.ctx = ctx
-        self._own: dict[tuple[str, str], str] = {}
-        self._series: dict[str, str] = {}
+        self._own: dict[tuple[str, str], dict[str, Value]] = {}
+        self._series: dict[str, dict[str, Value]] = {}
 
     def clear(self) -> None:
         self._own.clear()
         self._series.clear()
 
-    def text(self, occ: Occurrence) -> str:
+    def values(self, occ: Occurrence) -> dict[str, Value]:
         edits = self.ctx.ops.edits
         if occ.recurrence_id is not None and occ.event_id != occ.series_id:  # an override: its own row
             key = (occ.uid, occ.recurrence_id)
             if key not in self._own:
-                self._own[key] = _tags_line(edits.component(occ.uid, occ.recurrence_id))
+                self._own[key] = shown(edits.component(occ.uid, occ.recurrence_id))
             return self._own[key]
         if occ.uid not in self._series:
-            self._series[occ.uid] = _tags_line(edits.component(occ.uid))
+            self._series[occ.uid] = shown(edits.component(occ.uid))
         return self._series[occ.uid]
 
+    def agenda_text(self, occ: Occurrence) -> str:
+        """The agenda's words for ``occ``: its ``agenda`` fields' values, " · " between."""
+        values = self.values(occ)
+        return " · ".join(text for item, show in SHOWN if show.agenda and (text := as_text(item.name, values[item.name])))
 
-def _tags_line(component: icalendar.Event | None) -> str:
-    return ", ".join(read(component, "categories")) if component is not None else ""
+
+def link_html(text: str) -> str:
+    """``text`` as a clickable link when it is a web or mail address, else as plain words
+    (an address from another client may be anything: only these open a browser)."""
+    if LINK_SCHEME.match(text):
+        return f'<a href="{html.escape(text, quote=True)}">{html.escape(text)}</a>'
+    return html.escape(text)
 
 
 class EventCard(QFrame):
@@ -101,18 +112,24 @@ class EventCard(QFrame):
         self.place = QLabel(self)
         self.calendar = QLabel(self)
         self.repeat = QLabel(self)
-        self.tags = QLabel(self)
-        for label in (self.when, self.place, self.calendar, self.repeat, self.tags):
+        # A line per field the table shows (the tags, the link …), after the place.
+        self.fields = {item.name: QLabel(self) for item, _ in SHOWN}
+        for label in (self.when, self.place, self.calendar, self.repeat, *self.fields.values()):
             label.setWordWrap(True)
+            label.setTextFormat(Qt.TextFormat.PlainText)  # a title or tag of "<b>" is words
+        for item, _ in SHOWN:
+            if item.kind == "link":  # escaped (link_html); EventPopover opens what is clicked
+                self.fields[item.name].setTextFormat(Qt.TextFormat.RichText)
+                self.fields[item.name].setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 10, 12, 10)
         layout.setSpacing(4)
         layout.addLayout(heading)
-        for label in (self.when, self.repeat, self.place, self.tags, self.calendar):
+        for label in (self.when, self.repeat, self.place, *self.fields.values(), self.calendar):
             layout.addWidget(label)
         self.setFixedWidth(CARD_WIDTH)
 
-    def fill(self, event: ViewEvent, when: str, repeat: str, tags: str = "") -> None:
+    def fill(self, event: ViewEvent, when: str, repeat: str, values: Mapping[str, Value] | None = None) -> None:
         occ = event.occ
         self.swatch.setStyleSheet(f"background: {QColor(occ.color or '#3b82f6').name()}; border-radius: 5px")
         self.title.setText(occ.title)
@@ -121,8 +138,13 @@ class EventCard(QFrame):
         self.repeat.setVisible(bool(repeat))
         self.place.setText(occ.location)
         self.place.setVisible(bool(occ.location))
-        self.tags.setText(self.tr("Tags: {0}").format(tags) if tags else "")
-        self.tags.setVisible(bool(tags))
+        for item, show in SHOWN:
+            label, text = self.fields[item.name], as_text(item.name, (values or {}).get(item.name))
+            if item.kind == "link":
+                label.setText(html.escape(self.tr(show.line)).format(link_html(text)) if text else "")
+            else:
+                label.setText(self.tr(show.line).format(text) if text else "")
+            label.setVisible(bool(text))
         self.calendar.setText(self.tr("Calendar: {0}").format(occ.calendar) if occ.calendar else "")
         self.calendar.setVisible(bool(occ.calendar))
         self.adjustSize()
@@ -137,7 +159,9 @@ class EventPopover(QObject):
         self.summaries = summaries
         self.style = style
         self.card = EventCard(parent)
-        self.tags = EventTags(summaries.ctx)  # the agenda reads them too (``watch``)
+        self.shown = ShownFields(summaries.ctx)  # the agenda reads them too (``watch``)
+        for label in self.card.fields.values():
+            label.linkActivated.connect(self.open_link)
         self.delay_ms = QApplication.doubleClickInterval()  # a double-click opens the editor instead
         self._press: tuple[QObject, QPointF] | None = None
         self._pending: tuple[ViewEvent, QPoint] | None = None
@@ -146,10 +170,10 @@ class EventPopover(QObject):
         self._timer.timeout.connect(self._show_pending)
 
     def watch(self, view: CalendarView) -> None:
-        """Cover ``view``'s surfaces; an agenda also reads its tags here, so the card and
-        the agenda's rows say the same ones and forget them at the same ``reset``."""
+        """Cover ``view``'s surfaces; an agenda also reads the table's shown fields here, so
+        the card and the agenda's rows say the same and forget them at the same ``reset``."""
         if isinstance(view, AgendaView):
-            view.tags_text = self.tags.text
+            view.shown_text = self.shown.agenda_text
         for widget in (view, *view.findChildren(QWidget)):
             if isinstance(widget, EventSurface | AgendaCanvas):
                 widget.installEventFilter(self)
@@ -163,20 +187,25 @@ class EventPopover(QObject):
             if app is not None:
                 app.removeEventFilter(self)
 
+    def open_link(self, address: str) -> None:
+        """A link on the card was clicked: open it where the desktop opens such addresses,
+        and put the card away."""
+        QDesktopServices.openUrl(QUrl(address))
+        self.hide()
+
     def reset(self) -> None:
         """The store changed: put the card away and forget the summaries read."""
         self.hide()
         self.summaries.clear()
-        self.tags.clear()
+        self.shown.clear()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()
-        if self.card.isVisible() and kind in (
-            QEvent.Type.MouseButtonPress,
-            QEvent.Type.KeyPress,
-            QEvent.Type.Wheel,
-            QEvent.Type.ApplicationDeactivate,
-        ):
+        on_card = isinstance(watched, QWidget) and (watched is self.card or self.card.isAncestorOf(watched))
+        closing = kind in (QEvent.Type.KeyPress, QEvent.Type.Wheel, QEvent.Type.ApplicationDeactivate) or (
+            kind == QEvent.Type.MouseButtonPress and not on_card  # a press on the card may be its link's
+        )
+        if self.card.isVisible() and closing:
             self.hide()
         if watched is QApplication.instance() or not isinstance(event, QMouseEvent):
             return False
@@ -199,7 +228,7 @@ class EventPopover(QObject):
 
     def show_for(self, event: ViewEvent, global_pos: QPoint) -> None:
         locale, chinese = self.style()
-        self.card.fill(event, when_text(event, locale, chinese), self.summaries.text(event.occ), self.tags.text(event.occ))
+        self.card.fill(event, when_text(event, locale, chinese), self.summaries.text(event.occ), self.shown.values(event.occ))
         screen = QGuiApplication.screenAt(global_pos) or QGuiApplication.primaryScreen()
         spot = global_pos + QPoint(OFFSET, OFFSET)
         if screen is not None:

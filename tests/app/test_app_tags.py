@@ -35,7 +35,7 @@ def test_tags_typed_in_the_editor_are_saved_reopened_and_shown(area, cal_store, 
     (event,) = events_on(area, MONDAY)
 
     # Edit: the field is there, empty; type two tags with a full-width comma; save.
-    area.exec_dialog = accept_with(lambda dialog: dialog.tags.setText("Work， 出差 , Work"))
+    area.exec_dialog = accept_with(lambda dialog: dialog.field_edits["categories"].setText("Work， 出差 , Work"))
     assert area.open_editor(event, None, None)
     assert stored_tags(cal_store, uid) == ("Work", "出差")
 
@@ -43,7 +43,7 @@ def test_tags_typed_in_the_editor_are_saved_reopened_and_shown(area, cal_store, 
     shown: list[str] = []
 
     def retitle(dialog) -> None:  # type: ignore[no-untyped-def]
-        shown.append(dialog.tags.text())
+        shown.append(dialog.field_edits["categories"].text())
         dialog.title.setText("Flight NH920")
 
     area.exec_dialog = accept_with(retitle)
@@ -62,8 +62,8 @@ def test_tags_typed_in_the_editor_are_saved_reopened_and_shown(area, cal_store, 
     qtbot.mouseClick(view.grid, Qt.MouseButton.LeftButton, pos=QPoint(int(center.x()), int(center.y())))
     card = area.popover.card
     qtbot.waitUntil(card.isVisible)
-    assert card.title.text() == "Flight NH920" and not card.tags.isHidden()
-    assert card.tags.text() in {"标签：Work, 出差", "Tags: Work, 出差"}
+    assert card.title.text() == "Flight NH920" and not card.fields["categories"].isHidden()
+    assert card.fields["categories"].text() in {"标签：Work, 出差", "Tags: Work, 出差"}
 
     # The agenda, with the place: "T2 · Work, 出差 · …".
     area.set_view("agenda")
@@ -72,7 +72,7 @@ def test_tags_typed_in_the_editor_are_saved_reopened_and_shown(area, cal_store, 
     assert flight.details.startswith("T2 · Work, 出差")
 
     # Clearing the field removes them.
-    area.exec_dialog = accept_with(lambda dialog: dialog.tags.setText(" "))
+    area.exec_dialog = accept_with(lambda dialog: dialog.field_edits["categories"].setText(" "))
     (event,) = events_on(area, MONDAY)
     assert area.open_editor(event, None, None)
     assert stored_tags(cal_store, uid) == ()
@@ -87,7 +87,7 @@ def test_an_untagged_event_shows_no_tags_line(area, cal_store, profile, qtbot) -
     center = item.rect.center()
     qtbot.mouseClick(view.grid, Qt.MouseButton.LeftButton, pos=QPoint(int(center.x()), int(center.y())))
     qtbot.waitUntil(area.popover.card.isVisible)
-    assert area.popover.card.tags.isHidden()
+    assert area.popover.card.fields["categories"].isHidden()
 
 
 def test_the_tags_strings_have_chinese_translations() -> None:

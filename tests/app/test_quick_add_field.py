@@ -260,3 +260,16 @@ def test_the_preview_says_the_new_slots_and_refuses_words_it_could_not_read(wind
     assert bar(window).preview_plain == "这些日期或时间词没有读懂：Feb 30（请改写后再添加）"
     QTest.keyClick(field, Qt.Key.Key_Return)
     assert titles(app_ctx.store) == [] and "Feb 30" in bar(window).preview_plain
+
+
+def test_tags_typed_in_the_field_are_previewed_and_written(window: Any, qtbot: Any, app_ctx: Any) -> None:
+    from agent.store.components import parse_component
+    from agent.store.fields import read
+
+    field = type_into(window, qtbot, "明天下午三点 看牙 #健康")
+    assert [role for *_x, role in field.formats()] == ["day", "time", "tags"]
+    assert bar(window).preview_plain == f"回车添加：周二 12月1日 15:00–16:00 · 看牙 · #健康 · {calendar_name(app_ctx)}"
+    QTest.keyClick(field, Qt.Key.Key_Return)
+    assert titles(app_ctx.store) == ["看牙"]
+    (ics,) = app_ctx.store.conn.execute("SELECT ics FROM events").fetchone()
+    assert read(parse_component(ics), "categories") == ("健康",)

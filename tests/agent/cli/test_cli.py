@@ -19,7 +19,7 @@ from tests.support.clock import NOW_ARG as NOW
 RICHENG = Path(sys.executable).with_name("richeng")
 RESOLVE_KEYS = {"symbol", "kind", "start", "end", "candidates", "message"}
 EVENT_KEYS = {"uid", "title", "start", "end", "all_day", "calendar", "recurrence_id"}
-LISTED_KEYS = EVENT_KEYS | {"categories"}  # a listing adds the fields kept only in the ICS (issue 28)
+LISTED_KEYS = EVENT_KEYS | {"categories", "url"}  # a listing adds the fields kept only in the ICS (issue 28)
 OUTCOME_KEYS = {
     "status",
     "title",

@@ -17,7 +17,7 @@ import pytest
 from agent.cli.main import main
 
 NOW = "2026-12-01T10:00:00+08:00"
-KEYS = ["title", "start", "end", "all_day", "repeat", "calendar", "spans", "outcome", "rrule", "tz"]
+KEYS = ["title", "start", "end", "all_day", "repeat", "calendar", "spans", "outcome", "rrule", "tz", "categories"]
 
 
 def run(capsys: pytest.CaptureFixture[str], db: Path, *argv: str) -> tuple[int, Any, str]:
@@ -53,6 +53,7 @@ def test_the_json_shape_and_a_create_that_undo_takes_back(capsys: pytest.Capture
         "outcome": "preview",
         "rrule": None,
         "tz": "Asia/Shanghai",
+        "categories": [],
     }
     assert listed(capsys, db) == []
 
@@ -213,3 +214,25 @@ def test_the_human_line_shows_both_clocks_of_a_zoned_event(capsys: pytest.Captur
     assert code == 0 and "16:00 CET = 23:00 here" in human
     code, human, _ = run(capsys, tmp_path / "r.sqlite3", "quick", "每两周周三下午三点一对一 共6次", "--dry-run")
     assert code == 0 and "(Every 2 weeks on Wed, 6 times)" in human  # the catalogue's repeat words
+
+
+@pytest.mark.parametrize(
+    ("text", "title", "tags"),
+    [("Dentist Dec 2 3pm #health #teeth", "Dentist", ["health", "teeth"]), ("明天下午三点 看牙 #健康", "看牙", ["健康"])],
+)
+def test_tags_are_written_as_categories_and_keep_every_key(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, text: str, title: str, tags: list[str]
+) -> None:
+    """Quick add's #tags: "categories" is added to the JSON (every other key kept), a span
+    of role "tags" says each, and the event is written with them (the listing shows them)."""
+    db = tmp_path / "r.sqlite3"
+    code, preview, _ = run(capsys, db, "--json", "quick", text, "--dry-run")
+    assert code == 0 and list(preview) == KEYS
+    assert (preview["title"], preview["categories"]) == (title, tags)
+    assert [span["text"] for span in preview["spans"] if span["role"] == "tags"] == ["#" + tag for tag in tags]
+    code, created, _ = run(capsys, db, "--json", "quick", text)
+    assert code == 0 and created == {**preview, "outcome": "created"}
+    (event,) = listed(capsys, db)
+    assert (event["title"], event["categories"]) == (title, tags)
+    code, human, _ = run(capsys, db, "quick", text, "--dry-run")
+    assert code == 0 and f"{title} {' '.join('#' + tag for tag in tags)}  [" in human

@@ -193,6 +193,11 @@ def test_a_bad_weekday_code_or_month_day_fails_validation() -> None:
         ("last Friday of every month", {"-1FR"}),
         ("the second Tuesday of each month", {"2TU"}),
         ("每周瑜伽", set()),
+        ("每月倒数第二个周五下午四点复盘", {"-2FR"}),
+        ("每月倒数第一个周日", {"-1SU"}),
+        ("the second to last Friday of each month", {"-2FR"}),
+        ("second-last Thursday", {"-2TH"}),
+        ("penultimate Monday", {"-2MO"}),
     ],
 )
 def test_said_weekdays(text: str, days: set[str]) -> None:
@@ -205,6 +210,8 @@ def test_said_weekdays(text: str, days: set[str]) -> None:
         ("每两周周三", {2}),
         ("隔周周三", {2}),
         ("每隔一天", {2}),
+        ("每隔三天早上八点给花浇水", {3}),  # as quick add reads it (docs/quick-add.md)
+        ("每隔两周", {2}),
         ("每三个月", {3}),
         ("every other week", {2}),
         ("every 3 months", {3}),

@@ -17,6 +17,7 @@ from agent.store.fields import (
     FIELDS,
     LISTED,
     SEARCHED_IN_TEXT,
+    SHOWN,
     Event,
     labels,
     listed,
@@ -138,24 +139,41 @@ def test_event_reads_columns_from_the_row_and_the_rest_from_its_text(saved: tupl
 def test_listed_gives_json_lists_by_event_id(saved: tuple[Store, int]) -> None:
     store, _ = saved
     (event_id,) = store.conn.execute("SELECT id FROM events").fetchone()
-    assert listed(store.conn, [event_id, event_id]) == {event_id: {"categories": ["Work", "Travel", "家", "a,b"]}}
+    assert listed(store.conn, [event_id, event_id]) == {event_id: {"categories": ["Work", "Travel", "家", "a,b"], "url": None}}
     assert listed(store.conn, []) == {}
     assert isinstance(store.conn, sqlite3.Connection)
 
 
 def test_the_other_shapes_of_an_event_use_the_table_names() -> None:
-    """An occurrence carries only fields with a column (it is built from rows, thousands per
-    view); the editor's draft sets only editable ones, tags among them."""
+    """An occurrence carries every field with a column a view shows (it is built from rows,
+    thousands per view) and none without one; the editor's draft carries every editable
+    field: the ones with a column under their names (times and repeat as the editor gives
+    them), every shown field without one in ``extra``, derived from the table."""
     import dataclasses
 
     from agent.services.editing import EventDraft
     from agent.store.occurrence import Occurrence
 
-    in_occurrence = [name for name in Occurrence._fields if name in BY_NAME]
-    assert {"title", "location", "description", "transp", "status", "completed"} <= set(in_occurrence)
+    in_occurrence = {name for name in Occurrence._fields if name in BY_NAME}
+    viewed = {item.name for item in FIELDS if item.column is not None and item.kind not in ("meta", "repeat")}
+    assert viewed | {"uid", "recurrence_id"} == in_occurrence
     assert all(BY_NAME[name].column is not None for name in in_occurrence)
-    in_draft = [item.name for item in dataclasses.fields(EventDraft) if item.name in BY_NAME]
-    assert "categories" in in_draft and all(BY_NAME[name].editable for name in in_draft)
+    typed = {item.name for item in dataclasses.fields(EventDraft)}
+    assert all(BY_NAME[name].editable for name in typed & set(BY_NAME))
+    draft = EventDraft("x", datetime(2026, 12, 1, tzinfo=UTC), datetime(2026, 12, 1, 1, tzinfo=UTC), 1)
+    assert list(draft.extra) == [item.name for item, _ in SHOWN]
+    # Given as a list or a tuple, by keyword or in ``extra``: the same draft, hashable as before.
+    tagged = EventDraft("x", draft.start, draft.end, 1, categories=["Work", " Work"])
+    assert tagged == EventDraft("x", draft.start, draft.end, 1, extra={"categories": ("Work",)})
+    assert len({tagged, dataclasses.replace(tagged, title="x")}) == 1
+    with pytest.raises(TypeError):
+        EventDraft("x", draft.start, draft.end, 1, colour="red")
+    # Every editable field is in the draft, except those set by their own calls (done,
+    # the 农历 RDATE list, the exceptions a delete writes); alarms are its reminders.
+    carried = (typed & set(BY_NAME)) | set(draft.extra) | {"alarms"}
+    editable = {item.name for item in FIELDS if item.editable}
+    assert editable - carried == {"completed", "rdate", "exdate"}
+    assert all(item.column is None and item.editable for item, _ in SHOWN)
 
 
 def test_read_text_reads_only_the_events_own_lines_folded_or_not() -> None:
