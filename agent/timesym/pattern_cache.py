@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import atexit
 import importlib
+import importlib.util
 import marshal
 import os
 import re
@@ -52,9 +53,11 @@ MAX_ENTRIES = 2000  # past this (patterns edited many times) a save keeps only w
 
 
 def _default_path() -> Path | None:
+    """Beside this module's own bytecode (``PYTHONPYCACHEPREFIX`` moves both)."""
     if _sre is None or sys.implementation.cache_tag is None:
         return None
-    return Path(__file__).parent / "__pycache__" / f"patterns.{sys.implementation.cache_tag}-{_sre.MAGIC}.marshal"
+    folder = Path(importlib.util.cache_from_source(__file__)).parent
+    return folder / f"patterns.{sys.implementation.cache_tag}-{_sre.MAGIC}.marshal"
 
 
 class PatternCache:
@@ -123,7 +126,7 @@ class PatternCache:
             self._new = False
         temporary = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
         try:
-            self.path.parent.mkdir(exist_ok=True)
+            self.path.parent.mkdir(parents=True, exist_ok=True)
             temporary.write_bytes(marshal.dumps(merged))
             os.replace(temporary, self.path)
         except OSError:  # a read-only or missing folder: this copy keeps compiling
