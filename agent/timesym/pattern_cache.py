@@ -11,9 +11,10 @@ What ``re.compile`` spends its time on is the pure-Python parser and code genera
 microseconds. This cache keeps that output (the flags, the opcode list and the group names)
 beside the bytecode, in ``__pycache__``, the way Python keeps ``.pyc`` files:
 
-* keyed by the pattern's text and flags, in a file named for the interpreter and the regex
-  engine's version (``sys.implementation.cache_tag``, ``_sre.MAGIC``), so a changed pattern
-  is simply a new entry and another Python never reads it;
+* keyed by the pattern's text and flags, in a file named for the interpreter, its exact
+  release and the regex engine's version (``sys.implementation.cache_tag``,
+  ``sys.hexversion``, ``_sre.MAGIC``), so a changed pattern is simply a new entry and
+  another Python never reads it;
 * written only when a process compiled something new, at exit, atomically (a temporary file
   renamed), and not at all where Python writes no bytecode (``PYTHONDONTWRITEBYTECODE``) or
   the folder is read-only (a frozen bundle): then every process compiles, as before;
@@ -56,8 +57,12 @@ def _default_path() -> Path | None:
     """Beside this module's own bytecode (``PYTHONPYCACHEPREFIX`` moves both)."""
     if _sre is None or sys.implementation.cache_tag is None:
         return None
-    folder = Path(importlib.util.cache_from_source(__file__)).parent
-    return folder / f"patterns.{sys.implementation.cache_tag}-{_sre.MAGIC}.marshal"
+    try:
+        folder = Path(importlib.util.cache_from_source(__file__)).parent
+    except (NotImplementedError, ValueError, TypeError):  # a frozen or odd install: no file
+        return None
+    # The exact release too: a patch release may fix the compiler without a new MAGIC.
+    return folder / f"patterns.{sys.implementation.cache_tag}-{sys.hexversion:x}-{_sre.MAGIC}.marshal"
 
 
 class PatternCache:
