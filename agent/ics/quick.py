@@ -6,10 +6,11 @@ for a file of 100,000 overrides that is 80% of an import and of a sync pull (iss
 UID, RECURRENCE-ID, DTSTART, DTEND, SUMMARY — whose columns need no parser at all.
 
 ``read`` accepts a VEVENT only when every line is one it understands exactly and returns
-``None`` for anything else, which then goes through icalendar as before: a parameter (TZID,
-RANGE, LANGUAGE...), a property outside ``_ALLOWED`` (RRULE, RDATE, EXDATE, DURATION, X-...),
-a sub-component (VALARM), a folded or over-long line, a bare LF, a doubled property, a
-text value with an escape, comma, semicolon or control character, a time value that is not
+``None`` for anything else, which then goes through icalendar as before: a parameter (a TZID
+whose zone the caller does not vouch for, RANGE, LANGUAGE...), a property outside ``_ALLOWED`` (RRULE, RDATE, EXDATE, DURATION, X-...),
+a sub-component (VALARM), a folded or over-long line, a bare LF among CRLFs, a doubled
+property, a text value with a bare comma or semicolon, an escape icalendar would rewrite or a
+control character, a time value that is not
 ``YYYYMMDDTHHMMSS[Z]`` (or ``;VALUE=DATE:YYYYMMDD``), start and end of different kinds or
 in the wrong order (those are repairs), no UID or no DTSTART. What it accepts, icalendar
 reads to the very same ``EventFields`` and re-serialises to the very same text (CRLF
@@ -57,7 +58,9 @@ def read(text: str, zone_of: ZoneOf | None = None) -> EventFields | None:
     """The columns of ``text`` (one VEVENT) when it is plain enough to need no parser.
 
     With ``zone_of``, a time with a TZID the caller resolves (an IANA name that the file's
-    own zones leave as it is) is read too; without it every TZID goes to icalendar."""
+    own zones leave as it is) is read too; without it every TZID goes to icalendar. Lines
+    may all end in LF instead (Radicale serves them so); a mix is left to icalendar."""
+    text = _crlf(text)
     if not text.endswith("\r\nEND:VEVENT\r\n") or not text.startswith("BEGIN:VEVENT\r\n"):
         return None
     body = text[14:-14]
@@ -86,6 +89,11 @@ def read(text: str, zone_of: ZoneOf | None = None) -> EventFields | None:
             return None  # doubled: the repairs decide
         values[name] = value
     return _fields(values, _ODD.search(body) is None, zones)
+
+
+def _crlf(text: str) -> str:
+    """Every line break CRLF, where all were LF (icalendar reads both alike and writes CRLF)."""
+    return text.replace("\n", "\r\n") if "\r" not in text else text
 
 
 def _unescaped(value: str) -> str | None:
@@ -203,7 +211,7 @@ def serialised(text: str) -> str:
     """``text`` (accepted by ``read``) as icalendar writes it: the same lines, in its
     canonical order (``Event.canonical_order`` first, the rest by name). A sync pull
     stores what icalendar would have written, without parsing the event to write it."""
-    lines = text[14:-14].split("\r\n")
+    lines = _crlf(text)[14:-14].split("\r\n")
     order = _order()
     rest = len(order)
 

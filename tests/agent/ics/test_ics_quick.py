@@ -45,6 +45,7 @@ PLAIN = [
     _event("UID:e", "DTSTART:20261201T090000Z", "SUMMARY:" + "x" * 66),  # 74 octets: icalendar does not fold
     _event("UID:f", "DTSTART:20261201T090000Z", "SUMMARY:" + "é" * 33),  # 74 octets in UTF-8
     _event("UID:e", "DTSTART:20261201T090000Z", r"SUMMARY:a\, b"),  # escapes icalendar writes back as they are
+    "BEGIN:VEVENT\nUID:lf\nDTSTART:20261201T090000Z\nSUMMARY:only LF\nEND:VEVENT\n",  # as Radicale serves
 ]  # fmt: skip
 
 REFUSED = {
@@ -58,7 +59,6 @@ REFUSED = {
     "folded": _event("UID:f", "DTSTART:20261201T090000Z", "SUMMARY:a", " b"),
     "long line": _event("UID:l", "DTSTART:20261201T090000Z", "SUMMARY:" + "x" * 67),  # 75: icalendar folds
     "long in UTF-8": _event("UID:l8", "DTSTART:20261201T090000Z", "SUMMARY:" + "é" * 33 + "x"),
-    "bare LF": "BEGIN:VEVENT\nUID:lf\nDTSTART:20261201T090000Z\nEND:VEVENT\n",
     "LF inside": _event("UID:lf2", "DTSTART:20261201T090000Z\nSUMMARY:x"),
     "comma": _event("UID:c", "DTSTART:20261201T090000Z", "SUMMARY:a, b"),
     "control": _event("UID:n", "DTSTART:20261201T090000Z", "SUMMARY:a\x00b"),
@@ -130,6 +130,7 @@ ZONED = [
     _event("UID:z2", "RECURRENCE-ID;TZID=Europe/Berlin:20260329T023000", "DTSTART;TZID=Europe/Berlin:20260329T023000",
            "DTEND;TZID=Europe/Berlin:20260329T033000", "SUMMARY:in the spring-forward gap"),
     _event("UID:z3", "DTSTART;TZID=America/Argentina/Buenos_Aires:20261101T010000", "SUMMARY:no end"),
+    _event("UID:z4", "DTSTART;TZID=Asia/Shanghai:20261201T090000", r"DESCRIPTION:x\, y").replace("\r\n", "\n"),
 ]  # fmt: skip
 
 REFUSED_ZONED = {
