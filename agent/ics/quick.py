@@ -7,7 +7,8 @@ UID, RECURRENCE-ID, DTSTART, DTEND, SUMMARY — whose columns need no parser at 
 
 ``read`` accepts a VEVENT only when every line is one it understands exactly and returns
 ``None`` for anything else, which then goes through icalendar as before: a parameter (a TZID
-whose zone the caller does not vouch for, RANGE, LANGUAGE...), a property outside ``_ALLOWED`` (RRULE, RDATE, EXDATE, DURATION, X-...),
+whose zone the caller does not vouch for, RANGE, LANGUAGE...), a property outside
+``_ALLOWED`` (RRULE, RDATE, EXDATE, DURATION, X-...),
 a sub-component (VALARM), a folded or over-long line, a bare LF among CRLFs, a doubled
 property, a text value with a bare comma or semicolon, an escape icalendar would rewrite or a
 control character, a time value that is not
