@@ -1,11 +1,12 @@
 """ICS import/export benchmark: our import vs a bare icalendar parse vs khal, and our export.
 
 Run:  .venv/bin/python benchmarks/bench_ics.py [--events 10000] [--runs 3] [--khal PATH]
-      .venv/bin/python benchmarks/bench_ics.py --memory 100000 [--code-root DIR]
+      .venv/bin/python benchmarks/bench_ics.py --memory 100000 [--code-root DIR ...] [--runs N]
 
 ``--memory N`` writes an N-event file and imports it in a fresh child process, which
 reports its peak RSS (``VmHWM``) and times; ``--code-root`` imports another checkout's
-``agent`` (e.g. ``git archive`` of an older commit) for a before/after figure.
+``agent`` (``git worktree add`` of an older commit); given twice, the two checkouts'
+children alternate on the same file, ``--runs`` times each, for a before/after figure.
 
 khal is a dev-only peer kept out of our venv (python3 -m venv /tmp/khalvenv &&
 /tmp/khalvenv/bin/pip install khal); pass its binary with --khal or KHAL=/tmp/khalvenv/bin/khal.
@@ -207,40 +208,53 @@ print(report.imported, len(report.errors), wall, cpu, before, peak)
 """
 
 
-def memory(count: int, code_root: str) -> int:
-    """Peak RSS of one import of a ``count``-event file, in a child that does nothing else."""
+def memory(count: int, code_roots: list[str], runs: int = 1) -> int:
+    """Peak RSS and time of one import of a ``count``-event file, in a child that does nothing
+    else; with several ``code_roots`` (checkouts of two commits) the children alternate, so a
+    before/after comes from one run on one file, medians of ``runs``."""
     workdir = Path(tempfile.mkdtemp(prefix="richeng-bench-mem-"))
     ics_path = workdir / "bench.ics"
     ics_path.write_bytes(generate(count))
     size = ics_path.stat().st_size
-    done = subprocess.run(
-        [sys.executable, "-c", _MEMORY_CHILD, code_root, str(ics_path)], capture_output=True, text=True, check=False
-    )
+    found: dict[str, list[tuple[float, float, int]]] = {root: [] for root in code_roots}
+    for index in range(runs):
+        for root in code_roots if index % 2 == 0 else code_roots[::-1]:
+            done = subprocess.run(
+                [sys.executable, "-c", _MEMORY_CHILD, root, str(ics_path)], capture_output=True, text=True, check=False
+            )
+            if done.returncode != 0:
+                print(done.stderr[-2000:])
+                shutil.rmtree(workdir, ignore_errors=True)
+                return 1
+            imported, errors, wall, cpu, before, peak = done.stdout.split()[-6:]
+            found[root].append((float(wall), float(cpu), int(peak)))
+            print(
+                f"import of {count} events ({size / 1e6:.1f} MB file, code from {root}): {imported} rows, {errors} errors,"
+                f" {float(wall):.1f} s wall, {float(cpu):.1f} s cpu; peak RSS {int(peak) / 1024:.0f} MB"
+                f" (RSS just before the import, interpreter and modules: {int(before) / 1024:.0f} MB;"
+                f" {int(peak) * 1024 / size:.1f}x the file)"
+            )
     shutil.rmtree(workdir, ignore_errors=True)
-    if done.returncode != 0:
-        print(done.stderr[-2000:])
-        return 1
-    imported, errors, wall, cpu, before, peak = done.stdout.split()[-6:]
-    print(
-        f"import of {count} events ({size / 1e6:.1f} MB file, code from {code_root}): {imported} rows, {errors} errors,"
-        f" {float(wall):.1f} s wall, {float(cpu):.1f} s cpu; peak RSS {int(peak) / 1024:.0f} MB"
-        f" (RSS just before the import, interpreter and modules: {int(before) / 1024:.0f} MB;"
-        f" {int(peak) * 1024 / size:.1f}x the file)"
-    )
+    if runs > 1:
+        for root, rows in found.items():
+            walls = statistics.median(row[0] for row in rows)
+            cpus = statistics.median(row[1] for row in rows)
+            peaks = statistics.median(row[2] for row in rows)
+            print(f"median of {runs}, code from {root}: {walls:.2f} s wall, {cpus:.2f} s cpu, peak RSS {peaks / 1024:.0f} MB")
     return 0
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--memory", type=int, default=0, help="only measure the peak RSS of importing this many events")
-    parser.add_argument("--code-root", default=str(Path(__file__).resolve().parent.parent))
+    parser.add_argument("--code-root", action="append", help="checkout to import with (repeat to compare; default: this one)")
     parser.add_argument("--events", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--khal", default=os.environ.get("KHAL", ""), help="khal binary (or KHAL env var)")
     parser.add_argument("--khal-runs", type=int, default=1, help="khal is slow; median over this many runs")
     args = parser.parse_args()
     if args.memory:
-        return memory(args.memory, args.code_root)
+        return memory(args.memory, args.code_root or [str(Path(__file__).resolve().parent.parent)], args.runs)
 
     data = generate(args.events)
     workdir = Path(tempfile.mkdtemp(prefix="richeng-bench-"))

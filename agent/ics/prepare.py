@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import icalendar
 import recurring_ical_events
@@ -109,6 +110,18 @@ class CalendarContext:
         self.x_wr_timezone = named[0] if named else None
         self.calendar_name = raw.text_property("X-WR-CALNAME")
         self.resolved: dict[str, zones.Resolution] = {}
+
+    def plain_zone(self, tzid: str) -> tzinfo | None:
+        """The zone of ``tzid`` for ``quick.read``: only an IANA name, exactly as written, that
+        this file defines no VTIMEZONE for (nothing then rewrites the line, and icalendar
+        reads it as that zone); None leaves the event to icalendar."""
+        if tzid in self.timezones or tzid in self.refused_zones:
+            return None
+        named = zones.iana_name(tzid)
+        if named is None or named[0] != tzid:
+            return None
+        resolution = self.resolve(tzid)
+        return ZoneInfo(tzid) if resolution.convert is None and resolution.iana == tzid else None
 
     def resolve(self, tzid: str) -> zones.Resolution:
         found = self.resolved.get(tzid)
@@ -215,11 +228,12 @@ def prepare(raw: RawComponent, context: CalendarContext, position: int, *, quick
 
 def prepare_plain(text: str, line: int, context: CalendarContext, position: int) -> Prepared | None:
     """The event without a parser when ``quick.read`` takes it (most overrides are that plain);
-    None otherwise. It takes no TZID, so no zone is rewritten; X-WR-TIMEZONE would rewrite
-    its times, so a calendar with one goes through icalendar. Nothing it takes needs a repair."""
+    None otherwise. The only TZIDs it takes are IANA names no rewrite touches
+    (``CalendarContext.plain_zone``); X-WR-TIMEZONE would rewrite its times, so a calendar
+    with one goes through icalendar. Nothing it takes needs a repair."""
     if context.x_wr_timezone:
         return None
-    fields = quick.read(text)
+    fields = quick.read(text, context.plain_zone)
     return None if fields is None else Prepared(fields, None, text, text, line, None, position, [], plain=True)
 
 

@@ -23,6 +23,7 @@ from typing import Any, Final
 from zoneinfo import ZoneInfo
 
 from agent.messages.catalogue import render
+from agent.timesym import pattern_cache
 from agent.timesym import sentence_words as S
 from agent.timesym import words as W
 from agent.timesym.context import TimeContext, local_datetime
@@ -143,10 +144,10 @@ def _failed(text: str, problem: str, spans: tuple[Span, ...] = ()) -> QuickEvent
 # Small text helpers
 # --------------------------------------------------------------------------
 
-_GLUE_GAP: Final = re.compile(r"^[\s的,，、]*$")
-_AT_GLUE: Final = re.compile(r"^[\s的,，、]*(?:(?:at|@)\s*)?$")
-_LEAD_EN: Final = re.compile(r"(?:(?<=\s)|^)(?:" + "|".join(re.escape(w) for w in S.LEADS_EN) + r")\s*$")
-_LEAD_ZH: Final = re.compile(r"(?:" + "|".join(S.LEADS_ZH) + r")\s*$")
+_GLUE_GAP: Final = pattern_cache.compile(r"^[\s的,，、]*$")
+_AT_GLUE: Final = pattern_cache.compile(r"^[\s的,，、]*(?:(?:at|@)\s*)?$")
+_LEAD_EN: Final = pattern_cache.compile(r"(?:(?<=\s)|^)(?:" + "|".join(re.escape(w) for w in S.LEADS_EN) + r")\s*$")
+_LEAD_ZH: Final = pattern_cache.compile(r"(?:" + "|".join(S.LEADS_ZH) + r")\s*$")
 
 
 def _empty_gap(s: str, start: int, end: int, inside: list[Tok], glue: re.Pattern[str] | None = None) -> bool:
@@ -383,10 +384,12 @@ def _segments(n: int, removed: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
-_ZH_STOPS: Final = re.compile("|".join(re.escape(w) for w in sorted(S.PLACE_STOPS_ZH, key=len, reverse=True)))
-_ZH_SUFFIXES: Final = re.compile("|".join(re.escape(w) for w in sorted(S.PLACE_SUFFIXES_ZH, key=len, reverse=True)))
-_EN_PLACE: Final = re.compile(r"(?:(?<=\s)|^)(?:at|@)\s+(?P<p>[^\s\d,.;!?][^,.;!?]*)", re.IGNORECASE)
+_ZH_STOPS: Final = pattern_cache.compile("|".join(re.escape(w) for w in sorted(S.PLACE_STOPS_ZH, key=len, reverse=True)))
+_ZH_SUFFIXES: Final = pattern_cache.compile("|".join(re.escape(w) for w in sorted(S.PLACE_SUFFIXES_ZH, key=len, reverse=True)))
+_EN_PLACE: Final = pattern_cache.compile(r"(?:(?<=\s)|^)(?:at|@)\s+(?P<p>[^\s\d,.;!?][^,.;!?]*)", re.IGNORECASE)
 _EN_STOP_WORDS: Final = frozenset(S.PLACE_STOPS_EN)
+#: Compiled once (its wide character class costs ~2 ms to compile, in every process).
+_CJK_GAP: Final = pattern_cache.compile(r"(?<=[\u2e80-\u9fff]) (?=[\u2e80-\u9fff])")
 
 
 def _place(
@@ -443,12 +446,12 @@ def _join(text: str, segments: list[tuple[int, int]]) -> str:
         out += piece if not out else ("" if out.endswith(" ") else " ") + piece
     out = re.sub(r"\s+", " ", out).strip()
     # a space the removal put between two Chinese characters is not the user's
-    return re.sub(r"(?<=[\u2e80-\u9fff]) (?=[\u2e80-\u9fff])", "", out)
+    return _CJK_GAP.sub("", out)
 
 
 _EN_EDGE: Final = "|".join(re.escape(w) for w in sorted(S.TITLE_EDGE_EN, key=len, reverse=True))
-_EN_HEAD: Final = re.compile(rf"^(?:{_EN_EDGE})(?:\s+|$)", re.IGNORECASE)
-_EN_TAIL: Final = re.compile(rf"(?:^|\s)(?:{_EN_EDGE})$", re.IGNORECASE)
+_EN_HEAD: Final = pattern_cache.compile(rf"^(?:{_EN_EDGE})(?:\s+|$)", re.IGNORECASE)
+_EN_TAIL: Final = pattern_cache.compile(rf"(?:^|\s)(?:{_EN_EDGE})$", re.IGNORECASE)
 _PUNCT_EDGE: Final = " \t,，。.;；:：、!！?？~-–—·"
 
 

@@ -25,6 +25,7 @@ from datetime import date, time, timedelta
 from typing import Final
 from zoneinfo import ZoneInfo
 
+from agent.timesym import pattern_cache
 from agent.timesym import sentence_words as S
 from agent.timesym import words as W
 from agent.timesym.context import TimeContext, add_months, local_datetime
@@ -305,7 +306,7 @@ def _zone(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
 
 
 def _rule(pattern: str, handler: _Handler) -> tuple[re.Pattern[str], _Handler]:
-    return re.compile(pattern), handler
+    return pattern_cache.compile(pattern), handler
 
 
 _WD_LIST_ZH: Final = rf"{_WD_ZH}(?:{_LIST_SEP_ZH}(?:{_WEEK_ZH})?\s*{_WD_ZH}{_NOT_HOUR})*"

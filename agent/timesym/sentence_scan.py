@@ -21,7 +21,7 @@ from datetime import date, timedelta
 from functools import lru_cache
 from typing import Final
 
-from agent.timesym import sentence_repeat
+from agent.timesym import pattern_cache, sentence_repeat
 from agent.timesym import sentence_words as S
 from agent.timesym import words as W
 from agent.timesym.context import TimeContext, add_months
@@ -466,7 +466,7 @@ def _title_word(m: re.Match[str], ctx: TimeContext) -> list[Token] | None:
 
 
 def _rule(pattern: str, handler: _Handler) -> tuple[re.Pattern[str], _Handler]:
-    return re.compile(pattern), handler
+    return pattern_cache.compile(pattern), handler
 
 
 _REL_ALL = [*W.RELATIVE_DAYS, *S.MORE_RELATIVE_DAYS]

@@ -11,9 +11,9 @@ sentence with these words (problem ``unread``): nothing is guessed and nothing i
 
 from __future__ import annotations
 
-import re
 from typing import Final
 
+from agent.timesym import pattern_cache
 from agent.timesym import sentence_words as S
 from agent.timesym import words as W
 from agent.timesym.patterns import MONTHS, alt
@@ -21,7 +21,7 @@ from agent.timesym.sentence_tokens import DurationTok, EndTok, RepeatTok, Tok, T
 
 _D: Final = "[0-9一二三四五六七八九十两]"
 #: What a day or time word looks like when no rule read it (checked on characters no token covers).
-RESIDUE: Final = re.compile(
+RESIDUE: Final = pattern_cache.compile(
     "|".join(
         [
             rf"(?<![a-z])(?:{MONTHS})\.?\s*[0-9]{{1,2}}(?:st|nd|rd|th)?(?![0-9a-z])",

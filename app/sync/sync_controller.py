@@ -24,7 +24,8 @@ from agent.store.changes import ChangeSet
 from agent.store.db import Store
 from agent.sync.accounts import AccountService, set_sync_interval_minutes, sync_interval_minutes
 from agent.sync.conflicts import Conflict
-from agent.sync.engine import SyncEngine, SyncReport
+from agent.sync.engine import SyncEngine
+from agent.sync.report import SyncReport
 from agent.sync.secrets import Secrets
 from app.background_op import BackgroundOp
 from app.worker import Channel, describe

@@ -9,15 +9,17 @@ must survive export and re-import.
 
 from __future__ import annotations
 
-from datetime import UTC
+from datetime import UTC, tzinfo
 from importlib.resources import files
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
-from agent.ics import quick
+from agent.ics import quick, zones
 from agent.ics.exporter import export_calendar
 from agent.ics.importer import import_bytes
+from agent.ics.prepare import CalendarContext, prepare_plain
 from agent.ics.reader import scan
 from agent.services.calendars import CalendarService
 from agent.store.components import index_fields, parse_component
@@ -42,6 +44,8 @@ PLAIN = [
     _event("UID:d", "DTSTART:20240229T235959Z", "DTEND:20240301T000001Z", "SUMMARY:"),
     _event("UID:e", "DTSTART:20261201T090000Z", "SUMMARY:" + "x" * 66),  # 74 octets: icalendar does not fold
     _event("UID:f", "DTSTART:20261201T090000Z", "SUMMARY:" + "é" * 33),  # 74 octets in UTF-8
+    _event("UID:e", "DTSTART:20261201T090000Z", r"SUMMARY:a\, b"),  # escapes icalendar writes back as they are
+    "BEGIN:VEVENT\nUID:lf\nDTSTART:20261201T090000Z\nSUMMARY:only LF\nEND:VEVENT\n",  # as Radicale serves
 ]  # fmt: skip
 
 REFUSED = {
@@ -55,9 +59,7 @@ REFUSED = {
     "folded": _event("UID:f", "DTSTART:20261201T090000Z", "SUMMARY:a", " b"),
     "long line": _event("UID:l", "DTSTART:20261201T090000Z", "SUMMARY:" + "x" * 67),  # 75: icalendar folds
     "long in UTF-8": _event("UID:l8", "DTSTART:20261201T090000Z", "SUMMARY:" + "é" * 33 + "x"),
-    "bare LF": "BEGIN:VEVENT\nUID:lf\nDTSTART:20261201T090000Z\nEND:VEVENT\n",
     "LF inside": _event("UID:lf2", "DTSTART:20261201T090000Z\nSUMMARY:x"),
-    "escape": _event("UID:e", "DTSTART:20261201T090000Z", r"SUMMARY:a\, b"),
     "comma": _event("UID:c", "DTSTART:20261201T090000Z", "SUMMARY:a, b"),
     "control": _event("UID:n", "DTSTART:20261201T090000Z", "SUMMARY:a\x00b"),
     "doubled": _event("UID:dd", "DTSTART:20261201T090000Z", "DTSTART:20261201T100000Z"),
@@ -106,7 +108,7 @@ def test_every_corpus_event_it_accepts_reads_as_icalendar_reads_it() -> None:
                 for component in calendar.components:
                     if component.name != "VEVENT" or component.problem:
                         continue
-                    fields = quick.read(component.text)
+                    fields = quick.read(component.text, _iana)
                     if fields is None:
                         continue
                     accepted += 1
@@ -114,6 +116,67 @@ def test_every_corpus_event_it_accepts_reads_as_icalendar_reads_it() -> None:
                     assert fields == index_fields(parsed), path
                     assert quick.serialised(component.text) == parsed.to_ical().decode(), path
     assert accepted >= 1
+
+
+def _iana(tzid: str) -> tzinfo | None:
+    """What ``CalendarContext.plain_zone`` vouches for in a file without VTIMEZONEs."""
+    named = zones.iana_name(tzid)
+    return ZoneInfo(tzid) if named is not None and named[0] == tzid else None
+
+
+ZONED = [
+    _event("UID:z1", "DTSTART;TZID=Asia/Shanghai:20261201T090000", "DTEND;TZID=Asia/Shanghai:20261201T100000",
+           r"DESCRIPTION:Agenda: review\, plan\, decide.", r"SUMMARY:a\;b\nc\\d", "LOCATION:Room 1"),
+    _event("UID:z2", "RECURRENCE-ID;TZID=Europe/Berlin:20260329T023000", "DTSTART;TZID=Europe/Berlin:20260329T023000",
+           "DTEND;TZID=Europe/Berlin:20260329T033000", "SUMMARY:in the spring-forward gap"),
+    _event("UID:z3", "DTSTART;TZID=America/Argentina/Buenos_Aires:20261101T010000", "SUMMARY:no end"),
+    _event("UID:z4", "DTSTART;TZID=Asia/Shanghai:20261201T090000", r"DESCRIPTION:x\, y").replace("\r\n", "\n"),
+]  # fmt: skip
+
+REFUSED_ZONED = {
+    "two zones": _event("UID:r1", "DTSTART;TZID=Asia/Shanghai:20261201T090000", "DTEND;TZID=Europe/Berlin:20261201T100000"),
+    "zone and floating": _event("UID:r2", "DTSTART;TZID=Asia/Shanghai:20261201T090000", "DTEND:20261201T100000"),
+    "quoted": _event("UID:r3", 'DTSTART;TZID="Asia/Shanghai":20261201T090000'),
+    "a second parameter": _event("UID:r4", "DTSTART;VALUE=DATE-TIME;TZID=Asia/Shanghai:20261201T090000"),
+    "zone and Z": _event("UID:r5", "DTSTART;TZID=Asia/Shanghai:20261201T090000Z"),
+    "not vouched for": _event("UID:r6", "DTSTART;TZID=Mars/Olympus_Mons:20261201T090000"),
+    "UTC by name": _event("UID:r7", "DTSTART;TZID=UTC:20261201T090000"),
+    "case differs": _event("UID:r8", "DTSTART;TZID=asia/shanghai:20261201T090000"),
+    "escaped N": _event("UID:r9", "DTSTART:20261201T090000Z", r"SUMMARY:a\Nb"),
+    "escaped colon": _event("UID:ra", "DTSTART:20261201T090000Z", r"SUMMARY:a\:b"),
+    "comma after a backslash": _event("UID:rb", "DTSTART:20261201T090000Z", r"SUMMARY:a\\,b"),
+    "lone backslash": _event("UID:rc", "DTSTART:20261201T090000Z", "SUMMARY:a\\"),
+    "escape in a UID": _event(r"UID:r\,d", "DTSTART:20261201T090000Z"),
+    "escape in a status": _event("UID:re", "DTSTART:20261201T090000Z", r"STATUS:TENTA\,TIVE"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("text", ZONED)
+def test_zoned_times_and_escaped_text_read_and_write_as_icalendar_does(text: str) -> None:
+    component = parse_component(text)
+    assert quick.read(text, _iana) == index_fields(component)
+    assert quick.serialised(text) == component.to_ical().decode()
+    assert quick.read(text) is None or "TZID" not in text  # without a zone to vouch, icalendar decides
+
+
+@pytest.mark.parametrize("name", list(REFUSED_ZONED))
+def test_zones_and_escapes_it_is_unsure_of_are_left_to_icalendar(name: str) -> None:
+    assert quick.read(REFUSED_ZONED[name], _iana) is None
+
+
+def test_a_zone_the_file_defines_itself_is_left_to_icalendar() -> None:
+    """A VTIMEZONE in the file may say something else than the IANA zone of the same name
+    (and a private one is converted): then the event is parsed, as before."""
+    event = ZONED[0]
+    body = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\n{zone}" + event + "END:VCALENDAR\r\n"
+    zone = ("BEGIN:VTIMEZONE\r\nTZID:Asia/Shanghai\r\nBEGIN:STANDARD\r\nDTSTART:19700101T000000\r\n"
+            "TZOFFSETFROM:+0900\r\nTZOFFSETTO:+0900\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\n")  # fmt: skip
+    for text, plain in ((body.format(zone=""), True), (body.format(zone=zone), False)):
+        (calendar,) = scan(text.encode(), "t.ics")
+        context = CalendarContext(calendar)
+        (raw,) = [component for component in calendar.components if component.name == "VEVENT"]
+        assert (prepare_plain(raw.text, raw.line, context, 0) is not None) is plain
+        assert (context.plain_zone("Asia/Shanghai") is not None) is plain
 
 
 def _overrides_file() -> bytes:

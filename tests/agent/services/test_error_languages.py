@@ -65,8 +65,8 @@ def test_a_bad_case_says_where_in_both_languages() -> None:
 
 
 def test_a_failed_request_and_a_run_problem_read_in_both_languages() -> None:
-    from agent.sync.engine import SyncProblem
-    from agent.sync.remote import RemoteError, Stale, classify_failure, describe_transport
+    from agent.sync.remote_errors import RemoteError, Stale, classify_failure, describe_transport
+    from agent.sync.report import SyncProblem
 
     code, params = describe_transport(ConnectionRefusedError("[Errno 111] Connection refused"), "https://dav.example/x/", 30)
     error = RemoteError(code, **params)

@@ -18,7 +18,8 @@ from xml.etree import ElementTree
 import icalendar
 import recurring_ical_events
 
-from agent.sync.engine import SyncEngine, SyncReport
+from agent.sync.engine import SyncEngine
+from agent.sync.report import SyncReport
 from tests.support.caldav_server import CalDavServer, Device
 from tests.support.clock import SHANGHAI
 from tests.support.fault_proxy import FaultProxy

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import pytest
 
-from agent.sync.engine import SyncReport
+from agent.sync.report import SyncReport
 from tests.agent.sync.remote_state import BASE, ServerSide, device_behind, impatient_run, local_instances, local_uids
 from tests.support.caldav_server import CalDavServer, Device
 from tests.support.fault_proxy import KINDS, MODES, Fault, FaultProxy

@@ -30,7 +30,7 @@ from xml.sax.saxutils import escape
 import pytest
 
 from agent.store.components import build_event
-from agent.sync.engine import SyncReport
+from agent.sync.report import SyncReport
 from agent.sync.transport import Limits
 from tests.agent.sync.hostile import Answer, Elsewhere, HostileServer, Request, add_members, member, multistatus
 from tests.agent.sync.remote_state import BASE, ServerSide, device_behind, event_text, token_of
