@@ -44,6 +44,7 @@ from agent.store.changes import ChangeSet
 from agent.store.components import set_alarms
 from agent.store.fields import read, write
 from agent.store.occurrence import Occurrence
+from agent.store.read_only import ReadOnlyCalendars
 from agent.timesym.context import TimeContext, local_datetime
 from agent.timesym.grammar import SymbolError
 from agent.timesym.resolve import resolve, resolve_time
@@ -272,6 +273,7 @@ class ChatEditService:
                     name=args["calendarName"],
                     calendars=", ".join(self.calendars.names()),
                 )
+            ReadOnlyCalendars(self.store, self.profile_id).check(choice.calendar.id)  # no move into one
             plan["calendar"] = choice.calendar.name
             plan["calendar_id"] = choice.calendar.id
         for key, name in (("location", "location"), ("notes", "notes")):
@@ -304,6 +306,13 @@ class ChatEditService:
         if not search.matches:
             return base.outcome("no_match")
         answers = [reason for reason in reasons if reason.partition(":")[0] in ANSWER_KINDS]
+        if not answers:  # a change: events in read-only calendars are not offered; none left, the model is told why
+            read_only = ReadOnlyCalendars(self.store, self.profile_id)
+            locked = read_only.ids()
+            writable = [occ for occ in search.matches if occ.calendar_id not in locked]
+            if not writable:
+                read_only.check(occ.calendar_id for occ in search.matches)
+            search.matches = writable
         if answers:  # not a request: say what is there, leave nothing a "yes" could write
             options = [as_option(occ) for occ in search.matches[:MAX_OPTIONS]]
             if len(search.matches) == 1:
