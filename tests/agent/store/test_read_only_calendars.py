@@ -65,7 +65,9 @@ def snapshot(store: Store) -> list[tuple[object, ...]]:
 
 
 def held(store: Store, profile_id: int) -> Occurrence:
-    return next(occ for occ in EventRepo(store, profile_id).occurrences(START - timedelta(days=1), START + timedelta(days=1), SHANGHAI))
+    return next(
+        occ for occ in EventRepo(store, profile_id).occurrences(START - timedelta(days=1), START + timedelta(days=1), SHANGHAI)
+    )
 
 
 def draft(calendar_id: int, title: str = "Mine") -> EventDraft:
@@ -170,12 +172,12 @@ def test_an_import_into_it_is_refused_whole_and_its_uids_are_left_alone(store: S
     seeded(store, profile_id, why)
     before = snapshot(store)
     text = (
-        "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\n"
-        "BEGIN:VEVENT\r\nUID:held\r\nDTSTAMP:20261201T000000Z\r\nSEQUENCE:5\r\nDTSTART:20261202T080000Z\r\n"
-        "DTEND:20261202T090000Z\r\nSUMMARY:Overwritten\r\nEND:VEVENT\r\n"
-        "BEGIN:VEVENT\r\nUID:new-one\r\nDTSTAMP:20261201T000000Z\r\nDTSTART:20261203T080000Z\r\n"
-        "DTEND:20261203T090000Z\r\nSUMMARY:New\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
-    ).encode()
+        b"BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\n"
+        b"BEGIN:VEVENT\r\nUID:held\r\nDTSTAMP:20261201T000000Z\r\nSEQUENCE:5\r\nDTSTART:20261202T080000Z\r\n"
+        b"DTEND:20261202T090000Z\r\nSUMMARY:Overwritten\r\nEND:VEVENT\r\n"
+        b"BEGIN:VEVENT\r\nUID:new-one\r\nDTSTAMP:20261201T000000Z\r\nDTSTART:20261203T080000Z\r\n"
+        b"DTEND:20261203T090000Z\r\nSUMMARY:New\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+    )
     with pytest.raises(ReadOnlyCalendarError):
         import_bytes(store, profile_id, text, "Feed")
     assert snapshot(store) == before
