@@ -45,6 +45,7 @@ from agent.store import journal
 from agent.store.changes import ChangeSet
 from agent.store.db import Store
 from agent.store.occurrence import Occurrence
+from agent.store.read_only import ReadOnlyCalendarError, ReadOnlyCalendars
 from app.background_op import BackgroundOp
 from app.i18n import error_text
 from app.worker import describe
@@ -77,6 +78,7 @@ class Operations(QObject):
         self.profile_id = profile_id
         self.edits = EditService(store, profile_id, origin="user")
         self.calendars = CalendarService(store, profile_id)
+        self.read_only = ReadOnlyCalendars(store, profile_id)
         self._undo: list[UndoEntry] = []
         self._redo: list[UndoEntry] = []
         self._keep = False  # the last journal revert failed in a way worth retrying
@@ -336,6 +338,30 @@ class Operations(QObject):
         except UserFacingError as exc:
             self.failed.emit(error_text(exc))
             return None
+
+    # ---- read-only calendars (agent/store/read_only.py; the services refuse the write too) ---
+
+    def writable_calendars(self) -> list[Calendar]:
+        """The calendars a new event, a move or a duplicate may go to: not a subscription,
+        not one its server shares read-only."""
+        locked = self.read_only.ids()
+        return [calendar for calendar in self.calendars.list() if calendar.id not in locked]
+
+    def read_only_refusal(self, calendar_id: int) -> ReadOnlyCalendarError | None:
+        """The refusal a write into ``calendar_id`` would meet, or None when it is writable."""
+        try:
+            self.read_only.check(calendar_id)
+        except ReadOnlyCalendarError as exc:
+            return exc
+        return None
+
+    def refuse_read_only(self, occ: Occurrence) -> bool:
+        """True (and the one message shown) when ``occ`` is in a read-only calendar: a drag,
+        a resize or a delete stops here, before a scope is even asked."""
+        refusal = self.read_only_refusal(occ.calendar_id)
+        if refusal is not None:
+            self.failed.emit(error_text(refusal))
+        return refusal is not None
 
     # ---- events --------------------------------------------------------------------------
 

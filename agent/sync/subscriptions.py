@@ -22,13 +22,10 @@ import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 from agent.errors import NotFoundError, UserFacingError, ValidationError
-from agent.ics.importer import own_text, prepare_repaired
-from agent.ics.prepare import CalendarContext, ComponentError, Prepared
-from agent.ics.reader import IcsReadError, scan, to_utf8
 from agent.messages.catalogue import render
 from agent.services.calendars import Calendar, CalendarService
 from agent.services.text import MAX_CALENDAR_NAME
@@ -37,6 +34,9 @@ from agent.store.components import parse_component
 from agent.store.db import Store, utc_now_iso
 from agent.store.events import EventRepo
 from agent.sync.transport import DEFAULT_LIMITS, BodyTooLarge, BoundedSession, DeadlinePassed, Limits
+
+if TYPE_CHECKING:
+    from agent.ics.prepare import Prepared
 
 # A fetch: the sync body cap, and 30 s from asking to the last byte (issue 31's contract).
 FETCH_LIMITS = replace(DEFAULT_LIMITS, request_s=30.0, read_s=30.0)
@@ -127,7 +127,14 @@ class Feed:
 
 def read_feed(body: bytes, url: str) -> Feed:
     """The events of a fetched body. An HTML page, a body that is not a calendar or one cut
-    short (no closing ``END:VCALENDAR``) raises ``FeedError``: nothing is applied."""
+    short (no closing ``END:VCALENDAR``) raises ``FeedError``: nothing is applied.
+
+    The reader loads here, not with the module: the app's sidebar lists subscriptions at
+    its first paint and needs none of icalendar for that."""
+    from agent.ics.importer import own_text, prepare_repaired
+    from agent.ics.prepare import CalendarContext, ComponentError
+    from agent.ics.reader import IcsReadError, scan, to_utf8
+
     if _HTML.match(body[:512]):
         raise FeedError("sync.subscription_html")
     if b"BEGIN:VCALENDAR" not in body[:4096].upper():
