@@ -22,6 +22,7 @@ import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from datetime import UTC
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -31,7 +32,7 @@ from agent.services.calendars import Calendar, CalendarService
 from agent.services.text import MAX_CALENDAR_NAME
 from agent.store import journal_record
 from agent.store.components import parse_component
-from agent.store.db import Store, utc_now_iso
+from agent.store.db import Store
 from agent.store.events import EventRepo
 from agent.sync.transport import DEFAULT_LIMITS, BodyTooLarge, BoundedSession, DeadlinePassed, Limits
 
@@ -253,7 +254,7 @@ class SubscriptionService:
             calendar = self.calendars.add(chosen)
             cur = conn.execute(
                 "INSERT INTO subscriptions(profile_id, calendar_id, url, created_at) VALUES (?, ?, ?, ?)",
-                (self.profile_id, calendar.id, target, utc_now_iso()),
+                (self.profile_id, calendar.id, target, self._stamp()),
             )
             subscription = self._by_id(int(cur.lastrowid or 0))
             result = self._apply(subscription, calendar, fetched, feed)
@@ -298,7 +299,7 @@ class SubscriptionService:
                 self._write(calendar.id, feed, result)
         self.store.conn.execute(
             "UPDATE subscriptions SET etag = ?, last_modified = ?, refreshed_at = ?, last_error = NULL WHERE id = ?",
-            (fetched.etag, fetched.last_modified, utc_now_iso(), subscription.id),
+            (fetched.etag, fetched.last_modified, self._stamp(), subscription.id),
         )
         return result
 
@@ -338,6 +339,10 @@ class SubscriptionService:
             result.removed += 1
         for uid in sorted(touched):
             repo.expander.materialize(uid)
+
+    def _stamp(self) -> str:
+        """Now by the store's clock (``--now`` moves it), as UTC ISO text."""
+        return self.store.clock().astimezone(UTC).isoformat(timespec="seconds")
 
     def _failed(self, subscription: Subscription, exc: FeedError) -> None:
         with self.store.transaction() as conn:

@@ -341,7 +341,7 @@ class EventDialog(QDialog):
         """Show the event, change nothing: inputs off, the one refusal line on top, no Delete."""
         assert self.refusal is not None
         self.setWindowTitle(self.tr("Event (read-only)"))
-        self.notice.setText("🔒 " + error_text(self.refusal))
+        self.notice.setText(error_text(self.refusal))
         self.notice.show()
         for widget in (self.title, self.location, self.tags):
             widget.setReadOnly(True)

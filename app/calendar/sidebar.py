@@ -17,7 +17,7 @@ from datetime import date, datetime
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QDate, QEvent, QMargins, QPoint, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import (
     QCalendarWidget,
     QColorDialog,
@@ -161,7 +161,8 @@ class Sidebar(QWidget):
     def _mark_read_only(self, item: QListWidgetItem, calendar: Calendar, subscription: Subscription | None) -> None:
         """A lock and "read-only" beside the name; a subscription also says when it was last
         refreshed (or that the last refresh failed, with its line in the tooltip)."""
-        line = "🔒 " + self.tr("Read-only")
+        item.setIcon(locked_swatch(calendar.color, 14))
+        line = self.tr("Read-only")
         tip = [error_text(refusal)] if (refusal := self.ctx.ops.read_only_refusal(calendar.id)) else []
         if subscription is not None:
             when = self._when(subscription.refreshed_at)
@@ -331,3 +332,21 @@ class Sidebar(QWidget):
             QMessageBox.StandardButton.Cancel,
         )
         return answer == QMessageBox.StandardButton.Yes
+
+
+def locked_swatch(color: str, size: int = 14) -> QIcon:
+    """The calendar's colour with a small white padlock drawn on it: read-only at a glance,
+    painted rather than an emoji, which many desktops' fonts lack."""
+    pixmap = QPixmap(size, size)
+    pixmap.fill(QColor(color))
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    pen = QPen(QColor("white"))
+    pen.setWidthF(max(1.2, size / 10))
+    painter.setPen(pen)
+    unit = size / 14
+    painter.drawArc(int(4 * unit), int(2 * unit), int(6 * unit), int(6 * unit), 0, 180 * 16)  # the shackle
+    painter.setBrush(QColor("white"))
+    painter.drawRect(int(3 * unit), int(6 * unit), int(8 * unit), int(6 * unit))  # the body
+    painter.end()
+    return QIcon(pixmap)

@@ -257,6 +257,7 @@ def test_the_cli_contract_and_every_write_into_it_refused_in_one_line(
     assert code == 0 and made["name"] == "Team" and made["added"] == 2
     code, listed, _ = cli(capsys, db, "--json", "subscriptions", "list")
     assert code == 0 and [item["name"] for item in listed] == ["Team"] and listed[0]["error"] is None
+    assert listed[0]["refreshed_at"] == "2026-12-01T02:00:00+00:00"  # the --now clock, not the real one
     code, results, _ = cli(capsys, db, "--json", "subscriptions", "refresh")
     assert code == 0 and results == [{"name": "Team", "added": 0, "updated": 0, "removed": 0, "error": None}]
     assert [list(item) for item in results] == [["name", "added", "updated", "removed", "error"]]
