@@ -65,3 +65,13 @@ def test_delete_of_a_subscribed_event_is_a_tool_error_and_writes_nothing(store: 
     Assistant(store, profile_id, model).turn("把明天的元旦删掉", CTX)
     assert rows(store) == before
     assert any("is a subscription (read-only)" in error for error in tool_errors(model)), tool_errors(model)
+
+
+def test_the_context_block_names_read_only_calendars(store: Store, profile_id: int) -> None:
+    model = ScriptedModel([{"content": "好的"}])
+    Assistant(store, profile_id, model).turn("你好", CTX)
+    assert "Read-only" not in model.requests[0]["messages"][-1]["content"]  # none yet: the prompt as before
+    subscribed(store, profile_id)
+    model = ScriptedModel([{"content": "好的"}])
+    Assistant(store, profile_id, model).turn("你好", CTX)
+    assert "Read-only, never write to them: 节假日." in model.requests[0]["messages"][-1]["content"]
