@@ -144,3 +144,13 @@ def test_the_refresher_subscribes_and_refreshes_in_the_background(area, cal_ctx,
     ]
     assert calls == [("https://feeds.invalid/league.ics", None), ("https://feeds.invalid/league.ics", '"v1"')]
     qtbot.waitUntil(lambda: not refresher.busy)
+
+
+def test_the_import_dialog_does_not_offer_it(area, cal_ctx) -> None:  # type: ignore[no-untyped-def]
+    from app.io.import_target import ImportTargetDialog
+
+    subscription = subscribed(area, cal_ctx)
+    dialog = ImportTargetDialog(cal_ctx, ["/tmp/league.ics"])
+    offered = [dialog.existing.itemData(i) for i in range(dialog.existing.count())]
+    assert subscription.calendar_id not in offered and offered == [cal_ctx.ops.calendars.default().id]
+    dialog.deleteLater()
