@@ -306,13 +306,8 @@ class ChatEditService:
         if not search.matches:
             return base.outcome("no_match")
         answers = [reason for reason in reasons if reason.partition(":")[0] in ANSWER_KINDS]
-        if not answers:  # a change: events in read-only calendars are not offered; none left, the model is told why
-            read_only = ReadOnlyCalendars(self.store, self.profile_id)
-            locked = read_only.ids()
-            writable = [occ for occ in search.matches if occ.calendar_id not in locked]
-            if not writable:
-                read_only.check(occ.calendar_id for occ in search.matches)
-            search.matches = writable
+        if not answers:  # a change: events in read-only calendars are not offered
+            search.matches = self._writable(search.matches)
         if answers:  # not a request: say what is there, leave nothing a "yes" could write
             options = [as_option(occ) for occ in search.matches[:MAX_OPTIONS]]
             if len(search.matches) == 1:
@@ -356,6 +351,7 @@ class ChatEditService:
             if not words.strip() and not args.get("targetDate"):
                 continue
             found = find_targets(self.queries, self.ctx, words, args.get("targetDate"), args.get("targetTime"))
+            found.matches = self._writable(found.matches)
             if scope in ("all", "following") and not found.day_named:
                 found.matches = _one_per_series(found.matches, self.ctx.now)
             search = search or found
@@ -376,6 +372,16 @@ class ChatEditService:
         slots = {"op": op, "scope": "this", "plan": {}, "target": options[0], "bulk": items}
         outcome.command_id, outcome.expires_at = self._save("confirm", f"{len(items)} events", slots)
         return outcome
+
+    def _writable(self, matches: list[Occurrence]) -> list[Occurrence]:
+        """``matches`` without the events of read-only calendars (agent/store/read_only.py);
+        when every match is in one, ``ReadOnlyCalendarError`` tells the model why."""
+        read_only = ReadOnlyCalendars(self.store, self.profile_id)
+        locked = read_only.ids()
+        writable = [occ for occ in matches if occ.calendar_id not in locked]
+        if matches and not writable:
+            read_only.check(occ.calendar_id for occ in matches)
+        return writable
 
     def _confirm_bulk(self, stub: EditStub) -> EditOutcome:
         items = list(stub.slots.get("bulk") or [])

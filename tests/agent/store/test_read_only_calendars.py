@@ -184,3 +184,14 @@ def test_an_import_into_it_is_refused_whole_and_its_uids_are_left_alone(store: S
     report = import_bytes(store, profile_id, text)  # into the default: the held UID is skipped, named
     assert report.imported == 1 and [(s.uid, s.reason) for s in report.skips] == [("held", "read_only")]
     assert [row for row in snapshot(store) if row[0] == "held"] == before
+
+
+def test_the_chat_edit_request_only_offers_writable_matches(store: Store, profile_id: int, ctx: TimeContext) -> None:
+    home, feed = seeded(store, profile_id, "subscription")
+    EditService(store, profile_id).create(EventDraft("Held", START + timedelta(hours=3), START + timedelta(hours=4), home))
+    edits = ChatEditService(store, profile_id, ctx, WriteFacts())
+    outcome = edits.request("delete", {"targetTitle": "Held", "targetDate": "D+2"}, [])
+    assert outcome.status == "deleted" and outcome.uid != "held"  # the one in "Feed" was not a candidate
+    EditService(store, profile_id).create(EventDraft("Held", START + timedelta(hours=3), START + timedelta(hours=4), home))
+    bulk = edits.request_bulk([("delete", {"targetTitle": "Held", "targetDate": "D+2"})] * 2, ["bulk:2"])
+    assert [option["calendar"] for option in bulk.options] == [CalendarService(store, profile_id).by_id(home).name]
