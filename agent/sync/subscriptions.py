@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 FETCH_LIMITS = replace(DEFAULT_LIMITS, request_s=30.0, read_s=30.0)
 SCHEMES = {"webcal": "http", "webcals": "https", "http": "http", "https": "https"}
 _DTSTAMP = re.compile(r"^DTSTAMP[;:][^\n]*\n(?:[ \t][^\n]*\n)*", re.MULTILINE)
+_CUT_SHORT = ("ChunkedEncodingError", "IncompleteRead")  # how niquests/urllib3 name a body that stopped early
 _HTML = re.compile(rb"^\s*(?:\xef\xbb\xbf)?\s*<(?:!doctype|html|head|body|\?xml)", re.IGNORECASE)
 
 
@@ -94,6 +95,8 @@ def fetch(url: str, etag: str | None, last_modified: str | None, limits: Limits 
     except BodyTooLarge as exc:
         raise FeedError("sync.subscription_too_large", limit=exc.limit // (1024 * 1024)) from None
     except Exception as exc:  # refused, reset, TLS, DNS, a body cut short: the library's many kinds
+        if type(exc).__name__ in _CUT_SHORT or "IncompleteRead" in str(exc):  # fewer bytes than Content-Length
+            raise FeedError("sync.subscription_truncated") from None
         raise FeedError("sync.subscription_unreachable", error=type(exc).__name__, text=str(exc)[:200]) from None
     finally:
         session.inner.close()

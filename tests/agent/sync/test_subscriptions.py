@@ -111,6 +111,10 @@ class Handler(BaseHTTPRequestHandler):
     def _cut(self) -> None:  # complete by its length, but the calendar never closes
         self._send(self.feed.body.encode()[:-40])
 
+    def _refused(self) -> None:  # the connection ends before any answer
+        self.close_connection = True
+        self.connection.shutdown(2)
+
     def _missing(self) -> None:
         self._send(b"gone", status=500, kind="text/plain")
 
@@ -204,7 +208,8 @@ def test_subscribe_refresh_with_etag_dtstamp_only_and_real_changes(store: Store,
     ("path", "code"),
     [
         ("html.ics", "sync.subscription_html"),
-        ("short.ics", "sync.subscription_unreachable"),
+        ("short.ics", "sync.subscription_truncated"),
+        ("refused.ics", "sync.subscription_unreachable"),
         ("cut.ics", "sync.subscription_truncated"),
         ("missing.ics", "sync.subscription_http"),
         ("slow.ics", "sync.subscription_deadline"),
