@@ -327,7 +327,11 @@ class SubscriptionService:
             if old is not None and _without_stamp(old["ics"]) == _without_stamp(item.ics):
                 continue
             component = item.component if item.component is not None else parse_component(item.ics)
-            repo.save(component, calendar_id, "import", ics=item.ics, source=item.source, materialize=False)
+            try:
+                repo.save(component, calendar_id, "import", ics=item.ics, source=item.source, materialize=False)
+            except ValidationError:  # a series the store refuses (docs/ics.md): skipped, its stored copy kept
+                feed.unreadable.add(uid)
+                continue
             touched.add(uid)
             if old is None:
                 result.added += 1

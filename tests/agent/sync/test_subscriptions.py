@@ -297,3 +297,12 @@ def test_the_cli_contract_and_every_write_into_it_refused_in_one_line(
     assert code == 0 and removed == {"name": "Team", "removed": True}
     code, listed, _ = cli(capsys, db, "--json", "subscriptions", "list")
     assert listed == []
+
+
+def test_an_event_the_store_refuses_is_skipped_and_the_rest_applied(store: Store) -> None:
+    bad = vevent("bad", "Never advances", 9).replace("END:VEVENT", "RRULE:FREQ=DAILY;INTERVAL=0\r\nEND:VEVENT")
+    body = calendar(vevent("a", "Match A", 5), bad).encode()
+    subs = SubscriptionService(store, ensure_profile(store), fetcher=lambda url, etag, modified: Fetched(200, body, None, None))
+    subscription, result = subs.subscribe("https://feeds.invalid/a.ics")
+    assert (result.added, result.error) == (1, None)
+    assert titles(store, subscription.calendar_id) == ["Match A"]
