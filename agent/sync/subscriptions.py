@@ -326,9 +326,12 @@ class SubscriptionService:
             old = held.get(key)
             if old is not None and _without_stamp(old["ics"]) == _without_stamp(item.ics):
                 continue
-            component = item.component if item.component is not None else parse_component(item.ics)
-            try:
-                repo.save(component, calendar_id, "import", ics=item.ics, source=item.source, materialize=False)
+            component = item.component
+            if component is None and (item.fields.rrule or item.fields.rdate):  # a series is checked parsed
+                component = parse_component(item.ics)
+            try:  # a plain event goes as the reader read it (its text and columns), never parsed
+                repo.save(component, calendar_id, "import", ics=item.ics, fields=item.fields, source=item.source,
+                          materialize=False)  # fmt: skip
             except ValidationError:  # a series the store refuses (docs/ics.md): skipped, its stored copy kept
                 feed.unreadable.add(uid)
                 continue
