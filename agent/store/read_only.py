@@ -2,7 +2,7 @@
 
 A calendar is read-only when its CalDAV server said so at the last sync (the calendar's
 ``current-user-privilege-set`` lacks write; sync keeps those ids in the settings row
-``READ_ONLY_KEY``) or when it is a subscription (a row of ``subscriptions``, fed by a
+``READ_ONLY_KEY``; only while the calendar is still synced) or when it is a subscription (a row of ``subscriptions``, fed by a
 published .ics URL). Nothing the user does may write into one: ``EventRepo`` checks every
 save, delete and restore against ``ReadOnlyCalendars.check`` unless it was made for the
 two writers that keep such a calendar in step with its source (a sync pull, a subscription
@@ -56,8 +56,16 @@ class ReadOnlyCalendars:
                 value = json.loads(row["value"])
             except ValueError:
                 value = []
+            mapped = {
+                int(row[0])
+                for row in conn.execute(
+                    "SELECT sc.calendar_id FROM sync_calendars sc JOIN sync_accounts a ON a.id = sc.account_id"
+                    " WHERE a.profile_id = ?",
+                    (self.profile_id,),
+                )
+            }  # a calendar no longer synced (unmapped, its account removed) is the user's own again
             for item in value if isinstance(value, list) else []:
-                if isinstance(item, int):
+                if isinstance(item, int) and item in mapped:
                     found[item] = "server"
         for (calendar_id,) in conn.execute("SELECT calendar_id FROM subscriptions WHERE profile_id = ?", (self.profile_id,)):
             found[int(calendar_id)] = "subscription"

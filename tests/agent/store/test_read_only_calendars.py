@@ -37,7 +37,15 @@ KINDS = ["server", "subscription"]
 
 def make_read_only(store: Store, profile_id: int, calendar_id: int, why: str) -> None:
     with store.transaction() as conn:
-        if why == "server":
+        if why == "server":  # synced with a calendar its server shares read-only
+            account = conn.execute(
+                "INSERT INTO sync_accounts(profile_id, name, url, username, created_at) VALUES (?, 'dav', ?, 'me', ?)",
+                (profile_id, "https://dav.example.invalid/", utc_now_iso()),
+            ).lastrowid
+            conn.execute(
+                "INSERT INTO sync_calendars(account_id, remote_url, calendar_id, created_at) VALUES (?, ?, ?, ?)",
+                (account, "https://dav.example.invalid/shared/", calendar_id, utc_now_iso()),
+            )
             conn.execute(
                 "INSERT INTO settings(profile_id, key, value) VALUES (?, ?, ?)",
                 (profile_id, READ_ONLY_KEY, json.dumps([calendar_id])),
@@ -195,3 +203,11 @@ def test_the_chat_edit_request_only_offers_writable_matches(store: Store, profil
     EditService(store, profile_id).create(EventDraft("Held", START + timedelta(hours=3), START + timedelta(hours=4), home))
     bulk = edits.request_bulk([("delete", {"targetTitle": "Held", "targetDate": "D+2"})] * 2, ["bulk:2"])
     assert [option["calendar"] for option in bulk.options] == [CalendarService(store, profile_id).by_id(home).name]
+
+
+def test_a_calendar_no_longer_synced_is_writable_again(store: Store, profile_id: int) -> None:
+    _, feed = seeded(store, profile_id, "server")
+    with store.transaction() as conn:
+        conn.execute("DELETE FROM sync_calendars")  # sync unmap, or the account removed
+    assert ReadOnlyCalendars(store, profile_id).kinds() == {}
+    EditService(store, profile_id).set_completed("held", True)
