@@ -154,3 +154,31 @@ def test_the_import_dialog_does_not_offer_it(area, cal_ctx) -> None:  # type: ig
     offered = [dialog.existing.itemData(i) for i in range(dialog.existing.count())]
     assert subscription.calendar_id not in offered and offered == [cal_ctx.ops.calendars.default().id]
     dialog.deleteLater()
+
+
+def test_a_calendar_shared_read_only_by_its_server_is_marked_too(area, cal_ctx) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from agent.store.db import utc_now_iso
+    from agent.store.read_only import READ_ONLY_KEY
+
+    shared = cal_ctx.ops.calendars.add("Team (shared)")
+    with cal_ctx.store.transaction() as conn:
+        account = conn.execute(
+            "INSERT INTO sync_accounts(profile_id, name, url, username, created_at)"
+            " VALUES (?, 'dav', 'https://d.invalid/', 'me', ?)",
+            (cal_ctx.profile_id, utc_now_iso()),
+        ).lastrowid
+        conn.execute(
+            "INSERT INTO sync_calendars(account_id, remote_url, calendar_id, created_at)"
+            " VALUES (?, 'https://d.invalid/t/', ?, ?)",
+            (account, shared.id, utc_now_iso()),
+        )
+        conn.execute(
+            "INSERT INTO settings(profile_id, key, value) VALUES (?, ?, ?)",
+            (cal_ctx.profile_id, READ_ONLY_KEY, json.dumps([shared.id])),
+        )
+    area.sidebar.refresh()
+    item = area.sidebar.list.item(1)
+    assert item.text() == "Team (shared)\nRead-only" and "read-only on its server" in item.toolTip()
+    assert shared.id not in [c.id for c in cal_ctx.ops.writable_calendars()]
