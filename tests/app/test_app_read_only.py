@@ -182,3 +182,27 @@ def test_a_calendar_shared_read_only_by_its_server_is_marked_too(area, cal_ctx) 
     item = area.sidebar.list.item(1)
     assert item.text() == "Team (shared)\nRead-only" and "read-only on its server" in item.toolTip()
     assert shared.id not in [c.id for c in cal_ctx.ops.writable_calendars()]
+
+
+def test_a_failed_first_fetch_says_why_and_unsubscribe_asks_first(area, cal_ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
+    from agent.sync.subscriptions import FeedError
+
+    def html(url: str, etag: str | None, last_modified: str | None) -> Fetched:
+        raise FeedError("sync.subscription_html")
+
+    messages: list[str] = []
+    cal_ctx.ops.failed.connect(messages.append)
+    refresher = SubscriptionRefresher(cal_ctx, start_delay_ms=None, fetcher=html)
+    assert refresher.subscribe("https://login.invalid/cal.ics")
+    qtbot.waitUntil(lambda: bool(messages) and not refresher.busy, timeout=10_000)
+    assert messages == ["the address answered with a web page (HTML), not a calendar; nothing was changed"]
+    assert [c.name for c in cal_ctx.ops.calendars.list()] == ["日程"]
+    empty = [action.text() for action in area.sidebar.context_menu(None).actions() if action.text()]
+    assert empty == ["Subscribe to calendar…"]
+
+    subscribed(area, cal_ctx)
+    area.sidebar.confirm_unsubscribe = lambda text: False
+    assert area.sidebar.unsubscribe("联赛") is False and len(cal_ctx.ops.calendars.list()) == 2
+    area.sidebar.confirm_unsubscribe = lambda text: True
+    assert area.sidebar.unsubscribe("联赛") is True
+    assert [c.name for c in cal_ctx.ops.calendars.list()] == ["日程"] and area.sidebar.list.count() == 1
