@@ -363,6 +363,14 @@ class Operations(QObject):
             self.failed.emit(error_text(refusal))
         return refusal is not None
 
+    def unsubscribe(self, name: str) -> bool:
+        """Stop the subscription ``name`` and remove its calendar with its events (a refresh
+        would only bring them back; subscribing again does): not an undo step, like a sync."""
+        from agent.sync.subscriptions import SubscriptionService
+
+        service = SubscriptionService(self.store, self.profile_id)
+        return self.calendar_action(lambda: service.remove(name)) is not None
+
     # ---- events --------------------------------------------------------------------------
 
     def record_assistant_change(self, changes: ChangeSet) -> None:

@@ -287,10 +287,7 @@ class Sidebar(QWidget):
         back; subscribing again does). Asks first; not an undo step."""
         if not self.confirm_unsubscribe(self.tr("Unsubscribe from “{0}” and remove its events?").format(name)):
             return False
-        from agent.sync.subscriptions import SubscriptionService
-
-        service = SubscriptionService(self.ctx.store, self.ctx.profile_id)
-        return self.ctx.ops.calendar_action(lambda: service.remove(name)) is not None
+        return self.ctx.ops.unsubscribe(name)
 
     @Slot()
     def undo_delete(self) -> Calendar | None:
