@@ -248,6 +248,8 @@ class SubscriptionService:
         for existing in self.list():
             if existing.url == target:
                 raise ValidationError("sync.subscription_exists", url=target, name=existing.name)
+        if name and any(existing.casefold() == name.strip().casefold() for existing in self.calendars.names()):
+            raise ValidationError("services.calendar_exists", name=name.strip())  # before any fetch
         fetched = self.fetcher(target, None, None)
         if fetched.status != 200:
             raise FeedError("sync.subscription_not_calendar")

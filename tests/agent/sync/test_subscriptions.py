@@ -260,6 +260,14 @@ def test_the_cli_contract_and_every_write_into_it_refused_in_one_line(
     db = tmp_path / "r.sqlite3"
     code, made, _ = cli(capsys, db, "--json", "subscribe", f"webcal://{host}/feed.ics", "--name", "Team")
     assert code == 0 and made["name"] == "Team" and made["added"] == 2
+    code, _, err = cli(capsys, db, "subscribe", f"http://{host}/feed.ics")  # the same feed again
+    assert code == 2 and err.strip() == f"richeng: http://{host}/feed.ics is already subscribed (calendar 'Team')"
+    requests = len(feed.requests)
+    code, _, err = cli(capsys, db, "subscribe", f"http://{host}/feed.ics?again", "--name", "team")
+    assert code == 2 and err.strip() == "richeng: a calendar named 'team' already exists"
+    assert len(feed.requests) == requests  # refused before fetching
+    code, _, err = cli(capsys, db, "subscribe", "ftp://example.org/x.ics")
+    assert code == 2 and "must start with webcal://" in err
     code, listed, _ = cli(capsys, db, "--json", "subscriptions", "list")
     assert code == 0 and [item["name"] for item in listed] == ["Team"] and listed[0]["error"] is None
     assert listed[0]["refreshed_at"] == "2026-12-01T02:00:00+00:00"  # the --now clock, not the real one
