@@ -39,6 +39,7 @@ from agent.sync.subscriptions import (
     SubscriptionService,
     feed_url,
     fetch,
+    read_feed,
 )
 
 SMALL = replace(FETCH_LIMITS, request_s=1.5, read_s=1.0, body_bytes=256 * 1024)
@@ -175,8 +176,12 @@ def test_webcal_addresses_are_fetched_over_http() -> None:
     for bad in ("ftp://example.org/a.ics", "file:///etc/passwd", "example.org/a.ics", "webcal://"):
         with pytest.raises(ValidationError):
             feed_url(bad)
-    with pytest.raises(ValidationError):
+    with pytest.raises(ValidationError) as caught:
         feed_url("https://me:secret@example.org/a.ics")
+    assert "cannot hold a user name or password" in str(caught.value) and "secret" not in str(caught.value)
+    with pytest.raises(FeedError) as not_ics:
+        read_feed(b"hello, not a calendar", "https://example.org/a.ics")
+    assert str(not_ics.value) == "the address did not answer with an iCalendar calendar; nothing was changed"
 
 
 def test_subscribe_refresh_with_etag_dtstamp_only_and_real_changes(store: Store, server: tuple[str, Feed]) -> None:
