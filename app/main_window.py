@@ -29,6 +29,7 @@ from app.keyboard import chain_tab_order, install_click_guard
 if TYPE_CHECKING:
     from app.chat.chat_pane import ChatPane
     from app.reminders import ReminderScheduler
+    from app.subscriptions import SubscriptionRefresher
     from app.sync.sync_controller import SyncController
 
 QUICK_ADD_KEY = "Ctrl+L"
@@ -52,6 +53,7 @@ class MainWindow(QMainWindow):
     chat: ChatPane
     sync: SyncController
     reminders: ReminderScheduler
+    subscriptions: SubscriptionRefresher
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None, *, deferred: bool = False) -> None:
         super().__init__(parent)
@@ -122,9 +124,20 @@ class MainWindow(QMainWindow):
         self.sync.busy_changed.connect(lambda busy: self.sync_button.setEnabled(not busy))
         self.sync_button.setEnabled(True)
         self.reminders = ReminderScheduler(ctx, self)
+        from app.subscriptions import SubscriptionRefresher
+
+        self.subscriptions = SubscriptionRefresher(ctx, self)  # a few seconds after start, then hourly
+        self.calendar.sidebar.subscribe_requested.connect(self._subscribe)
+        self.calendar.sidebar.refresh_requested.connect(self.subscriptions.refresh_now)
         from app.store_watch import StoreWatcher
 
         self.store_watch = StoreWatcher(ctx, self)
+
+    def _subscribe(self) -> None:
+        """File ▸ Subscribe to calendar… (and the sidebar's menu): ask the address, fetch it
+        in the background; the new read-only calendar appears in the sidebar when it is in."""
+        if self.started:
+            self.subscriptions.ask_and_subscribe(self)
 
     def _sync_now(self) -> None:
         if self.started:
@@ -140,6 +153,7 @@ class MainWindow(QMainWindow):
         )
         self._action(file_menu, self.tr("&Import .ics…"), QKeySequence("Ctrl+I"), self._import_dialog)
         self._action(file_menu, self.tr("&Export .ics…"), QKeySequence("Ctrl+E"), self._export_dialog)
+        self._action(file_menu, self.tr("Subscribe to calendar…"), None, self._subscribe)
         file_menu.addSeparator()
         self._action(file_menu, self.tr("S&ync now"), QKeySequence("F5"), self._sync_now)
         # Linux desktops define no standard Preferences/Quit keys: Ctrl+, and Ctrl+Q as GNOME apps use.

@@ -45,6 +45,7 @@ from agent.store import journal
 from agent.store.changes import ChangeSet
 from agent.store.db import Store
 from agent.store.occurrence import Occurrence
+from agent.store.read_only import ReadOnlyCalendarError, ReadOnlyCalendars
 from agent.timesym.recurrence import Recurrence
 from app.background_op import BackgroundOp
 from app.i18n import error_text
@@ -74,6 +75,7 @@ class Operations(QObject):
         self.store = store
         self.profile_id = profile_id
         self.collection = CalendarCollection(store, profile_id)
+        self.read_only = ReadOnlyCalendars(store, profile_id)
         self._announced: dict[int, ChangeSet] = {}  # journal id -> the ChangeSet announced with it
         self.busy = False  # a background step is running
         self.pool = QThreadPool(self)  # one thread: background steps run one after another
@@ -236,6 +238,38 @@ class Operations(QObject):
         ids.sort(reverse=True)
         done = self.run(lambda c: c.revert(ids), background=background, name="undo", undoing=True)
         return done.events if done is not None else None
+
+    # ---- read-only calendars (agent/store/read_only.py; the store refuses the write too) ----
+
+    def writable_calendars(self) -> list[Calendar]:
+        """The calendars a new event, a move or a duplicate may go to: not a subscription,
+        not one its server shares read-only."""
+        locked = self.read_only.ids()
+        return [calendar for calendar in self.calendars.list() if calendar.id not in locked]
+
+    def read_only_refusal(self, calendar_id: int) -> ReadOnlyCalendarError | None:
+        """The refusal a write into ``calendar_id`` would meet, or None when it is writable."""
+        try:
+            self.read_only.check(calendar_id)
+        except ReadOnlyCalendarError as exc:
+            return exc
+        return None
+
+    def refuse_read_only(self, occ: Occurrence) -> bool:
+        """True (and the one message shown) when ``occ`` is in a read-only calendar: a drag,
+        a resize or a delete stops here, before a scope is even asked."""
+        refusal = self.read_only_refusal(occ.calendar_id)
+        if refusal is not None:
+            self.failed.emit(error_text(refusal))
+        return refusal is not None
+
+    def unsubscribe(self, name: str) -> bool:
+        """Stop the subscription ``name`` and remove its calendar with its events (a refresh
+        would only bring them back; subscribing again does): not an undo step, like a sync."""
+        from agent.sync.subscriptions import SubscriptionService
+
+        service = SubscriptionService(self.store, self.profile_id)
+        return self.calendar_action(lambda: service.remove(name)) is not None
 
     # ---- events --------------------------------------------------------------------------
 

@@ -26,8 +26,10 @@ class ImportProblem:
 #: ``unchanged`` equal to the stored copy (apart from DTSTAMP) and in the same calendar;
 #: ``older`` a lower SEQUENCE / earlier LAST-MODIFIED than the stored copy, which is kept;
 #: ``duplicate`` the same UID and RECURRENCE-ID again in the file, the newer copy was imported;
-#: ``task`` a VTODO (Richeng has no tasks); ``other`` any other component (VJOURNAL, VFREEBUSY ...).
-SKIP_REASONS = ("unchanged", "older", "duplicate", "task", "other")
+#: ``task`` a VTODO (Richeng has no tasks); ``other`` any other component (VJOURNAL, VFREEBUSY ...);
+#: ``read_only`` the stored copy is in a read-only calendar (a subscription, a read-only shared
+#: calendar: agent/store/read_only.py), which only its own sync or refresh changes.
+SKIP_REASONS = ("unchanged", "older", "duplicate", "task", "other", "read_only")
 
 
 @dataclass(frozen=True, slots=True)  # a re-import of a big file holds one per event

@@ -25,6 +25,7 @@ from agent.store.components import excluded_single, parse_component
 from agent.store.db import Store, utc_now_iso
 from agent.store.event_sql import EventSql, OccurrenceRow
 from agent.store.events import EventRepo
+from agent.store.read_only import ReadOnlyCalendars
 
 _DTSTAMP = re.compile(r"^DTSTAMP[;:][^\n]*\n(?:[ \t][^\n]*\n)*", re.MULTILINE)
 _CHUNK = 500
@@ -64,6 +65,7 @@ class Writer:
         self.report = report
         self.calendars = CalendarService(store, profile_id)
         self.calendar_ids: dict[str | None, int] = {}
+        self.read_only = ReadOnlyCalendars(store, profile_id).ids()
 
     def calendar_id(self, name: str | None) -> int:
         """The calendar called ``name`` (any case), created if missing; None is the default."""
@@ -74,6 +76,8 @@ class Writer:
                 wanted = name.strip().casefold()
                 found = next((c for c in self.calendars.list() if c.name.casefold() == wanted), None)
                 calendar = found if found is not None else self.calendars.add(name.strip())
+            if calendar.id in self.read_only:  # importing into it: the whole file is refused, in one line
+                ReadOnlyCalendars(self.store, self.profile_id).check(calendar.id)
             self.calendar_ids[name] = calendar.id
             if calendar.name not in self.report.calendars:
                 self.report.calendars.append(calendar.name)
@@ -89,12 +93,16 @@ class Writer:
         inserts: list[tuple[int, Prepared]] = []
         updates: list[tuple[int, Prepared, _Existing]] = []
         already = self.report.older + self.report.unchanged
+        locked = {row.uid for row in existing.values() if row.calendar_id in self.read_only}
         for target, item in winners:
             key = (item.fields.uid, item.fields.recurrence_id)
             old = existing.get(key)
             # Without an explicit calendar, a known event stays where the user keeps it.
             calendar_id = old.calendar_id if old is not None and not self.explicit else self.calendar_id(target)
-            if old is None:
+            if item.fields.uid in locked:  # in a read-only calendar: kept as its sync or refresh left it
+                self._skip(item, "read_only")
+                self.report.skipped += 1
+            elif old is None:
                 inserts.append((calendar_id, item))
             elif _is_older(item, old):
                 self.report.older += 1

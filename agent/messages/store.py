@@ -149,6 +149,15 @@ MESSAGES: dict[str, Message] = {
         "日历 {calendar_id} 不属于这个档案", "calendar {calendar_id} does not belong to this profile"
     ),
     "store.series_invalid": Message("无法保存该重复日程：{problem}", "cannot save the series: {problem}"),
+    # read-only calendars (read_only.py): one line for every write path that meets one
+    "store.calendar_read_only": Message(
+        "日历「{name}」在服务器上是只读的，不能在这里修改；未写入任何内容",
+        "the calendar '{name}' is read-only on its server and cannot be changed here; nothing was written",
+    ),
+    "store.calendar_subscribed": Message(
+        "日历「{name}」是订阅的日历（只读），只有刷新订阅会改变它；未写入任何内容",
+        "the calendar '{name}' is a subscription (read-only): only a refresh changes it; nothing was written",
+    ),
     # the journal (journal.py)
     "store.no_change": Message("没有第 {change_id} 号更改", "there is no change #{change_id} in this profile"),
     "store.already_undone": Message("第 {change_id} 号更改已撤销", "change #{change_id} is already undone"),

@@ -164,4 +164,43 @@ MESSAGES: dict[str, Message] = {
         "这个事件的 UID 已在本地日历 '{other}' 中；那里的事件没有被改动",
         "this event's UID is already in local calendar '{other}'; the event there was not changed",
     ),
+    # subscriptions.py: subscribed calendars (a published .ics URL)
+    "sync.subscription_bad_url": Message(
+        "无法订阅 {url}：需要 webcal://、webcals://、http:// 或 https:// 开头的地址",
+        "cannot subscribe to {url}: the address must start with webcal://, webcals://, http:// or https://",
+    ),
+    "sync.subscription_credentials": Message(
+        "订阅地址里不能带用户名或密码；未保存任何内容",
+        "a subscription address cannot hold a user name or password; nothing was saved",
+    ),
+    "sync.subscription_exists": Message("已订阅 {url}（日历「{name}」）", "{url} is already subscribed (calendar '{name}')"),
+    "sync.no_subscription": Message(
+        "没有名为「{name}」的订阅（现有：{names}）", "no subscription called '{name}' (there are: {names})"
+    ),
+    "sync.subscription_deadline": Message(
+        "订阅的日历在 {seconds} 秒内没有完整传来；未做任何更改",
+        "the subscribed calendar did not arrive whole within {seconds} s; nothing was changed",
+    ),
+    "sync.subscription_too_large": Message(
+        "订阅的日历超过 {limit} MB；未做任何更改", "the subscribed calendar is larger than {limit} MB; nothing was changed"
+    ),
+    "sync.subscription_unreachable": Message(
+        "无法获取订阅的日历（{error}: {text}）；未做任何更改",
+        "could not fetch the subscribed calendar ({error}: {text}); nothing was changed",
+    ),
+    "sync.subscription_http": Message(
+        "服务器对订阅的日历回答了 HTTP {status}；未做任何更改",
+        "the server answered HTTP {status} for the subscribed calendar; nothing was changed",
+    ),
+    "sync.subscription_truncated": Message(
+        "订阅的日历传到一半就断了；未做任何更改", "the subscribed calendar arrived cut short; nothing was changed"
+    ),
+    "sync.subscription_html": Message(
+        "这个地址返回的是网页（HTML），不是日历；未做任何更改",
+        "the address answered with a web page (HTML), not a calendar; nothing was changed",
+    ),
+    "sync.subscription_not_calendar": Message(
+        "这个地址返回的不是 iCalendar 日历；未做任何更改",
+        "the address did not answer with an iCalendar calendar; nothing was changed",
+    ),
 }

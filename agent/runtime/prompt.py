@@ -43,12 +43,15 @@ def context_block(
     default_calendar: str,
     stub: Stub | None,
     older_messages: int,
+    read_only: list[str] | None = None,
 ) -> str:
     now = ctx.local_now
     lines = [
         f"Now: {now:%Y-%m-%d %H:%M} ({now:%A}), time zone {ctx.tz.key}.",
         f"Calendars: {', '.join(calendars)} (default: {default_calendar}).",
     ]
+    if read_only:  # subscriptions, read-only shared calendars: the tools refuse writes there
+        lines[-1] += f" Read-only, never write to them: {', '.join(read_only)}."
     if stub is not None:
         pending = {"title": stub.title, "status": stub.status, "slots": stub.slots, "candidates": stub.candidates}
         lines.append("Pending command: " + as_data("pending_command", json.dumps(pending, ensure_ascii=False)))

@@ -40,7 +40,7 @@ from agent.runtime.repeat_grounding import RepeatSlots, repeat_reasons, until_da
 from agent.runtime.repeat_slots import create_rule, pending_slots, slot_notes
 from agent.runtime.shared_target import drop_target_pick, shared_reason
 from agent.runtime.toolkit import EditOp, Receipt, Registry, Tool, ToolDeps, ToolResult
-from agent.services.command_types import GroundingCheck
+from agent.services.command_types import GroundingCheck, Outcome
 from agent.store.occurrence import Occurrence
 from agent.timesym.grammar import RANGE_BOUND_PATTERN, TIME_PATTERN
 from agent.timesym.recurrence import Weekday
@@ -181,7 +181,20 @@ def _create(deps: ToolDeps, args: CreateArgs) -> ToolResult:
         rule, rrule_text = create_rule(args.repeat, args.repeatDays, args.repeatInterval, args.repeatMonthDay)
     except ValueError as exc:
         return _fail(exc)
-    outcome = deps.commands.prepare_or_create(
+    try:
+        outcome = _prepare(
+            deps, args, RepeatSlots(rule, args.repeatCount, args.repeatUntil, args.timezone, tuple(args.tags or ())), rrule_text
+        )
+    except UserFacingError as exc:  # a read-only calendar: back to the model, nothing written
+        return _fail(exc)
+    if outcome.status == "invalid":
+        return ToolResult(ok=False, payload={"error": outcome.message}, retry=True, value=outcome)
+    return ToolResult(ok=True, payload=outcome.to_json(), value=outcome)
+
+
+def _prepare(deps: ToolDeps, args: CreateArgs, slots: RepeatSlots, rrule_text: str | None) -> Outcome:
+    """The create round; a write into a read-only calendar raises (``ReadOnlyCalendarError``)."""
+    return deps.commands.prepare_or_create(
         args.title,
         args.dateExpression,
         time=args.time,
@@ -189,7 +202,7 @@ def _create(deps: ToolDeps, args: CreateArgs) -> ToolResult:
         duration_minutes=args.durationMinutes,
         calendar_name=args.calendarName,
         allow_conflict=bool(args.allowConflict),
-        check=_create_check(deps, RepeatSlots(rule, args.repeatCount, args.repeatUntil, args.timezone, tuple(args.tags or ()))),
+        check=_create_check(deps, slots),
         # A structured rule goes as RRULE text written by code (the model never writes one);
         # the plain word keeps its own path (WEEKLY follows the start date).
         repeat=None if rrule_text else args.repeat,
@@ -202,9 +215,6 @@ def _create(deps: ToolDeps, args: CreateArgs) -> ToolResult:
         notes=args.notes,
         fields={"categories": args.tags} if args.tags else None,  # the editor's Tags (agent/store/fields.py)
     )
-    if outcome.status == "invalid":
-        return ToolResult(ok=False, payload={"error": outcome.message}, retry=True, value=outcome)
-    return ToolResult(ok=True, payload=outcome.to_json(), value=outcome)
 
 
 def _create_check(deps: ToolDeps, slots: RepeatSlots) -> GroundingCheck:

@@ -41,6 +41,7 @@ from agent.services.queries import QueryService
 from agent.services.settings import SettingsService
 from agent.services.wording import confirmation_answer
 from agent.store.db import Store
+from agent.store.read_only import ReadOnlyCalendars
 from agent.timesym.clarify import SlotPatch, parse_slot_reply
 from agent.timesym.context import TimeContext
 
@@ -141,8 +142,11 @@ class Assistant:
         """The calendar names and the messages of a turn's model request: the history, then
         the context block (clock, calendars, what is pending) with the user's text."""
         calendars = CalendarService(self.store, self.profile_id)
-        names = calendars.names()
-        context = context_block(ctx, names, calendars.default().name, req.stub, older)
+        listed = calendars.list()
+        names = [calendar.name for calendar in listed]
+        locked = ReadOnlyCalendars(self.store, self.profile_id).ids()
+        read_only = [calendar.name for calendar in listed if calendar.id in locked]
+        context = context_block(ctx, names, calendars.default().name, req.stub, older, read_only)
         if req.pending is not None:
             context += "\nPending change (the user may answer it): " + as_data("pending_change", _pending_summary(req.pending))
         return names, build_messages(history, context, text)

@@ -44,6 +44,7 @@ from agent.store.changes import ChangeSet
 from agent.store.components import set_alarms
 from agent.store.fields import read, write
 from agent.store.occurrence import Occurrence
+from agent.store.read_only import ReadOnlyCalendars
 from agent.timesym.context import TimeContext, local_datetime
 from agent.timesym.grammar import SymbolError
 from agent.timesym.resolve import resolve, resolve_time
@@ -272,6 +273,7 @@ class ChatEditService:
                     name=args["calendarName"],
                     calendars=", ".join(self.calendars.names()),
                 )
+            ReadOnlyCalendars(self.store, self.profile_id).check(choice.calendar.id)  # no move into one
             plan["calendar"] = choice.calendar.name
             plan["calendar_id"] = choice.calendar.id
         for key, name in (("location", "location"), ("notes", "notes")):
@@ -304,6 +306,8 @@ class ChatEditService:
         if not search.matches:
             return base.outcome("no_match")
         answers = [reason for reason in reasons if reason.partition(":")[0] in ANSWER_KINDS]
+        if not answers:  # a change: events in read-only calendars are not offered
+            search.matches = self._writable(search.matches)
         if answers:  # not a request: say what is there, leave nothing a "yes" could write
             options = [as_option(occ) for occ in search.matches[:MAX_OPTIONS]]
             if len(search.matches) == 1:
@@ -347,6 +351,7 @@ class ChatEditService:
             if not words.strip() and not args.get("targetDate"):
                 continue
             found = find_targets(self.queries, self.ctx, words, args.get("targetDate"), args.get("targetTime"))
+            found.matches = self._writable(found.matches)
             if scope in ("all", "following") and not found.day_named:
                 found.matches = _one_per_series(found.matches, self.ctx.now)
             search = search or found
@@ -367,6 +372,16 @@ class ChatEditService:
         slots = {"op": op, "scope": "this", "plan": {}, "target": options[0], "bulk": items}
         outcome.command_id, outcome.expires_at = self._save("confirm", f"{len(items)} events", slots)
         return outcome
+
+    def _writable(self, matches: list[Occurrence]) -> list[Occurrence]:
+        """``matches`` without the events of read-only calendars (agent/store/read_only.py);
+        when every match is in one, ``ReadOnlyCalendarError`` tells the model why."""
+        read_only = ReadOnlyCalendars(self.store, self.profile_id)
+        locked = read_only.ids()
+        writable = [occ for occ in matches if occ.calendar_id not in locked]
+        if matches and not writable:
+            read_only.check(occ.calendar_id for occ in matches)
+        return writable
 
     def _confirm_bulk(self, stub: EditStub) -> EditOutcome:
         items = list(stub.slots.get("bulk") or [])

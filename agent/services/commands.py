@@ -41,6 +41,7 @@ from agent.store.db import Store
 from agent.store.events import EventRepo
 from agent.store.fields import drafted, write
 from agent.store.occurrence import Occurrence
+from agent.store.read_only import ReadOnlyCalendars
 from agent.timesym.context import TimeContext, day_start, local_datetime
 from agent.timesym.grammar import SymbolError
 from agent.timesym.recurrence import LUNAR_MARK, LUNAR_YEARLY, MARK_PROPERTY, Recurrence
@@ -354,6 +355,9 @@ class CommandService:
         check: GroundingCheck | None = None,
     ) -> Outcome:
         choice = self.calendars.choose(slots.get("calendar"))
+        # A read-only calendar is refused before any question is asked about the event (the
+        # store would refuse the write anyway: agent/store/read_only.py).
+        ReadOnlyCalendars(self.store, self.profile_id).check(choice.calendar.id)
         base = Round(title, self.ctx.today, choice.calendar.name, choice.requested, choice.fell_back)
         if not title:
             return base.outcome("invalid", message="title is required: a short name for the event")

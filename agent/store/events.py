@@ -34,6 +34,7 @@ from agent.store.expansion import (
     Expander,
 )
 from agent.store.occurrence import Occurrence
+from agent.store.read_only import ReadOnlyCalendars
 from agent.store.recurrence import component_problem
 
 # Occurrences longer than this are found through the R*Tree ``occurrences_span``, the rest
@@ -42,13 +43,24 @@ LONG_SPAN = 2 * DAY
 
 
 class EventRepo:
-    """Rows of one profile. Writes must run inside ``store.transaction()``."""
+    """Rows of one profile. Writes must run inside ``store.transaction()``.
 
-    def __init__(self, store: Store, profile_id: int) -> None:
+    Every write is refused in a read-only calendar (``agent.store.read_only``) except in the
+    repository's ``feed``: the one calendar a sync pull or a subscription refresh keeps in
+    step with its source (only those two writers name one)."""
+
+    def __init__(self, store: Store, profile_id: int, *, feed: int | None = None) -> None:
         self.store = store
         self.profile_id = profile_id
         self._own_calendars: set[int] = set()
         self.expander = Expander(store, profile_id)
+        self.feed = feed
+        self.read_only = ReadOnlyCalendars(store, profile_id)
+
+    def check_writable(self, uid: str, calendar_id: int | None = None) -> None:
+        """Refuse (``ReadOnlyCalendarError``) a write of ``uid`` into ``calendar_id`` when
+        either that calendar or the one the UID is in now is read-only (the feed aside)."""
+        self.read_only.check_uid(uid, calendar_id, feed=self.feed)
 
     def _check_calendar(self, calendar_id: int) -> None:
         """A calendar id from elsewhere (another profile's, a stale one) is refused: the row
@@ -98,6 +110,7 @@ class EventRepo:
         if fields is None or component is not None:
             assert component is not None, "save needs a component, or its ics and fields"
             fields = index_fields(component)
+        self.check_writable(fields.uid, calendar_id)
         if fields.rrule:
             assert component is not None
             problem = component_problem(component)
@@ -144,6 +157,8 @@ class EventRepo:
         if not parts:
             return ChangeSet()
         assert all(not (fields.rrule or fields.rdate or fields.alarms) for _, fields in parts)
+        for uid in sorted({fields.uid for _, fields in parts}):
+            self.check_writable(uid, calendar_id)
         conn = self.store.conn
         uids = sorted({fields.uid for _, fields in parts})
         existing: dict[tuple[str, str], sqlite3.Row] = {}
@@ -175,6 +190,7 @@ class EventRepo:
 
     def delete(self, uid: str, recurrence_id: str | None = None) -> ChangeSet:
         """Delete one override (``recurrence_id`` given) or a whole series/single event."""
+        self.check_writable(uid)
         conn = self.store.conn
         if recurrence_id:
             rows = conn.execute(

@@ -309,6 +309,8 @@ def _revert(store: Store, profile_id: int, change_id: int, origin: str) -> Rever
     said = entry.label.replace("undo", "redo", 1) if kind == "redo" else f"undo #{change_id}: {entry.label}"
     pending.label = f"{pending.label} + #{change_id}" if pending.label else said
     repo = EventRepo(store, profile_id)
+    for uid in sorted({c.uid for c in rows}):  # an undo writes too: never into a read-only calendar
+        repo.check_writable(uid)
     inverse = ChangeSet()
     events: list[dict[str, Any]] = []
     removed = [now[(c.uid, c.recurrence_id)] for c in reversed(rows) if c.op == "created"]

@@ -481,3 +481,29 @@ def m006_occurrences_span(conn: sqlite3.Connection) -> None:
     DROP INDEX IF EXISTS occurrences_length;
     """,
     )
+
+
+# subscriptions, calendars fed by a published .ics URL (webcal://, https://; issue 31 item 6,
+# docs/subscriptions.md). One row per subscribed calendar, removed with it: the URL as the
+# user gave it, what the last fetch answered (ETag, Last-Modified, for the next conditional
+# GET), when it last worked and the last failure's line. A subscribed calendar is read-only
+# (agent/store/read_only.py): only a refresh writes its events.
+@migration
+def m007_subscriptions(conn: sqlite3.Connection) -> None:
+    run_sql(
+        conn,
+        """
+    CREATE TABLE subscriptions (
+        id              INTEGER PRIMARY KEY,
+        profile_id      INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,
+        calendar_id     INTEGER NOT NULL UNIQUE REFERENCES calendars(id) ON DELETE CASCADE,
+        url             TEXT NOT NULL,
+        etag            TEXT,
+        last_modified   TEXT,                       -- the server's Last-Modified, verbatim
+        refreshed_at    TEXT,                       -- UTC ISO: the last fetch that worked
+        last_error      TEXT,                       -- the last failed fetch's line; NULL after one that worked
+        created_at      TEXT NOT NULL
+    );
+    CREATE INDEX subscriptions_profile ON subscriptions(profile_id);
+    """,
+    )

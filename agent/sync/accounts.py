@@ -17,6 +17,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 from agent.errors import NotFoundError, UserFacingError, ValidationError
 from agent.services.calendars import CalendarService
 from agent.store.db import Store, utc_now_iso
+from agent.store.read_only import READ_ONLY_KEY
 from agent.sync.secrets import KeyringSecrets, Secrets
 from agent.sync.transport import DEFAULT_LIMITS, bound
 
@@ -25,7 +26,6 @@ if TYPE_CHECKING:
 
 CONNECT_TIMEOUT_S = 30
 INTERVAL_KEY = "sync_interval_minutes"
-READ_ONLY_KEY = "sync_read_only_calendars"  # local calendar ids whose server calendar is read-only
 
 
 def split_credentials(url: str) -> tuple[str, str | None, str | None]:

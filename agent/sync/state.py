@@ -82,7 +82,7 @@ class LocalCalendar:
         self.store = store
         self.profile_id = profile_id
         self.calendar_id = calendar_id
-        self.repo = EventRepo(store, profile_id)
+        self.repo = EventRepo(store, profile_id, feed=calendar_id)  # a pull keeps its calendar in step, read-only or not
 
     def snapshot(self) -> dict[str, list[LocalRow]]:
         with self.store.lock:

@@ -10,6 +10,7 @@ same way.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from datetime import date, datetime, time, timedelta
 
@@ -462,6 +463,9 @@ class CalendarArea(QWidget):
     @Slot(object, object, object)
     def _move_requested(self, event: ViewEvent, start: datetime, end: datetime) -> bool:
         occ = event.occ
+        if self.ctx.ops.refuse_read_only(occ):  # a subscription, a read-only shared calendar
+            self.current_view().repaint_all()
+            return False
         scope: Scope = "all"
         if occ.recurrence_id is not None:
             asked = scope_prompt.ask_scope(self, "move", occ.title)
@@ -477,6 +481,8 @@ class CalendarArea(QWidget):
     @Slot(object)
     def _delete_requested(self, event: ViewEvent) -> bool:
         occ = event.occ
+        if self.ctx.ops.refuse_read_only(occ):
+            return False
         scope: Scope = "all"
         if occ.recurrence_id is not None:
             asked = scope_prompt.ask_scope(self, "delete", occ.title)
@@ -495,7 +501,7 @@ class CalendarArea(QWidget):
     @Slot(object, object)
     def event_menu(self, event: ViewEvent, global_pos: QPoint) -> str | None:
         """Show the event's menu at ``global_pos`` and do what was chosen; returns its name."""
-        menu = EventMenu(event, self.source.calendars() or self.ctx.ops.calendars.list(), self)
+        menu = EventMenu(event, self.ctx.ops.writable_calendars(), self)  # no move into a read-only one
         chosen = self.exec_menu(menu, global_pos)
         menu.deleteLater()
         if chosen is None:
@@ -521,7 +527,10 @@ class CalendarArea(QWidget):
     def duplicate(self, event: ViewEvent) -> bool:
         occ = event.occ
         component = self.writes.component(occ.uid, occ.recurrence_id or "") or self.writes.component(occ.uid)
-        changes = self.ctx.ops.create(duplicate_draft(event, component))
+        draft = duplicate_draft(event, component)
+        if self.ctx.ops.read_only_refusal(occ.calendar_id) is not None:  # a copy of a subscribed event is the user's own
+            draft = dataclasses.replace(draft, calendar_id=self.ctx.ops.calendars.default().id)
+        changes = self.ctx.ops.create(draft)
         if changes and changes.created:
             self.current_view().select_uid(changes.created[0].uid, event.start)
         return bool(changes)

@@ -73,6 +73,9 @@ class EventDialog(QDialog):
         super().__init__(parent)
         self.ctx = ctx
         self.occurrence = occurrence
+        # An event of a subscription or a read-only shared calendar opens to be read, not
+        # changed: every field is shown, none is editable, Save says why (agent/store/read_only.py).
+        self.refusal = ctx.ops.read_only_refusal(occurrence.calendar_id) if occurrence is not None else None
         self.setWindowTitle(self.tr("Edit event") if occurrence else self.tr("New event"))
         self.setMinimumWidth(520)
         self._loaded_rule: Recurrence | None = None
@@ -86,6 +89,8 @@ class EventDialog(QDialog):
         else:
             self._defaults(start, end)
         self._all_day_toggled(self.all_day.isChecked())
+        if self.refusal is not None:
+            self._read_only()
 
     # ---- widgets -------------------------------------------------------------------------
 
@@ -93,7 +98,10 @@ class EventDialog(QDialog):
         self.title = QLineEdit(self)
         self.title.setPlaceholderText(self.tr("Title"))
         self.calendar = QComboBox(self)
-        for calendar in self.ctx.ops.calendars.list():
+        shown = self.ctx.ops.writable_calendars()  # never offered as a target: read-only calendars
+        if self.refusal is not None and self.occurrence is not None:
+            shown = [c for c in self.ctx.ops.calendars.list() if c.id == self.occurrence.calendar_id]
+        for calendar in shown:
             self.calendar.addItem(swatch(calendar.color), calendar.name, calendar.id)
         self.all_day = QCheckBox(self.tr("All day"), self)
         self.all_day.toggled.connect(self._all_day_toggled)
@@ -137,6 +145,10 @@ class EventDialog(QDialog):
         self.error = QLabel(self)
         self.error.setStyleSheet("color: #d93f3f")
         self.error.hide()
+        self.notice = QLabel(self)  # why this event cannot be changed here
+        self.notice.setWordWrap(True)
+        self.notice.setStyleSheet("background: #fff4d6; color: #6b4e00; border-radius: 4px; padding: 6px")
+        self.notice.hide()
 
         form = QFormLayout()
         form.addRow(self.tr("Title"), self.title)
@@ -160,14 +172,16 @@ class EventDialog(QDialog):
         self.form = form
 
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self)
+        self.buttons = buttons
         buttons.button(QDialogButtonBox.StandardButton.Save).setText(self.tr("Save"))
         buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(self.tr("Cancel"))
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
-        if self.occurrence is not None:
+        if self.occurrence is not None and self.refusal is None:
             delete = buttons.addButton(self.tr("Delete"), QDialogButtonBox.ButtonRole.DestructiveRole)
             delete.clicked.connect(lambda: self.done(DELETE))
         layout = QVBoxLayout(self)
+        layout.addWidget(self.notice)
         layout.addLayout(form)
         layout.addWidget(self.error)
         layout.addWidget(buttons)
@@ -326,7 +340,26 @@ class EventDialog(QDialog):
         )
         return EditorResult(draft, rule, rule != self._loaded_rule)
 
+    def _read_only(self) -> None:
+        """Show the event, change nothing: inputs off, the one refusal line on top, no Delete."""
+        assert self.refusal is not None
+        self.setWindowTitle(self.tr("Event (read-only)"))
+        self.notice.setText(error_text(self.refusal))
+        self.notice.show()
+        for widget in (self.title, self.location, self.tags):
+            widget.setReadOnly(True)
+        self.notes.setReadOnly(True)
+        for other in (self.calendar, self.all_day, self.start_date, self.start_time, self.end_date, self.end_time,
+                      self.zone, self.repeat, self.reminders, self.busy):  # fmt: skip
+            other.setEnabled(False)
+        self.buttons.button(QDialogButtonBox.StandardButton.Save).setEnabled(False)
+        self.buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(self.tr("Close"))
+
     def accept(self) -> None:
+        if self.refusal is not None:  # Save is off; a keyboard Enter meets the same line
+            self.error.setText(error_text(self.refusal))
+            self.error.show()
+            return
         try:
             self.editor_result()
         except ValidationError as exc:

@@ -14,10 +14,11 @@ alike.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import date
+from datetime import date, datetime
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QDate, QEvent, QMargins, QPoint, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import (
     QCalendarWidget,
     QColorDialog,
@@ -39,16 +40,23 @@ from agent.services.calendars import Calendar
 from agent.services.collection import OpChanges
 from app.calendar.search_panel import swatch
 from app.context import AppContext
+from app.i18n import error_text, ui_lang
+
+if TYPE_CHECKING:
+    from agent.sync.subscriptions import Subscription
 
 
 class Sidebar(QWidget):
     date_picked = Signal(object)  # date
+    subscribe_requested = Signal()  # the menu's "Subscribe to calendar…" (the window's refresher answers)
+    refresh_requested = Signal(str)  # a subscription's name: refresh it now
 
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
         self.snapshot: OpChanges | None = None  # the deletion the banner offers to undo
         self.confirm: Callable[[str], bool] = self._confirm
+        self.confirm_unsubscribe: Callable[[str], bool] = self._confirm_unsubscribe
 
         self.mini_month = QCalendarWidget(self)
         self.mini_month.setVerticalHeaderFormat(QCalendarWidget.VerticalHeaderFormat.NoVerticalHeader)
@@ -130,6 +138,8 @@ class Sidebar(QWidget):
     def refresh(self) -> None:
         self.list.blockSignals(True)
         self.list.clear()
+        kinds = self.ctx.ops.read_only.kinds()
+        subscriptions = self._subscriptions() if "subscription" in kinds.values() else {}
         for calendar in self.ctx.ops.calendars.list():
             item = QListWidgetItem(swatch(calendar.color, 14), calendar.name)
             item.setData(Qt.ItemDataRole.UserRole, calendar.name)
@@ -140,8 +150,42 @@ class Sidebar(QWidget):
                 font.setBold(True)
                 item.setFont(font)
                 item.setToolTip(self.tr("{0} (default calendar for new events)").format(calendar.name))
+            if calendar.id in kinds:
+                self._mark_read_only(item, calendar, subscriptions.get(calendar.id))
             self.list.addItem(item)
         self.list.blockSignals(False)
+
+    def _subscriptions(self) -> dict[int, Subscription]:
+        from agent.sync.subscriptions import SubscriptionService
+
+        return SubscriptionService(self.ctx.store, self.ctx.profile_id).by_calendar()
+
+    def _mark_read_only(self, item: QListWidgetItem, calendar: Calendar, subscription: Subscription | None) -> None:
+        """A lock and "read-only" beside the name; a subscription also says when it was last
+        refreshed (or that the last refresh failed, with its line in the tooltip)."""
+        item.setIcon(locked_swatch(calendar.color, 14))
+        line = self.tr("Read-only")
+        tip = [error_text(refusal)] if (refusal := self.ctx.ops.read_only_refusal(calendar.id)) else []
+        if subscription is not None:
+            when = self._when(subscription.refreshed_at)
+            line += " · " + (self.tr("refreshed {0}").format(when) if when else self.tr("not refreshed yet"))
+            tip.insert(0, subscription.url)
+            failure = subscription.error_text(ui_lang())
+            if failure:
+                line += " · " + self.tr("last refresh failed")
+                tip.append(failure)
+        item.setText(f"{calendar.name}\n{line}")
+        item.setToolTip("\n".join(tip))
+
+    def _when(self, stamp: str | None) -> str:
+        """A UTC ISO stamp as the user's local month, day and time ("12-04 09:30")."""
+        if not stamp:
+            return ""
+        try:
+            moment = datetime.fromisoformat(stamp).astimezone(self.ctx.tz)
+        except ValueError:
+            return ""
+        return f"{moment:%m-%d %H:%M}"
 
     def calendars(self) -> list[Calendar]:
         return self.ctx.ops.calendars.list()
@@ -165,17 +209,30 @@ class Sidebar(QWidget):
 
     @Slot(QPoint)
     def _context_menu(self, pos: QPoint) -> None:
-        item = self.list.itemAt(pos)
-        if item is None:
-            return
-        name = self._name(item)
+        self.context_menu(self.list.itemAt(pos)).exec(self.list.mapToGlobal(pos))
+
+    def context_menu(self, item: QListWidgetItem | None) -> QMenu:
+        """The menu of ``item`` (None: the empty part of the list, which only subscribes)."""
         menu = QMenu(self)
-        menu.addAction(self.tr("Rename…"), lambda: self.rename_calendar(name))
-        menu.addAction(self.tr("Change colour…"), lambda: self.recolour_calendar(name))
-        menu.addAction(self.tr("Use for new events"), lambda: self.make_default(name))
-        menu.addSeparator()
-        menu.addAction(self.tr("Delete…"), lambda: self.delete_calendar(name))
-        menu.exec(self.list.mapToGlobal(pos))
+        if item is not None:
+            name = self._name(item)
+            kinds = self.ctx.ops.read_only.kinds()
+            calendar = next((c for c in self.ctx.ops.calendars.list() if c.name == name), None)
+            why = kinds.get(calendar.id) if calendar is not None else None
+            menu.addAction(self.tr("Rename…"), lambda: self.rename_calendar(name))
+            menu.addAction(self.tr("Change colour…"), lambda: self.recolour_calendar(name))
+            if why is None:  # new events never go to a read-only calendar
+                menu.addAction(self.tr("Use for new events"), lambda: self.make_default(name))
+            if why == "subscription":
+                menu.addAction(self.tr("Refresh now"), lambda: self.refresh_requested.emit(name))
+            menu.addSeparator()
+            if why == "subscription":
+                menu.addAction(self.tr("Unsubscribe…"), lambda: self.unsubscribe(name))
+            else:
+                menu.addAction(self.tr("Delete…"), lambda: self.delete_calendar(name))
+            menu.addSeparator()
+        menu.addAction(self.tr("Subscribe to calendar…"), self.subscribe_requested.emit)
+        return menu
 
     # ---- actions (explicit arguments skip the dialogs) -----------------------------------
 
@@ -222,6 +279,13 @@ class Sidebar(QWidget):
         self.banner.show()
         return deleted
 
+    def unsubscribe(self, name: str) -> bool:
+        """Stop a subscription and remove its calendar (a refresh would only bring its events
+        back; subscribing again does). Asks first; not an undo step."""
+        if not self.confirm_unsubscribe(self.tr("Unsubscribe from “{0}” and remove its events?").format(name)):
+            return False
+        return self.ctx.ops.unsubscribe(name)
+
     @Slot()
     def undo_delete(self) -> Calendar | None:
         """The banner's Undo: the same journal entry Ctrl+Z (or ``richeng undo``) takes back."""
@@ -254,3 +318,31 @@ class Sidebar(QWidget):
             QMessageBox.StandardButton.Cancel,
         )
         return answer == QMessageBox.StandardButton.Yes
+
+    def _confirm_unsubscribe(self, text: str) -> bool:
+        answer = QMessageBox.question(
+            self,
+            self.tr("Unsubscribe"),
+            text,
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Cancel,
+        )
+        return answer == QMessageBox.StandardButton.Yes
+
+
+def locked_swatch(color: str, size: int = 14) -> QIcon:
+    """The calendar's colour with a small white padlock drawn on it: read-only at a glance,
+    painted rather than an emoji, which many desktops' fonts lack."""
+    pixmap = QPixmap(size, size)
+    pixmap.fill(QColor(color))
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    pen = QPen(QColor("white"))
+    pen.setWidthF(max(1.2, size / 10))
+    painter.setPen(pen)
+    unit = size / 14
+    painter.drawArc(int(4 * unit), int(2 * unit), int(6 * unit), int(6 * unit), 0, 180 * 16)  # the shackle
+    painter.setBrush(QColor("white"))
+    painter.drawRect(int(3 * unit), int(6 * unit), int(8 * unit), int(6 * unit))  # the body
+    painter.end()
+    return QIcon(pixmap)

@@ -50,7 +50,7 @@ class ImportTargetDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(self.tr("Import .ics"))
         self.setMinimumWidth(420)
-        calendars = ctx.ops.calendars.list()
+        calendars = ctx.ops.writable_calendars()  # never into a subscription or a read-only shared calendar
         if len(paths) == 1:
             heading = self.tr("Import “{0}” into:").format(Path(paths[0]).name)
         else:

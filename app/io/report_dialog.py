@@ -231,6 +231,7 @@ class ImportReportDialog(QDialog):
             "older": self.tr("Older than the copy in the calendar (SEQUENCE / LAST-MODIFIED): that one was kept"),
             "duplicate": self.tr("The same event again in this file: the newer copy was imported"),
             "task": self.tr("A task (VTODO): Richeng has no tasks yet"),
+            "read_only": self.tr("Already in a read-only calendar (a subscription or a read-only shared one): left as it is"),
         }
         return reasons.get(code) or self.tr("A {0}, not an event").format(component)
 

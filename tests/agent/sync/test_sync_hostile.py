@@ -30,6 +30,7 @@ from xml.sax.saxutils import escape
 import pytest
 
 from agent.store.components import build_event
+from agent.store.read_only import ReadOnlyCalendarError
 from agent.sync.report import SyncReport
 from agent.sync.transport import Limits
 from tests.agent.sync.hostile import Answer, Elsewhere, HostileServer, Request, add_members, member, multistatus
@@ -490,4 +491,6 @@ def test_a_read_only_calendar_is_never_written(
     assert writes == [], "nothing is written to a read-only calendar"
     assert "edited there" in case.device.titles(), "its server changes still come in"
     assert case.device.engine.accounts.read_only_calendars() == {case.device.calendar_id}
+    with pytest.raises(ReadOnlyCalendarError):  # from now on the app, the chat and the CLI cannot write it either
+        case.device.add("made after", BASE + timedelta(days=7), BASE + timedelta(days=7, hours=1))
     case.device.close()
