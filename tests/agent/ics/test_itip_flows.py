@@ -171,7 +171,9 @@ def test_an_update_carrying_an_answer_follows_it(cli: Cli, tmp_path: Path) -> No
     cli("invitation", "respond", _file("google_request_en.ics"), "--accept", "--as", "me@example.com")
     text = (DATA / "google_described_en.ics").read_text(encoding="utf-8")
     declined = tmp_path / "declined.ics"
-    declined.write_text(text.replace("PARTSTAT=NEEDS-ACTION;RSVP=\n TRUE;CN=me@", "PARTSTAT=DECLINED;RSVP=\n TRUE;CN=me@"), "utf-8")
+    mine = "PARTSTAT=NEEDS-ACTION;RSVP=\n TRUE;CN=me@"
+    assert mine in text
+    declined.write_text(text.replace(mine, "PARTSTAT=DECLINED;RSVP=\n TRUE;CN=me@"), "utf-8")
     cli("invitation", "apply", str(declined))
     assert _partstat(cli.one(GOOGLE_UID), "me@example.com") == "DECLINED"
 
