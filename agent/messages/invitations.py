@@ -28,13 +28,8 @@ MESSAGES: dict[str, Message] = {
     "invitations.answer_needed": Message(
         "请用 --accept、--tentative 或 --decline 之一给出答复", "give one answer: --accept, --tentative or --decline"
     ),
-    "invitations.bar_invited": Message("{organizer} 邀请你参加", "{organizer} invited you"),
-    "invitations.bar_answered": Message("你的答复：{answer}", "your answer: {answer}"),
     "invitations.answer_accepted": Message("接受", "accepted"),
     "invitations.answer_tentative": Message("暂定", "tentative"),
     "invitations.answer_declined": Message("拒绝", "declined"),
     "invitations.answer_needs_action": Message("未答复", "not answered"),
-    "invitations.reply_written": Message(
-        "答复已保存：{path}（请用邮件发给组织者）", "reply saved: {path} (mail it to the organizer)"
-    ),
 }

@@ -29,12 +29,13 @@ else:  # on first use: the app's first paint imports this module but edits nothi
     icalendar = lazy_module("icalendar", __name__)
 
 from agent.errors import NotFoundError, ValidationError
+from agent.services.invitations import my_addresses
 from agent.store.changes import ChangeSet
 from agent.store.components import build_event, index_fields, new_uid, parse_component, recurrence_key, set_alarms
 from agent.store.db import Store
 from agent.store.events import EventRepo
 from agent.store.expansion import CapNote
-from agent.store.fields import write
+from agent.store.fields import Person, write
 from agent.store.occurrence import Occurrence
 from agent.timesym.recurrence import LUNAR_MARK, MARK_PROPERTY, Recurrence
 
@@ -56,6 +57,7 @@ class EventDraft:
     rrule: str | None = None
     alarm_minutes: tuple[int, ...] = ()
     categories: tuple[str, ...] = ()  # the editor's tags (CATEGORIES, agent/store/fields.py)
+    attendees: tuple[Person, ...] | None = None  # the editor's attendees (issue 31); None: keep the stored ones
 
 
 class EditService:
@@ -80,6 +82,7 @@ class EditService:
             alarm_minutes=list(draft.alarm_minutes),
         )
         write(component, "categories", draft.categories)
+        self._write_people(component, draft)
         with self.store.transaction():
             return self.repo.save(component, draft.calendar_id, self.origin)
 
@@ -98,6 +101,7 @@ class EditService:
             component.add("RRULE", icalendar.vRecur.from_ical(draft.rrule))
         set_alarms(component, draft.alarm_minutes, draft.title)
         write(component, "categories", draft.categories)
+        self._write_people(component, draft)
         self._check_calendar(draft.calendar_id)
         with self.store.transaction():
             return self.repo.save(_bump(component), draft.calendar_id, self.origin_of(row))
@@ -317,6 +321,16 @@ class EditService:
         return inverse
 
     # ---- helpers -------------------------------------------------------------------------
+
+    def _write_people(self, component: icalendar.Event, draft: EventDraft) -> None:
+        """The draft's attendees; an event that gains some without an organizer gets the
+        user's first address as ORGANIZER (RFC 5545 wants one beside attendees)."""
+        if draft.attendees is None:
+            return
+        write(component, "attendees", draft.attendees)
+        mine = my_addresses(self.store, self.profile_id)
+        if draft.attendees and component.get("ORGANIZER") is None and mine:
+            write(component, "organizer", Person(mine[0], "", "", ""))
 
     def origin_of(self, row: Any) -> str:
         return str(row["origin"])

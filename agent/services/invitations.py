@@ -16,9 +16,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from agent.errors import NotFoundError
 from agent.services.settings import SettingsService
+from agent.store.changes import ChangeSet
+from agent.store.components import parse_component
 from agent.store.db import Store
-from agent.store.fields import Person, bare_address, read, read_text
+from agent.store.events import EventRepo
+from agent.store.fields import Person, bare_address, read, read_text, write
 
 if TYPE_CHECKING:
     import icalendar
@@ -26,6 +30,13 @@ if TYPE_CHECKING:
     from agent.store.occurrence import Occurrence
 
 ADDRESSES_KEY = "my_addresses"
+# Each answer's word in the catalogue (agent/messages/invitations.py).
+ANSWER_CODES = {
+    "ACCEPTED": "invitations.answer_accepted",
+    "TENTATIVE": "invitations.answer_tentative",
+    "DECLINED": "invitations.answer_declined",
+    "NEEDS-ACTION": "invitations.answer_needs_action",
+}
 ANSWERS = ("ACCEPTED", "TENTATIVE", "DECLINED")
 UNANSWERED = "NEEDS-ACTION"
 
@@ -119,6 +130,37 @@ def states(store: Store, profile_id: int, occurrences: Sequence[Occurrence]) -> 
     return out
 
 
+def answer(store: Store, profile_id: int, uid: str, recurrence_id: str, email: str, partstat: str) -> ChangeSet:
+    """The user's answer (``partstat`` as ``email``) stored on the event (uid,
+    recurrence_id), else its series; SEQUENCE and DTSTAMP stay the organizer's, so the
+    organizer's next update is still newer (docs/invitations.md)."""
+    repo = EventRepo(store, profile_id)
+    row = repo.row(uid, recurrence_id) or repo.row(uid, "")
+    if row is None:
+        raise NotFoundError("services.no_event_uid", uid=uid)
+    component = parse_component(row["ics"])
+    people = [
+        Person(p.email, p.name, partstat, p.role, tuple(x for x in p.extra if x[0] != "RSVP")) if p.same(email) else p
+        for p in read(component, "attendees")
+    ]
+    write(component, "attendees", people)
+    with store.transaction():
+        return repo.save(component, int(row["calendar_id"]), str(row["origin"]))
+
+
+def drawn(store: Store, profile_id: int, occurrences: list[Occurrence]) -> list[Occurrence]:
+    """The occurrences as the views draw them: an invitation not accepted yet (or accepted
+    as tentative) carries STATUS TENTATIVE, which the painters draw see-through and dashed;
+    nothing is written."""
+    if not occurrences:
+        return occurrences
+    found = states(store, profile_id, occurrences)
+    return [
+        occ._replace(status="TENTATIVE") if found[occ.event_id]["status"] == "tentative" and occ.status != "TENTATIVE" else occ
+        for occ in occurrences
+    ]
+
+
 def is_busy(store: Store, profile_id: int, occurrences: Sequence[Occurrence]) -> list[Occurrence]:
     """The occurrences that take their time: the listing's ``busy``."""
     found = states(store, profile_id, occurrences)
@@ -127,9 +169,12 @@ def is_busy(store: Store, profile_id: int, occurrences: Sequence[Occurrence]) ->
 
 __all__ = [
     "ADDRESSES_KEY",
+    "ANSWER_CODES",
     "ANSWERS",
     "UNANSWERED",
     "Standing",
+    "answer",
+    "drawn",
     "event_standing",
     "is_busy",
     "me_among",

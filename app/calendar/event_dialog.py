@@ -35,6 +35,7 @@ from agent.store.fields import read, split_tags
 from agent.store.occurrence import Occurrence
 from agent.timesym.recurrence import Recurrence
 from app.calendar.holidays import prefers_chinese
+from app.calendar.invitation_bar import AttendeeEditor
 from app.calendar.occurrence_edit import EditorResult, EventWrites
 from app.calendar.reminder_editor import ReminderEditor, reminder_minutes
 from app.calendar.repeat_editor import RepeatEditor
@@ -130,6 +131,7 @@ class EventDialog(QDialog):
         self.location = QLineEdit(self)
         self.tags = QLineEdit(self)  # the field table's categories, comma-separated
         self.tags.setPlaceholderText(self.tr("Comma-separated, e.g. Work, Travel"))
+        self.attendees = AttendeeEditor(self)  # issue 31: add or remove by address
         self.notes = QPlainTextEdit(self)
         self.notes.setMinimumHeight(70)
         self.error = QLabel(self)
@@ -153,6 +155,7 @@ class EventDialog(QDialog):
         form.addRow(self.tr("Show as"), self.busy)
         form.addRow(self.tr("Location"), self.location)
         form.addRow(self.tr("Tags"), self.tags)
+        form.addRow(self.tr("Attendees"), self.attendees)
         form.addRow(self.tr("Notes"), self.notes)
         self.form = form
 
@@ -204,6 +207,7 @@ class EventDialog(QDialog):
             self.reminders.add(minutes)
         if source is not None:  # the tags of this occurrence (its own when changed alone)
             self.tags.setText(", ".join(read(source, "categories")))
+            self.attendees.set_people(read(source, "attendees"))
         first_day = start.date() if isinstance(start, datetime) else start
         self.repeat.set_until_default(first_day + timedelta(days=90))
         if master is not None:
@@ -320,6 +324,7 @@ class EventDialog(QDialog):
             rrule=rule.to_rrule(start) if rule is not None else None,  # None for 农历: RDATEs
             alarm_minutes=self.reminders.values(),
             categories=split_tags(self.tags.text()),
+            attendees=self.attendees.people(),
         )
         return EditorResult(draft, rule, rule != self._loaded_rule)
 

@@ -25,6 +25,7 @@ from agent.store.occurrence import Occurrence
 from app.calendar.agenda_view import AgendaCanvas, AgendaView
 from app.calendar.event_menu import when_text
 from app.calendar.event_source import ViewEvent
+from app.calendar.invitation_bar import AttendeeList, EventPeople, InvitationBar, answer_from_card
 from app.calendar.repeat_summary import SeriesSummaries
 from app.calendar.view_base import DRAG_START, CalendarView, EventSurface
 from app.context import AppContext
@@ -102,14 +103,17 @@ class EventCard(QFrame):
         self.calendar = QLabel(self)
         self.repeat = QLabel(self)
         self.tags = QLabel(self)
+        self.people = AttendeeList(self)  # who is invited and what each said (issue 31)
+        self.invitation = InvitationBar(self)
         for label in (self.when, self.place, self.calendar, self.repeat, self.tags):
             label.setWordWrap(True)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 10, 12, 10)
         layout.setSpacing(4)
         layout.addLayout(heading)
-        for label in (self.when, self.repeat, self.place, self.tags, self.calendar):
+        for label in (self.when, self.repeat, self.place, self.tags, self.people, self.calendar):
             layout.addWidget(label)
+        layout.addWidget(self.invitation)
         self.setFixedWidth(CARD_WIDTH)
 
     def fill(self, event: ViewEvent, when: str, repeat: str, tags: str = "") -> None:
@@ -138,6 +142,9 @@ class EventPopover(QObject):
         self.style = style
         self.card = EventCard(parent)
         self.tags = EventTags(summaries.ctx)  # the agenda reads them too (``watch``)
+        self.people = EventPeople(summaries.ctx)
+        self._shown: ViewEvent | None = None
+        self.card.invitation.answered.connect(self._answer)
         self.delay_ms = QApplication.doubleClickInterval()  # a double-click opens the editor instead
         self._press: tuple[QObject, QPointF] | None = None
         self._pending: tuple[ViewEvent, QPoint] | None = None
@@ -168,14 +175,21 @@ class EventPopover(QObject):
         self.hide()
         self.summaries.clear()
         self.tags.clear()
+        self.people.clear()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()
-        if self.card.isVisible() and kind in (
-            QEvent.Type.MouseButtonPress,
-            QEvent.Type.KeyPress,
-            QEvent.Type.Wheel,
-            QEvent.Type.ApplicationDeactivate,
+        inside = isinstance(watched, QWidget) and (watched is self.card or self.card.isAncestorOf(watched))
+        if (
+            self.card.isVisible()
+            and not inside
+            and kind
+            in (
+                QEvent.Type.MouseButtonPress,
+                QEvent.Type.KeyPress,
+                QEvent.Type.Wheel,
+                QEvent.Type.ApplicationDeactivate,
+            )
         ):
             self.hide()
         if watched is QApplication.instance() or not isinstance(event, QMouseEvent):
@@ -200,6 +214,11 @@ class EventPopover(QObject):
     def show_for(self, event: ViewEvent, global_pos: QPoint) -> None:
         locale, chinese = self.style()
         self.card.fill(event, when_text(event, locale, chinese), self.summaries.text(event.occ), self.tags.text(event.occ))
+        organizer, attendees = self.people.of(event.occ)
+        self.card.people.set_people(organizer, attendees)
+        self.card.invitation.show_for(self.people.standing(event.occ), organizer)
+        self.card.adjustSize()
+        self._shown = event
         screen = QGuiApplication.screenAt(global_pos) or QGuiApplication.primaryScreen()
         spot = global_pos + QPoint(OFFSET, OFFSET)
         if screen is not None:
@@ -215,6 +234,13 @@ class EventPopover(QObject):
         app = QApplication.instance()
         if app is not None:
             app.installEventFilter(self)
+
+    def _answer(self, partstat: str) -> None:
+        """An answer from the card's bar: stored as one undo step; the store's change puts
+        the card away."""
+        shown = self._shown
+        if shown is not None:
+            answer_from_card(self.summaries.ctx, shown.occ, self.people.standing(shown.occ), partstat)
 
     def _show_pending(self) -> None:
         pending, self._pending = self._pending, None
