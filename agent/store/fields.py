@@ -60,7 +60,7 @@ class Person:
         return {"email": self.email, "name": self.name, "partstat": self.partstat, "role": self.role}
 
     def __str__(self) -> str:
-        return f"{self.name} <{self.email}>" if self.name else self.email
+        return f"{self.name} <{self.email}>" if self.name and not self.same(self.name) else self.email
 
     def address(self) -> icalendar.vCalAddress:
         """The property value to write: ``mailto:`` and the parameters."""

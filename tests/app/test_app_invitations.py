@@ -1,0 +1,147 @@
+"""Invitations in the app (issue 31): an invitation is drawn tentative until answered, its
+card lists who is invited with each answer and offers Accept / Tentative / Decline; the
+editor lists attendees and adds or removes them by address. Screenshots of both go to
+/work/shots/invite-*.png when that folder exists (offscreen here; Xvfb by hand)."""
+
+from __future__ import annotations
+
+import json
+import os
+from datetime import date, timedelta
+from pathlib import Path
+
+from PySide6.QtCore import QPoint, Qt
+
+from agent.ics.itip import Flow, read_file
+from agent.services.settings import SettingsService
+from agent.store.components import parse_component
+from agent.store.fields import read
+from app.calendar.week_view import GridItem
+from tests.support.app_fixtures import accept_with, at, seed
+from tests.support.clock import MONDAY
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data" / "itip"
+GOOGLE_UID = "4s2f8k1ab3c9d0e7f6g5h4i3j2@google.com"
+THURSDAY = MONDAY + timedelta(days=3)
+SHOTS = Path(os.environ.get("RICHENG_SHOTS", "/work/shots"))
+
+
+def _shot(widget, name: str) -> None:  # type: ignore[no-untyped-def]
+    if SHOTS.is_dir():
+        widget.grab().save(str(SHOTS / f"invite-{name}.png"))
+
+
+def _stored(store, uid: str):  # type: ignore[no-untyped-def]
+    (ics,) = store.conn.execute("SELECT ics FROM events WHERE uid = ? AND recurrence_id = ''", (uid,)).fetchone()
+    return parse_component(ics)
+
+
+def _invited(cal_store, profile) -> None:  # type: ignore[no-untyped-def]
+    SettingsService(cal_store, profile).set("my_addresses", ["me@example.com"])
+    Flow(cal_store, profile).apply(read_file(DATA / "google_request_en.ics"))
+
+
+def _click(area, qtbot, uid: str, day: date):  # type: ignore[no-untyped-def]
+    area.popover.delay_ms = 0
+    view = area.current_view()
+    item = next(i for i in view.visible_items() if isinstance(i, GridItem) and i.event.occ.uid == uid)
+    center = item.rect.center()
+    qtbot.mouseClick(view.grid, Qt.MouseButton.LeftButton, pos=QPoint(int(center.x()), int(center.y())))
+    card = area.popover.card
+    qtbot.waitUntil(card.isVisible)
+    return card
+
+
+def test_an_invitation_is_tentative_until_accepted_in_its_card(area, cal_store, profile, qtbot) -> None:  # type: ignore[no-untyped-def]
+    _invited(cal_store, profile)
+    area.refresh()
+    (event,) = [e for e in area.source.events(THURSDAY, THURSDAY + timedelta(days=1)) if e.occ.uid == GOOGLE_UID]
+    assert event.occ.status == "TENTATIVE"  # drawn see-through and dashed
+    card = _click(area, qtbot, GOOGLE_UID, THURSDAY)
+    bar = card.invitation
+    assert not bar.isHidden() and [b.text() for b in bar.buttons.values()] in (
+        ["Accept", "Tentative", "Decline"],
+        ["接受", "暂定", "拒绝"],
+    )
+    assert "Alice Chen" in bar.label.text() and not any(b.isChecked() for b in bar.buttons.values())
+    lines = card.people.text().splitlines()
+    assert lines[0].endswith("Alice Chen <alice@gmail.example>")
+    assert lines[1:] == ["✓ Alice Chen <alice@gmail.example>", "… me@example.com", lines[3]]  # CN=address: once
+    assert lines[3].startswith("… Bob Li <bob@example.com>")
+    _shot(card, "card-offscreen")
+
+    qtbot.mouseClick(bar.buttons["ACCEPTED"], Qt.MouseButton.LeftButton)
+    me = next(p for p in read(_stored(cal_store, GOOGLE_UID), "attendees") if p.email == "me@example.com")
+    assert me.partstat == "ACCEPTED"
+    assert _stored(cal_store, GOOGLE_UID)["SEQUENCE"] == 0  # the organizer's, so the next update is newer
+    area.refresh()
+    (event,) = [e for e in area.source.events(THURSDAY, THURSDAY + timedelta(days=1)) if e.occ.uid == GOOGLE_UID]
+    assert event.occ.status == "CONFIRMED"
+    card = _click(area, qtbot, GOOGLE_UID, THURSDAY)
+    assert card.invitation.buttons["ACCEPTED"].isChecked()
+    assert "✓ me@example.com" in card.people.text()
+
+
+def test_an_event_without_attendees_shows_no_list_and_no_bar(area, cal_store, profile, qtbot) -> None:  # type: ignore[no-untyped-def]
+    uid = seed(cal_store, profile, "Lunch", at(MONDAY, 13), at(MONDAY, 14))
+    area.refresh()
+    card = _click(area, qtbot, uid, MONDAY)
+    assert card.people.isHidden() and card.invitation.isHidden()
+
+
+def test_the_editor_adds_and_removes_attendees_and_keeps_their_answers(area, cal_store, profile, qtbot) -> None:  # type: ignore[no-untyped-def]
+    SettingsService(cal_store, profile).set("my_addresses", ["me@example.com"])
+    Flow(cal_store, profile).apply(read_file(DATA / "thunderbird_reply_zh.ics"))  # no such event: nothing
+    uid = seed(cal_store, profile, "Design review", at(MONDAY, 15), at(MONDAY, 16))
+    area.refresh()
+    (event,) = [e for e in area.source.events(MONDAY, MONDAY + timedelta(days=1)) if e.occ.uid == uid]
+
+    def invite(dialog) -> None:  # type: ignore[no-untyped-def]
+        editor = dialog.attendees
+        assert editor.people() == ()
+        editor.address.setText("bob@example.com")
+        editor.name.setText("Bob Li")
+        editor.add_typed()
+        editor.address.setText("mailto:王芳@example.cn")
+        editor.role.setCurrentIndex(editor.role.findData("OPT-PARTICIPANT"))
+        editor.add_typed()
+        assert not editor.add("bob@example.com") and not editor.add("not an address")
+        editor.add("carol@example.com")
+        editor.list.setCurrentRow(2)
+        editor.remove_selected()
+
+    area.exec_dialog = accept_with(invite)
+    assert area.open_editor(event, None, None)
+    stored = _stored(cal_store, uid)
+    people = read(stored, "attendees")
+    assert [(p.email, p.name, p.role, p.partstat) for p in people] == [
+        ("bob@example.com", "Bob Li", "REQ-PARTICIPANT", "NEEDS-ACTION"),
+        ("王芳@example.cn", "", "OPT-PARTICIPANT", "NEEDS-ACTION"),
+    ]
+    assert read(stored, "organizer").email == "me@example.com"
+
+    # Bob answers; reopening shows his answer, and a save keeps it.
+    Flow(cal_store, profile).apply(read_file(DATA / "google_reply_en.ics"))  # another UID: nothing
+    from agent.services.invitations import answer
+
+    answer(cal_store, profile, uid, "", "bob@example.com", "ACCEPTED")
+    shown: list[str] = []
+
+    def look(dialog) -> None:  # type: ignore[no-untyped-def]
+        shown.extend(dialog.attendees.list.item(i).text() for i in range(dialog.attendees.list.count()))
+        _shot(dialog, "editor-offscreen")
+
+    area.refresh()
+    (event,) = [e for e in area.source.events(MONDAY, MONDAY + timedelta(days=1)) if e.occ.uid == uid]
+    area.exec_dialog = accept_with(look)
+    assert area.open_editor(event, None, None)
+    assert shown == ["✓ Bob Li <bob@example.com>", "… 王芳@example.cn"]
+    assert [p.partstat for p in read(_stored(cal_store, uid), "attendees")] == ["ACCEPTED", "NEEDS-ACTION"]
+
+
+def test_the_invitation_strings_have_chinese_translations() -> None:
+    catalogue = json.loads((ROOT / "resources/translations/zh_CN.json").read_text(encoding="utf-8"))
+    assert catalogue["InvitationBar"]["Accept"] == "接受" and catalogue["InvitationBar"]["Decline"] == "拒绝"
+    assert catalogue["EventDialog"]["Attendees"] == "参与者"
+    assert catalogue["AttendeeList"]["Organizer: {0}"] == "组织者：{0}"
