@@ -168,7 +168,7 @@ class AttendeeEditor(QWidget):
         for role, text in zip(ROLES, names, strict=True):
             self.role.addItem(text, role)
         self.add_button = QPushButton(self.tr("Add"), self)
-        self.remove_button = QPushButton(self.tr("Remove"), self)
+        self.remove_button = QPushButton(self.tr("Remove selected"), self)
         self.add_button.clicked.connect(self.add_typed)
         self.address.returnPressed.connect(self.add_typed)
         self.remove_button.clicked.connect(self.remove_selected)
