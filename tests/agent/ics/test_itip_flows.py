@@ -284,3 +284,15 @@ def test_a_plain_publish_export_is_still_a_plain_import(cli: Cli, tmp_path: Path
     assert cli("import", str(path))["imported"] == 1
     code, _, err = cli("invitation", "show", str(path), ok=False)
     assert code == 2 and "METHOD" in err
+
+
+def test_an_answered_invitation_exports_whole(cli: Cli, tmp_path: Path) -> None:
+    """The ICS round trip keeps the people with every parameter (the text is stored whole)."""
+    cli("invitation", "respond", _file("google_request_en.ics"), "--accept", "--as", "me@example.com")
+    out = tmp_path / "out.ics"
+    cli("export", "-o", str(out))
+    (event,) = icalendar.Calendar.from_ical(out.read_text(encoding="utf-8")).walk("VEVENT")
+    people = {str(a).removeprefix("mailto:"): a.params for a in event["ATTENDEE"]}
+    assert people["me@example.com"]["PARTSTAT"] == "ACCEPTED" and "RSVP" not in people["me@example.com"]
+    assert people["bob@example.com"]["X-NUM-GUESTS"] == "0" and people["bob@example.com"]["ROLE"] == "OPT-PARTICIPANT"
+    assert event["ORGANIZER"].params["CN"] == "Alice Chen" and str(event["X-GOOGLE-CONFERENCE"]).startswith("https://meet")
