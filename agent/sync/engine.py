@@ -50,6 +50,7 @@ from agent.sync.resources import (
     parse_resource,
     resource_name,
 )
+from agent.sync.scheduling import go_ahead, quiet
 from agent.sync.secrets import Secrets
 from agent.sync.state import ItemStore, LocalCalendar, SyncItem
 from agent.sync.transport import DEFAULT_LIMITS, Limits, bound
@@ -274,6 +275,7 @@ class _CalendarSync:
         self.open_uids: set[str] = set()
         self.clean = True
         self._others: dict[str, tuple[Mapping, SyncItem]] | None = None  # other calendars' items, by UID
+        self.send = go_ahead(engine.store, engine.profile_id)  # UIDs the user chose to send invitations for
 
     def _reload(self) -> None:
         items = self.items.all()
@@ -483,7 +485,7 @@ class _CalendarSync:
 
     def _create(self, uid: str, rows: list[LocalRow]) -> None:
         key = self.remote.key_for_name(resource_name(uid))
-        body = build_resource(rows)
+        body = quiet(build_resource(rows), uid in self.send)  # nothing emails anyone silently
         self._leave_other_calendar(uid)
         try:
             etag = self.remote.create(key, body)
@@ -531,7 +533,7 @@ class _CalendarSync:
         self.report.pushed += 1
 
     def _update(self, item: SyncItem, rows: list[LocalRow]) -> None:
-        body = build_resource(rows)
+        body = quiet(build_resource(rows), item.uid in self.send)
         try:
             if item.etag is None:
                 raise Stale("sync.no_etag")
