@@ -145,3 +145,19 @@ def test_the_invitation_strings_have_chinese_translations() -> None:
     assert catalogue["InvitationBar"]["Accept"] == "接受" and catalogue["InvitationBar"]["Decline"] == "拒绝"
     assert catalogue["EventDialog"]["Attendees"] == "参与者"
     assert catalogue["AttendeeList"]["Organizer: {0}"] == "组织者：{0}"
+
+
+def test_settings_keep_the_users_addresses(app_ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
+    from app.settings.general_page import GeneralPage
+
+    page = GeneralPage(app_ctx)
+    qtbot.addWidget(page)
+    page.addresses.setText("me@example.com， wo@example.cn")
+    assert page.validate() is None
+    assert "my_addresses" in page.save()
+    assert app_ctx.settings.get("my_addresses") == ["me@example.com", "wo@example.cn"]
+    page.addresses.setText("me@example.com, not-an-address")
+    assert page.validate() is not None
+    again = GeneralPage(app_ctx)
+    qtbot.addWidget(again)
+    assert again.addresses.text() == "me@example.com, wo@example.cn"
