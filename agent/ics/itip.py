@@ -34,6 +34,7 @@ from agent.ics.report import ImportProblem, ImportReport, ImportSkip
 from agent.messages.catalogue import render
 from agent.services.calendars import CalendarService
 from agent.services.invitations import UNANSWERED, me_among, my_addresses, remember_address
+from agent.store.changes import ChangeSet
 from agent.store.components import index_fields, parse_component
 from agent.store.db import Store
 from agent.store.events import EventRepo
@@ -149,6 +150,7 @@ class Flow:
         self.repo = EventRepo(store, profile_id)
         self.tz = tz
         self.now = now or datetime.now(UTC)
+        self.changes = ChangeSet()  # what this flow saved (journalled by each save already)
 
     def stored(self, item: Prepared) -> tuple[Any, icalendar.Event] | None:
         """The stored row the item is a copy of: its own (UID, RECURRENCE-ID), else, for one
@@ -217,8 +219,9 @@ class Flow:
                 results.append({"uid": item.fields.uid, "status": status, "changed": changed})
                 if report is not None:
                     _count(report, item, status, changed)
-        if report is not None:
+        if report is not None:  # the app's import keeps these as its undo step
             report.errors.extend(message.refused)
+            report.changes.extend(self.changes)
         return results
 
     def _apply_one(self, method: str, status: str, item: Prepared, calendar_name: str | None) -> bool:
@@ -257,7 +260,7 @@ class Flow:
             calendar_id = int(found[0]["calendar_id"])
         else:
             calendar_id = CalendarService(self.store, self.profile_id).choose(calendar_name).calendar.id
-        self.repo.save(component, calendar_id, ORIGIN, ics=text)
+        self.changes.extend(self.repo.save(component, calendar_id, ORIGIN, ics=text))
         return True
 
     def _cancel(self, item: Prepared, found: tuple[Any, icalendar.Event] | None, calendar_name: str | None) -> bool:

@@ -161,3 +161,21 @@ def test_settings_keep_the_users_addresses(app_ctx, qtbot) -> None:  # type: ign
     again = GeneralPage(app_ctx)
     qtbot.addWidget(again)
     assert again.addresses.text() == "me@example.com, wo@example.cn"
+
+
+def test_an_invitation_imported_in_the_app_is_one_undo_step(app_ctx, qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The app's import goes to the invitation flow too (a REPLY never retitles), and its
+    changes are the import's undo step."""
+    from tests.agent.ics.test_itip_flows import DATA as FIXTURES
+    from tests.app.test_app_import_undo import run_import
+    from tests.support.chat_fixtures import event_titles
+
+    default = app_ctx.ops.calendars.default().name
+    run_import(qtbot, app_ctx, monkeypatch, FIXTURES / "own_event_en.ics", lambda ctx, paths: default)
+    run_import(qtbot, app_ctx, monkeypatch, FIXTURES / "google_reply_en.ics", lambda ctx, paths: default)
+    assert event_titles(app_ctx.store) == ["Design review"]
+    bob = next(p for p in read(_stored(app_ctx.store, "design-review-own@richeng"), "attendees") if p.email == "bob@example.com")
+    assert bob.partstat == "ACCEPTED"
+    app_ctx.ops.undo()
+    bob = next(p for p in read(_stored(app_ctx.store, "design-review-own@richeng"), "attendees") if p.email == "bob@example.com")
+    assert bob.partstat == "NEEDS-ACTION" and event_titles(app_ctx.store) == ["Design review"]
