@@ -215,7 +215,13 @@ class Flow:
         with self.store.transaction():
             for item in message.items:
                 status = self.status(message.method, item)
-                changed = self._apply_one(message.method, status, item, calendar_name)
+                try:
+                    changed = self._apply_one(message.method, status, item, calendar_name)
+                except UserFacingError as exc:  # an import names it and goes on; the CLI writes nothing
+                    if report is None:
+                        raise
+                    report.errors.append(ImportProblem(item.fields.uid, item.line, str(exc)))
+                    continue
                 results.append({"uid": item.fields.uid, "status": status, "changed": changed})
                 if report is not None:
                     _count(report, item, status, changed)

@@ -296,3 +296,17 @@ def test_an_answered_invitation_exports_whole(cli: Cli, tmp_path: Path) -> None:
     assert people["me@example.com"]["PARTSTAT"] == "ACCEPTED" and "RSVP" not in people["me@example.com"]
     assert people["bob@example.com"]["X-NUM-GUESTS"] == "0" and people["bob@example.com"]["ROLE"] == "OPT-PARTICIPANT"
     assert event["ORGANIZER"].params["CN"] == "Alice Chen" and str(event["X-GOOGLE-CONFERENCE"]).startswith("https://meet")
+
+
+def test_one_bad_event_of_an_invitation_is_named_and_the_rest_imported(cli: Cli, tmp_path: Path) -> None:
+    text = (DATA / "google_request_en.ics").read_text(encoding="utf-8")
+    head, event = text.split("BEGIN:VEVENT", 1)
+    bad = "BEGIN:VEVENT" + event.replace(GOOGLE_UID, "rscale@test").replace(
+        "SEQUENCE:0", "SEQUENCE:0\nRRULE:RSCALE=CHINESE;FREQ=YEARLY"
+    )
+    path = tmp_path / "two.ics"
+    path.write_text(head + "BEGIN:VEVENT" + event.replace("END:VCALENDAR", "") + bad, encoding="utf-8")
+    report = cli("import", str(path))
+    assert report["imported"] == 1 and [e["uid"] for e in report["errors"]] == ["rscale@test"]
+    code, _, err = cli("invitation", "apply", str(path), ok=False)  # the CLI writes all or nothing
+    assert code == 2 and len(err.strip().splitlines()) == 1
