@@ -132,8 +132,18 @@ def newer(incoming: icalendar.Event, stored: icalendar.Event) -> bool:
 
 
 def moved(incoming: icalendar.Event, stored: icalendar.Event) -> bool:
-    """Whether the date, time or repeat differ (what makes the organizer ask again)."""
+    """Whether the date, time or repeat differ (what makes the organizer ask again). One
+    occurrence compared with its series is moved when it no longer starts at its
+    RECURRENCE-ID or lasts another length than the series' events."""
     a, b = index_fields(incoming), index_fields(stored)
+    if a.recurrence_id and not b.recurrence_id:
+        try:
+            original = incoming.decoded("RECURRENCE-ID")
+            start, end = _times(incoming)
+            first, last = _times(stored)
+            return bool(start != original or None in (end, last) or end - start != last - first)  # type: ignore[operator]
+        except (KeyError, TypeError, ValueError):
+            return True
     keys = ("start_ts", "end_ts", "all_day", "rrule", "rdate", "exdate")
     return any(getattr(a, key) != getattr(b, key) for key in keys)
 

@@ -310,3 +310,16 @@ def test_one_bad_event_of_an_invitation_is_named_and_the_rest_imported(cli: Cli,
     assert report["imported"] == 1 and [e["uid"] for e in report["errors"]] == ["rscale@test"]
     code, _, err = cli("invitation", "apply", str(path), ok=False)  # the CLI writes all or nothing
     assert code == 2 and len(err.strip().splitlines()) == 1
+
+
+def test_an_occurrence_changed_only_in_words_keeps_the_series_answer(cli: Cli, tmp_path: Path) -> None:
+    uid = "A1B2C3D4-E5F6-4711-8899-AABBCCDDEEFF"
+    cli("invitation", "respond", _file("apple_series_zh.ics"), "--accept", "--as", "wo@example.cn")
+    text = (DATA / "apple_occurrence_zh.ics").read_text(encoding="utf-8")
+    same_time = text.replace("DTSTART;TZID=Asia/Shanghai:20261208T143000", "DTSTART;TZID=Asia/Shanghai:20261208T093000")
+    same_time = same_time.replace("DTEND;TZID=Asia/Shanghai:20261208T150000", "DTEND;TZID=Asia/Shanghai:20261208T100000")
+    path = tmp_path / "retitled.ics"
+    path.write_text(same_time.replace("组会 🧪（改到下午）", "组会 🧪（带电脑）"), encoding="utf-8")
+    assert cli("invitation", "apply", str(path))["changed"] is True
+    item = next(i for i in cli.listed() if i["uid"] == uid and i["start"] == "2026-12-08T09:30:00+08:00")
+    assert item["title"] == "组会 🧪（带电脑）" and _partstat(item, "wo@example.cn") == "ACCEPTED"
