@@ -29,7 +29,7 @@ else:  # on first use: the app's first paint imports this module but edits nothi
     icalendar = lazy_module("icalendar", __name__)
 
 from agent.errors import NotFoundError, ValidationError
-from agent.services.invitations import my_addresses
+from agent.services.invitations import allow_sending, my_addresses
 from agent.store.changes import ChangeSet
 from agent.store.components import build_event, index_fields, new_uid, parse_component, recurrence_key, set_alarms
 from agent.store.db import Store
@@ -58,6 +58,7 @@ class EventDraft:
     alarm_minutes: tuple[int, ...] = ()
     categories: tuple[str, ...] = ()  # the editor's tags (CATEGORIES, agent/store/fields.py)
     attendees: tuple[Person, ...] | None = None  # the editor's attendees (issue 31); None: keep the stored ones
+    send_invitations: bool = False  # the user said yes to "this will email N people" (agent/sync/scheduling.py)
 
 
 class EditService:
@@ -331,6 +332,8 @@ class EditService:
         mine = my_addresses(self.store, self.profile_id)
         if draft.attendees and component.get("ORGANIZER") is None and mine:
             write(component, "organizer", Person(mine[0], "", "", ""))
+        if draft.attendees and draft.send_invitations:
+            allow_sending(self.store, self.profile_id, str(component["UID"]))
 
     def origin_of(self, row: Any) -> str:
         return str(row["origin"])

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from agent.store.occurrence import Occurrence
 
 ADDRESSES_KEY = "my_addresses"
+SEND_KEY = "send_invitations"  # UIDs whose uploads may let the server mail attendees (agent/sync/scheduling.py)
 # Each answer's word in the catalogue (agent/messages/invitations.py).
 ANSWER_CODES = {
     "ACCEPTED": "invitations.answer_accepted",
@@ -62,6 +63,20 @@ def remember_address(store: Store, profile_id: int, email: str) -> None:
         return
     settings = SettingsService(store, profile_id)
     settings.set(ADDRESSES_KEY, [*(settings.get(ADDRESSES_KEY) or []), email])
+
+
+def allow_sending(store: Store, profile_id: int, uid: str) -> None:
+    """The user said yes to "send invitations" for event ``uid``: its uploads may let a
+    scheduling server mail the attendees."""
+    settings = SettingsService(store, profile_id)
+    sent = list(settings.get(SEND_KEY) or [])
+    if uid not in sent:
+        settings.set(SEND_KEY, [*sent, uid])
+
+
+def synced(store: Store, calendar_id: int) -> bool:
+    """Whether the calendar is kept in step with a server (whose uploads could mail people)."""
+    return store.conn.execute("SELECT 1 FROM sync_calendars WHERE calendar_id = ?", (calendar_id,)).fetchone() is not None
 
 
 def me_among(attendees: Sequence[Person], mine: Iterable[str]) -> Person | None:
@@ -170,9 +185,11 @@ def is_busy(store: Store, profile_id: int, occurrences: Sequence[Occurrence]) ->
 __all__ = [
     "ADDRESSES_KEY",
     "ANSWER_CODES",
+    "SEND_KEY",
     "ANSWERS",
     "UNANSWERED",
     "Standing",
+    "allow_sending",
     "answer",
     "drawn",
     "event_standing",
@@ -183,4 +200,5 @@ __all__ = [
     "standing",
     "state",
     "states",
+    "synced",
 ]

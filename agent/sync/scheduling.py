@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import re
 
+from agent.services.invitations import SEND_KEY
 from agent.services.settings import SettingsService
 from agent.store.db import Store
 
-SEND_KEY = "send_invitations"
 _PEOPLE_LINE = re.compile(rb"^(ORGANIZER|ATTENDEE)([;:])", re.IGNORECASE | re.MULTILINE)
 _FOLD = re.compile(rb"\r?\n[ \t]")
 
@@ -54,4 +54,4 @@ def quiet(body: bytes, send: bool) -> bytes:
     return b"".join(out)
 
 
-__all__ = ["SEND_KEY", "go_ahead", "quiet"]
+__all__ = ["go_ahead", "quiet"]

@@ -30,10 +30,12 @@ from PySide6.QtWidgets import (
 
 from agent.errors import ValidationError
 from agent.services.editing import EventDraft
+from agent.services.invitations import my_addresses, synced
 from agent.services.repeat import series_rule
-from agent.store.fields import read, split_tags
+from agent.store.fields import Person, read, split_tags
 from agent.store.occurrence import Occurrence
 from agent.timesym.recurrence import Recurrence
+from app.calendar import invitation_bar
 from app.calendar.holidays import prefers_chinese
 from app.calendar.invitation_bar import AttendeeEditor
 from app.calendar.occurrence_edit import EditorResult, EventWrites
@@ -77,6 +79,8 @@ class EventDialog(QDialog):
         self.setWindowTitle(self.tr("Edit event") if occurrence else self.tr("New event"))
         self.setMinimumWidth(520)
         self._loaded_rule: Recurrence | None = None
+        self._loaded_people: tuple[object, tuple[object, ...], tuple[object, object]] | None = None
+        self.send_invitations = False  # the answer to "this will email N people" (issue 31)
         self._length = timedelta(hours=1)
         self._moving_end = False
         if prefers_chinese(ctx.settings.get("language")):
@@ -208,6 +212,7 @@ class EventDialog(QDialog):
         if source is not None:  # the tags of this occurrence (its own when changed alone)
             self.tags.setText(", ".join(read(source, "categories")))
             self.attendees.set_people(read(source, "attendees"))
+            self._loaded_people = (read(source, "organizer"), self.attendees.people(), (occ.start, occ.end))
         first_day = start.date() if isinstance(start, datetime) else start
         self.repeat.set_until_default(first_day + timedelta(days=90))
         if master is not None:
@@ -325,14 +330,31 @@ class EventDialog(QDialog):
             alarm_minutes=self.reminders.values(),
             categories=split_tags(self.tags.text()),
             attendees=self.attendees.people(),
+            send_invitations=self.send_invitations,
         )
         return EditorResult(draft, rule, rule != self._loaded_rule)
 
     def accept(self) -> None:
         try:
-            self.editor_result()
+            result = self.editor_result()
         except ValidationError as exc:
             self.error.setText(error_text(exc))
             self.error.show()
             return
+        if self._would_mail(result.draft.start, result.draft.end):
+            self.send_invitations = invitation_bar.ask_to_send(self, self.attendees.people())
         super().accept()
+
+    def _would_mail(self, start: date | datetime, end: date | datetime) -> bool:
+        """Whether saving would have a scheduling server mail the attendees: the user's own
+        event with attendees, in a synced calendar, new or with other people or times."""
+        people = self.attendees.people()
+        if not people or not synced(self.ctx.store, int(self.calendar.currentData())):
+            return False
+        if self._loaded_people is None:
+            return True
+        organizer, loaded, (was_start, was_end) = self._loaded_people
+        mine = my_addresses(self.ctx.store, self.ctx.profile_id)
+        if isinstance(organizer, Person) and not any(organizer.same(address) for address in mine):
+            return False  # someone else's invitation: their server, their mail
+        return people != loaded or (start, end) != (was_start, was_end)

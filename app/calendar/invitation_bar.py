@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QMessageBox,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -148,6 +149,25 @@ def answer_from_card(ctx: AppContext, occ: Occurrence, place: Standing, partstat
         ctx.ops.failed.emit(error_text(exc))
         return
     ctx.ops.record_edit(changes, occ.title)
+
+
+def ask_to_send(parent: QWidget | None, people: tuple[Person, ...]) -> bool:
+    """ "This will email N people": asked once when a save would let the server mail the
+    attendees (agent/sync/scheduling.py); no means the upload schedules no one."""
+
+    def tr(text: str) -> str:
+        return QCoreApplication.translate("SendQuestion", text)
+
+    box = QMessageBox(parent)
+    box.setIcon(QMessageBox.Icon.Question)
+    box.setWindowTitle(tr("Send invitations?"))
+    box.setText(tr("This will email {0} people:").format(len(people)))
+    box.setInformativeText("\n".join(str(person) for person in people))
+    send = box.addButton(tr("Send"), QMessageBox.ButtonRole.AcceptRole)
+    box.addButton(tr("Don't send"), QMessageBox.ButtonRole.RejectRole)
+    box.setDefaultButton(send)
+    box.exec()
+    return box.clickedButton() is send
 
 
 class AttendeeEditor(QWidget):

@@ -179,3 +179,76 @@ def test_an_invitation_imported_in_the_app_is_one_undo_step(app_ctx, qtbot, monk
     app_ctx.ops.undo()
     bob = next(p for p in read(_stored(app_ctx.store, "design-review-own@richeng"), "attendees") if p.email == "bob@example.com")
     assert bob.partstat == "NEEDS-ACTION" and event_titles(app_ctx.store) == ["Design review"]
+
+
+def _synced(store, calendar_id: int) -> None:  # type: ignore[no-untyped-def]
+    with store.transaction() as conn:
+        profile = conn.execute("SELECT profile_id FROM calendars WHERE id = ?", (calendar_id,)).fetchone()[0]
+        conn.execute(
+            "INSERT INTO sync_accounts(profile_id, name, url, username, created_at) VALUES (?, 'work', 'https://dav.example', 'me', '')",
+            (profile,),
+        )
+        account = conn.execute("SELECT max(id) FROM sync_accounts").fetchone()[0]
+        conn.execute(
+            "INSERT INTO sync_calendars(account_id, remote_url, calendar_id, created_at) VALUES (?, 'https://dav.example/w/', ?, '')",
+            (account, calendar_id),
+        )
+
+
+def test_saving_attendees_on_a_synced_calendar_asks_once_who_will_be_emailed(area, cal_store, profile, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from agent.services.invitations import SEND_KEY
+    from app.calendar import invitation_bar
+
+    SettingsService(cal_store, profile).set("my_addresses", ["me@example.com"])
+    uid = seed(cal_store, profile, "Planning", at(MONDAY, 15), at(MONDAY, 16))
+    asked: list[list[str]] = []
+    answers = [True]
+
+    def ask(parent, people):  # type: ignore[no-untyped-def]
+        asked.append([str(person) for person in people])
+        return answers.pop(0)
+
+    monkeypatch.setattr(invitation_bar, "ask_to_send", ask)
+
+    def invite(dialog) -> None:  # type: ignore[no-untyped-def]
+        dialog.attendees.add("bob@example.com", "Bob Li")
+        dialog.attendees.add("carol@example.com")
+
+    def event():  # type: ignore[no-untyped-def]
+        area.refresh()
+        return next(e for e in area.source.events(MONDAY, MONDAY + timedelta(days=1)) if e.occ.uid == uid)
+
+    # Not synced: no server mails anyone, nothing to ask.
+    area.exec_dialog = accept_with(invite)
+    assert area.open_editor(event(), None, None) and asked == []
+    calendar_id = cal_store.conn.execute("SELECT calendar_id FROM events WHERE uid = ?", (uid,)).fetchone()[0]
+    _synced(cal_store, calendar_id)
+    # Synced, a person added: asked once, listing who; yes lets this event's uploads schedule.
+    area.exec_dialog = accept_with(lambda dialog: dialog.attendees.add("dan@example.com"))
+    assert area.open_editor(event(), None, None)
+    assert asked == [["Bob Li <bob@example.com>", "carol@example.com", "dan@example.com"]]
+    assert SettingsService(cal_store, profile).get(SEND_KEY) == [uid]
+    # Only the title changes: nobody is told anything new, nothing asked.
+    area.exec_dialog = accept_with(lambda dialog: dialog.title.setText("Planning (Q1)"))
+    assert area.open_editor(event(), None, None) and len(asked) == 1
+
+
+def test_the_send_question_lists_who(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    from agent.store.fields import Person
+    from app.calendar.invitation_bar import ask_to_send
+
+    seen: list[str] = []
+
+    def answer_no() -> None:
+        box = next(w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox) and w.isVisible())
+        seen.extend([box.text(), box.informativeText()])
+        _shot(box, "send-question-offscreen")
+        next(b for b in box.buttons() if b.text() in ("Don't send", "不发送")).click()
+
+    QTimer.singleShot(50, answer_no)
+    people = (Person("bob@example.com", "Bob Li"), Person("王芳@example.cn"), Person("carol@example.com"))
+    assert ask_to_send(None, people) is False
+    assert "3" in seen[0] and seen[1].splitlines() == ["Bob Li <bob@example.com>", "王芳@example.cn", "carol@example.com"]

@@ -14,9 +14,10 @@ import pytest
 
 from agent.ics.importer import import_file
 from agent.services.editing import EventDraft
+from agent.services.invitations import SEND_KEY
 from agent.services.settings import SettingsService
 from agent.store.fields import Person
-from agent.sync.scheduling import SEND_KEY, quiet
+from agent.sync.scheduling import quiet
 from tests.support.caldav_server import CalDavServer, Device
 from tests.support.clock import SHANGHAI
 
