@@ -185,12 +185,14 @@ def _synced(store, calendar_id: int) -> None:  # type: ignore[no-untyped-def]
     with store.transaction() as conn:
         profile = conn.execute("SELECT profile_id FROM calendars WHERE id = ?", (calendar_id,)).fetchone()[0]
         conn.execute(
-            "INSERT INTO sync_accounts(profile_id, name, url, username, created_at) VALUES (?, 'work', 'https://dav.example', 'me', '')",
+            "INSERT INTO sync_accounts(profile_id, name, url, username, created_at)"
+            " VALUES (?, 'work', 'https://dav.example', 'me', '')",
             (profile,),
         )
         account = conn.execute("SELECT max(id) FROM sync_accounts").fetchone()[0]
         conn.execute(
-            "INSERT INTO sync_calendars(account_id, remote_url, calendar_id, created_at) VALUES (?, 'https://dav.example/w/', ?, '')",
+            "INSERT INTO sync_calendars(account_id, remote_url, calendar_id, created_at)"
+            " VALUES (?, 'https://dav.example/w/', ?, '')",
             (account, calendar_id),
         )
 
