@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -190,7 +191,8 @@ class AttendeeEditor(QWidget):
         self.add_button = QPushButton(self.tr("Add"), self)
         self.remove_button = QPushButton(self.tr("Remove selected"), self)
         self.add_button.clicked.connect(self.add_typed)
-        self.address.returnPressed.connect(self.add_typed)
+        # Enter in the address adds the person; it must not also press the dialog's Save.
+        self.address.installEventFilter(self)
         self.remove_button.clicked.connect(self.remove_selected)
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
@@ -204,6 +206,17 @@ class AttendeeEditor(QWidget):
         layout.addLayout(row)
         layout.addWidget(self.remove_button, 0, Qt.AlignmentFlag.AlignLeft)
         self._people: list[Person] = []
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (
+            watched is self.address
+            and event.type() == QEvent.Type.KeyPress
+            and isinstance(event, QKeyEvent)
+            and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+        ):
+            self.add_typed()
+            return True
+        return super().eventFilter(watched, event)
 
     def set_people(self, attendees: tuple[Person, ...]) -> None:
         self._people = list(attendees)

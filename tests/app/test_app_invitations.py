@@ -254,3 +254,17 @@ def test_the_send_question_lists_who(qtbot) -> None:  # type: ignore[no-untyped-
     people = (Person("bob@example.com", "Bob Li"), Person("王芳@example.cn"), Person("carol@example.com"))
     assert ask_to_send(None, people) is False
     assert "3" in seen[0] and seen[1].splitlines() == ["Bob Li <bob@example.com>", "王芳@example.cn", "carol@example.com"]
+
+
+def test_enter_in_the_address_adds_the_person_and_does_not_save(cal_ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """Found by hand under Xvfb: Enter added the person and also pressed Save."""
+    from app.calendar.event_dialog import EventDialog
+
+    dialog = EventDialog(cal_ctx)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.attendees.address.setFocus()
+    qtbot.keyClicks(dialog.attendees.address, "bob@example.com")
+    qtbot.keyClick(dialog.attendees.address, Qt.Key.Key_Return)
+    assert [p.email for p in dialog.attendees.people()] == ["bob@example.com"]
+    assert dialog.isVisible() and dialog.result() == 0
