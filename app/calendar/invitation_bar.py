@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -152,23 +152,26 @@ def answer_from_card(ctx: AppContext, occ: Occurrence, place: Standing, partstat
     ctx.ops.record_edit(changes, occ.title)
 
 
+class SendQuestion(QMessageBox):
+    """ "This will email N people", and who: asked once when a save would let the server
+    mail the attendees (agent/sync/scheduling.py); no means the upload schedules no one."""
+
+    def __init__(self, parent: QWidget | None, people: tuple[Person, ...]) -> None:
+        super().__init__(parent)
+        self.setIcon(QMessageBox.Icon.Question)
+        self.setWindowTitle(self.tr("Send invitations?"))
+        self.setText(self.tr("This will email {0} people:").format(len(people)))
+        self.setInformativeText("\n".join(str(person) for person in people))
+        self.send = self.addButton(self.tr("Send"), QMessageBox.ButtonRole.AcceptRole)
+        self.addButton(self.tr("Don't send"), QMessageBox.ButtonRole.RejectRole)
+        self.setDefaultButton(self.send)
+
+
 def ask_to_send(parent: QWidget | None, people: tuple[Person, ...]) -> bool:
-    """ "This will email N people": asked once when a save would let the server mail the
-    attendees (agent/sync/scheduling.py); no means the upload schedules no one."""
-
-    def tr(text: str) -> str:
-        return QCoreApplication.translate("SendQuestion", text)
-
-    box = QMessageBox(parent)
-    box.setIcon(QMessageBox.Icon.Question)
-    box.setWindowTitle(tr("Send invitations?"))
-    box.setText(tr("This will email {0} people:").format(len(people)))
-    box.setInformativeText("\n".join(str(person) for person in people))
-    send = box.addButton(tr("Send"), QMessageBox.ButtonRole.AcceptRole)
-    box.addButton(tr("Don't send"), QMessageBox.ButtonRole.RejectRole)
-    box.setDefaultButton(send)
+    """Whether the user says Send (the dialog's go-ahead for this event's uploads)."""
+    box = SendQuestion(parent, people)
     box.exec()
-    return box.clickedButton() is send
+    return box.clickedButton() is box.send
 
 
 class AttendeeEditor(QWidget):
