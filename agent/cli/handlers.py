@@ -80,6 +80,7 @@ def time_parse(args: argparse.Namespace) -> int:
 
 
 def events_list(args: argparse.Namespace) -> int:
+    from agent.services.invitations import states
     from agent.services.queries import QueryService
     from agent.store.fields import listed
     from agent.timesym.resolve import resolve_range
@@ -90,7 +91,9 @@ def events_list(args: argparse.Namespace) -> int:
     start, end = resolve_range(args.start, args.end, session.ctx, bounded=False)
     events = QueryService(session.store, session.profile_id, session.ctx).between(start, end, calendar=args.calendar)
     extra = listed(session.store.conn, (occ.event_id for occ in events))  # fields kept only in the ICS
-    emit(args, [{**occ.to_json(), **extra.get(occ.event_id, {})} for occ in events], lambda: _event_lines(events))
+    standing = states(session.store, session.profile_id, events)  # status and busy (issue 31)
+    items = [{**occ.to_json(), **extra.get(occ.event_id, {}), **standing[occ.event_id]} for occ in events]
+    emit(args, items, lambda: _event_lines(events))
     return 0
 
 

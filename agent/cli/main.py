@@ -117,9 +117,10 @@ def build_parser() -> argparse.ArgumentParser:
     from agent.cli.eval_commands import register as register_evals
 
     register_evals(commands, sub)
-    from agent.cli import db_commands, quick_command, subscription_commands, sync_commands, undo_commands
+    from agent.cli import db_commands, invitation_commands, quick_command, subscription_commands, sync_commands, undo_commands
 
     quick_command.register(commands, sub)
+    invitation_commands.register(commands, sub)
 
     sync_commands.register(commands, sub)
     subscription_commands.register(commands, sub)

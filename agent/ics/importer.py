@@ -44,7 +44,7 @@ from agent.ics.writer import Writer
 from agent.store import journal_record
 from agent.store.db import Store
 
-__all__ = ["MAX_FILE_BYTES", "file_calendar_name", "import_bytes", "import_file"]
+__all__ = ["ITIP_METHODS", "MAX_FILE_BYTES", "file_calendar_name", "import_bytes", "import_file"]
 
 ORIGINS = ("user", "agent", "import")
 BATCH = 2000  # events prepared before a write: bounds memory, big enough to amortise each write
@@ -114,9 +114,12 @@ def import_bytes(
     """
     if origin not in ORIGINS:
         raise ValueError(f"origin must be one of {ORIGINS}")
+    raw_data = data
     data, offset, encoding = to_utf8(data, source_name)
     calendars = scan(data, source_name, offset)
     report = ImportReport(0, 0, 0, [], encoding=encoding)
+    if any((calendar.text_property("METHOD") or "").upper() in ITIP_METHODS for calendar in calendars):
+        return _invitation(store, profile_id, raw_data, calendar_name, source_name, report)
     if encoding not in ("utf-8", "utf-8-sig"):
         report.warnings.append(
             ImportProblem(None, None, f"the file is not UTF-8; read it as {ENCODING_NAMES.get(encoding, encoding)}")
@@ -128,6 +131,26 @@ def import_bytes(
         _Import(store, profile_id, origin, report, calendar_name, parts).run(calendars, data)
         # One undo journal entry for the whole file, committed with it (agent/store/journal.py).
         journal_record.collect(store, profile_id, report.changes, origin="import", label=f"import {Path(source_name).name}")
+    return report
+
+
+# The METHODs that make a file an iTIP message (agent/ics/itip.py); PUBLISH, on Google's and
+# Apple's plain exports, is a plain calendar.
+ITIP_METHODS = frozenset({"REQUEST", "ADD", "REPLY", "CANCEL", "COUNTER", "REFRESH", "DECLINECOUNTER"})
+
+
+def _invitation(
+    store: Store, profile_id: int, data: bytes, calendar_name: str | None, source_name: str, report: ImportReport
+) -> ImportReport:
+    """A file with a METHOD goes to the invitation flow whichever way it arrives (issue 31):
+    an attendee's REPLY no longer replaces the user's own event, and an event without a
+    UID is refused by name instead of imported under one of ours. The flow module reads
+    files with this module's helpers, hence the import here."""
+    from agent.ics.itip import Flow, read_message
+
+    message = read_message(data, source_name)
+    with store.transaction():
+        Flow(store, profile_id).apply(message, calendar_name, report)
     return report
 
 

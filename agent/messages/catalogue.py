@@ -18,7 +18,22 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Final
 
-from agent.messages import cli, evals, facts, files, ics, models, receipts, recurrence, runtime, services, store, sync, timesym
+from agent.messages import (
+    cli,
+    evals,
+    facts,
+    files,
+    ics,
+    invitations,
+    models,
+    receipts,
+    recurrence,
+    runtime,
+    services,
+    store,
+    sync,
+    timesym,
+)
 from agent.messages.message import Message
 
 
@@ -29,7 +44,22 @@ def fields(template: str) -> set[str]:
 
 def _merged() -> Mapping[str, Message]:
     merged: dict[str, Message] = {}
-    for area in (cli, evals, facts, files, ics, models, receipts, recurrence, runtime, services, store, sync, timesym):
+    for area in (
+        cli,
+        evals,
+        facts,
+        files,
+        ics,
+        invitations,
+        models,
+        receipts,
+        recurrence,
+        runtime,
+        services,
+        store,
+        sync,
+        timesym,
+    ):
         for code, message in area.MESSAGES.items():
             if code in merged:
                 raise ValueError(f"message code {code!r} is defined twice")

@@ -29,12 +29,13 @@ else:  # on first use: the app's first paint imports this module but edits nothi
     icalendar = lazy_module("icalendar", __name__)
 
 from agent.errors import NotFoundError, ValidationError
+from agent.services.invitations import allow_sending, my_addresses
 from agent.store.changes import ChangeSet
 from agent.store.components import build_event, index_fields, new_uid, parse_component, recurrence_key, set_alarms
 from agent.store.db import Store
 from agent.store.events import EventRepo
 from agent.store.expansion import CapNote
-from agent.store.fields import Value, drafted, write
+from agent.store.fields import Person, Value, drafted, write
 from agent.store.occurrence import Occurrence
 from agent.timesym.recurrence import LUNAR_MARK, MARK_PROPERTY, Recurrence
 
@@ -61,6 +62,8 @@ class EventDraft:
     transp: str = "OPAQUE"
     rrule: str | None = None
     alarm_minutes: tuple[int, ...] = ()
+    attendees: tuple[Person, ...] | None = None  # the editor's attendees (issue 31); None: keep the stored ones
+    send_invitations: bool = False  # the user said yes to "this will email N people" (agent/sync/scheduling.py)
     extra: Mapping[str, Value] = dataclasses.field(default_factory=dict)
 
     def __init__(
@@ -75,16 +78,19 @@ class EventDraft:
         rrule: str | None = None,
         alarm_minutes: tuple[int, ...] = (),
         extra: Mapping[str, Value] | None = None,
+        attendees: tuple[Person, ...] | None = None,
+        send_invitations: bool = False,
         **named: Value,
     ) -> None:
         values = {"title": title, "start": start, "end": end, "calendar_id": calendar_id, "description": description}
         values |= {"location": location, "transp": transp, "rrule": rrule, "alarm_minutes": alarm_minutes}
+        values |= {"attendees": attendees, "send_invitations": send_invitations}
         for name, value in values.items():
             object.__setattr__(self, name, value)
         object.__setattr__(self, "extra", drafted({**(extra or {}), **named}))
 
     def __hash__(self) -> int:  # hashable as before ``extra``: its values are text or tuples
-        return hash((self.title, self.start, self.end, self.calendar_id, self.rrule, tuple(self.extra.items())))
+        return hash((self.title, self.start, self.end, self.calendar_id, self.rrule, self.attendees, tuple(self.extra.items())))
 
 
 class EditService:
@@ -109,6 +115,7 @@ class EditService:
             alarm_minutes=list(draft.alarm_minutes),
         )
         _write_extra(component, draft)
+        self._write_people(component, draft)
         with self.store.transaction():
             return self.repo.save(component, draft.calendar_id, self.origin)
 
@@ -127,6 +134,7 @@ class EditService:
             component.add("RRULE", icalendar.vRecur.from_ical(draft.rrule))
         set_alarms(component, draft.alarm_minutes, draft.title)
         _write_extra(component, draft)
+        self._write_people(component, draft)
         self._check_calendar(draft.calendar_id)
         with self.store.transaction():
             return self.repo.save(_bump(component), draft.calendar_id, self.origin_of(row))
@@ -346,6 +354,18 @@ class EditService:
         return inverse
 
     # ---- helpers -------------------------------------------------------------------------
+
+    def _write_people(self, component: icalendar.Event, draft: EventDraft) -> None:
+        """The draft's attendees; an event that gains some without an organizer gets the
+        user's first address as ORGANIZER (RFC 5545 wants one beside attendees)."""
+        if draft.attendees is None:
+            return
+        write(component, "attendees", draft.attendees)
+        mine = my_addresses(self.store, self.profile_id)
+        if draft.attendees and component.get("ORGANIZER") is None and mine:
+            write(component, "organizer", Person(mine[0], "", "", ""))
+        if draft.attendees and draft.send_invitations:
+            allow_sending(self.store, self.profile_id, str(component["UID"]))
 
     def origin_of(self, row: Any) -> str:
         return str(row["origin"])

@@ -13,6 +13,7 @@ from typing import Any
 
 from agent.errors import ValidationError
 from agent.services.calendars import CalendarService
+from agent.services.invitations import is_busy
 from agent.services.settings import SettingsService, WorkingHours
 from agent.store.db import Store
 from agent.store.events import EventRepo
@@ -84,8 +85,9 @@ class QueryService:
         return RangeResult(start, end, events, self.ctx.today)
 
     def busy(self, start: datetime, end: datetime) -> list[Occurrence]:
-        """Events that make their time unavailable: opaque and not cancelled."""
-        return [occ for occ in self.between(start, end) if occ.transp != "TRANSPARENT"]
+        """Events that make their time unavailable: opaque, not cancelled, not declined
+        (an invitation the user declined is kept but takes no time: issue 31)."""
+        return is_busy(self.store, self.profile_id, [occ for occ in self.between(start, end) if occ.transp != "TRANSPARENT"])
 
     def free_slots(self, start_expression: str, end_expression: str, duration_minutes: int = 60) -> list[FreeSlot]:
         """Free stretches of at least ``duration_minutes`` within working hours, from now on."""

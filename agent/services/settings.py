@@ -34,6 +34,8 @@ DEFAULTS: dict[str, Any] = {
     "window_geometry": None,  # the app window's frame and maximised state (Qt's saveGeometry, base64)
     "window_view": None,  # the view the app last showed (day, week, month, agenda)
     "lunar_days": True,  # the Chinese views show each day's 农历 day (初一, 十五 …) beside its number
+    "my_addresses": [],  # the user's e-mail addresses beside the sync accounts' (invitations, issue 31)
+    "send_invitations": [],  # UIDs whose uploads may make the server mail attendees (agent/sync/scheduling.py)
 }
 
 

@@ -32,7 +32,8 @@ else:  # on first read from text: the table itself is read at start-up
 # "flag" yes/no, "tags" a list of words, "people" a list of persons, "link" an address (a URL)
 # the card opens, "meta" bookkeeping nobody reads.
 Kind = Literal["text", "place", "time", "repeat", "alarm", "busy", "status", "flag", "tags", "people", "link", "meta"]
-# What ``read`` gives: text, a flag, a list's values, a decoded time (date or datetime), or None.
+# What ``read`` gives: text, a flag, a list's values, a decoded time (date or datetime), a
+# ``Person`` (or a tuple of them) for a "people" field, or None.
 Value = Any
 
 
@@ -49,6 +50,74 @@ class Show:
     line: str
     hint: str = ""
     agenda: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """One ORGANIZER or ATTENDEE: the address without ``mailto:`` (as typed, compared
+    case-blind by ``same``), the CN, and for an attendee the PARTSTAT and ROLE (RFC 5545
+    defaults NEEDS-ACTION and REQ-PARTICIPANT when absent; both "" for the organizer,
+    which has neither and is listed as {"email","name"}). The other parameters (RSVP,
+    CUTYPE, X-...) are kept in ``extra`` so writing a person back loses none of them."""
+
+    email: str
+    name: str = ""
+    partstat: str = "NEEDS-ACTION"
+    role: str = "REQ-PARTICIPANT"
+    extra: tuple[tuple[str, str], ...] = ()
+
+    def same(self, email: str) -> bool:
+        return self.email.casefold() == bare_address(email).casefold()
+
+    def to_json(self) -> dict[str, str]:
+        if not self.role:  # the organizer
+            return {"email": self.email, "name": self.name}
+        return {"email": self.email, "name": self.name, "partstat": self.partstat, "role": self.role}
+
+    def __str__(self) -> str:
+        return f"{self.name} <{self.email}>" if self.name and not self.same(self.name) else self.email
+
+    def address(self) -> icalendar.vCalAddress:
+        """The property value to write: ``mailto:`` and the parameters."""
+        value = icalendar.vCalAddress(f"mailto:{self.email}")
+        for key, text in self.extra:
+            value.params[key] = text
+        if self.name:
+            value.params["CN"] = self.name
+        if self.role:
+            value.params["PARTSTAT"] = self.partstat
+            value.params["ROLE"] = self.role
+        return value
+
+
+def bare_address(value: str) -> str:
+    """An address without its ``mailto:`` (any case) and surrounding blanks."""
+    text = str(value).strip()
+    return text[7:].strip() if text[:7].lower() == "mailto:" else text
+
+
+_OWN_PARAMS = {"CN", "PARTSTAT", "ROLE"}
+
+
+def people(value: Any, *, organizer: bool = False) -> tuple[Person, ...]:
+    """ORGANIZER/ATTENDEE values (one or a list) as ``Person`` values, in order, the first
+    of any address given twice; an ``organizer`` has no PARTSTAT or ROLE ("")."""
+    if value is None:
+        return ()
+    found: list[Person] = []
+    for line in value if isinstance(value, list) else [value]:
+        email = bare_address(str(line))
+        if not email or any(person.same(email) for person in found):
+            continue
+        params = getattr(line, "params", {}) or {}
+        extra = tuple((str(k).upper(), str(v)) for k, v in params.items() if str(k).upper() not in _OWN_PARAMS)
+        name = str(params.get("CN") or "").strip()
+        if organizer:
+            found.append(Person(email, name, "", "", extra))
+            continue
+        partstat = str(params.get("PARTSTAT") or "NEEDS-ACTION").upper()
+        found.append(Person(email, name, partstat, str(params.get("ROLE") or "REQ-PARTICIPANT").upper(), extra))
+    return tuple(found)
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +183,9 @@ FIELDS: tuple[Field, ...] = (
         searchable=True,
         show=Show("Link", "Link: {0}", "Web address, e.g. a video call link", agenda=False),
     ),
+    # People (issue 31): read as ``Person`` values, listed as {"email","name",...} objects.
+    Field("organizer", "ORGANIZER", None, True, False, "people", "organizer"),
+    Field("attendees", "ATTENDEE", None, True, True, "people", "attendees"),
     Field("sequence", "SEQUENCE", "sequence", False, False, "meta"),
     Field("last_modified", "LAST-MODIFIED", "last_modified", False, False, "meta"),
 )
@@ -152,6 +224,9 @@ def read(component: icalendar.Component, name: str) -> Value:
     if item.kind == "alarm":  # a subcomponent, not a property: its triggers as written
         return tuple(_ical(alarm["TRIGGER"]) for alarm in component.walk("VALARM") if alarm.get("TRIGGER") is not None)
     value = component.get(item.prop)
+    if item.kind == "people":
+        found = people(value, organizer=not item.multiple)
+        return found if item.multiple else (found[0] if found else None)
     if item.multiple:
         return _strings(value)
     if item.kind == "time":
@@ -278,6 +353,12 @@ def write(component: icalendar.Component, name: str, value: Value | Sequence[str
     if item.kind == "alarm":
         raise ValueError("alarms are written by agent.store.components.set_alarms")
     component.pop(item.prop, None)
+    if item.kind == "people":
+        given = value if isinstance(value, list | tuple) else [] if value is None else [value]
+        for person in given:
+            if isinstance(person, Person) and person.email:
+                component.add(item.prop, person.address(), encode=False)
+        return
     if item.multiple:
         values = tags(value if isinstance(value, list | tuple) else [] if value is None else [str(value)])
         if values:
@@ -399,10 +480,14 @@ def listed(conn: Any, event_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
     """The ``LISTED`` fields of the events ``event_ids`` as JSON values (a list for a
     multiple field), by event id: the keys a listing adds to each item."""
     values = stored_values(conn, event_ids, [item.name for item in LISTED])
-    return {
-        event_id: {name: list(value) if isinstance(value, tuple) else value for name, value in fields.items()}
-        for event_id, fields in values.items()
-    }
+    return {event_id: {name: _json(value) for name, value in fields.items()} for event_id, fields in values.items()}
+
+
+def _json(value: Value) -> Any:
+    """A read value as JSON: a tuple as a list, a person as its object."""
+    if isinstance(value, tuple):
+        return [_json(item) for item in value]
+    return value.to_json() if isinstance(value, Person) else value
 
 
 __all__ = [
@@ -414,13 +499,16 @@ __all__ = [
     "Event",
     "Field",
     "Kind",
+    "Person",
     "Show",
     "Value",
     "as_text",
+    "bare_address",
     "drafted",
     "from_text",
     "labels",
     "listed",
+    "people",
     "prop",
     "read",
     "read_absent",

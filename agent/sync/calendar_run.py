@@ -35,6 +35,7 @@ from agent.sync.resources import (
     parse_resource,
     resource_name,
 )
+from agent.sync.scheduling import go_ahead, quiet
 from agent.sync.state import ItemStore, LocalCalendar, SyncItem
 
 APPLY_BATCH = 50  # resources written per transaction: bounds how long the UI waits for the store (~0.2 s)
@@ -68,6 +69,7 @@ class CalendarSync:
         self.open_uids: set[str] = set()
         self.clean = True
         self._others: dict[str, tuple[Mapping, SyncItem]] | None = None  # other calendars' items, by UID
+        self.send = go_ahead(engine.store, engine.profile_id)  # UIDs the user chose to send invitations for
 
     def _reload(self) -> None:
         items = self.items.all()
@@ -277,7 +279,7 @@ class CalendarSync:
 
     def _create(self, uid: str, rows: list[LocalRow]) -> None:
         key = self.remote.key_for_name(resource_name(uid))
-        body = build_resource(rows)
+        body = quiet(build_resource(rows), uid in self.send)  # nothing emails anyone silently
         self._leave_other_calendar(uid)
         try:
             etag = self.remote.create(key, body)
@@ -325,7 +327,7 @@ class CalendarSync:
         self.report.pushed += 1
 
     def _update(self, item: SyncItem, rows: list[LocalRow]) -> None:
-        body = build_resource(rows)
+        body = quiet(build_resource(rows), item.uid in self.send)
         try:
             if item.etag is None:
                 raise Stale("sync.no_etag")

@@ -89,8 +89,15 @@ def local_hash(rows: Iterable[LocalRow], *, in_order: bool = False) -> str:
 
 def _canonical_lines(ics: str) -> list[str]:
     text = _FOLD.sub("", ics)
+    if "SCHEDULE-" in text:  # what uploads add and scheduling servers answer (agent/sync/scheduling.py)
+        text = _SCHEDULING_PARAM.sub("", text)
     lines = [_sorted_parameters(line) for line in _NEWLINES.split(text) if line and not line.upper().startswith("DTSTAMP")]
     return sorted(lines)
+
+
+# SCHEDULE-AGENT (set on upload) and SCHEDULE-STATUS (a scheduling server's delivery note) on
+# a person: not part of the event, so a copy that differs only there is the same copy.
+_SCHEDULING_PARAM = re.compile(r';SCHEDULE-(?:AGENT|STATUS)=(?:"[^"]*"|[^;:]*)', re.IGNORECASE)
 
 
 def _sorted_parameters(line: str) -> str:

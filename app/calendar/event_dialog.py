@@ -30,11 +30,14 @@ from PySide6.QtWidgets import (
 
 from agent.errors import ValidationError
 from agent.services.editing import EventDraft
+from agent.services.invitations import my_addresses, synced
 from agent.services.repeat import series_rule
-from agent.store.fields import SHOWN, as_text, from_text, shown
+from agent.store.fields import SHOWN, Person, as_text, from_text, read, shown
 from agent.store.occurrence import Occurrence
 from agent.timesym.recurrence import Recurrence
+from app.calendar import invitation_bar
 from app.calendar.holidays import prefers_chinese
+from app.calendar.invitation_bar import AttendeeEditor
 from app.calendar.occurrence_edit import EditorResult, EventWrites
 from app.calendar.reminder_editor import ReminderEditor, reminder_minutes
 from app.calendar.repeat_editor import RepeatEditor
@@ -79,6 +82,8 @@ class EventDialog(QDialog):
         self.setWindowTitle(self.tr("Edit event") if occurrence else self.tr("New event"))
         self.setMinimumWidth(520)
         self._loaded_rule: Recurrence | None = None
+        self._loaded_people: tuple[object, tuple[object, ...], tuple[object, object]] | None = None
+        self.send_invitations = False  # the answer to "this will email N people" (issue 31)
         self._length = timedelta(hours=1)
         self._moving_end = False
         if prefers_chinese(ctx.settings.get("language")):
@@ -140,6 +145,7 @@ class EventDialog(QDialog):
         for item, show in SHOWN:
             line = self.field_edits[item.name] = QLineEdit(self)
             line.setPlaceholderText(self.tr(show.hint) if show.hint else "")
+        self.attendees = AttendeeEditor(self)  # issue 31: add or remove by address
         self.notes = QPlainTextEdit(self)
         self.notes.setMinimumHeight(70)
         self.error = QLabel(self)
@@ -168,6 +174,7 @@ class EventDialog(QDialog):
         form.addRow(self.tr("Location"), self.location)
         for item, show in SHOWN:
             form.addRow(self.tr(show.label), self.field_edits[item.name])
+        form.addRow(self.tr("Attendees"), self.attendees)
         form.addRow(self.tr("Notes"), self.notes)
         self.form = form
 
@@ -221,6 +228,9 @@ class EventDialog(QDialog):
             self.reminders.add(minutes)
         for name, value in shown(source).items():  # this occurrence's own when changed alone
             self.field_edits[name].setText(as_text(name, value))
+        if source is not None:  # who is invited to this occurrence (its own when changed alone)
+            self.attendees.set_people(read(source, "attendees"))
+            self._loaded_people = (read(source, "organizer"), self.attendees.people(), (occ.start, occ.end))
         first_day = start.date() if isinstance(start, datetime) else start
         self.repeat.set_until_default(first_day + timedelta(days=90))
         if master is not None:
@@ -337,6 +347,8 @@ class EventDialog(QDialog):
             rrule=rule.to_rrule(start) if rule is not None else None,  # None for 农历: RDATEs
             alarm_minutes=self.reminders.values(),
             extra={name: from_text(name, edit.text()) for name, edit in self.field_edits.items()},
+            attendees=self.attendees.people(),
+            send_invitations=self.send_invitations,
         )
         return EditorResult(draft, rule, rule != self._loaded_rule)
 
@@ -346,8 +358,9 @@ class EventDialog(QDialog):
         self.setWindowTitle(self.tr("Event (read-only)"))
         self.notice.setText(error_text(self.refusal))
         self.notice.show()
-        for widget in (self.title, self.location, self.tags):
+        for widget in (self.title, self.location, *self.field_edits.values()):
             widget.setReadOnly(True)
+        self.attendees.setEnabled(False)
         self.notes.setReadOnly(True)
         for other in (self.calendar, self.all_day, self.start_date, self.start_time, self.end_date, self.end_time,
                       self.zone, self.repeat, self.reminders, self.busy):  # fmt: skip
@@ -361,9 +374,25 @@ class EventDialog(QDialog):
             self.error.show()
             return
         try:
-            self.editor_result()
+            result = self.editor_result()
         except ValidationError as exc:
             self.error.setText(error_text(exc))
             self.error.show()
             return
+        if self._would_mail(result.draft.start, result.draft.end):
+            self.send_invitations = invitation_bar.ask_to_send(self, self.attendees.people())
         super().accept()
+
+    def _would_mail(self, start: date | datetime, end: date | datetime) -> bool:
+        """Whether saving would have a scheduling server mail the attendees: the user's own
+        event with attendees, in a synced calendar, new or with other people or times."""
+        people = self.attendees.people()
+        if not people or not synced(self.ctx.store, int(self.calendar.currentData())):
+            return False
+        if self._loaded_people is None:
+            return True
+        organizer, loaded, (was_start, was_end) = self._loaded_people
+        mine = my_addresses(self.ctx.store, self.ctx.profile_id)
+        if isinstance(organizer, Person) and not any(organizer.same(address) for address in mine):
+            return False  # someone else's invitation: their server, their mail
+        return people != loaded or (start, end) != (was_start, was_end)

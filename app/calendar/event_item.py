@@ -145,7 +145,7 @@ def event_colors(event: ViewEvent, palette: QPalette, selected: bool) -> tuple[Q
     if selected:
         return accent, accent.darker(130), contrast_text(accent)
     amount = 0.35 if is_dark(palette) else 0.22
-    if event.occ.transp == "TRANSPARENT":
+    if event.occ.transp == "TRANSPARENT" or event.occ.status == "TENTATIVE":  # free, or an unanswered invitation
         amount /= 2
     text = palette.color(QPalette.ColorRole.Text)
     if event.occ.completed:
@@ -195,7 +195,8 @@ def paint_block(
     painter.save()
     if ghost:
         painter.setOpacity(0.6)
-    painter.setPen(QPen(accent, 1.0, Qt.PenStyle.DashLine if event.occ.transp == "TRANSPARENT" else Qt.PenStyle.SolidLine))
+    dashed = event.occ.transp == "TRANSPARENT" or event.occ.status == "TENTATIVE"
+    painter.setPen(QPen(accent, 1.0, Qt.PenStyle.DashLine if dashed else Qt.PenStyle.SolidLine))
     painter.setBrush(fill)
     painter.drawRoundedRect(rect.adjusted(0.5, 0.5, -0.5, -0.5), RADIUS, RADIUS)
     painter.fillRect(QRectF(rect.left() + 0.5, rect.top() + 1, 3, max(rect.height() - 2, 1)), accent)

@@ -28,6 +28,7 @@ from agent.store.occurrence import Occurrence
 from app.calendar.agenda_view import AgendaCanvas, AgendaView
 from app.calendar.event_menu import when_text
 from app.calendar.event_source import ViewEvent
+from app.calendar.invitation_bar import AttendeeList, EventPeople, InvitationBar, answer_from_card
 from app.calendar.repeat_summary import SeriesSummaries
 from app.calendar.view_base import DRAG_START, CalendarView, EventSurface
 from app.context import AppContext
@@ -114,6 +115,8 @@ class EventCard(QFrame):
         self.repeat = QLabel(self)
         # A line per field the table shows (the tags, the link …), after the place.
         self.fields = {item.name: QLabel(self) for item, _ in SHOWN}
+        self.people = AttendeeList(self)  # who is invited and what each said (issue 31)
+        self.invitation = InvitationBar(self)
         for label in (self.when, self.place, self.calendar, self.repeat, *self.fields.values()):
             label.setWordWrap(True)
             label.setTextFormat(Qt.TextFormat.PlainText)  # a title or tag of "<b>" is words
@@ -125,8 +128,9 @@ class EventCard(QFrame):
         layout.setContentsMargins(12, 10, 12, 10)
         layout.setSpacing(4)
         layout.addLayout(heading)
-        for label in (self.when, self.repeat, self.place, *self.fields.values(), self.calendar):
+        for label in (self.when, self.repeat, self.place, *self.fields.values(), self.people, self.calendar):
             layout.addWidget(label)
+        layout.addWidget(self.invitation)
         self.setFixedWidth(CARD_WIDTH)
 
     def fill(self, event: ViewEvent, when: str, repeat: str, values: Mapping[str, Value] | None = None) -> None:
@@ -162,6 +166,9 @@ class EventPopover(QObject):
         self.shown = ShownFields(summaries.ctx)  # the agenda reads them too (``watch``)
         for label in self.card.fields.values():
             label.linkActivated.connect(self.open_link)
+        self.people = EventPeople(summaries.ctx)
+        self._shown: ViewEvent | None = None
+        self.card.invitation.answered.connect(self._answer)
         self.delay_ms = QApplication.doubleClickInterval()  # a double-click opens the editor instead
         self._press: tuple[QObject, QPointF] | None = None
         self._pending: tuple[ViewEvent, QPoint] | None = None
@@ -198,6 +205,7 @@ class EventPopover(QObject):
         self.hide()
         self.summaries.clear()
         self.shown.clear()
+        self.people.clear()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         kind = event.type()
@@ -229,6 +237,11 @@ class EventPopover(QObject):
     def show_for(self, event: ViewEvent, global_pos: QPoint) -> None:
         locale, chinese = self.style()
         self.card.fill(event, when_text(event, locale, chinese), self.summaries.text(event.occ), self.shown.values(event.occ))
+        organizer, attendees = self.people.of(event.occ)
+        self.card.people.set_people(organizer, attendees)
+        self.card.invitation.show_for(self.people.standing(event.occ), organizer)
+        self.card.adjustSize()
+        self._shown = event
         screen = QGuiApplication.screenAt(global_pos) or QGuiApplication.primaryScreen()
         spot = global_pos + QPoint(OFFSET, OFFSET)
         if screen is not None:
@@ -244,6 +257,13 @@ class EventPopover(QObject):
         app = QApplication.instance()
         if app is not None:
             app.installEventFilter(self)
+
+    def _answer(self, partstat: str) -> None:
+        """An answer from the card's bar: stored as one undo step; the store's change puts
+        the card away."""
+        shown = self._shown
+        if shown is not None:
+            answer_from_card(self.summaries.ctx, shown.occ, self.people.standing(shown.occ), partstat)
 
     def _show_pending(self) -> None:
         pending, self._pending = self._pending, None

@@ -14,6 +14,7 @@ from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from agent.services.calendars import Calendar
+from agent.services.invitations import drawn
 from agent.services.queries import QueryService
 from agent.store.occurrence import Occurrence
 from app.context import AppContext
@@ -120,5 +121,5 @@ class EventSource:
         start = datetime.combine(first, time(0), tzinfo=tz)
         stop = datetime.combine(end, time(0), tzinfo=tz)
         self.queries += 1
-        found = service.between(start, stop)
+        found = drawn(self.ctx.store, self.ctx.profile_id, service.between(start, stop))  # invitations: tentative
         return [to_view_event(occ, tz) for occ in found if occ.calendar_id in visible]

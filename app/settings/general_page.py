@@ -16,11 +16,13 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QTimeEdit,
     QVBoxLayout,
     QWidget,
 )
 
+from agent.store.fields import split_tags
 from agent.timesym.context import system_zone_name
 from app.context import AppContext
 from app.settings.holiday_choice import fill_countries
@@ -103,6 +105,10 @@ class GeneralPage(QWidget):
         )
         note.setWordWrap(True)
         note.setStyleSheet("color: palette(placeholder-text);")
+        # The user's addresses: which attendee of an invitation is the user (issue 31; the
+        # sync accounts' e-mail user names count too, agent/services/invitations.py).
+        self.addresses = QLineEdit(", ".join(settings.get("my_addresses") or []), self)
+        self.addresses.setPlaceholderText(self.tr("me@example.com, me@work.example"))
         self.error = QLabel(self)
         self.error.setStyleSheet("color: #c0392b;")
         self.error.hide()
@@ -116,6 +122,7 @@ class GeneralPage(QWidget):
         form.addRow(self.tr("Working hours:"), hours_row)
         form.addRow(self.tr("Working days:"), days_row)
         form.addRow(self.tr("Lunar calendar:"), lunar_box)
+        form.addRow(self.tr("My e-mail addresses:"), self.addresses)
         # the sync interval lives on the Sync page with the account it drives (sync_page.py)
         form.addRow(note)
         form.addRow(self.error)
@@ -133,7 +140,12 @@ class GeneralPage(QWidget):
             return self.tr("Working hours must end after they start.")
         if not any(box.isChecked() for box in self.work_days):
             return self.tr("Choose at least one working day.")
+        if any("@" not in address for address in self._addresses()):
+            return self.tr("Each e-mail address needs an @.")
         return None
+
+    def _addresses(self) -> list[str]:
+        return list(split_tags(self.addresses.text()))
 
     def save(self) -> list[str]:
         """Write what changed; returns the changed keys (the dialog refreshes on them)."""
@@ -147,6 +159,7 @@ class GeneralPage(QWidget):
             "working_days": [number for number, box in enumerate(self.work_days, start=1) if box.isChecked()],
             "lunar_days": self.lunar_days.isChecked(),
             "solar_terms": self.solar_terms.isChecked(),
+            "my_addresses": self._addresses(),
         }
         changed = []
         for key, value in values.items():

@@ -20,6 +20,7 @@ RICHENG = Path(sys.executable).with_name("richeng")
 RESOLVE_KEYS = {"symbol", "kind", "start", "end", "candidates", "message"}
 EVENT_KEYS = {"uid", "title", "start", "end", "all_day", "calendar", "recurrence_id"}
 LISTED_KEYS = EVENT_KEYS | {"categories", "url"}  # a listing adds the fields kept only in the ICS (issue 28)
+LISTED_KEYS |= {"organizer", "attendees", "status", "busy"}  # and who is invited, and what that makes of it (issue 31)
 OUTCOME_KEYS = {
     "status",
     "title",

@@ -587,6 +587,16 @@ COMMANDS: dict[str, Builder] = {
     "import": lambda d, w: (["import", d(input_paths(w))], _opt(d, "--calendar", NASTY_TEXT, 0.3)),
     "export": _export,
     "undo": lambda d, w: (["undo"], _flag(d, "--list")),
+    "invitation show": lambda d, w: (["invitation", "show", d(input_paths(w))], []),
+    "invitation apply": lambda d, w: (["invitation", "apply", d(input_paths(w))], _opt(d, "--calendar", NASTY_TEXT, 0.2)),
+    "invitation respond": lambda d, w: (
+        ["invitation", "respond", d(input_paths(w))],
+        [
+            *_flag(d, d(st.sampled_from(["--accept", "--tentative", "--decline"]))),
+            ["--as", d(st.one_of(st.just("me@example.com"), NASTY_TEXT))],
+            *_opt(d, "-o", output_paths(w), 0.5),
+        ],
+    ),
     "quick": lambda d, w: (
         ["quick", d(st.one_of(st.sampled_from(["明天下午三点和张三开会", "Lunch at noon", "开会", "每天"]), NASTY_TEXT))],
         [

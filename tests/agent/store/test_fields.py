@@ -139,7 +139,8 @@ def test_event_reads_columns_from_the_row_and_the_rest_from_its_text(saved: tupl
 def test_listed_gives_json_lists_by_event_id(saved: tuple[Store, int]) -> None:
     store, _ = saved
     (event_id,) = store.conn.execute("SELECT id FROM events").fetchone()
-    assert listed(store.conn, [event_id, event_id]) == {event_id: {"categories": ["Work", "Travel", "家", "a,b"], "url": None}}
+    expected = {"categories": ["Work", "Travel", "家", "a,b"], "url": None, "organizer": None, "attendees": []}
+    assert listed(store.conn, [event_id, event_id]) == {event_id: expected}
     assert listed(store.conn, []) == {}
     assert isinstance(store.conn, sqlite3.Connection)
 

@@ -1,0 +1,57 @@
+"""Nothing emails anyone silently (issue 31, item 3, the upload rule).
+
+A scheduling server (RFC 6638: Nextcloud/sabre, Fastmail/Cyrus, iCloud, SOGo, DAViCal) mails
+every attendee when an event with attendees is created, moved or cancelled on it. Richeng
+uploads events with attendees for many reasons the user never meant as "send invitations":
+an imported .ics, a drag, a chat edit, a first sync of an old calendar. So every upload
+marks its ORGANIZER and ATTENDEE properties ``SCHEDULE-AGENT=CLIENT`` (RFC 6638 7.1: the
+server does no scheduling for them; the client takes care of it) unless the user has said
+to send for that event: its UID is in the ``send_invitations`` setting. A property that
+already names a SCHEDULE-AGENT is left as it is.
+
+Radicale and Xandikos do not schedule and ignore the parameter; the server's copy that
+comes back with it (and with the SCHEDULE-STATUS a scheduling server adds) reads as the same
+event (``resources._canonical_lines`` leaves both out), so it is never a change or a conflict.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agent.services.invitations import SEND_KEY
+from agent.services.settings import SettingsService
+from agent.store.db import Store
+
+_PEOPLE_LINE = re.compile(rb"^(ORGANIZER|ATTENDEE)([;:])", re.IGNORECASE | re.MULTILINE)
+_FOLD = re.compile(rb"\r?\n[ \t]")
+
+
+def go_ahead(store: Store, profile_id: int) -> frozenset[str]:
+    """The UIDs the user chose to send invitations for."""
+    return frozenset(str(uid) for uid in SettingsService(store, profile_id).get(SEND_KEY) or [])
+
+
+def quiet(body: bytes, send: bool) -> bytes:
+    """``body`` with ``SCHEDULE-AGENT=CLIENT`` on each ORGANIZER and ATTENDEE that names no
+    SCHEDULE-AGENT, unless ``send``. The parameter goes right after the property name, on the
+    first physical line, so folded lines need no refolding."""
+    if send or (b"ATTENDEE" not in body.upper() and b"ORGANIZER" not in body.upper()):
+        return body
+    out: list[bytes] = []
+    position = 0
+    for match in _PEOPLE_LINE.finditer(body):
+        end = body.find(b"\n", match.start())
+        while end != -1 and body[end + 1 : end + 2] in (b" ", b"\t"):
+            end = body.find(b"\n", end + 1)
+        logical = _FOLD.sub(b"", body[match.start() : len(body) if end == -1 else end])
+        head = logical.split(b":", 1)[0].upper()
+        if b"SCHEDULE-AGENT=" in head:
+            continue
+        out.append(body[position : match.end(1)])
+        out.append(b";SCHEDULE-AGENT=CLIENT")
+        position = match.end(1)
+    out.append(body[position:])
+    return b"".join(out)
+
+
+__all__ = ["go_ahead", "quiet"]
