@@ -24,7 +24,7 @@ from agent import __version__
 from agent.errors import StoreError
 from app.calendar.calendar_area import CalendarArea
 from app.context import AppContext
-from app.keyboard import chain_tab_order, install_click_guard
+from app.keyboard import chain_tab_order, install_click_guard, next_tab_stop
 
 if TYPE_CHECKING:
     from app.chat.chat_pane import ChatPane
@@ -126,6 +126,16 @@ class MainWindow(QMainWindow):
 
         self.store_watch = StoreWatcher(ctx, self)
 
+    def focusNextPrevChild(self, next: bool) -> bool:  # a Qt override keeps Qt's name
+        """Tab and Shift+Tab walk the window's parts in their laid-out order, round the ring
+        (``app/keyboard.next_tab_stop``)."""
+        parts = [self.calendar, self.chat_slot(), self.statusBar()]
+        target = next_tab_stop(parts, QApplication.focusWidget(), next)
+        if target is None:
+            return super().focusNextPrevChild(next)
+        target.setFocus(Qt.FocusReason.TabFocusReason if next else Qt.FocusReason.BacktabFocusReason)
+        return True
+
     def _sync_now(self) -> None:
         if self.started:
             self.sync.sync_now()
@@ -165,6 +175,8 @@ class MainWindow(QMainWindow):
         view_menu = bar.addMenu(self.tr("&View"))
         # Single letters fire only while the calendar has the focus (app/keyboard.py).
         self._action(view_menu, self.tr("&Today"), QKeySequence("T"), self.calendar.go_today, scope=self.calendar)
+        # Ctrl+G as Thunderbird's and Outlook's Go to date: the date box, its text selected.
+        self._action(view_menu, self.tr("&Go to date…"), QKeySequence("Ctrl+G"), self.calendar.focus_date)
         for key, name, label in (
             ("D", "day", self.tr("&Day")),
             ("W", "week", self.tr("&Week")),

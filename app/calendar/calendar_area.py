@@ -147,6 +147,7 @@ class CalendarArea(QWidget):
         self.nav.search_submitted.connect(self.search_panel.activate_current)
         self.nav.search_navigate.connect(self.search_panel.move_selection)
         self.nav.search_cancelled.connect(self._search_cancelled)
+        self.nav.date_done.connect(lambda: self.current_view().setFocus(Qt.FocusReason.OtherFocusReason))
         self.search_panel.activated.connect(self.show_event)
         self.quick_add.created.connect(self.flash_event)
         self.quick_add.escaped.connect(lambda: self.current_view().setFocus(Qt.FocusReason.OtherFocusReason))
@@ -296,6 +297,10 @@ class CalendarArea(QWidget):
     @Slot()
     def focus_quick_add(self) -> None:
         self.quick_add.focus()
+
+    @Slot()
+    def focus_date(self) -> None:
+        self.nav.focus_date()
 
     @Slot()
     def focus_search(self) -> None:
