@@ -108,7 +108,12 @@ class MainWindow(QMainWindow):
         placeholder = self.splitter.replaceWidget(1, self.chat)
         if placeholder is not None:
             placeholder.deleteLater()
-        self.splitter.setSizes([980, 380])
+        # With no model the pane only explains how to get one: its minimum width, so the views
+        # keep the room (at 960 px the month's titles were cut to a character or two; issue 32).
+        if ctx.session.model is None:
+            self._chat_width = CHAT_MIN_WIDTH
+        total = sum(self.splitter.sizes()) or 1360
+        self.splitter.setSizes([total - self._chat_width, self._chat_width])
         self.chat.setHidden(hidden)
         self.chat.navigate.connect(self.calendar.show_event)
         self.chat.quick_add_requested.connect(self.calendar.focus_quick_add)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QFont, QMouseEvent, QPainter, QPaintEvent, QPalette, QResizeEvent
+from PySide6.QtGui import QFont, QFontMetricsF, QMouseEvent, QPainter, QPaintEvent, QPalette, QResizeEvent
 from PySide6.QtWidgets import QWidget
 
 from app.calendar.event_item import (
@@ -39,6 +39,7 @@ WEEKS = 6
 HEAD = 24
 DAY_LINE = 22
 LINE_HEIGHT = 19
+TITLE_KEEP = "周会例会"  # a line shows its start time only when this much title still fits after it
 
 
 @dataclass(frozen=True)
@@ -133,6 +134,25 @@ class MonthView(EventSurface[_Drag], CalendarView):
 
     def cell_size(self) -> tuple[float, float]:
         return max(self.width() / 7, 1.0), max((self.height() - HEAD) / WEEKS, 1.0)
+
+    def item_font(self) -> QFont:
+        font = QFont(self.font())
+        font.setPointSizeF(max(font.pointSizeF() * 0.9, 7))
+        return font
+
+    def time_shown(self) -> bool:
+        """A timed line says its start time only when four characters of its title still fit
+        after it: with the chat open at 960 px a cell is ~80 px, and "15:00" left the title one
+        or two characters (issue 32); the time is in the event's card and tooltip."""
+        metrics = QFontMetricsF(self.item_font())
+        room = self.cell_size()[0] - 14 - metrics.horizontalAdvance("00:00") - 4
+        return room >= metrics.horizontalAdvance(TITLE_KEEP)
+
+    def title_room(self) -> float:
+        """The width a timed line's title gets (after the dot, and the time when shown)."""
+        metrics = QFontMetricsF(self.item_font())
+        taken = metrics.horizontalAdvance("00:00") + 4 if self.time_shown() else 0.0
+        return self.cell_size()[0] - 14 - taken
 
     def slots(self) -> int:
         return max(int((self.cell_size()[1] - DAY_LINE - 2) // LINE_HEIGHT), 0)
@@ -232,8 +252,8 @@ class MonthView(EventSurface[_Drag], CalendarView):
         width, height = self.cell_size()
         small = QFont(self.font())
         small.setPointSizeF(max(small.pointSizeF() * 0.85, 7))
-        item_font = QFont(self.font())
-        item_font.setPointSizeF(max(item_font.pointSizeF() * 0.9, 7))
+        item_font = self.item_font()
+        with_time = self.time_shown()
         small_style = line_style(palette, small, self.texts)
         painter.fillRect(QRectF(0, 0, self.width(), HEAD), palette.color(QPalette.ColorRole.Window))
         painter.setFont(small)
@@ -283,7 +303,7 @@ class MonthView(EventSurface[_Drag], CalendarView):
                 continue
             if ghost:
                 painter.setOpacity(0.5)
-            paint_line_item(painter, rect, item.event, style, f"{item.event.start:%H:%M}", selected)
+            paint_line_item(painter, rect, item.event, style, f"{item.event.start:%H:%M}" if with_time else "", selected)
             if ghost:
                 painter.setOpacity(1.0)
         self._paint_drag(painter, palette)
