@@ -34,6 +34,7 @@ DEFAULTS: dict[str, Any] = {
     "window_geometry": None,  # the app window's frame and maximised state (Qt's saveGeometry, base64)
     "window_view": None,  # the view the app last showed (day, week, month, agenda)
     "lunar_days": True,  # the Chinese views show each day's 农历 day (初一, 十五 …) beside its number
+    "last_folder": None,  # the folder the app's last import or export used (its file dialogs open there)
 }
 
 
