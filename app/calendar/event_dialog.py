@@ -12,11 +12,10 @@ import zoneinfo
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from PySide6.QtCore import QDate, QLocale, Qt, QTime, Slot
+from PySide6.QtCore import QDate, QLocale, QTime, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QCompleter,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
@@ -40,6 +39,7 @@ from app.calendar.reminder_editor import ReminderEditor, reminder_minutes
 from app.calendar.repeat_editor import RepeatEditor
 from app.calendar.search_panel import swatch
 from app.calendar.typed_edits import TypedDateEdit, TypedTimeEdit
+from app.calendar.zone_field import LocalTimeLabel, attach_zone_completer
 from app.context import AppContext
 from app.i18n import error_text
 
@@ -114,10 +114,11 @@ class EventDialog(QDialog):
         self.zone.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         for name in sorted(zoneinfo.available_timezones()):
             self.zone.addItem(name, name)
-        completer = QCompleter([self.zone.itemText(i) for i in range(self.zone.count())], self.zone)
-        completer.setFilterMode(Qt.MatchFlag.MatchContains)
-        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-        self.zone.setCompleter(completer)
+        attach_zone_completer(self.zone, self.ctx.now())  # 纽约, "new york", UTC-5 (app/calendar/zone_field.py)
+        self.zone_local = LocalTimeLabel(self.ctx.tz, self._zoned_start, self)
+        self.zone.currentTextChanged.connect(lambda _text: self.zone_local.refresh())
+        self.start_date.dateChanged.connect(lambda _day: self.zone_local.refresh())
+        self.start_time.timeChanged.connect(lambda _time: self.zone_local.refresh())
 
         self.repeat = RepeatEditor(self, self.locale())
         self.start_date.dateChanged.connect(lambda day: self.repeat.set_start(_pydate(day)))
@@ -147,7 +148,10 @@ class EventDialog(QDialog):
         end_row.addWidget(self.end_time)
         form.addRow(self.tr("Starts"), start_row)
         form.addRow(self.tr("Ends"), end_row)
-        form.addRow(self.tr("Time zone"), self.zone)
+        zone_row = QHBoxLayout()
+        zone_row.addWidget(self.zone, 1)
+        zone_row.addWidget(self.zone_local)
+        form.addRow(self.tr("Time zone"), zone_row)
         form.addRow(self.tr("Repeat"), self.repeat)
         form.addRow(self.tr("Reminders"), self.reminders)
         form.addRow(self.tr("Show as"), self.busy)
@@ -229,6 +233,20 @@ class EventDialog(QDialog):
         index = self.zone.findData(name)
         self.zone.setCurrentIndex(index if index >= 0 else self.zone.findData("UTC"))
 
+    def _zoned_start(self) -> datetime | None:
+        """The start as typed, in the zone field's zone (None: floating, all-day or unknown)."""
+        if self.all_day.isChecked():
+            return None
+        text = self.zone.currentText()
+        name = self.zone.currentData() if text == self.zone.itemText(self.zone.currentIndex()) else text
+        try:
+            tz = ZoneInfo(str(name)) if name else None
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            return None
+        if tz is None:
+            return None
+        return datetime.combine(_pydate(self.start_date.date()), _pytime(self.start_time.time()), tzinfo=tz)
+
     def set_times(self, start: date | datetime, end: date | datetime) -> None:
         all_day = not isinstance(start, datetime)
         self.all_day.setChecked(all_day)
@@ -261,6 +279,7 @@ class EventDialog(QDialog):
         self.start_time.setVisible(not checked)
         self.end_time.setVisible(not checked)
         self.zone.setEnabled(not checked)
+        self.zone_local.refresh()
         self.reminders.set_all_day(checked)
 
     def _current_length(self) -> timedelta:
