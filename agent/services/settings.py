@@ -35,6 +35,9 @@ DEFAULTS: dict[str, Any] = {
     "window_view": None,  # the view the app last showed (day, week, month, agenda)
     "lunar_days": True,  # the Chinese views show each day's 农历 day (初一, 十五 …) beside its number
     "last_folder": None,  # the folder the app's last import or export used (its file dialogs open there)
+    "default_reminder_minutes": None,  # a reminder every new timed event starts with (None: none)
+    "week_numbers": False,  # the app's views show ISO week numbers
+    "theme": "system",  # the app's palette: system, light or dark
 }
 
 

@@ -186,6 +186,9 @@ class EventDialog(QDialog):
         self.calendar.setCurrentIndex(max(self.calendar.findData(self.ctx.ops.calendars.default().id), 0))
         self.set_zone(self.ctx.tz.key)
         self.set_times(start, end)
+        reminder = self.ctx.settings.get("default_reminder_minutes")  # Settings → General (issue 32)
+        if reminder is not None and isinstance(start, datetime):
+            self.add_reminder(int(reminder))
         self.repeat.set_until_default((start if not isinstance(start, datetime) else start.date()) + timedelta(days=90))
 
     def _load(self, occ: Occurrence) -> None:

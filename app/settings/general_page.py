@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from agent.timesym.context import system_zone_name
 from app.context import AppContext
+from app.settings.general_extras import GeneralExtras
 from app.settings.holiday_choice import fill_countries
 from app.settings.zone_picker import ZonePicker
 
@@ -95,10 +96,7 @@ class GeneralPage(QWidget):
         lunar_box.addWidget(self.solar_terms)
 
         note = QLabel(
-            self.tr(
-                "The interface language changes after a restart; the assistant follows it at once.\n"
-                "Light or dark appearance follows your system setting."
-            ),
+            self.tr("The interface language changes after a restart; the assistant follows it at once."),
             self,
         )
         note.setWordWrap(True)
@@ -116,6 +114,10 @@ class GeneralPage(QWidget):
         form.addRow(self.tr("Working hours:"), hours_row)
         form.addRow(self.tr("Working days:"), days_row)
         form.addRow(self.tr("Lunar calendar:"), lunar_box)
+        self.extras = GeneralExtras(ctx, self)  # issue 32: new events, week numbers, theme
+        form.addRow(self.tr("New events:"), self.extras.new_event_row)
+        form.addRow(self.tr("Week numbers:"), self.extras.week_numbers)
+        form.addRow(self.tr("Appearance:"), self.extras.theme)
         # the sync interval lives on the Sync page with the account it drives (sync_page.py)
         form.addRow(note)
         form.addRow(self.error)
@@ -147,6 +149,7 @@ class GeneralPage(QWidget):
             "working_days": [number for number, box in enumerate(self.work_days, start=1) if box.isChecked()],
             "lunar_days": self.lunar_days.isChecked(),
             "solar_terms": self.solar_terms.isChecked(),
+            **self.extras.values(),
         }
         changed = []
         for key, value in values.items():
