@@ -77,6 +77,13 @@ def wants_cli(argv: Sequence[str]) -> bool:
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if wants_cli(args):
+        from app.print_command import is_print
+
+        if is_print(split_qt_options(args)[0], APP_VALUE_OPTIONS | {"--profile"}):
+            # Drawn with Qt, so not in agent/ (which never imports Qt): app/print_command.py.
+            from app.print_command import main as print_main
+
+            return print_main(split_qt_options(args)[0])
         from agent.cli.main import main as cli_main
 
         return cli_main(args)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QSize, Qt, QTimer, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
-from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMenu, QMessageBox, QSplitter, QToolButton, QWidget
+from PySide6.QtWidgets import QApplication, QDialog, QLabel, QMainWindow, QMenu, QMessageBox, QSplitter, QToolButton, QWidget
 
 from agent import __version__
 from agent.errors import StoreError
@@ -155,6 +155,7 @@ class MainWindow(QMainWindow):
         )
         self._action(file_menu, self.tr("&Import .ics…"), QKeySequence("Ctrl+I"), self._import_dialog)
         self._action(file_menu, self.tr("&Export .ics…"), QKeySequence("Ctrl+E"), self._export_dialog)
+        self._action(file_menu, self.tr("&Print…"), QKeySequence.StandardKey.Print, self.print_preview)
         file_menu.addSeparator()
         self._action(file_menu, self.tr("S&ync now"), QKeySequence("F5"), self._sync_now)
         # Linux desktops define no standard Preferences/Quit keys: Ctrl+, and Ctrl+Q as GNOME apps use.
@@ -382,6 +383,16 @@ class MainWindow(QMainWindow):
         from app.io.import_export import export_dialog
 
         export_dialog(self, self.ctx)
+
+    def print_preview(self) -> None:
+        """File → Print…: a preview of the shown view's pages (app/print_pages.py)."""
+        from app.print_pages import preview_dialog
+
+        dialog = preview_dialog(self, self.ctx, self.calendar.view_name, self.calendar.anchor)
+        self.exec_print(dialog)
+
+    def exec_print(self, dialog: QDialog) -> int:
+        return dialog.exec()  # a seam: tests look at the dialog instead of running it
 
     def _about(self) -> None:
         text = self.tr("日程 Richeng {0}\nA local-first calendar.").format(__version__)
