@@ -162,6 +162,11 @@ def run(argv: Sequence[str]) -> int:
         ctx.settings.override("language", "zh" if args.lang.startswith("zh") else "en")
     language = args.lang or {"zh": "zh_CN", "en": "en"}.get(str(ctx.settings.get("language")))
     translator = i18n.install(app, language)  # noqa: F841 (kept alive by the app)
+    theme = str(ctx.settings.get("theme") or "system")
+    if theme != "system":  # Settings → General → Appearance (app/theme.py)
+        from app.theme import apply_theme
+
+        apply_theme(app, theme)
     from app.settings import holiday_choice
 
     # First start: the locale's country, else the zone's, else the interface language's.

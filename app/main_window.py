@@ -370,6 +370,11 @@ class MainWindow(QMainWindow):
         self.finish_startup()  # the dialog sets the model and sync interval they read
         dialog = SettingsDialog(self.ctx, self, page=page)
         if dialog.exec():
+            app = QApplication.instance()
+            if isinstance(app, QApplication) and "theme" in dialog.changed_keys:
+                from app.theme import apply_theme
+
+                apply_theme(app, str(self.ctx.settings.get("theme") or "system"))
             self.sync.set_interval_minutes(int(self.ctx.settings.get("sync_interval_minutes") or 0))
             self.calendar.refresh()
             self.chat.model_changed()
