@@ -185,6 +185,7 @@ class MainWindow(QMainWindow):
         self._action(view_menu, self.tr("&Go to date…"), QKeySequence("Ctrl+G"), self.calendar.focus_date)
         for key, name, label in (
             ("D", "day", self.tr("&Day")),
+            ("K", "workweek", self.tr("Wor&k week")),
             ("W", "week", self.tr("&Week")),
             ("M", "month", self.tr("&Month")),
             ("A", "agenda", self.tr("&Agenda")),

@@ -15,7 +15,7 @@ from datetime import date, datetime, time, timedelta
 
 from PySide6.QtCore import QLocale, QPoint, QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QHideEvent, QResizeEvent, QShowEvent
-from PySide6.QtWidgets import QApplication, QDialog, QHBoxLayout, QMenu, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QCalendarWidget, QDialog, QHBoxLayout, QMenu, QStackedWidget, QVBoxLayout, QWidget
 
 from agent.services.editing import Scope
 from agent.services.search import SearchService
@@ -36,6 +36,7 @@ from app.calendar.search_panel import SearchPanel
 from app.calendar.sidebar import Sidebar
 from app.calendar.view_base import CalendarView
 from app.calendar.week_view import WeekView
+from app.calendar.work_week import WorkWeekView
 from app.context import AppContext
 from app.i18n import format_day
 from app.keyboard import chain_tab_order
@@ -96,6 +97,7 @@ class CalendarArea(QWidget):
         self._apply_locale()
         self.views: dict[str, CalendarView] = {
             "day": WeekView(1, self),
+            "workweek": WorkWeekView(self),
             "week": WeekView(7, self),
             "month": MonthView(self),
             "agenda": AgendaView(self),
@@ -217,6 +219,7 @@ class CalendarArea(QWidget):
         hours = settings.working_hours()
         self.work_minutes = (hours.start.hour * 60 + hours.start.minute, hours.end.hour * 60 + hours.end.minute)
         self.work_days = tuple(hours.days)
+        self.week_numbers = bool(settings.get("week_numbers"))  # ISO 8601, Settings → General (issue 32)
 
     # ---- the API the main window uses ----------------------------------------------------
 
@@ -321,6 +324,8 @@ class CalendarArea(QWidget):
         """Month and weekday names in the calendar's language, not the system's."""
         for widget in (self.sidebar.mini_month, self.nav.date_edit):
             widget.setLocale(self.qlocale)
+        numbers = QCalendarWidget.VerticalHeaderFormat
+        self.sidebar.mini_month.setVerticalHeaderFormat(numbers.ISOWeekNumbers if self.week_numbers else numbers.NoVerticalHeader)
 
     @Slot()
     def refresh(self) -> None:
@@ -401,11 +406,20 @@ class CalendarArea(QWidget):
             self.source.events(first, end)
 
     def _title(self, first: date, end: date, short: bool = False) -> str:
+        """The range title, with the ISO week number when Settings shows them (day and week
+        views: "Nov 30 – Dec 6, 2026 · W49", "… · 第49周")."""
+        title = self._range_title(first, end, short)
+        if self.week_numbers and self.view_name in ("day", "workweek", "week"):
+            week = first.isocalendar().week
+            title += f" · 第{week}周" if self.chinese else f" · W{week}"
+        return title
+
+    def _range_title(self, first: date, end: date, short: bool = False) -> str:
         """The range title; ``short``: without the year when the range lies in the current
         one (what a narrow bar shows before it elides)."""
         loc = self.qlocale
         last = end - timedelta(days=1)
-        if short and first.year == last.year == self.ctx.now().year and self.view_name in ("week", "day", "agenda"):
+        if short and first.year == last.year == self.ctx.now().year and self.view_name in ("week", "workweek", "day", "agenda"):
             if self.view_name == "day":
                 return format_day(loc, first, "M月d日 ddd" if self.chinese else "ddd, MMM d")
             if self.chinese:

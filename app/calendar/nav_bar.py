@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 
 from app.calendar.typed_edits import TypedDateEdit
 
-VIEWS = ("day", "week", "month", "agenda")
+VIEWS = ("day", "workweek", "week", "month", "agenda")
 TITLE_MIN = 72  # the title's minimum width: constant, so a longer title never resizes anything
 SEARCH_MIN = 120
 _CJK = re.compile(r"[\u3400-\u9fff]")
@@ -113,8 +113,14 @@ class NavBar(QWidget):
         # others (Qt's fixFocusPolicy), and each view button is a Tab stop (issue 32);
         # ``set_state`` keeps exactly one checked.
         self.view_buttons: dict[str, QToolButton] = {}
-        labels = {"day": self.tr("Day"), "week": self.tr("Week"), "month": self.tr("Month"), "agenda": self.tr("Agenda")}
-        keys = {"day": "D", "week": "W", "month": "M", "agenda": "A"}
+        labels = {
+            "day": self.tr("Day"),
+            "workweek": self.tr("Work week"),
+            "week": self.tr("Week"),
+            "month": self.tr("Month"),
+            "agenda": self.tr("Agenda"),
+        }
+        keys = {"day": "D", "workweek": "K", "week": "W", "month": "M", "agenda": "A"}
         for name in VIEWS:
             button = QToolButton(self)
             button.setText(labels[name])
@@ -169,7 +175,7 @@ class NavBar(QWidget):
         current = self.row.minimumSize().width()
         search = sum(
             max(widget.minimumSizeHint().width(), widget.minimumWidth()) + self.row.spacing()
-            for widget in (self.search, self.date_edit)
+            for widget in (self.search, self.date_edit, self.view_buttons["workweek"])
         )
         if with_search == (not self.compact):
             return current
@@ -183,6 +189,9 @@ class NavBar(QWidget):
         if compact == self.compact:
             return
         self.compact = compact
+        # Narrow, the work week's button steps aside (View → Work week and K still reach it),
+        # so adding the view did not make the narrowest window wider (issue 32).
+        self.view_buttons["workweek"].setVisible(not compact)
         if compact:
             # The date picker goes down with the search box: the title keeps the room.
             self.row.removeWidget(self.date_edit)

@@ -76,7 +76,7 @@ def test_the_window_works_at_960_by_640_in_week_view_with_the_chat_open(window: 
         nav.title,
         nav.date_edit,
         nav.search,
-        *nav.view_buttons.values(),
+        *(button for name, button in nav.view_buttons.items() if name != "workweek"),  # it steps aside when narrow
     ):
         assert widget.isVisible() and _inside(widget, nav), widget
         assert widget.width() >= min(widget.minimumSizeHint().width(), 72), widget

@@ -65,7 +65,7 @@ def test_tab_from_the_view_reaches_every_control_above_it_and_comes_back(window:
         nav.prev_button,
         nav.next_button,
         nav.date_edit,
-        *nav.view_buttons.values(),
+        *(button for button in nav.view_buttons.values() if button.isVisible()),
         nav.search,
     ]
     seen = _walk(qtbot, Qt.Key.Key_Tab, 40)
