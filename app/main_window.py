@@ -175,6 +175,14 @@ class MainWindow(QMainWindow):
         self.ctx.ops.undo_state_changed.connect(self._undo_state)
         self.ctx.ops.busy_changed.connect(self._ops_busy)
         edit_menu.addSeparator()
+        # Within the calendar only: a text field there takes Ctrl+C/V first (Qt's override).
+        self._action(
+            edit_menu, self.tr("&Copy event"), QKeySequence.StandardKey.Copy, self.calendar.copy_event, scope=self.calendar
+        )
+        self._action(
+            edit_menu, self.tr("&Paste event"), QKeySequence.StandardKey.Paste, self.calendar.paste_event, scope=self.calendar
+        )
+        edit_menu.addSeparator()
         self._action(edit_menu, self.tr("&Find…"), QKeySequence.StandardKey.Find, self.calendar.focus_search)
         self._undo_state(False, False)
 

@@ -17,7 +17,7 @@ from PySide6.QtCore import QLocale, QPoint, QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction, QHideEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QApplication, QCalendarWidget, QDialog, QHBoxLayout, QMenu, QStackedWidget, QVBoxLayout, QWidget
 
-from agent.services.editing import Scope
+from agent.services.editing import EventDraft, Scope
 from agent.services.search import SearchService
 from agent.timesym.lunar import day_label
 from app.calendar import scope_prompt
@@ -137,6 +137,7 @@ class CalendarArea(QWidget):
         # and comes back when there is room; the user can also hide it (View → Sidebar).
         # ``sidebar_shown`` says each change, so the menu's check follows what is shown.
         self.sidebar_wanted = True
+        self.copied: EventDraft | None = None  # Ctrl+C's event, for Ctrl+V
         self.toast = Toast(self)
         self._toast_changes: object | None = None  # the delete the toast offers to undo
         # Taken back another way (Ctrl+Z, Edit → Undo): the toast's Undo would be stale.
@@ -543,6 +544,31 @@ class CalendarArea(QWidget):
         changes = self.ctx.ops.create(duplicate_draft(event, component))
         if changes and changes.created:
             self.current_view().select_uid(changes.created[0].uid, event.start)
+        return bool(changes)
+
+    @Slot()
+    def copy_event(self) -> bool:
+        """Ctrl+C: the selected event, for Ctrl+V (``app/calendar/event_clipboard.py``)."""
+        event = self.current_view().selected_event()
+        if event is None:
+            return False
+        occ = event.occ
+        component = self.writes.component(occ.uid, occ.recurrence_id or "") or self.writes.component(occ.uid)
+        self.copied = duplicate_draft(event, component)
+        self.copy_as_text(event)
+        return True
+
+    @Slot()
+    def paste_event(self) -> bool:
+        """Ctrl+V: the copied event on the selected day, at its time of day; selected after."""
+        if self.copied is None:
+            return False
+        from app.calendar.event_clipboard import pasted_draft
+
+        draft = pasted_draft(self.copied, self.anchor)
+        changes = self.ctx.ops.create(draft)
+        if changes and changes.created:
+            self.current_view().select_uid(changes.created[0].uid, local_naive(draft.start, self.ctx.tz))
         return bool(changes)
 
     def copy_as_text(self, event: ViewEvent) -> str:
