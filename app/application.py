@@ -34,6 +34,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--lang", choices=["zh_CN", "en"])
     parser.add_argument("--quit-after", type=int, metavar="MS", help="close after MS milliseconds (smoke tests)")
     parser.add_argument("--offscreen", action="store_true", help="no display needed (smoke tests)")
+    parser.add_argument("files", nargs="*", help=".ics files to import (a double-click in a file manager)")
     parser.add_argument(
         "--report-startup",
         action="store_true",
@@ -177,6 +178,9 @@ def run(argv: Sequence[str]) -> int:
     else:
         _after_first_paint(window, window.finish_startup)
     window.show()
+    files = [path for path in args.files if path.lower().endswith(".ics")]
+    if files and not args.report_startup:  # opened with .ics files (resources/richeng.desktop): import them
+        _window_timer(window, 0, lambda: window.import_files(files))
     if ask_holidays and not args.report_startup:  # asked once, after the first paint
         _window_timer(window, 0, lambda: holiday_choice.open_question(ctx, window, lambda _c: window.calendar.refresh()))
     if args.quit_after is not None:

@@ -424,9 +424,10 @@ class MainWindow(QMainWindow):
             event.acceptProposedAction()
             # Ask after the drop has returned: a modal question inside a drop handler
             # would hold the drag source (the file manager) until it is answered.
-            QTimer.singleShot(0, self, lambda: self._import_paths(paths))  # dies with the window
+            QTimer.singleShot(0, self, lambda: self.import_files(paths))  # dies with the window
 
-    def _import_paths(self, paths: list[str]) -> None:
+    def import_files(self, paths: list[str]) -> None:
+        """Ask which calendar, then import (a drop, or files the app was opened with)."""
         from app.io.import_export import import_with_choice
 
         import_with_choice(self, self.ctx, paths)
