@@ -92,7 +92,7 @@ def _run(args: argparse.Namespace) -> int:
     language = args.lang or settings.get("language")
     chinese = str(language or "").startswith("zh") or (language is None and os.environ.get("LANG", "").startswith("zh"))
     pages = _write_pdf(session, ctx, args.view, anchor, chinese, settings, target)
-    print(render("cli.print_done", pages=pages, path=str(target)))
+    print(render("cli.print_done", "zh" if chinese else "en", pages=pages, path=str(target)))
     return 0
 
 
