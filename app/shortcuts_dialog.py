@@ -76,7 +76,7 @@ def key_text(keys: list[QKeySequence]) -> str:
 def _typable(key: QKeySequence) -> bool:
     if key.isEmpty():
         return False
-    combination = key[0]
+    combination = key[0]  # type: ignore[index]  # QKeySequence.__getitem__ is in PySide6, not in its stubs
     if combination.keyboardModifiers() != Qt.KeyboardModifier.NoModifier:
         return True
     code = int(combination.key().value)
