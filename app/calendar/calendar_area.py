@@ -14,7 +14,7 @@ from collections.abc import Callable
 from datetime import date, datetime, time, timedelta
 
 from PySide6.QtCore import QLocale, QPoint, QSize, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QAction, QHideEvent, QResizeEvent, QShowEvent
+from PySide6.QtGui import QAction, QHideEvent, QKeyEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import QApplication, QCalendarWidget, QDialog, QHBoxLayout, QMenu, QStackedWidget, QVBoxLayout, QWidget
 
 from agent.services.editing import EventDraft, Scope
@@ -581,6 +581,15 @@ class CalendarArea(QWidget):
         if changes is self._toast_changes:
             self._toast_changes = None
             self.toast.hide()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # a Qt override keeps Qt's name
+        """Esc that no view used (nothing selected) closes the search results (issue 32: after
+        Enter on a result, Esc, Esc left the panel open over the calendar)."""
+        if event.key() == Qt.Key.Key_Escape and self.search_panel.isVisible():
+            self.nav.search.clear()
+            self._search_cancelled()
+            return
+        super().keyPressEvent(event)
 
     @Slot()
     def _search_cancelled(self) -> None:

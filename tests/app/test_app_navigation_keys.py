@@ -125,3 +125,17 @@ def test_page_down_and_up_move_by_the_views_period(window: Any, qtbot: Any, view
     assert win.calendar.anchor == start
     qtbot.keyClick(_focus(), Qt.Key.Key_PageUp)
     assert win.calendar.anchor == earlier
+
+
+def test_esc_in_the_view_closes_the_search_results_after_enter(window: Any, qtbot: Any) -> None:
+    """Issue 32, defect 13: after Enter on a result, Esc, Esc left the results panel open."""
+    win = window
+    search = win.calendar.nav.search
+    search.setFocus(Qt.FocusReason.OtherFocusReason)
+    search.setText("周会")
+    qtbot.waitUntil(lambda: win.calendar.search_panel.isVisible())
+    qtbot.keyClick(search, Qt.Key.Key_Return)
+    assert _focus() is win.calendar.current_view()
+    qtbot.keyClick(_focus(), Qt.Key.Key_Escape)  # clears the selection
+    qtbot.keyClick(_focus(), Qt.Key.Key_Escape)  # then closes the results
+    assert not win.calendar.search_panel.isVisible() and search.text() == ""
