@@ -409,8 +409,24 @@ class MainWindow(QMainWindow):
         return dialog.exec()  # a seam: tests look at the dialog instead of running it
 
     def _about(self) -> None:
-        text = self.tr("日程 Richeng {0}\nA local-first calendar.").format(__version__)
-        QMessageBox.about(self, self.tr("About Richeng"), text)
+        self.about_box().exec()
+
+    def about_box(self) -> QMessageBox:
+        """Help → About: titled "About" (the title bar adds "— 日程 Richeng"; "About Richeng —
+        日程 Richeng" was elided to "Abo…eng", issue 32), and as wide as its whole title."""
+        from PySide6.QtWidgets import QGridLayout, QSizePolicy, QSpacerItem
+
+        from app.settings.holiday_choice import TITLE_BAR_CHROME, TITLE_SEPARATOR
+
+        box = QMessageBox(QMessageBox.Icon.Information, self.tr("About"), "", QMessageBox.StandardButton.Ok, self)
+        box.setText(self.tr("日程 Richeng {0}\nA local-first calendar.").format(__version__))
+        title = box.windowTitle() + TITLE_SEPARATOR + (QApplication.applicationDisplayName() or "日程 Richeng")
+        width = box.fontMetrics().horizontalAdvance(title) + TITLE_BAR_CHROME
+        layout = box.layout()
+        if isinstance(layout, QGridLayout):
+            spacer = QSpacerItem(width, 0, QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Minimum)
+            layout.addItem(spacer, layout.rowCount(), 0, 1, layout.columnCount())
+        return box
 
     # ---- drag and drop of .ics files ------------------------------------------------------
 

@@ -172,3 +172,23 @@ def test_dedicated_help_and_copy_keys_are_not_listed_as_words() -> None:
     assert key_text(QKeySequence.keyBindings(QKeySequence.StandardKey.Copy)).split(", ")[0] == "Ctrl+C"
     assert "Copy" not in key_text(QKeySequence.keyBindings(QKeySequence.StandardKey.Copy))
     assert key_text([QKeySequence(Qt.Key.Key_Exit)]) == ""
+
+
+def test_the_about_box_is_as_wide_as_its_title(app_ctx: Any, qtbot: Any) -> None:
+    """Issue 32, defect 13: "About Richeng — 日程 Richeng" was elided to "Abo…eng"."""
+    from app.main_window import MainWindow
+    from app.settings.holiday_choice import TITLE_BAR_CHROME
+
+    app_ctx.session.set_model(None)
+    win = MainWindow(app_ctx)
+    box = win.about_box()
+    box.show()
+    qtbot.waitExposed(box)
+    assert box.windowTitle() == "About"
+    title = "About — " + (QApplication.applicationDisplayName() or "日程 Richeng")
+    assert box.width() >= box.fontMetrics().horizontalAdvance(title) + TITLE_BAR_CHROME
+    box.close()
+    win.chat.shutdown()
+    win.close()
+    win.deleteLater()
+    qtbot.wait(20)
