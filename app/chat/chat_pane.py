@@ -199,8 +199,11 @@ class ChatPane(QWidget):
         self.stack.setCurrentWidget(self.view if has_model else self.no_model_panel)
         self.input.setEnabled(has_model)
         # Disabled, it must not invite typing (issue 32): it says why, and the way without a model.
+        # Short enough for the pane's minimum width; the whole hint is the tooltip and the click's.
         self.input.setPlaceholderText(
-            self.tr("Tell me what to schedule, or ask about your week…") if has_model else self.no_model_hint()
+            self.tr("Tell me what to schedule, or ask about your week…")
+            if has_model
+            else self.tr("No model · Ctrl+L adds events")
         )
         self.input.setToolTip("" if has_model else self.no_model_hint())
         self.send_button.setEnabled(has_model or self.is_busy())

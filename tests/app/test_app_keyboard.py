@@ -110,8 +110,10 @@ def test_the_disabled_chat_input_says_why_and_a_click_shows_the_hint(window: Any
 
     chat = window.chat
     assert not chat.input.isEnabled()
-    hint = chat.input.placeholderText()
-    assert "Settings" in hint and "Ctrl+L" in hint and "Tell me" not in hint
+    placeholder, hint = chat.input.placeholderText(), chat.input.toolTip()
+    assert "Ctrl+L" in placeholder and "Tell me" not in placeholder
+    assert chat.input.fontMetrics().horizontalAdvance(placeholder) < chat.input.width()  # not cut
+    assert "Settings" in hint and "Ctrl+L" in hint
     qtbot.mouseClick(chat.input, Qt.MouseButton.LeftButton)
     assert QToolTip.text() == hint
 
