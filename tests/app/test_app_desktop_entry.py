@@ -5,7 +5,9 @@ instead of reaching the CLI as an unknown command."""
 from __future__ import annotations
 
 import configparser
+import threading
 from pathlib import Path
+from typing import Any
 
 from app.application import parse_args
 from app.launcher import wants_cli
@@ -30,3 +32,42 @@ def test_an_ics_file_opens_the_window_and_is_handed_to_it(tmp_path: Path) -> Non
     assert parse_args(["--lang", "en", str(invite)]).files == [str(invite)]
     assert wants_cli([str(tmp_path / "missing.ics")])  # not a file: the CLI's one-line error
     assert wants_cli(["events", "list"])
+
+
+def test_a_file_opened_while_the_app_runs_goes_to_the_running_window(qtbot: Any, tmp_path: Path, monkeypatch: Any) -> None:
+    """The second ``richeng FILE.ics`` hands the file to the window open on the same database
+    and exits; with no window open it says so (False) and opens one itself."""
+    from app.single_instance import FileReceiver, send_to_running
+
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    db = tmp_path / "r.sqlite3"
+    invite = tmp_path / "invite.ics"
+    invite.write_text("BEGIN:VCALENDAR\nEND:VCALENDAR\n", encoding="utf-8")
+    assert not send_to_running(db, [str(invite)])  # nobody listens yet
+    receiver = FileReceiver(db)
+    got: list[list[str]] = []
+    receiver.files_received.connect(got.append)
+    sent: list[bool] = []
+    thread = threading.Thread(target=lambda: sent.append(send_to_running(db, [str(invite)])))
+    thread.start()
+    qtbot.waitUntil(lambda: got != [], timeout=3000)
+    thread.join(3)
+    assert got == [[str(invite.resolve())]] and sent == [True]
+    assert not send_to_running(tmp_path / "other.sqlite3", [str(invite)])  # another database: its own window
+    receiver.close()
+    assert not send_to_running(db, [str(invite)])
+
+
+def test_a_socket_left_by_a_crashed_window_is_taken_over(qtbot: Any, tmp_path: Path, monkeypatch: Any) -> None:
+    import socket
+
+    from app.single_instance import FileReceiver, socket_path
+
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    db = tmp_path / "r.sqlite3"
+    stale = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    stale.bind(str(socket_path(db)))
+    stale.close()  # the file stays, nobody listens
+    receiver = FileReceiver(db)
+    assert receiver.server is not None
+    receiver.close()
