@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QApplication, QCalendarWidget, QDialog, QHBoxLayou
 from agent.services.editing import EventDraft, Scope
 from agent.services.search import SearchService
 from agent.timesym.lunar import day_label
-from app.calendar import scope_prompt
+from app.calendar import accessibility, scope_prompt
 from app.calendar.agenda_view import AgendaView
 from app.calendar.event_dialog import DELETE, EventDialog
 from app.calendar.event_menu import EventMenu, duplicate_draft, event_text
@@ -102,6 +102,17 @@ class CalendarArea(QWidget):
             "month": MonthView(self),
             "agenda": AgendaView(self),
         }
+        accessibility.install()  # the painted views' events, for screen readers
+        names = {
+            "day": self.tr("Day view"),
+            "workweek": self.tr("Work week view"),
+            "week": self.tr("Week view"),
+            "month": self.tr("Month view"),
+            "agenda": self.tr("Agenda"),
+        }
+        for name, view in self.views.items():
+            view.setAccessibleName(names[name])
+            view.selection_changed.connect(lambda _event, v=view: accessibility.announce_selection(v))
         for view in self.views.values():
             self.stack.addWidget(view)
             view.event_activated.connect(self._activated)
