@@ -368,6 +368,7 @@ class CalendarArea(QWidget):
             view.work_minutes, view.work_days = self.work_minutes, self.work_days
         if isinstance(view, MonthView):
             view.show_lunar = self.chinese
+            view.week_numbers = self.week_numbers
         view.set_anchor(self.anchor)
         first, end = view.date_range()
         events = self.source.events(first, end)

@@ -86,6 +86,8 @@ class MonthView(EventSurface[_Drag], CalendarView):
         self._timed: dict[date, list[ViewEvent]] = {}
         self.drag: _Drag | None = None
         self.show_lunar = False
+        self.week_numbers = False  # ISO week numbers on each row's first day (Settings, issue 32)
+        self.drawn_weeks: list[str] = []  # the week labels the last paint drew (tests)
         self.texts = TextCache()
         self._rects: list[QRectF] = []
         self._bold_font = QFont(self.font())
@@ -263,6 +265,7 @@ class MonthView(EventSurface[_Drag], CalendarView):
             label = self.texts.get(self.qlocale.dayName(weekday, self.qlocale.FormatType.ShortFormat), small)
             painter.drawStaticText(QPointF(column * width + 6, (HEAD - small_style.line) / 2 + 1), label)
         today = self.now.date()
+        self.drawn_weeks = []
         outside = palette.color(QPalette.ColorRole.AlternateBase)
         selected_day = blend(palette.color(QPalette.ColorRole.Highlight), base, 0.10)
         for index in range(7 * WEEKS):
@@ -275,6 +278,8 @@ class MonthView(EventSurface[_Drag], CalendarView):
             if day == self.anchor:
                 painter.fillRect(rect, selected_day)
             self._paint_day_line(painter, rect, day, small_style, day == today)
+            if self.week_numbers and index % 7 == 0:
+                self._paint_week_number(painter, rect, day, small_style)
         painter.setPen(grid_pen(palette))
         for column in range(1, 7):
             painter.drawLine(QPointF(column * width, HEAD), QPointF(column * width, self.height()))
@@ -357,6 +362,19 @@ class MonthView(EventSurface[_Drag], CalendarView):
                 painter.drawStaticText(
                     QPointF(right - shown.size().width(), rect.top() + 3 + (DAY_LINE - 4 - shown.size().height()) / 2), shown
                 )
+
+    def week_label(self, day: date) -> str:
+        week = day.isocalendar().week
+        return f"{week}周" if self.show_lunar else f"W{week}"
+
+    def _paint_week_number(self, painter: QPainter, rect: QRectF, day: date, style: LineStyle) -> None:
+        """The row's ISO week, small and grey at the first cell's bottom left, under its lines."""
+        label = self.texts.get(self.week_label(day), style.font)
+        size = label.size()
+        painter.setFont(style.font)
+        painter.setPen(style.muted)
+        painter.drawStaticText(QPointF(rect.left() + 4, rect.bottom() - size.height() - 2), label)
+        self.drawn_weeks.append(self.week_label(day))
 
     def _day_number(self, day: date, holiday: str, font: QFont, small: QFont, room: float) -> str:
         """The day's number; on the first of a month with the month ("10月 1", "Oct 1"), unless

@@ -46,3 +46,15 @@ def test_the_work_week_shows_the_working_days(area: Any, cal_ctx: Any, qtbot: An
 def test_the_work_week_has_a_button_and_a_key(area: Any, qtbot: Any) -> None:
     area.nav.view_buttons["workweek"].click()
     assert area.view_name == "workweek"
+
+
+def test_the_month_grid_numbers_its_weeks_when_chosen(area: Any, cal_ctx: Any, qtbot: Any) -> None:
+    area.set_view("month")
+    month = area.current_view()
+    month.repaint()
+    assert month.drawn_weeks == []
+    cal_ctx.settings.set("week_numbers", True)
+    area.refresh()
+    month.repaint()
+    assert [label.strip("W周") for label in month.drawn_weeks] == ["44", "45", "46", "47", "48", "49"]
+    save_shot(area, "month-week-numbers")
