@@ -8,6 +8,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from agent import __version__
@@ -21,6 +22,7 @@ if TYPE_CHECKING:  # imported where used at run time: start-up loads Qt and the 
     from agent.runtime.session import ChatSession
     from agent.store.db import Store
     from app.context import AppContext
+    from app.main_window import MainWindow
 
 FINISH_STARTUP_BY_MS = 2000  # chat, sync and reminders are built by then even without a paint
 IMPORTED_AT = time.perf_counter()  # start-up reports fall back to this where /proc is missing
@@ -34,6 +36,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--lang", choices=["zh_CN", "en"])
     parser.add_argument("--quit-after", type=int, metavar="MS", help="close after MS milliseconds (smoke tests)")
     parser.add_argument("--offscreen", action="store_true", help="no display needed (smoke tests)")
+    parser.add_argument("files", nargs="*", help=".ics files to import (a double-click in a file manager)")
     parser.add_argument(
         "--report-startup",
         action="store_true",
@@ -104,6 +107,13 @@ def run(argv: Sequence[str]) -> int:
     except UserFacingError as exc:
         print(f"richeng: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2
+    files = [path for path in args.files if path.lower().endswith(".ics")]
+    if files:  # a window already open on this database imports them (app/single_instance.py)
+        from agent.store.file_check import default_db_path
+        from app.single_instance import send_to_running
+
+        if send_to_running(Path(args.db or default_db_path()), files):
+            return 0
     if args.offscreen:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     from app.display import display_problem, missing_xcb_hint
@@ -162,6 +172,11 @@ def run(argv: Sequence[str]) -> int:
         ctx.settings.override("language", "zh" if args.lang.startswith("zh") else "en")
     language = args.lang or {"zh": "zh_CN", "en": "en"}.get(str(ctx.settings.get("language")))
     translator = i18n.install(app, language)  # noqa: F841 (kept alive by the app)
+    theme = str(ctx.settings.get("theme") or "system")
+    if theme != "system":  # Settings → General → Appearance (app/theme.py)
+        from app.theme import apply_theme
+
+        apply_theme(app, theme)
     from app.settings import holiday_choice
 
     # First start: the locale's country, else the zone's, else the interface language's.
@@ -172,6 +187,14 @@ def run(argv: Sequence[str]) -> int:
     else:
         _after_first_paint(window, window.finish_startup)
     window.show()
+    if not args.report_startup:  # later `richeng FILE.ics` runs hand their files to this window
+        from app.single_instance import FileReceiver
+
+        receiver = FileReceiver(Path(args.db or default_db_path()), window)
+        receiver.files_received.connect(lambda paths: _raise_and_import(window, paths))
+        app.aboutToQuit.connect(receiver.close)
+    if files and not args.report_startup:  # opened with .ics files (resources/richeng.desktop): import them
+        _window_timer(window, 0, lambda: window.import_files(files))
     if ask_holidays and not args.report_startup:  # asked once, after the first paint
         _window_timer(window, 0, lambda: holiday_choice.open_question(ctx, window, lambda _c: window.calendar.refresh()))
     if args.quit_after is not None:
@@ -182,6 +205,13 @@ def run(argv: Sequence[str]) -> int:
     _tear_down(window)  # timers and workers stop, and the window goes, before the store closes
     store.close()
     return int(code)
+
+
+def _raise_and_import(window: MainWindow, paths: list[str]) -> None:
+    window.showNormal() if window.isMinimized() else window.show()
+    window.raise_()
+    window.activateWindow()
+    window.import_files(paths)
 
 
 def _tear_down(window: QWidget) -> None:

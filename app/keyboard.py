@@ -15,6 +15,10 @@ And one rule for where Tab goes: the window's parts in the order they are laid o
 field, navigation bar, sidebar, the view, chat pane, status bar; ``chain_tab_order``). Qt's
 own order is the order widgets were made in, and the chat pane is made after the status
 bar's Sync button (it loads later), so Tab from the view went to Sync (issue 23).
+The window then walks that list itself (``next_tab_stop``, issue 32): Qt's walk asks a
+widget that hands its focus to another (a focus proxy) in the holder's own place in the chain,
+and the mini month's calendar, made first in the window, took every Tab after Sync and
+jumped to its day grid, so the quick-add field and the navigation bar were never reached.
 """
 
 from __future__ import annotations
@@ -81,3 +85,20 @@ def chain_tab_order(parts: Sequence[QWidget]) -> None:
     stops = [stop for part in parts for stop in tab_stops(part)]
     for first, second in pairwise(stops):
         QWidget.setTabOrder(first, second)
+
+
+def _tab_target(widget: QWidget) -> bool:
+    return widget.isVisible() and widget.isEnabled() and bool(widget.focusPolicy() & Qt.FocusPolicy.TabFocus)
+
+
+def next_tab_stop(parts: Sequence[QWidget], current: QWidget | None, forward: bool) -> QWidget | None:
+    """The stop after (``forward``) or before ``current`` among ``parts``' shown, enabled Tab
+    stops, round the ring; None when ``current`` is none of them nor inside one (a widget made
+    later, a chat card's button: Qt's own walk goes on from there)."""
+    stops = [stop for part in parts for stop in tab_stops(part) if _tab_target(stop)]
+    widget = current
+    while widget is not None and widget not in stops:
+        widget = widget.parentWidget()
+    if widget is None or not stops:
+        return None
+    return stops[(stops.index(widget) + (1 if forward else -1)) % len(stops)]

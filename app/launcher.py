@@ -12,6 +12,7 @@ the exception: every Qt program takes them, so they open the window and go to QA
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 
@@ -57,8 +58,15 @@ def split_qt_options(argv: Sequence[str]) -> tuple[list[str], list[str]]:
     return rest, qt
 
 
+def is_calendar_file(arg: str) -> bool:
+    """An existing ``.ics`` file: what a file manager passes (``Exec=richeng %F`` in
+    ``resources/richeng.desktop``); the window opens and imports it."""
+    return arg.lower().endswith(".ics") and os.path.isfile(arg)
+
+
 def wants_cli(argv: Sequence[str]) -> bool:
-    """Whether ``argv`` (Qt's options aside) has anything but the app's own options."""
+    """Whether ``argv`` (Qt's options aside) has anything but the app's own options and
+    calendar files to open."""
     args, _qt = split_qt_options(argv)
     index = 0
     while index < len(args):
@@ -67,7 +75,7 @@ def wants_cli(argv: Sequence[str]) -> bool:
         if name in APP_VALUE_OPTIONS:
             index += 1 if "=" in arg else 2
             continue
-        if arg in APP_FLAGS:
+        if arg in APP_FLAGS or is_calendar_file(arg):
             index += 1
             continue
         return True
@@ -77,6 +85,13 @@ def wants_cli(argv: Sequence[str]) -> bool:
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if wants_cli(args):
+        from app.print_command import is_print
+
+        if is_print(split_qt_options(args)[0], APP_VALUE_OPTIONS | {"--profile"}):
+            # Drawn with Qt, so not in agent/ (which never imports Qt): app/print_command.py.
+            from app.print_command import main as print_main
+
+            return print_main(split_qt_options(args)[0])
         from agent.cli.main import main as cli_main
 
         return cli_main(args)

@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QSize, Qt, QTimer, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
-from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QMenu, QMessageBox, QSplitter, QToolButton, QWidget
+from PySide6.QtWidgets import QApplication, QDialog, QLabel, QMainWindow, QMenu, QMessageBox, QSplitter, QToolButton, QWidget
 
 from agent import __version__
 from agent.errors import StoreError
 from app.calendar.calendar_area import CalendarArea
 from app.context import AppContext
-from app.keyboard import chain_tab_order, install_click_guard
+from app.keyboard import chain_tab_order, install_click_guard, next_tab_stop
 
 if TYPE_CHECKING:
     from app.chat.chat_pane import ChatPane
@@ -110,7 +110,12 @@ class MainWindow(QMainWindow):
         placeholder = self.splitter.replaceWidget(1, self.chat)
         if placeholder is not None:
             placeholder.deleteLater()
-        self.splitter.setSizes([980, 380])
+        # With no model the pane only explains how to get one: its minimum width, so the views
+        # keep the room (at 960 px the month's titles were cut to a character or two; issue 32).
+        if ctx.session.model is None:
+            self._chat_width = CHAT_MIN_WIDTH
+        total = sum(self.splitter.sizes()) or 1360
+        self.splitter.setSizes([total - self._chat_width, self._chat_width])
         self.chat.setHidden(hidden)
         self.chat.navigate.connect(self.calendar.show_event)
         self.chat.quick_add_requested.connect(self.calendar.focus_quick_add)
@@ -139,6 +144,16 @@ class MainWindow(QMainWindow):
         if self.started:
             self.subscriptions.ask_and_subscribe(self)
 
+    def focusNextPrevChild(self, next: bool) -> bool:  # a Qt override keeps Qt's name
+        """Tab and Shift+Tab walk the window's parts in their laid-out order, round the ring
+        (``app/keyboard.next_tab_stop``)."""
+        parts = [self.calendar, self.chat_slot(), self.statusBar()]
+        target = next_tab_stop(parts, QApplication.focusWidget(), next)
+        if target is None:
+            return super().focusNextPrevChild(next)
+        target.setFocus(Qt.FocusReason.TabFocusReason if next else Qt.FocusReason.BacktabFocusReason)
+        return True
+
     def _sync_now(self) -> None:
         if self.started:
             self.sync.sync_now()
@@ -154,6 +169,8 @@ class MainWindow(QMainWindow):
         self._action(file_menu, self.tr("&Import .ics…"), QKeySequence("Ctrl+I"), self._import_dialog)
         self._action(file_menu, self.tr("&Export .ics…"), QKeySequence("Ctrl+E"), self._export_dialog)
         self._action(file_menu, self.tr("Subscribe to calendar…"), None, self._subscribe)
+
+        self._action(file_menu, self.tr("&Print…"), QKeySequence.StandardKey.Print, self.print_preview)
         file_menu.addSeparator()
         self._action(file_menu, self.tr("S&ync now"), QKeySequence("F5"), self._sync_now)
         # Linux desktops define no standard Preferences/Quit keys: Ctrl+, and Ctrl+Q as GNOME apps use.
@@ -173,14 +190,25 @@ class MainWindow(QMainWindow):
         self.ctx.ops.undo_state_changed.connect(self._undo_state)
         self.ctx.ops.busy_changed.connect(self._ops_busy)
         edit_menu.addSeparator()
+        # Within the calendar only: a text field there takes Ctrl+C/V first (Qt's override).
+        self._action(
+            edit_menu, self.tr("&Copy event"), QKeySequence.StandardKey.Copy, self.calendar.copy_event, scope=self.calendar
+        )
+        self._action(
+            edit_menu, self.tr("&Paste event"), QKeySequence.StandardKey.Paste, self.calendar.paste_event, scope=self.calendar
+        )
+        edit_menu.addSeparator()
         self._action(edit_menu, self.tr("&Find…"), QKeySequence.StandardKey.Find, self.calendar.focus_search)
         self._undo_state(self.ctx.ops.can_undo(), self.ctx.ops.can_redo())  # the journal's, from the start
 
         view_menu = bar.addMenu(self.tr("&View"))
         # Single letters fire only while the calendar has the focus (app/keyboard.py).
         self._action(view_menu, self.tr("&Today"), QKeySequence("T"), self.calendar.go_today, scope=self.calendar)
+        # Ctrl+G as Thunderbird's and Outlook's Go to date: the date box, its text selected.
+        self._action(view_menu, self.tr("&Go to date…"), QKeySequence("Ctrl+G"), self.calendar.focus_date)
         for key, name, label in (
             ("D", "day", self.tr("&Day")),
+            ("K", "workweek", self.tr("Wor&k week")),
             ("W", "week", self.tr("&Week")),
             ("M", "month", self.tr("&Month")),
             ("A", "agenda", self.tr("&Agenda")),
@@ -366,6 +394,11 @@ class MainWindow(QMainWindow):
         self.finish_startup()  # the dialog sets the model and sync interval they read
         dialog = SettingsDialog(self.ctx, self, page=page)
         if dialog.exec():
+            app = QApplication.instance()
+            if isinstance(app, QApplication) and "theme" in dialog.changed_keys:
+                from app.theme import apply_theme
+
+                apply_theme(app, str(self.ctx.settings.get("theme") or "system"))
             self.sync.set_interval_minutes(int(self.ctx.settings.get("sync_interval_minutes") or 0))
             self.calendar.refresh()
             self.chat.model_changed()
@@ -380,9 +413,35 @@ class MainWindow(QMainWindow):
 
         export_dialog(self, self.ctx)
 
+    def print_preview(self) -> None:
+        """File → Print…: a preview of the shown view's pages (app/print_pages.py)."""
+        from app.print_pages import preview_dialog
+
+        dialog = preview_dialog(self, self.ctx, self.calendar.view_name, self.calendar.anchor)
+        self.exec_print(dialog)
+
+    def exec_print(self, dialog: QDialog) -> int:
+        return dialog.exec()  # a seam: tests look at the dialog instead of running it
+
     def _about(self) -> None:
-        text = self.tr("日程 Richeng {0}\nA local-first calendar.").format(__version__)
-        QMessageBox.about(self, self.tr("About Richeng"), text)
+        self.about_box().exec()
+
+    def about_box(self) -> QMessageBox:
+        """Help → About: titled "About" (the title bar adds "— 日程 Richeng"; "About Richeng —
+        日程 Richeng" was elided to "Abo…eng", issue 32), and as wide as its whole title."""
+        from PySide6.QtWidgets import QGridLayout, QSizePolicy, QSpacerItem
+
+        from app.settings.holiday_choice import TITLE_BAR_CHROME, TITLE_SEPARATOR
+
+        box = QMessageBox(QMessageBox.Icon.Information, self.tr("About"), "", QMessageBox.StandardButton.Ok, self)
+        box.setText(self.tr("日程 Richeng {0}\nA local-first calendar.").format(__version__))
+        title = box.windowTitle() + TITLE_SEPARATOR + (QApplication.applicationDisplayName() or "日程 Richeng")
+        width = box.fontMetrics().horizontalAdvance(title) + TITLE_BAR_CHROME
+        layout = box.layout()
+        if isinstance(layout, QGridLayout):
+            spacer = QSpacerItem(width, 0, QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Minimum)
+            layout.addItem(spacer, layout.rowCount(), 0, 1, layout.columnCount())
+        return box
 
     # ---- drag and drop of .ics files ------------------------------------------------------
 
@@ -396,9 +455,10 @@ class MainWindow(QMainWindow):
             event.acceptProposedAction()
             # Ask after the drop has returned: a modal question inside a drop handler
             # would hold the drag source (the file manager) until it is answered.
-            QTimer.singleShot(0, self, lambda: self._import_paths(paths))  # dies with the window
+            QTimer.singleShot(0, self, lambda: self.import_files(paths))  # dies with the window
 
-    def _import_paths(self, paths: list[str]) -> None:
+    def import_files(self, paths: list[str]) -> None:
+        """Ask which calendar, then import (a drop, or files the app was opened with)."""
         from app.io.import_export import import_with_choice
 
         import_with_choice(self, self.ctx, paths)

@@ -67,7 +67,20 @@ def _descriptions() -> dict[str, str]:
 
 
 def key_text(keys: list[QKeySequence]) -> str:
-    return ", ".join(key.toString(QKeySequence.SequenceFormat.NativeText) for key in keys if not key.isEmpty())
+    """The keys people can press: a platform's bindings for the dedicated Help, Copy, Exit …
+    keys of some keyboards are left out; listed by name ("帮助", "退出") they read as actions,
+    not keys (issue 32)."""
+    return ", ".join(key.toString(QKeySequence.SequenceFormat.NativeText) for key in keys if _typable(key))
+
+
+def _typable(key: QKeySequence) -> bool:
+    if key.isEmpty():
+        return False
+    combination = key[0]  # type: ignore[index]  # QKeySequence.__getitem__ is in PySide6, not in its stubs
+    if combination.keyboardModifiers() != Qt.KeyboardModifier.NoModifier:
+        return True
+    code = int(combination.key().value)
+    return code != int(Qt.Key.Key_Help.value) and code < int(Qt.Key.Key_Back.value)
 
 
 def plain(text: str) -> str:

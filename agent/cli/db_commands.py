@@ -42,12 +42,16 @@ def db_check(args: argparse.Namespace) -> int:
 
 
 def db_backups(args: argparse.Namespace) -> int:
-    from agent.store.backups import backup_dir_for, list_backups, shown_time
+    from agent.store.backups import backup_dir_for, list_backups, shown_time, wanted_for
 
     path = db_path(getattr(args, "db", None))
     found = list_backups(path)
 
     def human() -> str:
+        if not found and not wanted_for(path):  # issue 32: "no backups yet" read as "not yet"
+            return (
+                "no backups: automatic backups are off for a database in the temporary folder (RICHENG_BACKUPS=1 turns them on)"
+            )
         if not found:
             return f"no backups yet (they go to {backup_dir_for(path)})"
         return "\n".join(f"{shown_time(b.created)}  {b.kind:<9}  {b.size / 1e6:7.1f} MB  {b.path}" for b in found)

@@ -39,7 +39,11 @@ APP_HELP = """the desktop app:
   --quit-after MS        close the window after MS milliseconds (smoke tests)
   --report-startup       print the ms to the first paint, then quit (benchmarks)
   -style NAME, -platform NAME, -reverse, -stylesheet FILE, ...
-                         Qt's own options, passed to Qt (docs/app-options.md)"""
+                         Qt's own options, passed to Qt (docs/app-options.md)
+  richeng FILE.ics       open the window and import the file (an open window takes it)
+  richeng print --view day|week|month|agenda [--date EXPR] -o FILE.pdf
+                         a view's printed pages as a PDF, no display needed
+                         (drawn by the app: app/print_command.py)"""
 
 
 def build_parser() -> argparse.ArgumentParser:

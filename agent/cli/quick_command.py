@@ -18,9 +18,13 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agent.cli.common import CliError, Session, emit
+
+if TYPE_CHECKING:
+    from agent.services.commands import CommandService
+    from agent.services.quick_add import QuickResult
 
 
 def register(commands: Any, sub: Callable[..., argparse.ArgumentParser]) -> None:
@@ -46,6 +50,7 @@ def quick(args: argparse.Namespace) -> int:
         result = adder.preview(parsed, args.calendar)
     else:
         result = adder.create(parsed, args.calendar, allow_conflict=args.allow_conflict)
+        _drop_own_stub(adder.service, result)
 
     def human() -> str:
         when = _span(result.start, result.end)
@@ -78,6 +83,18 @@ def quick(args: argparse.Namespace) -> int:
         raise CliError("cli.nothing_added", text=result.outcome.message)
     emit(args, result.to_json(), human)
     return 0
+
+
+def _drop_own_stub(service: CommandService, result: QuickResult) -> None:
+    """A conflict or a past time answered here is the terminal's answer (issue 32): the
+    command layer keeps the refused create as the pending command, and the chat pane would
+    show it as a chip at its next start. Repeating with ``--allow-conflict`` is the way on."""
+    outcome = result.outcome
+    if outcome is None or outcome.command_id is None:
+        return
+    stub = service.active_stub()
+    if stub is not None and stub.id == outcome.command_id:
+        service.cancel_active()
 
 
 def _span(start: date | datetime | None, end: date | datetime | None) -> str:

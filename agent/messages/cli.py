@@ -116,6 +116,15 @@ MESSAGES: dict[str, Message] = {
         "script:FILE.json), or save one with the app's settings; hosted keys come from the OS keyring "
         "or RICHENG_API_KEY",
     ),
+    # app/print_command.py (richeng print: drawn with Qt, so it lives in app/)
+    "cli.print_bad_view": Message(
+        "未知视图“{view}”：可选 day、week、month 或 agenda", "unknown view '{view}': choose day, week, month or agenda"
+    ),
+    "cli.print_unwritable": Message(
+        "无法写入 {path}：文件夹不存在或不可写，什么都没写",
+        "cannot write {path}: its folder is missing or not writable; nothing written",
+    ),
+    "cli.print_done": Message("已写入 {pages} 页：{path}", "wrote {pages} page(s) to {path}"),
     # quick_command.py
     "cli.nothing_added": Message("未添加：{text}", "nothing added: {text}"),
     "cli.nothing_added_invalid": Message("未添加：无效的事件", "nothing added: invalid event"),

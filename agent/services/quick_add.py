@@ -113,6 +113,13 @@ class QuickAdd:
         minutes = int(self.service.settings.get("default_duration_minutes"))
         return parse_quick(text, self.service.ctx, default_minutes=minutes)
 
+    def _reminder(self, parsed: QuickEvent) -> int | None:
+        """The sentence's reminder, else the default a new timed event starts with (Settings)."""
+        if parsed.reminder_minutes is not None or not isinstance(parsed.start, datetime):
+            return parsed.reminder_minutes
+        default = self.service.settings.get("default_reminder_minutes")
+        return None if default is None else int(default)
+
     def calendar_for(self, calendar_name: str | None) -> str:
         return self.service.calendars.choose(calendar_name).calendar.name
 
@@ -159,7 +166,7 @@ class QuickAdd:
             day.isoformat(),
             calendar_name=calendar_name,
             zone=parsed.zone,
-            reminder_minutes=parsed.reminder_minutes,
+            reminder_minutes=self._reminder(parsed),
             location=parsed.location,
             fresh=True,
             fields={"categories": parsed.categories} if parsed.categories else None,

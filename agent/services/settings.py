@@ -36,6 +36,10 @@ DEFAULTS: dict[str, Any] = {
     "lunar_days": True,  # the Chinese views show each day's 农历 day (初一, 十五 …) beside its number
     "my_addresses": [],  # the user's e-mail addresses beside the sync accounts' (invitations, issue 31)
     "send_invitations": [],  # UIDs whose uploads may make the server mail attendees (agent/sync/scheduling.py)
+    "last_folder": None,  # the folder the app's last import or export used (its file dialogs open there)
+    "default_reminder_minutes": None,  # a reminder every new timed event starts with (None: none)
+    "week_numbers": False,  # the app's views show ISO week numbers
+    "theme": "system",  # the app's palette: system, light or dark
 }
 
 

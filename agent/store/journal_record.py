@@ -213,7 +213,7 @@ def _flush(store: Store, conn: sqlite3.Connection) -> None:
             continue
         name = pending.origin or ("chat" if "agent" in pending.hints else _defaults.get(store, "user"))
         counts = {op: sum(1 for row in rows if row.op == op) for op in ("created", "updated", "deleted")}
-        label = pending.label or _calendar_label(calendars) or _label(counts, titles)
+        label = pending.label or _calendar_label(calendars) or _label(counts, titles, rows)
         record: dict[str, Any] = {"v": 1, "rows": [row.to_json() for row in rows]}
         if calendars:
             record["calendars"] = [calendar.to_json() for calendar in calendars]
@@ -329,10 +329,12 @@ def summary(ics: str) -> str:
     return ""
 
 
-def _label(counts: dict[str, int], titles: list[str]) -> str:
+def _label(counts: dict[str, int], titles: list[str], rows: list[RowChange]) -> str:
     total = sum(counts.values())
     verb = "edit"
-    if counts["created"] == total:
+    # An "only this occurrence" edit writes a new override row (a RECURRENCE-ID) and nothing
+    # else: it is an edit of the series, not a create (issue 32, `undo --list`).
+    if counts["created"] == total and not all(row.recurrence_id for row in rows):
         verb = "create"
     elif counts["deleted"] == total:
         verb = "delete"

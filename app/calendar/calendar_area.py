@@ -15,13 +15,13 @@ from collections.abc import Callable
 from datetime import date, datetime, time, timedelta
 
 from PySide6.QtCore import QLocale, QPoint, QSize, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QAction, QHideEvent, QResizeEvent, QShowEvent
-from PySide6.QtWidgets import QApplication, QDialog, QHBoxLayout, QMenu, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtGui import QAction, QHideEvent, QKeyEvent, QResizeEvent, QShowEvent
+from PySide6.QtWidgets import QApplication, QCalendarWidget, QDialog, QHBoxLayout, QMenu, QStackedWidget, QVBoxLayout, QWidget
 
-from agent.services.editing import Scope
+from agent.services.editing import EventDraft, Scope
 from agent.services.search import SearchService
 from agent.timesym.lunar import day_label
-from app.calendar import scope_prompt
+from app.calendar import accessibility, scope_prompt
 from app.calendar.agenda_view import AgendaView
 from app.calendar.event_dialog import DELETE, EventDialog
 from app.calendar.event_menu import EventMenu, duplicate_draft, event_text
@@ -37,6 +37,7 @@ from app.calendar.search_panel import SearchPanel
 from app.calendar.sidebar import Sidebar
 from app.calendar.view_base import CalendarView
 from app.calendar.week_view import WeekView
+from app.calendar.work_week import WorkWeekView
 from app.context import AppContext
 from app.i18n import format_day
 from app.keyboard import chain_tab_order
@@ -97,10 +98,22 @@ class CalendarArea(QWidget):
         self._apply_locale()
         self.views: dict[str, CalendarView] = {
             "day": WeekView(1, self),
+            "workweek": WorkWeekView(self),
             "week": WeekView(7, self),
             "month": MonthView(self),
             "agenda": AgendaView(self),
         }
+        accessibility.install()  # the painted views' events, for screen readers
+        names = {
+            "day": self.tr("Day view"),
+            "workweek": self.tr("Work week view"),
+            "week": self.tr("Week view"),
+            "month": self.tr("Month view"),
+            "agenda": self.tr("Agenda"),
+        }
+        for name, view in self.views.items():
+            view.setAccessibleName(names[name])
+            view.selection_changed.connect(lambda _event, v=view: accessibility.announce_selection(v))
         for view in self.views.values():
             self.stack.addWidget(view)
             view.event_activated.connect(self._activated)
@@ -136,6 +149,7 @@ class CalendarArea(QWidget):
         # and comes back when there is room; the user can also hide it (View → Sidebar).
         # ``sidebar_shown`` says each change, so the menu's check follows what is shown.
         self.sidebar_wanted = True
+        self.copied: EventDraft | None = None  # Ctrl+C's event, for Ctrl+V
         self.toast = Toast(self)
         self._toast_changes: object | None = None  # the delete the toast offers to undo
         # Taken back another way (Ctrl+Z, Edit → Undo): the toast's Undo would be stale.
@@ -148,6 +162,7 @@ class CalendarArea(QWidget):
         self.nav.search_submitted.connect(self.search_panel.activate_current)
         self.nav.search_navigate.connect(self.search_panel.move_selection)
         self.nav.search_cancelled.connect(self._search_cancelled)
+        self.nav.date_done.connect(lambda: self.current_view().setFocus(Qt.FocusReason.OtherFocusReason))
         self.search_panel.activated.connect(self.show_event)
         self.quick_add.created.connect(self.flash_event)
         self.quick_add.escaped.connect(lambda: self.current_view().setFocus(Qt.FocusReason.OtherFocusReason))
@@ -217,6 +232,7 @@ class CalendarArea(QWidget):
         hours = settings.working_hours()
         self.work_minutes = (hours.start.hour * 60 + hours.start.minute, hours.end.hour * 60 + hours.end.minute)
         self.work_days = tuple(hours.days)
+        self.week_numbers = bool(settings.get("week_numbers"))  # ISO 8601, Settings → General (issue 32)
 
     # ---- the API the main window uses ----------------------------------------------------
 
@@ -299,6 +315,10 @@ class CalendarArea(QWidget):
         self.quick_add.focus()
 
     @Slot()
+    def focus_date(self) -> None:
+        self.nav.focus_date()
+
+    @Slot()
     def focus_search(self) -> None:
         self.nav.search.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.nav.search.selectAll()
@@ -317,6 +337,8 @@ class CalendarArea(QWidget):
         """Month and weekday names in the calendar's language, not the system's."""
         for widget in (self.sidebar.mini_month, self.nav.date_edit):
             widget.setLocale(self.qlocale)
+        numbers = QCalendarWidget.VerticalHeaderFormat
+        self.sidebar.mini_month.setVerticalHeaderFormat(numbers.ISOWeekNumbers if self.week_numbers else numbers.NoVerticalHeader)
 
     @Slot()
     def refresh(self) -> None:
@@ -347,6 +369,7 @@ class CalendarArea(QWidget):
             view.work_minutes, view.work_days = self.work_minutes, self.work_days
         if isinstance(view, MonthView):
             view.show_lunar = self.chinese
+            view.week_numbers = self.week_numbers
         view.set_anchor(self.anchor)
         first, end = view.date_range()
         events = self.source.events(first, end)
@@ -397,11 +420,20 @@ class CalendarArea(QWidget):
             self.source.events(first, end)
 
     def _title(self, first: date, end: date, short: bool = False) -> str:
+        """The range title, with the ISO week number when Settings shows them (day and week
+        views: "Nov 30 – Dec 6, 2026 · W49", "… · 第49周")."""
+        title = self._range_title(first, end, short)
+        if self.week_numbers and self.view_name in ("day", "workweek", "week"):
+            week = first.isocalendar().week
+            title += f" · 第{week}周" if self.chinese else f" · W{week}"
+        return title
+
+    def _range_title(self, first: date, end: date, short: bool = False) -> str:
         """The range title; ``short``: without the year when the range lies in the current
         one (what a narrow bar shows before it elides)."""
         loc = self.qlocale
         last = end - timedelta(days=1)
-        if short and first.year == last.year == self.ctx.now().year and self.view_name in ("week", "day", "agenda"):
+        if short and first.year == last.year == self.ctx.now().year and self.view_name in ("week", "workweek", "day", "agenda"):
             if self.view_name == "day":
                 return format_day(loc, first, "M月d日 ddd" if self.chinese else "ddd, MMM d")
             if self.chinese:
@@ -535,6 +567,31 @@ class CalendarArea(QWidget):
             self.current_view().select_uid(changes.created[0].uid, event.start)
         return bool(changes)
 
+    @Slot()
+    def copy_event(self) -> bool:
+        """Ctrl+C: the selected event, for Ctrl+V (``app/calendar/event_clipboard.py``)."""
+        event = self.current_view().selected_event()
+        if event is None:
+            return False
+        occ = event.occ
+        component = self.writes.component(occ.uid, occ.recurrence_id or "") or self.writes.component(occ.uid)
+        self.copied = duplicate_draft(event, component)
+        self.copy_as_text(event)
+        return True
+
+    @Slot()
+    def paste_event(self) -> bool:
+        """Ctrl+V: the copied event on the selected day, at its time of day; selected after."""
+        if self.copied is None:
+            return False
+        from app.calendar.event_clipboard import pasted_draft
+
+        draft = pasted_draft(self.copied, self.anchor)
+        changes = self.ctx.ops.create(draft)
+        if changes and changes.created:
+            self.current_view().select_uid(changes.created[0].uid, local_naive(draft.start, self.ctx.tz))
+        return bool(changes)
+
     def copy_as_text(self, event: ViewEvent) -> str:
         text = event_text(event, self.qlocale, self.chinese)
         QApplication.clipboard().setText(text)
@@ -545,6 +602,15 @@ class CalendarArea(QWidget):
         if changes is self._toast_changes:
             self._toast_changes = None
             self.toast.hide()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # a Qt override keeps Qt's name
+        """Esc that no view used (nothing selected) closes the search results (issue 32: after
+        Enter on a result, Esc, Esc left the panel open over the calendar)."""
+        if event.key() == Qt.Key.Key_Escape and self.search_panel.isVisible():
+            self.nav.search.clear()
+            self._search_cancelled()
+            return
+        super().keyPressEvent(event)
 
     @Slot()
     def _search_cancelled(self) -> None:

@@ -12,11 +12,10 @@ import zoneinfo
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from PySide6.QtCore import QDate, QLocale, Qt, QTime, Slot
+from PySide6.QtCore import QDate, QLocale, QTime, Slot
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QCompleter,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
@@ -43,6 +42,7 @@ from app.calendar.reminder_editor import ReminderEditor, reminder_minutes
 from app.calendar.repeat_editor import RepeatEditor
 from app.calendar.search_panel import swatch
 from app.calendar.typed_edits import TypedDateEdit, TypedTimeEdit
+from app.calendar.zone_field import LocalTimeLabel, attach_zone_completer
 from app.context import AppContext
 from app.i18n import error_text
 
@@ -127,10 +127,11 @@ class EventDialog(QDialog):
         self.zone.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         for name in sorted(zoneinfo.available_timezones()):
             self.zone.addItem(name, name)
-        completer = QCompleter([self.zone.itemText(i) for i in range(self.zone.count())], self.zone)
-        completer.setFilterMode(Qt.MatchFlag.MatchContains)
-        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-        self.zone.setCompleter(completer)
+        attach_zone_completer(self.zone, self.ctx.now())  # 纽约, "new york", UTC-5 (app/calendar/zone_field.py)
+        self.zone_local = LocalTimeLabel(self.ctx.tz, self._zoned_start, self)
+        self.zone.currentTextChanged.connect(lambda _text: self.zone_local.refresh())
+        self.start_date.dateChanged.connect(lambda _day: self.zone_local.refresh())
+        self.start_time.timeChanged.connect(lambda _time: self.zone_local.refresh())
 
         self.repeat = RepeatEditor(self, self.locale())
         self.start_date.dateChanged.connect(lambda day: self.repeat.set_start(_pydate(day)))
@@ -167,7 +168,10 @@ class EventDialog(QDialog):
         end_row.addWidget(self.end_time)
         form.addRow(self.tr("Starts"), start_row)
         form.addRow(self.tr("Ends"), end_row)
-        form.addRow(self.tr("Time zone"), self.zone)
+        zone_row = QHBoxLayout()
+        zone_row.addWidget(self.zone, 1)
+        zone_row.addWidget(self.zone_local)
+        form.addRow(self.tr("Time zone"), zone_row)
         form.addRow(self.tr("Repeat"), self.repeat)
         form.addRow(self.tr("Reminders"), self.reminders)
         form.addRow(self.tr("Show as"), self.busy)
@@ -206,6 +210,9 @@ class EventDialog(QDialog):
         self.calendar.setCurrentIndex(max(self.calendar.findData(self.ctx.ops.calendars.default().id), 0))
         self.set_zone(self.ctx.tz.key)
         self.set_times(start, end)
+        reminder = self.ctx.settings.get("default_reminder_minutes")  # Settings → General (issue 32)
+        if reminder is not None and isinstance(start, datetime):
+            self.add_reminder(int(reminder))
         self.repeat.set_until_default((start if not isinstance(start, datetime) else start.date()) + timedelta(days=90))
 
     def _load(self, occ: Occurrence) -> None:
@@ -256,6 +263,20 @@ class EventDialog(QDialog):
         index = self.zone.findData(name)
         self.zone.setCurrentIndex(index if index >= 0 else self.zone.findData("UTC"))
 
+    def _zoned_start(self) -> datetime | None:
+        """The start as typed, in the zone field's zone (None: floating, all-day or unknown)."""
+        if self.all_day.isChecked():
+            return None
+        text = self.zone.currentText()
+        name = self.zone.currentData() if text == self.zone.itemText(self.zone.currentIndex()) else text
+        try:
+            tz = ZoneInfo(str(name)) if name else None
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            return None
+        if tz is None:
+            return None
+        return datetime.combine(_pydate(self.start_date.date()), _pytime(self.start_time.time()), tzinfo=tz)
+
     def set_times(self, start: date | datetime, end: date | datetime) -> None:
         all_day = not isinstance(start, datetime)
         self.all_day.setChecked(all_day)
@@ -288,6 +309,7 @@ class EventDialog(QDialog):
         self.start_time.setVisible(not checked)
         self.end_time.setVisible(not checked)
         self.zone.setEnabled(not checked)
+        self.zone_local.refresh()
         self.reminders.set_all_day(checked)
 
     def _current_length(self) -> timedelta:

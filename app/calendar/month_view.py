@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QFont, QMouseEvent, QPainter, QPaintEvent, QPalette, QResizeEvent
+from PySide6.QtGui import QFont, QFontMetricsF, QMouseEvent, QPainter, QPaintEvent, QPalette, QResizeEvent
 from PySide6.QtWidgets import QWidget
 
 from app.calendar.event_item import (
@@ -39,6 +39,7 @@ WEEKS = 6
 HEAD = 24
 DAY_LINE = 22
 LINE_HEIGHT = 19
+TITLE_KEEP = "周会例会"  # a line shows its start time only when this much title still fits after it
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,8 @@ class MonthView(EventSurface[_Drag], CalendarView):
         self._timed: dict[date, list[ViewEvent]] = {}
         self.drag: _Drag | None = None
         self.show_lunar = False
+        self.week_numbers = False  # ISO week numbers on each row's first day (Settings, issue 32)
+        self.drawn_weeks: list[str] = []  # the week labels the last paint drew (tests)
         self.texts = TextCache()
         self._rects: list[QRectF] = []
         self._bold_font = QFont(self.font())
@@ -133,6 +136,25 @@ class MonthView(EventSurface[_Drag], CalendarView):
 
     def cell_size(self) -> tuple[float, float]:
         return max(self.width() / 7, 1.0), max((self.height() - HEAD) / WEEKS, 1.0)
+
+    def item_font(self) -> QFont:
+        font = QFont(self.font())
+        font.setPointSizeF(max(font.pointSizeF() * 0.9, 7))
+        return font
+
+    def time_shown(self) -> bool:
+        """A timed line says its start time only when four characters of its title still fit
+        after it: with the chat open at 960 px a cell is ~80 px, and "15:00" left the title one
+        or two characters (issue 32); the time is in the event's card and tooltip."""
+        metrics = QFontMetricsF(self.item_font())
+        room = self.cell_size()[0] - 14 - metrics.horizontalAdvance("00:00") - 4
+        return room >= metrics.horizontalAdvance(TITLE_KEEP)
+
+    def title_room(self) -> float:
+        """The width a timed line's title gets (after the dot, and the time when shown)."""
+        metrics = QFontMetricsF(self.item_font())
+        taken = metrics.horizontalAdvance("00:00") + 4 if self.time_shown() else 0.0
+        return self.cell_size()[0] - 14 - taken
 
     def slots(self) -> int:
         return max(int((self.cell_size()[1] - DAY_LINE - 2) // LINE_HEIGHT), 0)
@@ -232,8 +254,8 @@ class MonthView(EventSurface[_Drag], CalendarView):
         width, height = self.cell_size()
         small = QFont(self.font())
         small.setPointSizeF(max(small.pointSizeF() * 0.85, 7))
-        item_font = QFont(self.font())
-        item_font.setPointSizeF(max(item_font.pointSizeF() * 0.9, 7))
+        item_font = self.item_font()
+        with_time = self.time_shown()
         small_style = line_style(palette, small, self.texts)
         painter.fillRect(QRectF(0, 0, self.width(), HEAD), palette.color(QPalette.ColorRole.Window))
         painter.setFont(small)
@@ -243,6 +265,7 @@ class MonthView(EventSurface[_Drag], CalendarView):
             label = self.texts.get(self.qlocale.dayName(weekday, self.qlocale.FormatType.ShortFormat), small)
             painter.drawStaticText(QPointF(column * width + 6, (HEAD - small_style.line) / 2 + 1), label)
         today = self.now.date()
+        self.drawn_weeks = []
         outside = palette.color(QPalette.ColorRole.AlternateBase)
         selected_day = blend(palette.color(QPalette.ColorRole.Highlight), base, 0.10)
         for index in range(7 * WEEKS):
@@ -255,6 +278,8 @@ class MonthView(EventSurface[_Drag], CalendarView):
             if day == self.anchor:
                 painter.fillRect(rect, selected_day)
             self._paint_day_line(painter, rect, day, small_style, day == today)
+            if self.week_numbers and index % 7 == 0:
+                self._paint_week_number(painter, rect, day, small_style)
         painter.setPen(grid_pen(palette))
         for column in range(1, 7):
             painter.drawLine(QPointF(column * width, HEAD), QPointF(column * width, self.height()))
@@ -283,7 +308,7 @@ class MonthView(EventSurface[_Drag], CalendarView):
                 continue
             if ghost:
                 painter.setOpacity(0.5)
-            paint_line_item(painter, rect, item.event, style, f"{item.event.start:%H:%M}", selected)
+            paint_line_item(painter, rect, item.event, style, f"{item.event.start:%H:%M}" if with_time else "", selected)
             if ghost:
                 painter.setOpacity(1.0)
         self._paint_drag(painter, palette)
@@ -337,6 +362,19 @@ class MonthView(EventSurface[_Drag], CalendarView):
                 painter.drawStaticText(
                     QPointF(right - shown.size().width(), rect.top() + 3 + (DAY_LINE - 4 - shown.size().height()) / 2), shown
                 )
+
+    def week_label(self, day: date) -> str:
+        week = day.isocalendar().week
+        return f"{week}周" if self.show_lunar else f"W{week}"
+
+    def _paint_week_number(self, painter: QPainter, rect: QRectF, day: date, style: LineStyle) -> None:
+        """The row's ISO week, small and grey at the first cell's bottom left, under its lines."""
+        label = self.texts.get(self.week_label(day), style.font)
+        size = label.size()
+        painter.setFont(style.font)
+        painter.setPen(style.muted)
+        painter.drawStaticText(QPointF(rect.left() + 4, rect.bottom() - size.height() - 2), label)
+        self.drawn_weeks.append(self.week_label(day))
 
     def _day_number(self, day: date, holiday: str, font: QFont, small: QFont, room: float) -> str:
         """The day's number; on the first of a month with the month ("10月 1", "Oct 1"), unless

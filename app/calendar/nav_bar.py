@@ -9,7 +9,6 @@ from datetime import date
 from PySide6.QtCore import QDate, QEvent, QObject, QSize, Qt, Signal, Slot
 from PySide6.QtGui import QFont, QKeyEvent, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import (
-    QButtonGroup,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -21,7 +20,7 @@ from PySide6.QtWidgets import (
 
 from app.calendar.typed_edits import TypedDateEdit
 
-VIEWS = ("day", "week", "month", "agenda")
+VIEWS = ("day", "workweek", "week", "month", "agenda")
 TITLE_MIN = 72  # the title's minimum width: constant, so a longer title never resizes anything
 SEARCH_MIN = 120
 _CJK = re.compile(r"[\u3400-\u9fff]")
@@ -72,6 +71,7 @@ class NavBar(QWidget):
     search_submitted = Signal()
     search_navigate = Signal(int)  # +1 / -1: move through the results from the box
     search_cancelled = Signal()
+    date_done = Signal()  # Enter on a read date, or Esc, in the date box: the view takes the keys
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -107,19 +107,26 @@ class NavBar(QWidget):
         self.date_edit.setDisplayFormat("yyyy-MM-dd")
         self.date_edit.setToolTip(self.tr("Go to date"))
         self.date_edit.dateChanged.connect(self._date_changed)
+        self.date_edit.installEventFilter(self)
 
-        self.view_group = QButtonGroup(self)
-        self.view_group.setExclusive(True)
+        # No QButtonGroup: a button of any group that takes the focus strips Tab from the
+        # others (Qt's fixFocusPolicy), and each view button is a Tab stop (issue 32);
+        # ``set_state`` keeps exactly one checked.
         self.view_buttons: dict[str, QToolButton] = {}
-        labels = {"day": self.tr("Day"), "week": self.tr("Week"), "month": self.tr("Month"), "agenda": self.tr("Agenda")}
-        keys = {"day": "D", "week": "W", "month": "M", "agenda": "A"}
-        for layout_index, name in enumerate(VIEWS):
+        labels = {
+            "day": self.tr("Day"),
+            "workweek": self.tr("Work week"),
+            "week": self.tr("Week"),
+            "month": self.tr("Month"),
+            "agenda": self.tr("Agenda"),
+        }
+        keys = {"day": "D", "workweek": "K", "week": "W", "month": "M", "agenda": "A"}
+        for name in VIEWS:
             button = QToolButton(self)
             button.setText(labels[name])
             button.setToolTip(f"{labels[name]} ({keys[name]})")
             button.setCheckable(True)
             button.clicked.connect(lambda checked=False, n=name: self.view_requested.emit(n))
-            self.view_group.addButton(button, layout_index)
             self.view_buttons[name] = button
 
         self.search = QLineEdit(self)
@@ -152,7 +159,8 @@ class NavBar(QWidget):
 
     def set_state(self, view: str, anchor: date, title: str, short_title: str = "") -> None:
         """Reflect the area's state without echoing signals back."""
-        self.view_buttons[view].setChecked(True)
+        for name, button in self.view_buttons.items():
+            button.setChecked(name == view)
         self.title.short = short_title if short_title != title else ""
         self.title.setText(title)
         self.title.setToolTip(title)
@@ -167,7 +175,7 @@ class NavBar(QWidget):
         current = self.row.minimumSize().width()
         search = sum(
             max(widget.minimumSizeHint().width(), widget.minimumWidth()) + self.row.spacing()
-            for widget in (self.search, self.date_edit)
+            for widget in (self.search, self.date_edit, self.view_buttons["workweek"])
         )
         if with_search == (not self.compact):
             return current
@@ -181,6 +189,9 @@ class NavBar(QWidget):
         if compact == self.compact:
             return
         self.compact = compact
+        # Narrow, the work week's button steps aside (View → Work week and K still reach it),
+        # so adding the view did not make the narrowest window wider (issue 32).
+        self.view_buttons["workweek"].setVisible(not compact)
         if compact:
             # The date picker goes down with the search box: the title keeps the room.
             self.row.removeWidget(self.date_edit)
@@ -214,7 +225,24 @@ class NavBar(QWidget):
     def _date_changed(self, value: QDate) -> None:
         self.date_picked.emit(date(value.year(), value.month(), value.day()))
 
+    def focus_date(self) -> None:
+        """Go to date (Ctrl+G): the date box with its text selected, so typing replaces it."""
+        self.date_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.date_edit.lineEdit().selectAll()
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.date_edit and event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
+            key = event.key()
+            if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+                if self.date_edit.finish_typing():
+                    self.date_done.emit()
+                else:  # a refused date keeps the keys here, its tooltip says why
+                    self.date_edit.lineEdit().selectAll()
+                return True
+            if key == Qt.Key.Key_Escape:
+                self.date_edit.finish_typing(revert=True)
+                self.date_done.emit()
+                return True
         if watched is self.search and event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
             key = event.key()
             if key == Qt.Key.Key_Down:

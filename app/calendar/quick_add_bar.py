@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal, Slot
 from PySide6.QtGui import QKeyEvent, QResizeEvent
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QWidget
+from PySide6.QtWidgets import QGridLayout, QLabel, QSizePolicy, QWidget
 
 from agent.errors import UserFacingError
 from agent.store.changes import ChangeSet
@@ -39,6 +39,10 @@ if TYPE_CHECKING:
     from app.chat.pending_dialog import PendingDialog
 
 FIELD_MIN = 220
+# Narrower than this, the preview takes a line of its own under the field (issue 32): side by
+# side at 1280 px (the bar ~550 px) the field was ~220 px and the preview lost its place,
+# repeat and reminder after "…". Fixed, so typing never flips the layout.
+STACK_BELOW = 900
 _log = logging.getLogger(__name__)
 
 
@@ -75,11 +79,13 @@ class QuickAddBar(QWidget):
         self.preview_plain = ""  # what the preview says, without markup (tests, the tooltip)
         self._rich = ""
 
-        layout = QHBoxLayout(self)
+        layout = QGridLayout(self)
         layout.setContentsMargins(8, 0, 8, 6)
-        layout.setSpacing(8)
-        layout.addWidget(self.field, 5)
-        layout.addWidget(self.preview, 7)
+        layout.setHorizontalSpacing(8)
+        layout.setVerticalSpacing(2)
+        self.grid = layout
+        self.stacked: bool | None = None
+        self._place(stacked=False)
 
         ctx.ops.calendars_changed.connect(self.refresh)
         ctx.ops.changed.connect(self._store_changed)
@@ -155,7 +161,28 @@ class QuickAddBar(QWidget):
                     return
         self.preview.setText(_escape(metrics.elidedText(plain, Qt.TextElideMode.ElideRight, width)))
 
+    def _place(self, *, stacked: bool) -> None:
+        """Side by side (field 5 : preview 7), or the field across the bar and the preview
+        on the line below it."""
+        if stacked == self.stacked:
+            return
+        self.stacked = stacked
+        grid = self.grid
+        grid.removeWidget(self.field)
+        grid.removeWidget(self.preview)
+        if stacked:
+            grid.addWidget(self.field, 0, 0, 1, 2)
+            grid.addWidget(self.preview, 1, 0, 1, 2)
+            grid.setColumnStretch(0, 1)
+            grid.setColumnStretch(1, 0)
+        else:
+            grid.addWidget(self.field, 0, 0)
+            grid.addWidget(self.preview, 0, 1)
+            grid.setColumnStretch(0, 5)
+            grid.setColumnStretch(1, 7)
+
     def resizeEvent(self, event: QResizeEvent) -> None:  # a Qt override keeps Qt's name
+        self._place(stacked=event.size().width() < STACK_BELOW)
         super().resizeEvent(event)
         self._fit()
 
@@ -230,9 +257,10 @@ class QuickAddBar(QWidget):
             when = when_text(outcome.start, outcome.end, self.reader.chinese, self.reader.now().date(), self.reader.tz)
         self.field.clear()
         if changes:
-            line = self.tr("Added “{0}” · {1} (Ctrl+Z undoes it)").format(title, when)
+            # The time first: a line cut at " · " keeps its first part (issue 32).
+            line = self.tr("Added {1} · “{0}” (Ctrl+Z undoes it)").format(title, when)
         else:  # the same event was already there: nothing written, it is shown instead
-            line = self.tr("“{0}” is already in the calendar · {1}").format(title, when)
+            line = self.tr("Already in the calendar: {1} · “{0}”").format(title, when)
         self._say(_escape(line), line)
         if event is not None and event.uid:
             self.created.emit(event.uid, event.start)

@@ -157,6 +157,10 @@ class CalendarView(QWidget):
         if key == Qt.Key.Key_Escape and selected is not None:
             self.select(None)
             return
+        if key in (Qt.Key.Key_PageUp, Qt.Key.Key_PageDown) and not event.modifiers():
+            # By the view's period, as Thunderbird's and GNOME Calendar's (issue 32).
+            self.anchor_moved.emit(self.step_anchor(1 if key == Qt.Key.Key_PageDown else -1))
+            return
         if key in (Qt.Key.Key_Home, Qt.Key.Key_End) and not event.modifiers():
             self.select_edge(last=key == Qt.Key.Key_End)
             return

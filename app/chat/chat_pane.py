@@ -20,13 +20,14 @@ from collections.abc import Callable, Generator
 from datetime import timedelta
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QThreadPool, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, QPoint, QThreadPool, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
     QStackedWidget,
     QToolButton,
+    QToolTip,
     QVBoxLayout,
     QWidget,
 )
@@ -150,8 +151,8 @@ class ChatPane(QWidget):
         self.input = SpanLineEdit(self)
         self.reader = QuickReader(ctx)
         self.input.textChanged.connect(self._underline)
-        self.input.setPlaceholderText(self.tr("Tell me what to schedule, or ask about your week…"))
         self.input.setClearButtonEnabled(True)
+        self.input.installEventFilter(self)  # a click on it while disabled says why (issue 32)
         self.input.returnPressed.connect(self._submit)
         self.send_button = QPushButton(self)
         self.send_button.clicked.connect(self._send_or_stop)
@@ -197,8 +198,24 @@ class ChatPane(QWidget):
         has_model = model is not None
         self.stack.setCurrentWidget(self.view if has_model else self.no_model_panel)
         self.input.setEnabled(has_model)
+        # Disabled, it must not invite typing (issue 32): it says why, and the way without a model.
+        # Short enough for the pane's minimum width; the whole hint is the tooltip and the click's.
+        self.input.setPlaceholderText(
+            self.tr("Tell me what to schedule, or ask about your week…")
+            if has_model
+            else self.tr("No model · Ctrl+L adds events")
+        )
+        self.input.setToolTip("" if has_model else self.no_model_hint())
         self.send_button.setEnabled(has_model or self.is_busy())
         self.model_label.setText(_short_model_name(getattr(model, "name", "")) if has_model else self.tr("no model"))
+
+    def no_model_hint(self) -> str:
+        return self.tr("Chat needs a model (Settings → Model); Ctrl+L adds an event without one")
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.input and event.type() == QEvent.Type.MouseButtonPress and not self.input.isEnabled():
+            QToolTip.showText(self.input.mapToGlobal(QPoint(0, -self.input.height())), self.no_model_hint(), self.input)
+        return super().eventFilter(watched, event)
 
     @property
     def conflict_dialog(self) -> PendingDialog | None:

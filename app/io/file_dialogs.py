@@ -9,12 +9,16 @@ does that; these pickers also stop doing it: their icon provider knows folders f
 the directory entry alone, and names a type by the extension.
 
 They are Qt's own dialogs (``DontUseNativeDialog``): a platform dialog runs in this process
-too on some desktops and would sniff the same files.
+too on some desktops and would sniff the same files. Qt's ``qtbase_zh_CN`` catalogue (installed
+by ``app/i18n.py``) translates most of them, but Qt 6 added mnemonics to two labels ("&Look
+in:", "Files of &type:") that the shipped catalogue still lacks, so the Chinese dialog said
+them in English (issue 32): those two, and the type names this icon provider gives, come from
+our catalogue.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QFileInfo
+from PySide6.QtCore import QCoreApplication, QFileInfo
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QFileDialog, QFileIconProvider, QWidget
 
@@ -30,8 +34,12 @@ class NameOnlyIcons(QFileIconProvider):
 
     def type(self, info: QFileInfo) -> str:
         if info.isDir():
-            return "Folder"
-        return f"{info.suffix().upper()} File" if info.suffix() else "File"
+            return _tr("Folder")
+        return _tr("{0} File").format(info.suffix().upper()) if info.suffix() else _tr("File")
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("FileDialogs", text)
 
 
 _ICONS: NameOnlyIcons | None = None
@@ -44,6 +52,8 @@ def make_dialog(parent: QWidget | None, title: str, folder: str, name_filter: st
     dialog = QFileDialog(parent, title, folder, name_filter)
     dialog.setOption(QFileDialog.Option.DontUseNativeDialog)
     dialog.setIconProvider(_ICONS)
+    dialog.setLabelText(QFileDialog.DialogLabel.LookIn, _tr("&Look in:"))
+    dialog.setLabelText(QFileDialog.DialogLabel.FileType, _tr("Files of &type:"))
     return dialog
 
 

@@ -12,6 +12,8 @@ joins its files' journal entries), offered again in the calendar's toast.
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
 from collections.abc import Generator, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -132,8 +134,24 @@ class ImportJob(QObject):
 
 
 def import_dialog(parent: QWidget | None, ctx: AppContext) -> ImportJob | None:
-    paths = file_dialogs.open_file_names(parent, _tr("Import .ics"), str(Path.home()), _tr("iCalendar files (*.ics)"))
+    paths = file_dialogs.open_file_names(parent, _tr("Import .ics"), last_folder(ctx), _tr("iCalendar files (*.ics)"))
+    if paths:
+        remember_folder(ctx, paths[0])
     return import_with_choice(parent, ctx, paths) if paths else None
+
+
+def last_folder(ctx: AppContext) -> str:
+    """The folder the last import or export used (per profile), else the home folder: Export
+    opened in the home folder however often the same folder was chosen (issue 32)."""
+    folder = ctx.settings.get("last_folder")
+    if folder and Path(str(folder)).is_dir():
+        return str(folder)
+    return str(Path.home())
+
+
+def remember_folder(ctx: AppContext, path: str) -> None:
+    with contextlib.suppress(UserFacingError, sqlite3.Error):  # a read-only store: only not remembered
+        ctx.settings.set("last_folder", str(Path(path).parent))
 
 
 def import_with_choice(parent: QWidget | None, ctx: AppContext, paths: list[str]) -> ImportJob | None:
@@ -173,10 +191,11 @@ def export_dialog(parent: QWidget | None, ctx: AppContext) -> str | None:
     if not options.exec():
         return None
     name = options.calendar_name()
-    suggested = str(Path.home() / f"{name or 'richeng'}.ics")
+    suggested = str(Path(last_folder(ctx)) / f"{name or 'richeng'}.ics")
     path = file_dialogs.save_file_name(parent, _tr("Export .ics"), suggested, _tr("iCalendar files (*.ics)"))
     if not path:
         return None
+    remember_folder(ctx, path)
     if not path.lower().endswith(".ics"):
         path += ".ics"
     start, end = options.bounds()

@@ -49,6 +49,7 @@ class ImportOutcome:
 
 MAX_WIDTH = 900
 MAX_TABLE_HEIGHT = 320
+COLUMN_MAX = 200  # a column before the reason: a longer path or UID is elided in the middle
 MAX_SKIPPED_ROWS = 200  # a re-import of 10,000 unchanged events lists the first ones, then a count
 NOTE_WIDTH = 460  # a repair note wraps at this width (the dialog is as wide as its tables)
 
@@ -148,14 +149,18 @@ class ImportReportDialog(QDialog):
         table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         table.setWordWrap(True)
         header = table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        # The last column is sized in ``_fit`` (its text, up to what the dialog's width
-        # leaves) and then stretched: rows measured before that wrapped into tall rows.
-        header.setSectionResizeMode(len(headers) - 1, QHeaderView.ResizeMode.Interactive)
+        # Every column is sized in ``_fit``: the others to their text up to ``COLUMN_MAX``
+        # (a long path or an Outlook UID elided in the middle, whole in its tooltip), the
+        # last, the reason, to what the dialog's width leaves, then stretched (issue 32:
+        # the reason was cut off at the dialog's edge behind a 90-character UID).
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
+        table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         for row, values in enumerate(rows):
             for column, value in enumerate(values):
-                table.setItem(row, column, QTableWidgetItem(value))
+                item = QTableWidgetItem(value)
+                item.setToolTip(value)
+                table.setItem(row, column, item)
         return table
 
     def _fit(self) -> None:
@@ -171,6 +176,8 @@ class ImportReportDialog(QDialog):
             table.resizeColumnsToContents()
             frame = 2 * table.frameWidth()
             last = table.columnCount() - 1
+            for column in range(last):
+                table.setColumnWidth(column, min(table.columnWidth(column), COLUMN_MAX))
             room = MAX_WIDTH - 40 - frame - table.verticalScrollBar().sizeHint().width()
             room -= sum(table.columnWidth(column) for column in range(last))
             table.setColumnWidth(last, max(min(table.columnWidth(last), room), 120))

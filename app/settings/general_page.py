@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from agent.store.fields import split_tags
 from agent.timesym.context import system_zone_name
 from app.context import AppContext
+from app.settings.general_extras import GeneralExtras
 from app.settings.holiday_choice import fill_countries
 from app.settings.zone_picker import ZonePicker
 
@@ -97,10 +98,7 @@ class GeneralPage(QWidget):
         lunar_box.addWidget(self.solar_terms)
 
         note = QLabel(
-            self.tr(
-                "The interface language changes after a restart; the assistant follows it at once.\n"
-                "Light or dark appearance follows your system setting."
-            ),
+            self.tr("The interface language changes after a restart; the assistant follows it at once."),
             self,
         )
         note.setWordWrap(True)
@@ -123,6 +121,10 @@ class GeneralPage(QWidget):
         form.addRow(self.tr("Working days:"), days_row)
         form.addRow(self.tr("Lunar calendar:"), lunar_box)
         form.addRow(self.tr("My e-mail addresses:"), self.addresses)
+        self.extras = GeneralExtras(ctx, self)  # issue 32: new events, week numbers, theme
+        form.addRow(self.tr("New events:"), self.extras.new_event_row)
+        form.addRow(self.tr("Week numbers:"), self.extras.week_numbers)
+        form.addRow(self.tr("Appearance:"), self.extras.theme)
         # the sync interval lives on the Sync page with the account it drives (sync_page.py)
         form.addRow(note)
         form.addRow(self.error)
@@ -160,6 +162,7 @@ class GeneralPage(QWidget):
             "lunar_days": self.lunar_days.isChecked(),
             "solar_terms": self.solar_terms.isChecked(),
             "my_addresses": self._addresses(),
+            **self.extras.values(),
         }
         changed = []
         for key, value in values.items():

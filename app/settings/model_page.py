@@ -76,7 +76,12 @@ class ModelPage(QWidget):
         self.kind.addItem(self.tr("Hosted endpoint (OpenAI-compatible)"), HOSTED)
         self.kind.addItem(self.tr("Local GGUF file (runs offline)"), LOCAL)
         self.stack = QStackedWidget(self)
-        none_page = QLabel(self.tr("The calendar works without a model; the chat pane stays off until you choose one."))
+        none_page = QLabel(
+            self.tr(
+                "The calendar works without a model. Until you choose one, the chat pane shows how to connect one,"
+                " and quick add (Ctrl+L) adds events."
+            )
+        )
         none_page.setWordWrap(True)
         self.stack.addWidget(none_page)
         self.stack.addWidget(self._hosted_page())

@@ -65,3 +65,41 @@ def test_qts_plain_dialog_reads_them(qtbot: Any, tmp_path: Path) -> None:
     qtbot.addWidget(dialog)
     _list(qtbot, dialog)
     assert _read(folder) >= {"richeng.sqlite3-shm", "richeng.sqlite3-wal"}
+
+
+def test_the_pickers_speak_chinese_in_the_chinese_interface(qtbot: Any, tmp_path: Path) -> None:
+    """Issue 32, defect 9: "Look in:" and "Files of type:" stayed English in the zh UI (Qt 6
+    gave them mnemonics its shipped catalogue lacks), and so did the type column's words."""
+    from PySide6.QtCore import QFileInfo
+    from PySide6.QtWidgets import QApplication, QLabel
+
+    from app import i18n
+
+    i18n.install(QApplication.instance(), "zh_CN")
+    dialog = file_dialogs.make_dialog(None, "导入", str(tmp_path), "iCalendar (*.ics)")
+    qtbot.addWidget(dialog)
+    labels = [label.text() for label in dialog.findChildren(QLabel) if label.text()]
+    assert labels and not any("Look in" in text or "Files of" in text for text in labels), labels
+    assert "查找范围" in dialog.labelText(QFileDialog.DialogLabel.LookIn)
+    assert dialog.iconProvider().type(QFileInfo(str(tmp_path))) == "文件夹"
+
+
+def test_export_opens_in_the_folder_used_last(app_ctx: Any, qtbot: Any, tmp_path: Path, monkeypatch: Any) -> None:
+    """Issue 32, defect 9: Export always opened in the home folder."""
+    from app.io import import_export
+
+    folder = tmp_path / "exports"
+    folder.mkdir()
+    asked: list[str] = []
+
+    def save(parent: Any, title: str, suggested: str, name_filter: str) -> str:
+        asked.append(suggested)
+        return str(folder / "mine.ics")
+
+    monkeypatch.setattr(file_dialogs, "save_file_name", save)
+    monkeypatch.setattr(import_export.ExportOptionsDialog, "exec", lambda self: 1)
+    monkeypatch.setattr(import_export.QMessageBox, "information", lambda *a: None)
+    import_export.export_dialog(None, app_ctx)
+    import_export.export_dialog(None, app_ctx)
+    assert Path(asked[0]).parent == Path.home()
+    assert Path(asked[1]).parent == folder

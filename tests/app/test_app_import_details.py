@@ -113,3 +113,33 @@ def test_a_long_repair_note_wraps_and_shows_whole(qtbot: Any) -> None:
     assert label.visibleRegion().boundingRect() == label.rect()  # nothing scrolled or clipped away
     assert dialog.height() < 500
     save_shot(dialog, "import_report_long_note")
+
+
+def test_the_reason_column_is_never_clipped(app_ctx: Any, qtbot: Any, tmp_path: Path) -> None:
+    """Issue 32, defect 9: with a long file name and long UIDs (Outlook's, Google's) the
+    reason column was cut at the dialog's edge."""
+    from PySide6.QtCore import QRect, Qt
+
+    long_uid = "040000008200E00074C5B7101A82E0080000000090F1B2C3D4E5F60100000000000000001000000@outlook.com"
+    folder = tmp_path / "Downloads from the shared team drive" / "Calendar exports 2026"
+    folder.mkdir(parents=True)
+    first = write(folder / "Team calendar exported from Outlook.ics", event(long_uid, "Same", 1))
+    import_file(app_ctx.store, app_ctx.profile_id, first, "Work")
+    report = import_file(app_ctx.store, app_ctx.profile_id, first, "Work")
+    dialog = ImportReportDialog([ImportOutcome(str(first), report)])
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    for _ in range(3):
+        QApplication.processEvents()
+    table = dialog.skipped
+    last = table.columnCount() - 1
+    right = table.columnViewportPosition(last) + table.columnWidth(last)
+    assert right <= table.viewport().width() + 1  # the column ends inside the table
+    metrics = table.fontMetrics()
+    for row in range(table.rowCount()):
+        item = table.item(row, last)
+        assert item is not None
+        need = metrics.boundingRect(QRect(0, 0, table.columnWidth(last) - 8, 10_000), Qt.TextFlag.TextWordWrap, item.text())
+        assert need.height() <= table.rowHeight(row), item.text()
+    save_shot(dialog, "import_report_long_uid")

@@ -101,3 +101,29 @@ def test_a_keyboard_delete_shows_an_undo_toast_that_restores_it(window: Any, qtb
     assert toast.isVisible() and "周会" in toast.label.text() and toast.undo_button.isVisible()
     qtbot.mouseClick(toast.undo_button, Qt.MouseButton.LeftButton)
     assert titles(win.ctx.store) == ["周会"] and not toast.isVisible()
+
+
+def test_the_disabled_chat_input_says_why_and_a_click_shows_the_hint(window: Any, qtbot: Any) -> None:
+    """Issue 32, defect 10: disabled, the input still said "Tell me what to schedule…" and a
+    click swallowed the typing without a word."""
+    from PySide6.QtWidgets import QToolTip
+
+    chat = window.chat
+    assert not chat.input.isEnabled()
+    placeholder, hint = chat.input.placeholderText(), chat.input.toolTip()
+    assert "Ctrl+L" in placeholder and "Tell me" not in placeholder
+    assert chat.input.fontMetrics().horizontalAdvance(placeholder) < chat.input.width()  # not cut
+    assert "Settings" in hint and "Ctrl+L" in hint
+    qtbot.mouseClick(chat.input, Qt.MouseButton.LeftButton)
+    assert QToolTip.text() == hint
+
+
+def test_settings_model_page_does_not_say_the_pane_stays_closed(app_ctx: Any, qtbot: Any) -> None:
+    from PySide6.QtWidgets import QLabel
+
+    from app.settings.model_page import ModelPage
+
+    page = ModelPage(app_ctx)
+    qtbot.addWidget(page)
+    texts = " ".join(label.text() for label in page.findChildren(QLabel))
+    assert "stays off" not in texts and "quick add (Ctrl+L)" in texts

@@ -52,7 +52,7 @@ def test_settings_has_ctrl_comma_where_the_platform_defines_none(window: Any) ->
 
 
 def test_the_shortcut_list_shows_every_menu_shortcut_and_the_view_keys(window: Any, qtbot: Any) -> None:
-    from app.shortcuts_dialog import ShortcutsDialog, plain
+    from app.shortcuts_dialog import ShortcutsDialog, key_text, plain
 
     dialog = ShortcutsDialog(window.menuBar(), window)
     qtbot.addWidget(dialog)
@@ -63,7 +63,8 @@ def test_the_shortcut_list_shows_every_menu_shortcut_and_the_view_keys(window: A
                 assert plain(action.text()) in rows, action.text()
                 shown = rows[plain(action.text())]
                 for key in action.shortcuts():
-                    assert key.toString(QKeySequence.SequenceFormat.NativeText) in shown
+                    if key_text([key]):  # a dedicated Help/Copy key is not listed (issue 32)
+                        assert key.toString(QKeySequence.SequenceFormat.NativeText) in shown
     assert rows["Settings"].startswith(
         QKeySequence("Ctrl+,").toString(QKeySequence.SequenceFormat.NativeText)
     ) or QKeySequence.keyBindings(QKeySequence.StandardKey.Preferences)
@@ -160,3 +161,37 @@ def test_every_new_string_has_a_chinese_translation(path: str, context: str) -> 
     if context == "EventMenu":
         strings = [s for s in strings if s == "all day"]  # the class's self.tr: test_app_calendar_views
     assert strings and [s for s in strings if s not in catalogue] == []
+
+
+def test_dedicated_help_and_copy_keys_are_not_listed_as_words() -> None:
+    """Issue 32, defect 13: Help → Keyboard shortcuts showed "帮助" and "退出" (the dedicated
+    Help and Exit keys of some keyboards, by name) as if they were keys to press."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QKeySequence
+
+    from app.shortcuts_dialog import key_text
+
+    assert key_text([QKeySequence("F1"), QKeySequence(Qt.Key.Key_Help)]) == "F1"
+    assert key_text(QKeySequence.keyBindings(QKeySequence.StandardKey.Copy)).split(", ")[0] == "Ctrl+C"
+    assert "Copy" not in key_text(QKeySequence.keyBindings(QKeySequence.StandardKey.Copy))
+    assert key_text([QKeySequence(Qt.Key.Key_Exit)]) == ""
+
+
+def test_the_about_box_is_as_wide_as_its_title(app_ctx: Any, qtbot: Any) -> None:
+    """Issue 32, defect 13: "About Richeng — 日程 Richeng" was elided to "Abo…eng"."""
+    from app.main_window import MainWindow
+    from app.settings.holiday_choice import TITLE_BAR_CHROME
+
+    app_ctx.session.set_model(None)
+    win = MainWindow(app_ctx)
+    box = win.about_box()
+    box.show()
+    qtbot.waitExposed(box)
+    assert box.windowTitle() == "About"
+    title = "About — " + (QApplication.applicationDisplayName() or "日程 Richeng")
+    assert box.width() >= box.fontMetrics().horizontalAdvance(title) + TITLE_BAR_CHROME
+    box.close()
+    win.chat.shutdown()
+    win.close()
+    win.deleteLater()
+    qtbot.wait(20)

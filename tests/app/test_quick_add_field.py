@@ -273,3 +273,42 @@ def test_tags_typed_in_the_field_are_previewed_and_written(window: Any, qtbot: A
     assert titles(app_ctx.store) == ["看牙"]
     (ics,) = app_ctx.store.conn.execute("SELECT ics FROM events").fetchone()
     assert read(parse_component(ics), "categories") == ("健康",)
+
+
+def test_at_1280_px_the_field_is_wide_and_the_preview_shows_every_part(app_ctx: Any, qtbot: Any) -> None:
+    """Issue 32, defect 7: on a 1280×800 screen (the first start's 1177×736 window, the chat
+    open) the field was ~220 px and the preview beside it was cut after the title, hiding the
+    place, the repeat and the reminder. The preview now takes its own line when the bar is
+    narrow, and the field the bar's whole width."""
+    from app import i18n
+    from app.main_window import MainWindow
+
+    app_ctx.session.set_model(None)
+    app_ctx.settings.override("language", "zh")
+    i18n.install(QApplication.instance(), "zh_CN")
+    win = MainWindow(app_ctx)
+    win.resize(1177, 736)
+    win.show()
+    qtbot.waitExposed(win)
+    quick = bar(win)
+    quick.field.setText("每周一上午10点在会议室开周会 提前15分钟提醒")
+    qtbot.wait(20)
+    assert quick.field.width() >= 400
+    shown = quick.preview.text()
+    assert "…" not in shown and "提前15分钟提醒" in shown and "会议室" in shown, shown
+    save_shot(win, "quick-add-1280")
+    win.chat.shutdown()
+    win.close()
+    win.deleteLater()
+    qtbot.wait(20)
+
+
+def test_the_added_line_keeps_the_time_when_it_is_cut(window: Any, qtbot: Any) -> None:
+    """Issue 32, defect 7: "Added “…” · <day time> (Ctrl+Z…)" cut at " · " kept only the title."""
+    field = type_into(window, qtbot, SENTENCE)
+    QTest.keyClick(field, Qt.Key.Key_Return)
+    quick = bar(window)
+    assert "15:00" in quick.preview_plain
+    quick.preview.setFixedWidth(quick.preview.fontMetrics().horizontalAdvance(quick.preview_plain) * 2 // 3)
+    quick._fit()
+    assert "15:00" in quick.preview.text(), quick.preview.text()

@@ -312,3 +312,16 @@ def test_events_from_a_historical_calendar_can_be_listed_and_exported(
     refused(code, err)  # before year 1 in UTC: a clear line, not a crash
     code, _, err = cli(capsys, *base, "events", "add", "--title", "typo", "--date", "1864-11-08")
     assert "outside the dates Richeng accepts" in refused(code, err)  # writing keeps the bound
+
+
+def test_db_backups_on_a_temporary_database_says_backups_are_off(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 32, defect 13: on a database in the temporary folder "no backups yet" read as if
+    one would come; backups are off there, and the line says so and how to turn them on."""
+    import tempfile
+
+    monkeypatch.delenv("RICHENG_BACKUPS", raising=False)
+    db = Path(tempfile.mkdtemp(dir=tempfile.gettempdir())) / "scratch.sqlite3"
+    code, out, _ = cli(capsys, "--db", str(db), "db", "backups")
+    assert code == 0 and "off" in out and "RICHENG_BACKUPS=1" in out and "yet" not in out

@@ -236,3 +236,23 @@ def test_tags_are_written_as_categories_and_keep_every_key(
     assert (event["title"], event["categories"]) == (title, tags)
     code, human, _ = run(capsys, db, "quick", text, "--dry-run")
     assert code == 0 and f"{title} {' '.join('#' + tag for tag in tags)}  [" in human
+
+
+@pytest.mark.parametrize(("first", "second"), [("明天下午三点和张三开会", "明天三点半和李四开会"), (None, "昨天下午三点开会")])
+def test_a_refused_quick_leaves_no_pending_command_for_the_chat(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, first: str | None, second: str
+) -> None:
+    """Issue 32, defect 6: a conflict or a past time answered in the terminal stayed the active
+    pending command, and the chat pane showed it as a chip at the next start, which with no
+    model could only be dismissed. A terminal refusal belongs to the terminal."""
+    from agent.services.command_types import ACTIVE
+
+    db = tmp_path / "r.sqlite3"
+    if first is not None:
+        assert run(capsys, db, "quick", first)[0] == 0
+    code, answer, _ = run(capsys, db, "--json", "quick", second)
+    assert code == 0 and answer["outcome"] in ("conflict", "past_time")
+    with sqlite3.connect(db) as conn:
+        marks = ", ".join("?" for _ in ACTIVE)
+        pending = conn.execute(f"SELECT title FROM commands WHERE status IN ({marks})", tuple(ACTIVE)).fetchall()
+    assert pending == []

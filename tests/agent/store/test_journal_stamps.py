@@ -5,6 +5,7 @@ what ``datetime`` holds are described by an undo without OverflowError."""
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta, timezone
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -93,5 +94,27 @@ def test_undo_describes_events_at_the_ends_of_time(start: date, end: date) -> No
         done = journal.undo_last(store, profile)
         assert done is not None and [event["title"] for event in done.events] == ["edge"]
         assert done.events[0]["start"][:4] in ("0001", "9999", "0000")
+    finally:
+        store.close()
+
+
+def test_an_only_this_occurrence_edit_is_listed_as_an_edit(tmp_path: Path) -> None:
+    """Issue 32, defect 13: `undo --list` called an "only this occurrence" edit "create …"."""
+
+    from agent.services.calendars import CalendarService
+    from agent.services.editing import EditService, EventDraft
+
+    store = Store(tmp_path / "r.sqlite3")
+    try:
+        profile = ensure_profile(store)
+        tz = ZoneInfo("Asia/Shanghai")
+        start = datetime(2026, 12, 1, 15, tzinfo=tz)
+        calendar = CalendarService(store, profile).default().id
+        edits = EditService(store, profile)
+        edits.create(EventDraft("周会", start, start + timedelta(hours=1), calendar, rrule="FREQ=WEEKLY;COUNT=4"))
+        occurrences = EventRepo(store, profile).occurrences(start + timedelta(days=6), start + timedelta(days=8), tz)
+        moved = start + timedelta(days=7, hours=1)
+        edits.edit_one(occurrences[0], EventDraft("周会", moved, moved + timedelta(hours=1), calendar))
+        assert journal.recent(store, profile)[0].label.startswith("edit ")
     finally:
         store.close()
