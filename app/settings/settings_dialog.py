@@ -8,10 +8,14 @@ turn that is still running, which is at most the turn's own length).
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTabWidget, QVBoxLayout, QWidget
+from collections.abc import Callable
+from zoneinfo import ZoneInfo
+
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QMessageBox, QTabWidget, QVBoxLayout, QWidget
 
 from agent.errors import UserFacingError
 from agent.sync.secrets import Secrets
+from agent.timesym.context import system_zone_name
 from app.context import AppContext
 from app.i18n import error_text
 from app.model_loader import configured_model
@@ -30,6 +34,8 @@ class SettingsDialog(QDialog):
         self.ctx = ctx
         self.changed_keys: list[str] = []
         self.model_changed = False
+        # Asked before a new time zone is saved (issue 32, defect 2); a test answers it.
+        self.confirm_zone: Callable[[str], bool] = self._ask_zone
         self.setWindowTitle(self.tr("Settings"))
         self.setMinimumWidth(520)
 
@@ -73,6 +79,9 @@ class SettingsDialog(QDialog):
                 self.tabs.setCurrentWidget(page)
                 self.show_error(problem)
                 return
+        question = self.zone_question()
+        if question is not None and not self.confirm_zone(question):
+            return  # nothing saved: the dialog stays open with the choice as it was
         try:
             self.model_changed = self.model.save()  # first: the keyring may refuse the key
         except UserFacingError as exc:
@@ -91,6 +100,28 @@ class SettingsDialog(QDialog):
         self.model.shutdown()
         self.sync.shutdown()
         super().accept()
+
+    def zone_question(self) -> str | None:
+        """What a new time zone will do, said before it is saved; None when the zone is the same.
+        Every event keeps its moment and is shown in the new zone's time (one example from the
+        clock now), and events pinned to a zone of their own keep it."""
+        old, new = self.ctx.settings.get("timezone"), self.general.timezone.value()
+        if old == new:
+            return None
+        old_name, new_name = old or system_zone_name(), new or system_zone_name()
+        now = self.ctx.now()
+        here, there = now.astimezone(ZoneInfo(old_name)), now.astimezone(ZoneInfo(new_name))
+        return self.tr(
+            "Change the time zone from {0} to {1}?\n\nEvery event keeps its moment and is shown in {1} time: "
+            "{2} now in {0} is {3} there. Events pinned to a zone of their own keep it."
+        ).format(old_name, new_name, here.strftime("%m-%d %H:%M"), there.strftime("%m-%d %H:%M"))
+
+    def _ask_zone(self, question: str) -> bool:
+        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Time zone"), question, parent=self)
+        change = box.addButton(self.tr("Change time zone"), QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(self.tr("Keep the current zone"), QMessageBox.ButtonRole.RejectRole)
+        box.exec()
+        return box.clickedButton() is change
 
     def reject(self) -> None:
         self.model.shutdown()

@@ -10,6 +10,7 @@ import time
 from datetime import datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
@@ -81,6 +82,7 @@ def dialog(app_ctx, qtbot, fake_keyring) -> SettingsDialog:
 
 def test_settings_save_timezone_language_and_hosted_model_key_to_keyring(app_ctx, dialog, fake_keyring) -> None:
     general, model = dialog.general, dialog.model
+    dialog.confirm_zone = lambda question: True  # the zone question (its own test below)
     general.timezone.set_value("Europe/Berlin")
     general.language.setCurrentIndex(general.language.findData("en"))
     general.week_start.setCurrentIndex(general.week_start.findData(7))
@@ -102,6 +104,34 @@ def test_settings_save_timezone_language_and_hosted_model_key_to_keyring(app_ctx
     assert "sk-secret" not in stored
     assert app_ctx.session.model is not None and app_ctx.session.model.spec == settings.get("model")
     assert dialog.model_changed and "timezone" in dialog.changed_keys
+
+
+def test_a_new_zone_says_what_it_will_do_and_saves_nothing_until_yes(app_ctx, dialog) -> None:
+    """Issue 32, defect 2: a zone change moved every event without a word. Now Save first says
+    what the change will do (both zones, one moment in each); "keep" saves nothing at all."""
+    app_ctx.settings.set("timezone", "Asia/Shanghai")
+    dialog.general.timezone.set_value("America/New_York")
+    dialog.general.week_start.setCurrentIndex(dialog.general.week_start.findData(7))
+    asked: list[str] = []
+    dialog.confirm_zone = lambda question: asked.append(question) or False
+    dialog.show()
+    dialog.save_button.click()
+    (question,) = asked
+    assert "Asia/Shanghai" in question and "America/New_York" in question
+    now = app_ctx.now()
+    assert now.astimezone(ZoneInfo("America/New_York")).strftime("%m-%d %H:%M") in question
+    assert app_ctx.settings.get("timezone") == "Asia/Shanghai" and app_ctx.settings.get("week_start") != 7
+    assert dialog.isVisible() and dialog.result() != SettingsDialog.DialogCode.Accepted
+    dialog.confirm_zone = lambda question: asked.append(question) or True
+    dialog.save_button.click()
+    assert app_ctx.settings.get("timezone") == "America/New_York" and app_ctx.settings.get("week_start") == 7
+    assert len(asked) == 2
+
+
+def test_the_same_zone_asks_nothing(app_ctx, dialog) -> None:
+    dialog.confirm_zone = lambda question: pytest.fail("asked about an unchanged zone")
+    dialog.save_button.click()
+    assert dialog.result() == SettingsDialog.DialogCode.Accepted
 
 
 def test_reopened_settings_show_the_saved_model_and_key_hint(app_ctx, qtbot, fake_keyring) -> None:
