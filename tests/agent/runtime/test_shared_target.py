@@ -2,7 +2,7 @@
 item 2), on the fresh batch's shared-target rows, with the rule switched off as a
 mutation check.
 
-The rows live in ``evals/fresh30/cases/offline/fresh30_edit.jsonl`` (written blind to the
+The rows live in ``evals/cases/offline/fresh30_edit.jsonl`` (written blind to the
 rules): ``wrong-shared-*`` (two 网球课 / piano lessons / pickups on different days, no day
 named, the model picks one) and ``wrong-series-*`` (a weekly series, no day, no scope) must
 end with a choice list and nothing written; ``right-shared_day-*`` (the day or time that
@@ -18,15 +18,12 @@ import pytest
 from agent.evals.cases import Case, Turn, load_cases
 from agent.evals.runner import run_case
 from agent.runtime import tools
-from evals.corpora.measure_fresh30 import BASE
 
 WRITES = ("updated", "deleted", "created")
 
 
 def _rows(prefix: str) -> list[Case]:
-    rows = [
-        case for case in load_cases("offline", base=BASE, group="fresh30_edit") if case.id.partition(".")[2].startswith(prefix)
-    ]
+    rows = [case for case in load_cases("offline", group="fresh30_edit") if case.id.partition(".")[2].startswith(prefix)]
     assert rows, prefix
     return rows
 
@@ -76,7 +73,7 @@ STATED = (
 
 
 def _stated() -> list[Case]:
-    return [case for case in load_cases("offline", base=BASE, group="fresh30_edit") if case.id in STATED]
+    return [case for case in load_cases("offline", group="fresh30_edit") if case.id in STATED]
 
 
 def test_a_change_stated_as_a_fact_is_applied_in_one_turn() -> None:
