@@ -33,7 +33,7 @@ test: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest --durations=20
 
 # The quick loop while working (about half of `make test`'s time: 120 s against 251 s, back to back
 # on a 2-core box): lint, types and import contracts, then the suite without the slow tests
