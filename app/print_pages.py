@@ -20,7 +20,7 @@ from PySide6.QtCore import QCoreApplication, QMarginsF, QPointF, Qt
 from PySide6.QtGui import QFont, QFontMetricsF, QPagedPaintDevice, QPageLayout, QPageSize, QPainter, QPen
 from PySide6.QtWidgets import QDialog, QWidget
 
-from agent.services.calendars import CalendarService
+from agent.services.calendars import list_calendars
 from agent.services.queries import QueryService
 from agent.store.db import Store
 from agent.store.occurrence import Occurrence
@@ -109,7 +109,7 @@ def gather(
     first, end = print_range(view, anchor, week_start)
     tz = ctx.tz if isinstance(ctx.tz, ZoneInfo) else ZoneInfo(str(ctx.tz))
     job = PrintJob(view, first, end, anchor, chinese, week_start)
-    visible = {calendar.id for calendar in CalendarService(store, profile_id).list() if calendar.visible}
+    visible = {calendar.id for calendar in list_calendars(store, profile_id) if calendar.visible}
     start_at = datetime.combine(first, datetime.min.time(), tzinfo=tz)
     end_at = datetime.combine(end, datetime.min.time(), tzinfo=tz)
     occurrences = QueryService(store, profile_id, ctx).between(start_at, end_at)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, QTimer, Signal, Slot
 from PySide6.QtWidgets import QInputDialog, QWidget
 
+from agent.errors import StoreError
 from app.background_op import BackgroundOp
 from app.context import AppContext
 from app.i18n import error_text
@@ -90,8 +91,14 @@ class SubscriptionRefresher(QObject):
         return self._run(lambda: self._service().subscribe(url, name)[0], self._subscribed, "subscribe")
 
     def _has_any(self) -> bool:
-        return bool(self.ctx.store.conn.execute("SELECT 1 FROM subscriptions WHERE profile_id = ? LIMIT 1",
-                                                (self.ctx.profile_id,)).fetchone())  # fmt: skip
+        """Whether there is anything to refresh; False once the store is closed (the window
+        went away before a timer fired: nothing to do, and nothing to report)."""
+        try:
+            return bool(self.ctx.store.conn.execute("SELECT 1 FROM subscriptions WHERE profile_id = ? LIMIT 1",
+                                                    (self.ctx.profile_id,)).fetchone())  # fmt: skip
+        except StoreError:
+            self.timer.stop()
+            return False
 
     def _ended(self) -> None:
         self.busy = False

@@ -46,10 +46,7 @@ class CalendarService:
         self.profile_id = profile_id
 
     def list(self) -> list[Calendar]:
-        rows = self.store.conn.execute(
-            "SELECT * FROM calendars WHERE profile_id = ? ORDER BY is_default DESC, id", (self.profile_id,)
-        ).fetchall()
-        return [_calendar(row) for row in rows]
+        return list_calendars(self.store, self.profile_id)
 
     def names(self) -> builtins.list[str]:
         return [calendar.name for calendar in self.list()]
@@ -170,6 +167,15 @@ class CalendarService:
                     (self.profile_id,),
                 )
         return events
+
+
+def list_calendars(store: Store, profile_id: int) -> list[Calendar]:
+    """The profile's calendars, the default first: a read, for code that must not hold a
+    writing service (the app's printing, whose writes all go through its op runner)."""
+    rows = store.conn.execute(
+        "SELECT * FROM calendars WHERE profile_id = ? ORDER BY is_default DESC, id", (profile_id,)
+    ).fetchall()
+    return [_calendar(row) for row in rows]
 
 
 def _calendar(row: Any) -> Calendar:

@@ -206,3 +206,12 @@ def test_a_failed_first_fetch_says_why_and_unsubscribe_asks_first(area, cal_ctx,
     area.sidebar.confirm_unsubscribe = lambda text: True
     assert area.sidebar.unsubscribe("联赛") is True
     assert [c.name for c in cal_ctx.ops.calendars.list()] == ["日程"] and area.sidebar.list.count() == 1
+
+
+def test_a_refresh_timer_after_the_store_closed_does_nothing(cal_ctx, qtbot) -> None:  # type: ignore[no-untyped-def]
+    """Found by the full suite after the merge: a window closed before the start-up refresh
+    fired, and the timer's refresh raised "store is closed" inside Qt's event loop."""
+    refresher = SubscriptionRefresher(cal_ctx, start_delay_ms=None, fetcher=stand_in)
+    cal_ctx.store.close()
+    assert refresher.refresh_now() is False
+    assert not refresher.timer.isActive()
