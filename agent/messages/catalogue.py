@@ -42,24 +42,13 @@ def fields(template: str) -> set[str]:
     return {name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
+# Every message area, listed once: the import above names them, this tuple merges them.
+AREAS = (cli, evals, facts, files, ics, invitations, models, receipts, recurrence, runtime, services, store, sync, timesym)
+
+
 def _merged() -> Mapping[str, Message]:
     merged: dict[str, Message] = {}
-    for area in (
-        cli,
-        evals,
-        facts,
-        files,
-        ics,
-        invitations,
-        models,
-        receipts,
-        recurrence,
-        runtime,
-        services,
-        store,
-        sync,
-        timesym,
-    ):
+    for area in AREAS:
         for code, message in area.MESSAGES.items():
             if code in merged:
                 raise ValueError(f"message code {code!r} is defined twice")
