@@ -1,0 +1,99 @@
+"""Richeng's real sync against a real DAViCal (issue 31, item 5): the quick check that the server
+started by ``tests.support.davical_server`` is one Richeng can sync with, before the shared
+interop cases run on it. Two devices share one DAViCal calendar; create, edit and delete made
+on either side reach the other, and a quiet round moves nothing.
+
+Skipped by name, with the line that installs it, where DAViCal or PostgreSQL is not installed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime
+
+import pytest
+
+from tests.support.caldav_server import Device
+from tests.support.clock import SHANGHAI
+from tests.support.davical_server import running_davical
+from tests.support.interop_server import InteropServer, ServerMissing
+
+
+@pytest.fixture(scope="module")
+def davical(tmp_path_factory: pytest.TempPathFactory) -> Iterator[InteropServer]:
+    try:
+        with running_davical(tmp_path_factory.mktemp("davical")) as server:
+            yield server
+    except ServerMissing as missing:
+        pytest.skip(f"DAViCal: {missing.install}")
+
+
+@pytest.fixture
+def devices(davical: InteropServer) -> Iterator[tuple[Device, Device]]:
+    url = davical.new_calendar("alice", "Work 工作")
+    login = davical.login("alice")
+    a, b = Device(login, url), Device(login, url)  # type: ignore[arg-type]  # Device reads url, user, password
+    yield a, b
+    a.close()
+    b.close()
+
+
+def at(day: int, hour: int, minute: int = 0) -> datetime:
+    return datetime(2026, 12, day, hour, minute, tzinfo=SHANGHAI)
+
+
+def test_two_devices_on_one_davical_calendar_converge_after_create_edit_delete(devices: tuple[Device, Device]) -> None:
+    a, b = devices
+    standup = a.add("Standup", at(1, 9), at(1, 9, 30))
+    review = a.add("Review 评审 🎯", at(2, 14), at(2, 15))
+    assert a.sync().to_json() == {"pulled": 0, "pushed": 2, "conflicts": 0, "new_conflicts": 0, "errors": []}
+    assert b.sync().pulled == 2
+    assert b.events() == a.events()
+
+    b.retitle(standup, "Standup (moved to B's room)")
+    b.remove(review)
+    lunch = b.add("Lunch 午饭", at(3, 12), at(3, 13))
+    assert b.sync().pushed == 3
+    report = a.sync()
+    assert (report.pulled, report.pushed, report.errors) == (3, 0, [])
+    assert a.titles() == {"Standup (moved to B's room)", "Lunch 午饭"}
+
+    a.retitle(lunch, "Lunch with 王老师")
+    a.remove(standup)
+    assert a.sync().pushed == 2
+    assert b.sync().pulled == 2
+    assert a.events() == b.events()
+    assert b.titles() == {"Lunch with 王老师"}
+
+    for device in (a, b):  # nothing changed anywhere: a further round moves nothing
+        quiet = device.sync()
+        assert (quiet.pulled, quiet.pushed, quiet.conflicts, quiet.errors) == (0, 0, 0, [])
+
+
+def test_the_server_is_stopped_and_its_database_removed_afterwards(tmp_path_factory: pytest.TempPathFactory) -> None:
+    import urllib.error
+    import urllib.request
+
+    folder = tmp_path_factory.mktemp("davical-stop")
+    try:
+        with running_davical(folder) as server:
+            url = server.host_url
+            with pytest.raises(urllib.error.HTTPError) as refused:  # up: asks for a password
+                urllib.request.urlopen(url + "caldav.php/", timeout=5)
+            assert refused.value.code == 401
+    except ServerMissing as missing:
+        pytest.skip(f"DAViCal: {missing.install}")
+    with pytest.raises(urllib.error.URLError):
+        urllib.request.urlopen(url + "caldav.php/", timeout=5)
+    assert "database system is shut down" in (folder / "postgres.log").read_text()
+
+
+def test_a_machine_without_davical_says_which_packages_to_install(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    import tests.support.davical_server as davical_server
+
+    monkeypatch.setattr(davical_server, "DAVICAL", tmp_path_factory.mktemp("no-davical"))
+    with pytest.raises(ServerMissing) as missing, running_davical(tmp_path_factory.mktemp("unused")):
+        pass
+    assert (missing.value.name, missing.value.install) == ("DAViCal", "sudo apt-get install davical postgresql")
