@@ -49,14 +49,18 @@ PASSWORDS = {user: f"{user} secret 1" for user in USERS}
 DB_NAME = "davical"
 
 # Runs for every request: DAViCal's config comes from the test's folder (see the module's
-# docstring), and every path that is not caldav.php itself (the bare host, /.well-known/caldav)
-# goes to caldav.php as its PATH_INFO, as DAViCal's documented Apache rewrite rules do.
+# docstring). As in Debian's /etc/apache2/sites-available/davical.conf, /.well-known/* goes to
+# caldav.php as its PATH_INFO and DAViCal answers under /caldav.php/; the rest of the host is
+# not DAViCal's (404), so discovery from the bare host has to go through /.well-known/caldav.
 _ROUTER = """<?php
 $_SERVER['SERVER_NAME'] = str_repeat('../', 32) . ltrim(getenv('RICHENG_DAVICAL_CONF'), '/');
 $path = parse_url($_SERVER['REQUEST_URI'], PHP_URL_PATH);
-if (strncmp($path, '/caldav.php', 11) !== 0) {
+if (strncmp($path, '/.well-known/', 13) === 0) {
   $_SERVER['SCRIPT_NAME'] = '/caldav.php';
   $_SERVER['PATH_INFO'] = rawurldecode($path);
+} elseif ($path !== '/caldav.php' && strncmp($path, '/caldav.php/', 12) !== 0) {
+  http_response_code(404);
+  return true;
 }
 chdir(DAVICAL_HTDOCS);
 require DAVICAL_HTDOCS . '/caldav.php';
@@ -296,7 +300,18 @@ def running_davical(folder: Path) -> Iterator[InteropServer]:
         port = free_port()
         host_url = f"http://127.0.0.1:{port}/"
         php = subprocess.Popen(
-            ["php", "-d", "display_errors=stderr", "-S", f"127.0.0.1:{port}", "-t", str(DAVICAL / "htdocs"), str(router)],
+            [
+                "php",
+                "-d",
+                "display_errors=0",
+                "-d",
+                "log_errors=1",
+                "-S",
+                f"127.0.0.1:{port}",
+                "-t",
+                str(DAVICAL / "htdocs"),
+                str(router),
+            ],
             stdout=php_log,
             stderr=subprocess.STDOUT,
             cwd=folder,
