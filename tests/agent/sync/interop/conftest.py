@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.cyrus_server import running_cyrus
+from tests.support.davical_server import running_davical
 from tests.support.interop_server import InteropServer, ServerMissing
 from tests.support.radicale_interop import running_radicale_interop
 from tests.support.xandikos_server import running_xandikos
@@ -26,7 +27,7 @@ SERVERS: dict[str, Starter] = {
     "radicale": running_radicale_interop,
     "xandikos": running_xandikos,
     "cyrus": running_cyrus,
-    # "davical": running_davical,  # tests/support/davical_server.py (DAViCal with PostgreSQL)
+    "davical": running_davical,
 }
 
 
