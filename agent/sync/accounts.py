@@ -12,7 +12,7 @@ import builtins  # the class's own ``list`` method shadows the builtin in later 
 import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-from urllib.parse import unquote, urlsplit, urlunsplit
+from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
 
 from agent.errors import NotFoundError, UserFacingError, ValidationError
 from agent.services.calendars import CalendarService
@@ -115,6 +115,22 @@ def connect(url: str, username: str, password: str | None) -> DAVClient:
     return bound(client, DEFAULT_LIMITS, None)
 
 
+def scheduling_boxes(client: Any) -> set[str]:
+    """The URLs (unquoted, no trailing slash) of the principal's schedule inbox and outbox
+    (RFC 6638), which are not calendars to sync. DAViCal lists both among the user's
+    calendars: the users its admin page makes get ``.in`` and ``.out`` as plain calendar
+    collections. Mapped, the inbox would show every invitation a second time and the outbox
+    would take uploads. A server that names neither (it does not schedule) gives none."""
+    from caldav.elements import cdav
+
+    try:
+        principal = client.principal()
+        props = principal.get_properties([cdav.ScheduleInboxURL(), cdav.ScheduleOutboxURL()])
+    except Exception:  # not saying is not scheduling: nothing to leave out
+        return set()
+    return {unquote(urljoin(str(principal.url), str(href))).rstrip("/") for href in props.values() if href}
+
+
 def discover_calendars(client: Any) -> list[RemoteInfo]:
     """The user's calendars via the principal's calendar-home-set (RFC 4791 discovery)."""
     from caldav.lib import error as dav_error
@@ -128,8 +144,11 @@ def discover_calendars(client: Any) -> list[RemoteInfo]:
     except Exception as exc:  # connection refused, DNS, TLS: say which, on one line
         kind = "tls" if "ssl" in type(exc).__name__.lower() or "certificate" in str(exc).lower() else "unreachable"
         raise SyncError("sync.unreachable", kind=kind, url=str(client.url), error=type(exc).__name__, text=str(exc)) from None
+    boxes = scheduling_boxes(client)
     found = []
     for calendar in calendars:
+        if unquote(str(calendar.url)).rstrip("/") in boxes:
+            continue
         try:
             name = calendar.get_display_name() or ""
         except Exception:  # a nameless calendar is still a calendar

@@ -70,6 +70,19 @@ def test_two_devices_on_one_davical_calendar_converge_after_create_edit_delete(d
         assert (quiet.pulled, quiet.pushed, quiet.conflicts, quiet.errors) == (0, 0, 0, [])
 
 
+def test_discovery_leaves_out_the_inbox_and_outbox_davical_lists_as_calendars(davical: InteropServer) -> None:
+    """DAViCal's admin page makes a user's schedule inbox (/.in/) and outbox (/.out/) as plain
+    calendar collections, so they come back from calendar-home-set discovery as "Alice Inbox"
+    and "Alice Outbox". Mapped, the inbox would show every invitation a second time."""
+    from agent.sync.accounts import connect, discover_calendars
+
+    made = davical.new_calendar("alice", "Found 找到")
+    found = {info.url: info.name for info in discover_calendars(connect(davical.url, "alice", davical.passwords["alice"]))}
+    assert found.get(made) == "Found 找到", found
+    assert found.get(made.rsplit("/", 2)[0] + "/calendar/") == "Alice calendar", found
+    assert not [url for url in found if url.rstrip("/").endswith(("/.in", "/.out"))], found
+
+
 def test_the_server_is_stopped_and_its_database_removed_afterwards(tmp_path_factory: pytest.TempPathFactory) -> None:
     import urllib.error
     import urllib.request
