@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import uuid
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -303,6 +303,16 @@ def _find_uid(interop: InteropServer, user: str, uid: str) -> list[str]:
     return found
 
 
+def _known(interop: InteropServer, case: str, happened: bool) -> None:
+    """A server bug the client cannot mend, named in ``notes[case]``: when it shows, the case
+    is an expected failure with that reason; when a note names it but it no longer shows,
+    the note is out of date and the case fails."""
+    if case not in interop.notes:
+        return
+    assert happened, f"{interop.name} no longer shows {case!r}: remove the note ({interop.notes[case]})"
+    pytest.xfail(interop.notes[case])
+
+
 def _scheduling(interop: InteropServer) -> None:
     if not interop.schedules:
         pytest.skip(interop.notes.get("schedule", f"{interop.name} does not schedule (RFC 6638)"))
@@ -340,10 +350,11 @@ def test_scheduling_alice_invites_bob_bob_accepts_alice_sees_accepted(interop: I
         answer(bob.store, bob.profile_id, uid, "", bob_address, "ACCEPTED")
         report = bob.sync()
         assert (report.pushed, report.errors) == (1, []), report.to_json()  # type: ignore[attr-defined]
-        assert alice.sync().pulled == 1  # type: ignore[attr-defined]
+        alice.sync()
         row = alice.edit.repo.row(uid, "")
         assert row is not None
         people = {p.email.casefold(): p.partstat for p in read(parse_component(row["ics"]), "attendees")}  # type: ignore[union-attr]
+        _known(interop, "schedule_reply", people[bob_address.casefold()] != "ACCEPTED")
         assert people[bob_address.casefold()] == "ACCEPTED"
     finally:
         alice.close()
@@ -361,14 +372,31 @@ def test_without_the_go_ahead_an_upload_with_attendees_schedules_no_one(interop:
         remember_address(alice.store, alice.profile_id, alice_address)
         uid = _invite(alice, bob_address, send=False)
         assert alice.sync().pushed == 1  # type: ignore[attr-defined]
+        _known(interop, "schedule_quiet", _find_uid(interop, "bob", uid) != [])
         assert _find_uid(interop, "bob", uid) == []
         assert _find_uid(interop, "alice", uid) != []  # it was uploaded: only no one was told
     finally:
         alice.close()
 
 
+def _add_alarm(device: Device, uid: str) -> None:
+    """A VALARM on the stored event, saved as the editor saves (SEQUENCE stays the organizer's)."""
+    import icalendar
+
+    row = device.edit.repo.row(uid, "")
+    assert row is not None
+    component = parse_component(row["ics"])
+    alarm = icalendar.Alarm()
+    alarm.add("ACTION", "DISPLAY")
+    alarm.add("DESCRIPTION", "Reminder")
+    alarm.add("TRIGGER", timedelta(minutes=-10))
+    component.add_component(alarm)
+    with device.store.transaction():
+        device.edit.repo.save(component, row["calendar_id"], row["origin"])
+
+
 def test_an_attendee_copy_uploaded_without_an_answer_tells_the_organizer_nothing(interop: InteropServer) -> None:
-    """Bob changes his copy of alice's meeting (his own title) without answering: the upload
+    """Bob changes his copy of alice's meeting (adds a reminder) without answering: the upload
     schedules nothing. Marking bob's own ATTENDEE line SCHEDULE-AGENT=CLIENT made Cyrus
     send alice a DECLINED reply (agent/sync/scheduling.py)."""
     from agent.services.invitations import remember_address
@@ -386,8 +414,10 @@ def test_an_attendee_copy_uploaded_without_an_answer_tells_the_organizer_nothing
         remember_address(bob.store, bob.profile_id, bob_address)
         bob.sync()  # bob's scheduling calendar is one for the whole server: it holds other cases' too
         assert (uid, "") in bob.events()
-        bob.retitle(uid, "Design review (my notes)")
-        assert bob.sync().pushed == 1  # type: ignore[attr-defined]
+        _add_alarm(bob, uid)  # his own reminder: a change an attendee may make (RFC 6638 3.2.2.1)
+        pushed = bob.sync()
+        _known(interop, "attendee_edit", pushed.pushed == 0 and pushed.conflicts == 1)  # type: ignore[attr-defined]
+        assert (pushed.pushed, pushed.conflicts, pushed.errors) == (1, 0, []), pushed.to_json()  # type: ignore[attr-defined]
         assert _find_uid(interop, "alice", uid) == [alice.mapping.remote_url], "no reply in alice's inbox"
         assert alice.sync().pulled == 0  # type: ignore[attr-defined]
         row = alice.edit.repo.row(uid, "")
