@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from typing import Any, Protocol
 
+from agent.services.invitations import my_addresses
 from agent.store.db import Store
 from agent.sync.accounts import Account, AccountService, Mapping
 from agent.sync.conflicts import ConflictStore
@@ -70,6 +71,7 @@ class CalendarSync:
         self.clean = True
         self._others: dict[str, tuple[Mapping, SyncItem]] | None = None  # other calendars' items, by UID
         self.send = go_ahead(engine.store, engine.profile_id)  # UIDs the user chose to send invitations for
+        self.mine = my_addresses(engine.store, engine.profile_id)  # never marked on their own ATTENDEE line
 
     def _reload(self) -> None:
         items = self.items.all()
@@ -279,7 +281,7 @@ class CalendarSync:
 
     def _create(self, uid: str, rows: list[LocalRow]) -> None:
         key = self.remote.key_for_name(resource_name(uid))
-        body = quiet(build_resource(rows), uid in self.send)  # nothing emails anyone silently
+        body = quiet(build_resource(rows), uid in self.send, self.mine)  # nothing emails anyone silently
         self._leave_other_calendar(uid)
         try:
             etag = self.remote.create(key, body)
@@ -327,7 +329,7 @@ class CalendarSync:
         self.report.pushed += 1
 
     def _update(self, item: SyncItem, rows: list[LocalRow]) -> None:
-        body = quiet(build_resource(rows), item.uid in self.send)
+        body = quiet(build_resource(rows), item.uid in self.send, self.mine)
         try:
             if item.etag is None:
                 raise Stale("sync.no_etag")

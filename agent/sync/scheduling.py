@@ -9,6 +9,14 @@ server does no scheduling for them; the client takes care of it) unless the user
 to send for that event: its UID is in the ``send_invitations`` setting. A property that
 already names a SCHEDULE-AGENT is left as it is.
 
+The user's own ATTENDEE line is never marked (``mine``): a user does not schedule
+themselves, and Cyrus IMAP (Fastmail) reads ``SCHEDULE-AGENT=CLIENT`` on the user's own
+attendee, in their copy of someone else's meeting, as "this attendee left": it sends the
+organizer a REPLY with PARTSTAT=DECLINED, the very mail the marker was meant to prevent
+(found by tests/agent/sync/interop). In such a copy the ORGANIZER's marker is what keeps the
+server from replying (RFC 6638 7.1), and it stays unless the user answered (the answer is
+the go-ahead for the reply, ``invitations.answer``).
+
 Radicale and Xandikos do not schedule and ignore the parameter; the server's copy that
 comes back with it (and with the SCHEDULE-STATUS a scheduling server adds) reads as the same
 event (``resources._canonical_lines`` leaves both out), so it is never a change or a conflict.
@@ -17,10 +25,12 @@ event (``resources._canonical_lines`` leaves both out), so it is never a change 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from agent.services.invitations import SEND_KEY
 from agent.services.settings import SettingsService
 from agent.store.db import Store
+from agent.store.fields import bare_address
 
 _PEOPLE_LINE = re.compile(rb"^(ORGANIZER|ATTENDEE)([;:])", re.IGNORECASE | re.MULTILINE)
 _FOLD = re.compile(rb"\r?\n[ \t]")
@@ -31,12 +41,14 @@ def go_ahead(store: Store, profile_id: int) -> frozenset[str]:
     return frozenset(str(uid) for uid in SettingsService(store, profile_id).get(SEND_KEY) or [])
 
 
-def quiet(body: bytes, send: bool) -> bytes:
+def quiet(body: bytes, send: bool, mine: Iterable[str] = ()) -> bytes:
     """``body`` with ``SCHEDULE-AGENT=CLIENT`` on each ORGANIZER and ATTENDEE that names no
-    SCHEDULE-AGENT, unless ``send``. The parameter goes right after the property name, on the
+    SCHEDULE-AGENT, unless ``send``; an ATTENDEE whose address is one of ``mine`` (the
+    user's) is left as it is. The parameter goes right after the property name, on the
     first physical line, so folded lines need no refolding."""
     if send or (b"ATTENDEE" not in body.upper() and b"ORGANIZER" not in body.upper()):
         return body
+    own = {bare_address(address).casefold() for address in mine}
     out: list[bytes] = []
     position = 0
     for match in _PEOPLE_LINE.finditer(body):
@@ -44,14 +56,32 @@ def quiet(body: bytes, send: bool) -> bytes:
         while end != -1 and body[end + 1 : end + 2] in (b" ", b"\t"):
             end = body.find(b"\n", end + 1)
         logical = _FOLD.sub(b"", body[match.start() : len(body) if end == -1 else end])
-        head = logical.split(b":", 1)[0].upper()
-        if b"SCHEDULE-AGENT=" in head:
+        head, value = _split(logical)
+        if b"SCHEDULE-AGENT=" in head.upper():
+            continue
+        if match.group(1).upper() == b"ATTENDEE" and _address(value) in own:
             continue
         out.append(body[position : match.end(1)])
         out.append(b";SCHEDULE-AGENT=CLIENT")
         position = match.end(1)
     out.append(body[position:])
     return b"".join(out)
+
+
+def _split(logical: bytes) -> tuple[bytes, bytes]:
+    """A content line's name and parameters, and its value: the first colon outside a
+    quoted parameter value (``SENT-BY="mailto:..."`` holds one) ends the parameters."""
+    quoted = False
+    for index, byte in enumerate(logical):
+        if byte == 0x22:  # "
+            quoted = not quoted
+        elif byte == 0x3A and not quoted:  # :
+            return logical[:index], logical[index + 1 :]
+    return logical, b""
+
+
+def _address(value: bytes) -> str:
+    return bare_address(value.decode("utf-8", "replace")).casefold()
 
 
 __all__ = ["go_ahead", "quiet"]

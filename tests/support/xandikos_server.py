@@ -79,6 +79,27 @@ def _new_calendar(url: str, passwords: dict[str, str]) -> object:
     return make
 
 
+_ADDRESS_PATCH = (
+    '<?xml version="1.0" encoding="utf-8"?><D:propertyupdate xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">'
+    "<D:set><D:prop><C:calendar-user-address-set><D:href>mailto:{user}@{domain}</D:href></C:calendar-user-address-set>"
+    "</D:prop></D:set></D:propertyupdate>"
+)
+DOMAIN = "example.com"
+
+
+def _set_address(url: str, user: str, password: str) -> None:
+    """Give the user's principal the address ``user@example.com``. Multi-user Xandikos starts
+    each principal with an empty ``calendar-user-address-set``, so no ATTENDEE address is
+    anyone's and nothing is scheduled; with addresses it delivers between its users."""
+    import caldav
+
+    client = caldav.DAVClient(url=url, username=user, password=password, timeout=30)
+    principal = client.principal()
+    answer = client.proppatch(str(principal.url), _ADDRESS_PATCH.format(user=user, domain=DOMAIN))
+    if answer.status != 207:
+        raise RuntimeError(f"Xandikos refused the address of {user}: {answer.status}")
+
+
 @contextmanager
 def running_xandikos(folder: Path) -> Iterator[InteropServer]:
     """Start Xandikos in ``folder``, wait until it answers (bounded), stop it afterwards."""
@@ -95,7 +116,7 @@ def running_xandikos(folder: Path) -> Iterator[InteropServer]:
     env = dict(os.environ)
     env.pop("PYTHONPATH", None)
     args = ["multi-user", "-d", str(folder / "data"), "--state-dir", str(folder / "state"), "-l", "127.0.0.1"]
-    args += ["-p", str(port), "--autocert", "--htpasswd", str(htpasswd), "--no-detect-systemd"]
+    args += ["-p", str(port), "--autocert", "--htpasswd", str(htpasswd), "--no-detect-systemd", "--defaults"]
     process = subprocess.Popen([sys.executable, "-c", _LAUNCHER, *args], stdout=log, stderr=subprocess.STDOUT, env=env)
     host_url = f"http://127.0.0.1:{port}/"
     try:
@@ -107,19 +128,30 @@ def running_xandikos(folder: Path) -> Iterator[InteropServer]:
             poll_s=0.05,
             log=lambda: log_path.read_text(errors="replace"),
         )
+        for user, password in passwords.items():  # addresses: what lets Xandikos schedule between them
+            _set_address(host_url, user, password)
         server = InteropServer(
             name="xandikos",
             url=host_url,
             host_url=host_url,
             passwords=passwords,
-            schedules=False,
+            schedules=True,
             new_calendar=_new_calendar(host_url, passwords),  # type: ignore[arg-type]
             share_read_only=None,
             notes={
-                "share": "Xandikos has no sharing: each principal sees only its own collections"
-                " (no ACL, no calendar-proxy), so no calendar of alice's can be offered to bob",
-                "schedule": "Xandikos does not deliver iTIP between its users over CalDAV"
-                " (RFC 6638 scheduling is not advertised in its DAV header)",
+                "share": "Xandikos has no sharing: no ACL, no calendar-proxy, no share invitations;"
+                " bob's requests to alice's collections answer 500, so nothing of alice's can be"
+                " offered to bob read-only",
+                "schedule_quiet": "Xandikos 0.4.10 ignores SCHEDULE-AGENT=CLIENT: it delivers to a local"
+                " attendee whatever the marker says (RFC 6638 7.1: the server must not schedule such an"
+                " attendee), so an upload without the user's go-ahead still reaches bob's inbox and"
+                " calendar (with --imip-send it would mail outside attendees too)",
+                "schedule_reply": "Xandikos delivers bob's REPLY to alice's schedule inbox but does not"
+                " apply it to her copy of the event (Cyrus does), and Richeng does not read the schedule"
+                " inbox yet: alice's copy keeps NEEDS-ACTION",
+                "attendee_edit": "Xandikos refuses (412, CALDAV:attendee-allowed) an attendee's upload in"
+                " which the ORGANIZER gained SCHEDULE-AGENT=CLIENT, which Richeng's quiet rule adds; the"
+                " attendee's own change (a reminder) becomes a kept conflict: nothing lost, nothing sent",
             },
         )
         yield server

@@ -8,9 +8,10 @@ cannot apply on a server skips with the reason the server's ``notes`` give.
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -18,6 +19,7 @@ import pytest
 from agent.ics.importer import import_bytes
 from agent.store.components import parse_component
 from agent.store.fields import read
+from agent.store.read_only import ReadOnlyCalendarError
 from agent.sync.accounts import AccountService
 from agent.sync.secrets import MemorySecrets, keyring_user
 from tests.support.caldav_server import Device
@@ -223,3 +225,206 @@ def test_well_known_discovery_from_the_bare_host_finds_the_calendars(interop: In
     finally:
         device.close()
     assert found.get(made.rstrip("/")) == "Discovered 发现", found
+
+
+# ---- (g) a calendar shared read-only ---------------------------------------------------------------
+
+
+def _server_titles(interop: InteropServer, user: str, url: str) -> set[str]:
+    import caldav
+
+    client = caldav.DAVClient(url=interop.url, username=user, password=interop.passwords[user], timeout=30)
+    texts = [str(event.data) for event in client.calendar(url=url).events()]
+    return {line[8:] for text in texts for line in text.replace("\r\n ", "").splitlines() if line.startswith("SUMMARY:")}
+
+
+def test_a_calendar_shared_read_only_is_read_only_for_the_reader_and_never_written(interop: InteropServer) -> None:
+    if interop.share_read_only is None:
+        pytest.skip(interop.notes.get("share", f"{interop.name} cannot share a calendar read-only"))
+    url = interop.new_calendar("alice", "Team 团队")
+    alice = Device(interop.login("alice"), url)
+    bob = None
+    try:
+        alice.add("Offsite 团建", datetime(2026, 12, 15, 9, tzinfo=SHANGHAI), datetime(2026, 12, 15, 17, tzinfo=SHANGHAI))
+        assert alice.sync().pushed == 1  # type: ignore[attr-defined]
+        shared = interop.share_read_only("alice", url, "bob")
+        bob = Device(interop.login("bob"), shared, calendar="Team")
+        first = bob.sync()
+        assert (first.pulled, first.errors) == (1, []), first.to_json()  # type: ignore[attr-defined]
+        assert bob.engine.accounts.read_only_calendars() == {bob.calendar_id}
+        (uid,) = {uid for uid, _ in bob.events()}
+        # Read-only in the app: an edit or a new event there is refused before it is stored.
+        with pytest.raises(ReadOnlyCalendarError):
+            bob.retitle(uid, "Offsite (bob's edit)")
+        with pytest.raises(ReadOnlyCalendarError):
+            bob.add("Bob's own", datetime(2026, 12, 16, 9, tzinfo=SHANGHAI), datetime(2026, 12, 16, 10, tzinfo=SHANGHAI))
+        again = bob.sync()
+        assert (again.pushed, again.pulled, again.errors) == (0, 0, []), again.to_json()  # type: ignore[attr-defined]
+        assert _server_titles(interop, "alice", url) == {"Offsite 团建"}
+        assert alice.sync().pulled == 0  # type: ignore[attr-defined]
+    finally:
+        alice.close()
+        if bob is not None:
+            bob.close()
+
+
+# ---- (h) scheduling between two users (RFC 6638) ---------------------------------------------------
+
+
+def _address(interop: InteropServer, user: str) -> str:
+    """The user's calendar user address, as the server says it (``calendar-user-address-set``)."""
+    import caldav
+
+    client = caldav.DAVClient(url=interop.url, username=user, password=interop.passwords[user], timeout=30)
+    principal = client.principal()
+    body = (
+        '<?xml version="1.0" encoding="utf-8"?><D:propfind xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">'
+        "<D:prop><C:calendar-user-address-set/></D:prop></D:propfind>"
+    )
+    response = client.propfind(str(principal.url), body, depth=0)
+    hrefs = [href.text or "" for href in response.tree.iter("{DAV:}href")]
+    return next(h[7:] for h in hrefs if h.lower().startswith("mailto:"))
+
+
+def _find_uid(interop: InteropServer, user: str, uid: str) -> list[str]:
+    """The URLs of ``user``'s calendars (inbox included) that hold an event ``uid``."""
+    import caldav
+
+    client = caldav.DAVClient(url=interop.url, username=user, password=interop.passwords[user], timeout=30)
+    principal = client.principal()
+    places = [*principal.get_calendars()]
+    with contextlib.suppress(Exception):  # no inbox: a server that does not schedule
+        places.append(principal.schedule_inbox())
+    found = []
+    for calendar in places:
+        texts = [str(event.data) for event in calendar.objects(load_objects=True)]
+        if any(f"UID:{uid}" in text.replace("\r\n ", "") for text in texts):
+            found.append(str(calendar.url))
+    return found
+
+
+def _known(interop: InteropServer, case: str, happened: bool) -> None:
+    """A server bug the client cannot mend, named in ``notes[case]``: when it shows, the case
+    is an expected failure with that reason; when a note names it but it no longer shows,
+    the note is out of date and the case fails."""
+    if case not in interop.notes:
+        return
+    assert happened, f"{interop.name} no longer shows {case!r}: remove the note ({interop.notes[case]})"
+    pytest.xfail(interop.notes[case])
+
+
+def _scheduling(interop: InteropServer) -> None:
+    if not interop.schedules:
+        pytest.skip(interop.notes.get("schedule", f"{interop.name} does not schedule (RFC 6638)"))
+
+
+def _invite(alice: Device, bob_address: str, *, send: bool) -> str:
+    from agent.services.editing import EventDraft
+    from agent.store.fields import Person
+
+    start = datetime(2026, 12, 17, 15, tzinfo=SHANGHAI)
+    draft = EventDraft(
+        "Design review 设计评审", start, start.replace(hour=16), alice.calendar_id,
+        attendees=(Person(bob_address, "Bob"),), send_invitations=send,
+    )  # fmt: skip
+    return alice.edit.create(draft).created[0].uid
+
+
+def test_scheduling_alice_invites_bob_bob_accepts_alice_sees_accepted(interop: InteropServer) -> None:
+    from agent.services.invitations import answer, remember_address
+
+    _scheduling(interop)
+    alice_address, bob_address = _address(interop, "alice"), _address(interop, "bob")
+    alice = Device(interop.login("alice"), interop.new_calendar("alice", "Meetings"))
+    bob = None
+    try:
+        remember_address(alice.store, alice.profile_id, alice_address)
+        uid = _invite(alice, bob_address, send=True)  # the user said "send" to "this will email 1 person"
+        assert alice.sync().pushed == 1  # type: ignore[attr-defined]
+        delivered = [url for url in _find_uid(interop, "bob", uid) if "inbox" not in url.lower()]
+        assert delivered, "the server put the invitation in bob's calendar"
+        bob = Device(interop.login("bob"), delivered[0], calendar="Bob")
+        remember_address(bob.store, bob.profile_id, bob_address)
+        bob.sync()  # bob's scheduling calendar is one for the whole server: it holds other cases' too
+        assert (uid, "") in bob.events()
+        answer(bob.store, bob.profile_id, uid, "", bob_address, "ACCEPTED")
+        report = bob.sync()
+        assert (report.pushed, report.errors) == (1, []), report.to_json()  # type: ignore[attr-defined]
+        alice.sync()
+        row = alice.edit.repo.row(uid, "")
+        assert row is not None
+        people = {p.email.casefold(): p.partstat for p in read(parse_component(row["ics"]), "attendees")}  # type: ignore[union-attr]
+        _known(interop, "schedule_reply", people[bob_address.casefold()] != "ACCEPTED")
+        assert people[bob_address.casefold()] == "ACCEPTED"
+    finally:
+        alice.close()
+        if bob is not None:
+            bob.close()
+
+
+def test_without_the_go_ahead_an_upload_with_attendees_schedules_no_one(interop: InteropServer) -> None:
+    _scheduling(interop)
+    alice_address, bob_address = _address(interop, "alice"), _address(interop, "bob")
+    alice = Device(interop.login("alice"), interop.new_calendar("alice", "Quiet"))
+    try:
+        from agent.services.invitations import remember_address
+
+        remember_address(alice.store, alice.profile_id, alice_address)
+        uid = _invite(alice, bob_address, send=False)
+        assert alice.sync().pushed == 1  # type: ignore[attr-defined]
+        _known(interop, "schedule_quiet", _find_uid(interop, "bob", uid) != [])
+        assert _find_uid(interop, "bob", uid) == []
+        assert _find_uid(interop, "alice", uid) != []  # it was uploaded: only no one was told
+    finally:
+        alice.close()
+
+
+def _add_alarm(device: Device, uid: str) -> None:
+    """A VALARM on the stored event, saved as the editor saves (SEQUENCE stays the organizer's)."""
+    import icalendar
+
+    row = device.edit.repo.row(uid, "")
+    assert row is not None
+    component = parse_component(row["ics"])
+    alarm = icalendar.Alarm()
+    alarm.add("ACTION", "DISPLAY")
+    alarm.add("DESCRIPTION", "Reminder")
+    alarm.add("TRIGGER", timedelta(minutes=-10))
+    component.add_component(alarm)
+    with device.store.transaction():
+        device.edit.repo.save(component, row["calendar_id"], row["origin"])
+
+
+def test_an_attendee_copy_uploaded_without_an_answer_tells_the_organizer_nothing(interop: InteropServer) -> None:
+    """Bob changes his copy of alice's meeting (adds a reminder) without answering: the upload
+    schedules nothing. Marking bob's own ATTENDEE line SCHEDULE-AGENT=CLIENT made Cyrus
+    send alice a DECLINED reply (agent/sync/scheduling.py)."""
+    from agent.services.invitations import remember_address
+
+    _scheduling(interop)
+    alice_address, bob_address = _address(interop, "alice"), _address(interop, "bob")
+    alice = Device(interop.login("alice"), interop.new_calendar("alice", "Meetings"))
+    bob = None
+    try:
+        remember_address(alice.store, alice.profile_id, alice_address)
+        uid = _invite(alice, bob_address, send=True)
+        assert alice.sync().pushed == 1  # type: ignore[attr-defined]
+        delivered = [url for url in _find_uid(interop, "bob", uid) if "inbox" not in url.lower()]
+        bob = Device(interop.login("bob"), delivered[0], calendar="Bob")
+        remember_address(bob.store, bob.profile_id, bob_address)
+        bob.sync()  # bob's scheduling calendar is one for the whole server: it holds other cases' too
+        assert (uid, "") in bob.events()
+        _add_alarm(bob, uid)  # his own reminder: a change an attendee may make (RFC 6638 3.2.2.1)
+        pushed = bob.sync()
+        _known(interop, "attendee_edit", pushed.pushed == 0 and pushed.conflicts == 1)  # type: ignore[attr-defined]
+        assert (pushed.pushed, pushed.conflicts, pushed.errors) == (1, 0, []), pushed.to_json()  # type: ignore[attr-defined]
+        assert _find_uid(interop, "alice", uid) == [alice.mapping.remote_url], "no reply in alice's inbox"
+        assert alice.sync().pulled == 0  # type: ignore[attr-defined]
+        row = alice.edit.repo.row(uid, "")
+        assert row is not None
+        people = {p.email.casefold(): p.partstat for p in read(parse_component(row["ics"]), "attendees")}  # type: ignore[union-attr]
+        assert people[bob_address.casefold()] == "NEEDS-ACTION"
+    finally:
+        alice.close()
+        if bob is not None:
+            bob.close()
