@@ -48,6 +48,17 @@ STARTUP_TIMEOUT_S = 30.0
 PASSWORDS = {user: f"{user} secret 1" for user in USERS}
 DB_NAME = "davical"
 
+# Server bugs the client cannot mend, by interop case (tests/agent/sync/interop/test_interop.py ``_known``).
+NOTES = {
+    "attendee_upload": "DAViCal 1.1.12 with libawl-php 0.64 (Debian 12) answers HTTP 500 to any upload"
+    " of an attendee's copy of an invitation (an answer, or only a reminder added): it always"
+    " writes a REPLY for the organizer (do_scheduling_reply, whatever SCHEDULE-AGENT says), and"
+    " AWL's vCalendar::GetItip() fills that REPLY's attendee list with the return value of"
+    " vProperty::ClearParameters(), which returns nothing, so WriteCalendarAttendees() calls"
+    " Value() on null (WritableCollection.php:401). Nothing is stored; POSTing a METHOD:REPLY"
+    " to the outbox reaches the same code. Richeng keeps bob's change and reports the error.",
+}
+
 # Runs for every request: DAViCal's config comes from the test's folder (see the module's
 # docstring). As in Debian's /etc/apache2/sites-available/davical.conf, /.well-known/* goes to
 # caldav.php as its PATH_INFO and DAViCal answers under /caldav.php/; the rest of the host is
@@ -340,6 +351,7 @@ def running_davical(folder: Path) -> Iterator[InteropServer]:
             schedules=True,
             new_calendar=calendars.new_calendar,
             share_read_only=calendars.share_read_only,
+            notes=dict(NOTES),
         )
     finally:
         if php is not None:
