@@ -83,6 +83,52 @@ def test_discovery_leaves_out_the_inbox_and_outbox_davical_lists_as_calendars(da
     assert not [url for url in found if url.rstrip("/").endswith(("/.in", "/.out"))], found
 
 
+def test_an_answer_davical_refuses_with_its_500_is_kept_and_reported_and_nothing_else_changes(
+    davical: InteropServer,
+) -> None:
+    """DAViCal 1.1.12 + AWL 0.64 answers 500 to an attendee's upload (``NOTES["attendee_upload"]``):
+    bob's ACCEPTED stays in his store and is reported on every run, alice's copy and the server's
+    copy of bob's stay as they were."""
+    from agent.services.editing import EventDraft
+    from agent.services.invitations import answer, remember_address
+    from agent.store.components import parse_component
+    from agent.store.fields import Person, read
+    from tests.support.davical_server import email
+
+    alice = Device(davical.login("alice"), davical.new_calendar("alice", "Meetings"))  # type: ignore[arg-type]
+    remember_address(alice.store, alice.profile_id, email("alice"))
+    draft = EventDraft(
+        "Budget 预算", at(8, 15), at(8, 16), alice.calendar_id, attendees=(Person(email("bob"), "Bob"),), send_invitations=True
+    )
+    uid = alice.edit.create(draft).created[0].uid
+    assert alice.sync().pushed == 1  # type: ignore[attr-defined]
+    bob = Device(davical.login("bob"), davical.url + "bob/calendar/", calendar="Bob")  # type: ignore[arg-type]
+    try:
+        remember_address(bob.store, bob.profile_id, email("bob"))
+        bob.sync()
+        answer(bob.store, bob.profile_id, uid, "", email("bob"), "ACCEPTED")
+
+        def partstat(device: Device) -> str:
+            row = device.edit.repo.row(uid, "")
+            assert row is not None
+            people = read(parse_component(row["ics"]), "attendees")
+            return next(p.partstat for p in people if p.email == email("bob"))  # type: ignore[union-attr]
+
+        for _ in range(2):  # refused, kept, said again on the next run
+            report = bob.sync()
+            assert report.pushed == 0 and "HTTP 500" in str(report.to_json()), report.to_json()  # type: ignore[attr-defined]
+            assert partstat(bob) == "ACCEPTED"
+        assert alice.sync().pulled == 0  # type: ignore[attr-defined]
+        assert partstat(alice) == "NEEDS-ACTION"
+        fresh = Device(davical.login("bob"), davical.url + "bob/calendar/", calendar="Bob")  # type: ignore[arg-type]
+        fresh.sync()
+        assert partstat(fresh) == "NEEDS-ACTION"  # the server stored nothing of the refused upload
+        fresh.close()
+    finally:
+        alice.close()
+        bob.close()
+
+
 def test_the_server_is_stopped_and_its_database_removed_afterwards(tmp_path_factory: pytest.TempPathFactory) -> None:
     import urllib.error
     import urllib.request
