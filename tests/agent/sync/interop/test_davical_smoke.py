@@ -156,3 +156,42 @@ def test_a_machine_without_davical_says_which_packages_to_install(
     with pytest.raises(ServerMissing) as missing, running_davical(tmp_path_factory.mktemp("unused")):
         pass
     assert (missing.value.name, missing.value.install) == ("DAViCal", "sudo apt-get install davical postgresql")
+
+
+def test_discovery_leaves_out_the_boxes_the_principal_names_even_without_davical_here() -> None:
+    """The same rule without a server: a listed collection that is the principal's
+    schedule-inbox-URL or schedule-outbox-URL (relative, percent-encoded) is not offered."""
+    from agent.sync.accounts import discover_calendars
+
+    class Listed:
+        def __init__(self, url: str, name: str) -> None:
+            self.url, self.name = url, name
+
+        def get_display_name(self) -> str:
+            return self.name
+
+        def get_supported_components(self) -> list[str]:
+            return ["VEVENT"]
+
+    class Principal:
+        url = "http://dav.example/caldav.php/%E5%BC%A0/"
+
+        def get_calendars(self) -> list[Listed]:
+            return [
+                Listed(self.url + "calendar/", "日历"),
+                Listed(self.url + ".in/", "Inbox"),
+                Listed(self.url + ".out", "Outbox"),
+            ]
+
+        def get_properties(self, props: list[object]) -> dict[str, str]:
+            return {"inbox": "/caldav.php/%E5%BC%A0/.in/", "outbox": "/caldav.php/张/.out/"}
+
+    class Client:
+        url = "http://dav.example/caldav.php/"
+
+        def principal(self) -> Principal:
+            return Principal()
+
+    assert [(info.url, info.name) for info in discover_calendars(Client())] == [
+        ("http://dav.example/caldav.php/%E5%BC%A0/calendar/", "日历")
+    ]
