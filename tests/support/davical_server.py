@@ -249,14 +249,15 @@ def running_davical(folder: Path) -> Iterator[InteropServer]:
     """Start PostgreSQL and DAViCal, yield the server, stop both and remove the cluster afterwards.
 
     ``folder`` holds DAViCal's config, the PHP scripts and the logs. The cluster lives in a
-    folder of its own under the system's temporary folder, which the ``postgres`` user can
-    reach when the tests run as root.
+    folder of its own under /tmp, which the ``postgres`` user can reach when the tests run as
+    root, whatever ``folder``'s parents allow.
     """
     bin_dir = _check_installed()
     owner = _db_owner()
     deadline = time.monotonic() + STARTUP_TIMEOUT_S
     folder.mkdir(parents=True, exist_ok=True)
-    cluster = Path(tempfile.mkdtemp(prefix="richeng-davical-pg-"))
+    # /tmp, not $TMPDIR: the postgres user must reach it, and a socket path has 107 bytes at most
+    cluster = Path(tempfile.mkdtemp(prefix="richeng-davical-pg-", dir="/tmp" if Path("/tmp").is_dir() else None))
     if owner:
         os.chown(cluster, owner["user"], owner["group"])
     data, pg_port = cluster / "data", free_port()
