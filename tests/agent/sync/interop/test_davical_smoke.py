@@ -1,9 +1,12 @@
-"""Richeng's real sync against a real DAViCal (issue 31, item 5): the quick check that the server
-started by ``tests.support.davical_server`` is one Richeng can sync with, before the shared
-interop cases run on it. Two devices share one DAViCal calendar; create, edit and delete made
-on either side reach the other, and a quiet round moves nothing.
+"""Richeng's real sync against a real DAViCal (issue 31, item 5), beside the shared interop set.
 
-Skipped by name, with the line that installs it, where DAViCal or PostgreSQL is not installed.
+- the quick check: two devices on one DAViCal calendar converge after create, edit and delete;
+- DAViCal's quirks Richeng handles: discovery leaves out the inbox and outbox DAViCal lists as
+  calendars; an attendee's answer its 500 refuses (``davical_server.NOTES``) is kept and said;
+- the harness itself: the server stops, PostgreSQL too; a machine without it is told what to install.
+
+The tests on a running server share the package's DAViCal (``conftest.SERVERS``) and skip by name,
+with the line that installs it, where DAViCal or PostgreSQL is not installed.
 """
 
 from __future__ import annotations
@@ -19,13 +22,13 @@ from tests.support.davical_server import running_davical
 from tests.support.interop_server import InteropServer, ServerMissing
 
 
-@pytest.fixture(scope="module")
-def davical(tmp_path_factory: pytest.TempPathFactory) -> Iterator[InteropServer]:
-    try:
-        with running_davical(tmp_path_factory.mktemp("davical")) as server:
-            yield server
-    except ServerMissing as missing:
-        pytest.skip(f"DAViCal: {missing.install}")
+@pytest.fixture
+def davical(interop: InteropServer) -> InteropServer:
+    """The package's DAViCal (``conftest.SERVERS``), started once for these tests and the interop set."""
+    return interop
+
+
+on_davical = pytest.mark.parametrize("interop", ["davical"], indirect=True)
 
 
 @pytest.fixture
@@ -42,6 +45,7 @@ def at(day: int, hour: int, minute: int = 0) -> datetime:
     return datetime(2026, 12, day, hour, minute, tzinfo=SHANGHAI)
 
 
+@on_davical
 def test_two_devices_on_one_davical_calendar_converge_after_create_edit_delete(devices: tuple[Device, Device]) -> None:
     a, b = devices
     standup = a.add("Standup", at(1, 9), at(1, 9, 30))
@@ -70,6 +74,7 @@ def test_two_devices_on_one_davical_calendar_converge_after_create_edit_delete(d
         assert (quiet.pulled, quiet.pushed, quiet.conflicts, quiet.errors) == (0, 0, 0, [])
 
 
+@on_davical
 def test_discovery_leaves_out_the_inbox_and_outbox_davical_lists_as_calendars(davical: InteropServer) -> None:
     """DAViCal's admin page makes a user's schedule inbox (/.in/) and outbox (/.out/) as plain
     calendar collections, so they come back from calendar-home-set discovery as "Alice Inbox"
@@ -83,6 +88,7 @@ def test_discovery_leaves_out_the_inbox_and_outbox_davical_lists_as_calendars(da
     assert not [url for url in found if url.rstrip("/").endswith(("/.in", "/.out"))], found
 
 
+@on_davical
 def test_an_answer_davical_refuses_with_its_500_is_kept_and_reported_and_nothing_else_changes(
     davical: InteropServer,
 ) -> None:
