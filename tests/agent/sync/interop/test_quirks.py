@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
 
@@ -20,6 +21,7 @@ from agent.services.invitations import answer, remember_address
 from agent.store.db import Store
 from agent.sync.accounts import MAX_REDIRECTS, WELL_KNOWN, connect, context_url
 from agent.sync.scheduling import go_ahead, quiet
+from tests.support.interop_server import ServerMissing
 
 
 class _Redirects(ThreadingHTTPServer):
@@ -143,3 +145,15 @@ def test_answering_an_invitation_gives_the_go_ahead_for_its_reply(store: Store, 
     assert go_ahead(store, profile_id) == frozenset()
     answer(store, profile_id, "review-1@example.com", "", "bob@example.com", "ACCEPTED")
     assert go_ahead(store, profile_id) == {"review-1@example.com"}
+
+
+def test_without_cyrus_installed_the_cases_skip_with_the_install_line(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from tests.support import cyrus_server
+
+    monkeypatch.setattr(cyrus_server, "CYRUS_BIN", tmp_path / "no-cyrus")
+    with pytest.raises(ServerMissing) as missing, cyrus_server.running_cyrus(tmp_path):
+        pass
+    assert (missing.value.name, missing.value.install) == (
+        "Cyrus IMAP",
+        "sudo apt-get install cyrus-imapd cyrus-caldav cyrus-admin sasl2-bin",
+    )
