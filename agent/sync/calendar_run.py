@@ -71,7 +71,7 @@ class CalendarSync:
         self.clean = True
         self._others: dict[str, tuple[Mapping, SyncItem]] | None = None  # other calendars' items, by UID
         self.send = go_ahead(engine.store, engine.profile_id)  # UIDs the user chose to send invitations for
-        self.mine = my_addresses(engine.store, engine.profile_id)  # never marked on their own ATTENDEE line
+        self._mine: tuple[str, ...] | None = None  # the user's addresses, asked when first needed
 
     def _reload(self) -> None:
         items = self.items.all()
@@ -279,9 +279,22 @@ class CalendarSync:
             except RemoteError as exc:
                 self.problem(item.uid, "sync.delete_failed", text=str(exc))
 
+    def _quiet(self, uid: str, rows: list[LocalRow]) -> bytes:
+        """The resource to upload, marked so the server schedules no one without the user's
+        go-ahead; the user's own ATTENDEE line is left alone (``scheduling``), so who the
+        user is (Settings, the account, the server's principal) is asked the first time an
+        upload names people."""
+        body = build_resource(rows)
+        send = uid in self.send
+        if send or b"ATTENDEE" not in body.upper():
+            return quiet(body, send)
+        if self._mine is None:
+            self._mine = (*my_addresses(self.engine.store, self.engine.profile_id), *self.remote.user_addresses())
+        return quiet(body, False, self._mine)
+
     def _create(self, uid: str, rows: list[LocalRow]) -> None:
         key = self.remote.key_for_name(resource_name(uid))
-        body = quiet(build_resource(rows), uid in self.send, self.mine)  # nothing emails anyone silently
+        body = self._quiet(uid, rows)  # nothing emails anyone silently
         self._leave_other_calendar(uid)
         try:
             etag = self.remote.create(key, body)
@@ -329,7 +342,7 @@ class CalendarSync:
         self.report.pushed += 1
 
     def _update(self, item: SyncItem, rows: list[LocalRow]) -> None:
-        body = quiet(build_resource(rows), item.uid in self.send, self.mine)
+        body = self._quiet(item.uid, rows)
         try:
             if item.etag is None:
                 raise Stale("sync.no_etag")

@@ -303,6 +303,30 @@ class RemoteCalendar:
                 return not found.intersection(davxml.WRITE_PRIVILEGES)
         return None
 
+    def user_addresses(self) -> tuple[str, ...]:
+        """The user's calendar user addresses, without ``mailto:`` (RFC 6638: the
+        ``calendar-user-address-set`` of the ``current-user-principal``); () when the server
+        does not say. Two PROPFINDs on this server's origin only; sync asks once a run, and
+        only when an upload names people (``scheduling.quiet`` must know the user's line)."""
+        try:
+            page = self._read(
+                self._request("PROPFIND", self.url, davxml.PRINCIPAL_PROPFIND, {"Depth": "0", **XML_HEADERS}),
+                "PROPFIND principal",
+            )
+            found = [href for entry in page.entries for href in davxml.hrefs(entry, davxml.CURRENT_USER_PRINCIPAL)]
+            if not found or not self.inside(found[0]):
+                return ()
+            url = urljoin(self.url, found[0])
+            page = self._read(
+                self._request("PROPFIND", url, davxml.ADDRESS_PROPFIND, {"Depth": "0", **XML_HEADERS}), "PROPFIND addresses"
+            )
+        except Unavailable:
+            raise
+        except RemoteError:
+            return ()
+        addresses = (href for entry in page.entries for href in davxml.hrefs(entry, davxml.CALENDAR_USER_ADDRESS_SET))
+        return tuple(href[7:] for href in addresses if href[:7].lower() == "mailto:")
+
     def fetch(self, keys: Iterable[str]) -> Fetch:
         """The resources at ``keys``, in multiget batches.
 

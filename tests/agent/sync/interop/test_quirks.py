@@ -20,6 +20,7 @@ from agent.ics.importer import import_bytes
 from agent.services.invitations import answer, remember_address
 from agent.store.db import Store
 from agent.sync.accounts import MAX_REDIRECTS, WELL_KNOWN, connect, context_url
+from agent.sync.remote import RemoteCalendar
 from agent.sync.scheduling import go_ahead, quiet
 from tests.support.interop_server import ServerMissing
 
@@ -29,6 +30,7 @@ class _Redirects(ThreadingHTTPServer):
 
     location: str | None = None
     hits: list[tuple[str, str, str | None]]
+    pages: dict[str, str]  # path -> the multistatus a PROPFIND there answers
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -41,6 +43,14 @@ class _Handler(BaseHTTPRequestHandler):
         if self.path == WELL_KNOWN and self.server.location is not None:
             self.send_response(301)
             self.send_header("Location", self.server.location)
+        elif self.path in self.server.pages:
+            body = self.server.pages[self.path].encode()
+            self.send_response(207)
+            self.send_header("Content-Type", "application/xml; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
         elif self.path.startswith("/loop"):
             self.send_response(302)
             self.send_header("Location", f"/loop{len(self.server.hits)}")
@@ -57,6 +67,7 @@ class _Handler(BaseHTTPRequestHandler):
 def redirects() -> Iterator[_Redirects]:
     server = _Redirects(("127.0.0.1", 0), _Handler)
     server.hits = []
+    server.pages = {}
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield server
@@ -97,6 +108,33 @@ def test_a_redirect_loop_stops_after_a_few_hops(redirects: _Redirects) -> None:
 
 def test_no_well_known_address_leaves_the_url_alone(redirects: _Redirects) -> None:
     assert context_url(connect(_base(redirects), "alice", "secret")) is None
+
+
+def _page(path: str, prop: str) -> str:
+    return (
+        '<?xml version="1.0"?><D:multistatus xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">'
+        f"<D:response><D:href>{path}</D:href><D:propstat><D:prop>{prop}</D:prop>"
+        "<D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response></D:multistatus>"
+    )
+
+
+def test_sync_learns_the_user_s_addresses_from_the_principal(redirects: _Redirects) -> None:
+    redirects.pages["/cal/"] = _page("/cal/", "<D:current-user-principal><D:href>/p/bob/</D:href></D:current-user-principal>")
+    redirects.pages["/p/bob/"] = _page(
+        "/p/bob/",
+        "<C:calendar-user-address-set><D:href>MAILTO:bob@example.com</D:href><D:href>/p/bob/</D:href>"
+        "</C:calendar-user-address-set>",
+    )
+    remote = RemoteCalendar(connect(_base(redirects), "bob", "secret"), _base(redirects) + "/cal/")
+    assert remote.user_addresses() == ("bob@example.com",)
+
+
+def test_a_principal_on_another_host_is_not_asked(redirects: _Redirects) -> None:
+    principal = "<D:current-user-principal><D:href>http://elsewhere.example/p/bob/</D:href></D:current-user-principal>"
+    redirects.pages["/cal/"] = _page("/cal/", principal)
+    remote = RemoteCalendar(connect(_base(redirects), "bob", "secret"), _base(redirects) + "/cal/")
+    assert remote.user_addresses() == ()
+    assert [path for _, path, _ in redirects.hits] == ["/cal/"]
 
 
 # ---- the user's own ATTENDEE line --------------------------------------------------------------
