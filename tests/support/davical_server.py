@@ -124,6 +124,7 @@ def _check_installed() -> Path:
         DAVICAL / "htdocs" / "caldav.php",
         DAVICAL / "dba" / "create-database.sh",
         AWL / "dba" / "awl-tables.sql",
+        Path("/etc/davical"),  # the package's; the router's path to this folder's config starts there
     ]
     bin_dir = _postgres_bin()
     if bin_dir is None or any(not p.exists() for p in pieces):
