@@ -1,11 +1,11 @@
 """A real DAViCal for the interop tests (issue 31, item 5), started on 127.0.0.1 from Debian's packages.
 
-DAViCal is PHP over PostgreSQL. Everything runs from temporary folders and nothing under /etc is
-read or written: a throw-away PostgreSQL cluster (``initdb``, then ``postgres`` listening on a
+DAViCal is PHP over PostgreSQL. Everything runs from temporary folders; nothing under /etc is
+written and no DAViCal config there is read: a throw-away PostgreSQL cluster (``initdb``, then ``postgres`` listening on a
 Unix socket only, no TCP port), DAViCal's database made by its own ``create-database.sh``, the
 users made by the functions DAViCal's admin page calls, and PHP's built-in web server in front.
 
-Two things make DAViCal run from a test folder, both recorded in /work/notes/davical-results.md:
+Two things make DAViCal run from a test folder:
 
 - DAViCal reads ``/etc/davical/<SERVER_NAME>-conf.php`` (no environment variable names another
   file). The router hands it a SERVER_NAME of ``../../…/<folder>/richeng``, so that path resolves
