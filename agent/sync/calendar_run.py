@@ -353,8 +353,26 @@ class CalendarSync:
         except Gone:
             self._conflict(item.uid, item.href, rows, None, None)
             return
-        self.items.put(item.uid, item.href, etag, local_hash(rows), canonical_hash(rows))
+        self._settle(item.uid, item.href, rows, etag)
         self.report.pushed += 1
+
+    def _settle(self, uid: str, key: str, rows: list[LocalRow], etag: str | None) -> None:
+        """Record what the server holds after our PUT. An answer without an ETag says the server
+        stored something else than what was sent (RFC 4791 5.3.4): DAViCal, on an organizer's
+        move, sets every attendee back to NEEDS-ACTION in the organizer's own copy. That copy is
+        read now and taken as a pull would take it, so the user's next change (a delete right
+        after) is not a conflict with the server's own rewrite."""
+        if etag is None:
+            current = self.remote.get(key)
+            resource = parse_resource(current.text, key) if current is not None else None
+            if current is not None and resource is not None and not resource.problem and resource.uid == uid:
+                if resource.canonical == canonical_hash(rows):
+                    self.items.put(uid, key, current.etag, local_hash(rows), resource.canonical)
+                else:
+                    with self.engine.store.transaction():
+                        self._take_server(uid, key, current.etag, resource)
+                return
+        self.items.put(uid, key, etag, local_hash(rows), canonical_hash(rows))
 
     def _after_stale(self, item: SyncItem, rows: list[LocalRow], body: bytes) -> None:
         """Someone wrote since we last looked: fetch their version and decide as a pull would."""

@@ -45,18 +45,24 @@ DAVICAL = Path("/usr/share/davical")
 AWL = Path("/usr/share/awl")
 INSTALL = "sudo apt-get install davical postgresql"
 STARTUP_TIMEOUT_S = 30.0
-PASSWORDS = {user: f"{user} secret 1" for user in USERS}
+# Made with DAViCal's documented ``$c->default_collections`` (calendar and addresses only), so
+# DAViCal makes their inbox and outbox itself, on first use, as scheduling collections. USERS are
+# made as its admin page makes them with the compiled-in defaults: inbox and outbox as plain
+# calendars, which is what breaks scheduling (``NOTES``).
+OWN_BOX_USERS = ("carol", "dave")
+PASSWORDS = {user: f"{user} secret 1" for user in (*USERS, *OWN_BOX_USERS)}
 DB_NAME = "davical"
 
 # Server bugs the client cannot mend, by interop case (tests/agent/sync/interop/test_interop.py ``_known``).
 NOTES = {
-    "attendee_upload": "DAViCal 1.1.12 with libawl-php 0.64 (Debian 12) answers HTTP 500 to any upload"
-    " of an attendee's copy of an invitation (an answer, or only a reminder added): it always"
-    " writes a REPLY for the organizer (do_scheduling_reply, whatever SCHEDULE-AGENT says), and"
-    " AWL's vCalendar::GetItip() fills that REPLY's attendee list with the return value of"
-    " vProperty::ClearParameters(), which returns nothing, so WriteCalendarAttendees() calls"
-    " Value() on null (WritableCollection.php:401). Nothing is stored; POSTing a METHOD:REPLY"
-    " to the outbox reaches the same code. Richeng keeps bob's change and reports the error.",
+    "attendee_upload": "DAViCal 1.1.12 + libawl-php 0.64 (Debian 12) with users made by its admin page"
+    " and its compiled-in defaults answers HTTP 500 to any upload of an attendee's copy (an answer,"
+    " or only a reminder added): it writes a REPLY into the organizer's inbox whatever SCHEDULE-AGENT"
+    " says; that inbox was made as a plain calendar (CreateHomeCollections, home_in_calendar_name"
+    " '.in'), so DAViCal indexes the REPLY's attendees, and AWL's GetItip() left a null there"
+    " (vProperty::ClearParameters() returns nothing): Value() on null, WritableCollection.php:401."
+    " Nothing is stored; Richeng keeps the answer and reports the error. With DAViCal's documented"
+    " default_collections (no .in/.out made up front) the same flow passes: test_davical_smoke.py.",
 }
 
 # Runs for every request: DAViCal's config comes from the test's folder (see the module's
@@ -78,7 +84,9 @@ require DAVICAL_HTDOCS . '/caldav.php';
 """
 
 # The users, made as DAViCal's admin page makes them (inc/ui/principal-edit.php): the principal,
-# then its home collections (calendar, .in, .out, addresses) and default relationships.
+# then its home collections and default relationships. argv[1]: USERS, with the compiled-in
+# collections (calendar, .in, .out, addresses); argv[2]: OWN_BOX_USERS, with the documented
+# default_collections (calendar, addresses).
 _MAKE_USERS = """<?php
 $_SERVER['SERVER_NAME'] = str_repeat('../', 32) . ltrim(getenv('RICHENG_DAVICAL_CONF'), '/');
 $_SERVER['SCRIPT_NAME'] = '/setup.php';
@@ -88,7 +96,12 @@ $_SERVER['SERVER_PORT'] = '80';
 chdir(DAVICAL_HTDOCS);
 require './always.php';
 require_once 'auth-functions.php';
-foreach (json_decode($argv[1], true) as $user => $password) {
+foreach (array(json_decode($argv[1], true), json_decode($argv[2], true)) as $layout => $users) {
+ if ($layout == 1) {
+   $c->default_collections = array(array('type' => 'calendar', 'name' => 'calendar'),
+                                   array('type' => 'addressbook', 'name' => 'addresses'));
+ }
+ foreach ($users as $user => $password) {
   $principal = new Principal('username', $user);
   $principal->Create(array('username' => $user, 'password' => '**' . $password, 'fullname' => ucfirst($user),
                            'displayname' => ucfirst($user), 'email' => $user . '@example.com'));
@@ -96,6 +109,7 @@ foreach (json_decode($argv[1], true) as $user => $password) {
     fwrite(STDERR, "could not make $user: " . implode('; ', $c->messages) . "\\n");
     exit(1);
   }
+ }
 }
 """
 
@@ -308,7 +322,8 @@ def running_davical(folder: Path) -> Iterator[InteropServer]:
         router.write_text(_ROUTER.replace("<?php\n", define, 1), encoding="utf-8")
         make_users.write_text(_MAKE_USERS.replace("<?php\n", define, 1), encoding="utf-8")
         php_env = {**_clean_env(), "RICHENG_DAVICAL_CONF": str(folder / "richeng")}
-        _run(["php", str(make_users), json.dumps(PASSWORDS)], deadline, "making the users", env=php_env)
+        by_layout = [json.dumps({u: PASSWORDS[u] for u in users}) for users in (USERS, OWN_BOX_USERS)]
+        _run(["php", str(make_users), *by_layout], deadline, "making the users", env=php_env)
 
         port = free_port()
         host_url = f"http://127.0.0.1:{port}/"

@@ -135,6 +135,56 @@ def test_an_answer_davical_refuses_with_its_500_is_kept_and_reported_and_nothing
         bob.close()
 
 
+@on_davical
+def test_with_davicals_own_inbox_and_outbox_an_invitation_is_answered_moved_and_cancelled(
+    davical: InteropServer,
+) -> None:
+    """The interop scheduling case on users whose inbox and outbox DAViCal made itself (its
+    documented default_collections: ``davical_server.OWN_BOX_USERS``): carol invites dave, dave
+    accepts in Richeng and carol's copy says ACCEPTED; carol's move reaches dave's copy; her
+    delete cancels it. On alice and bob (inbox as a plain calendar) the answer gets a 500 and the
+    delete would too, which is what ``NOTES`` says."""
+    from agent.services.editing import EventDraft
+    from agent.services.invitations import answer, remember_address
+    from agent.store.components import parse_component
+    from agent.store.fields import Person, read
+    from tests.support.davical_server import email
+
+    carol = Device(davical.login("carol"), davical.url + "carol/calendar/", calendar="Carol")  # type: ignore[arg-type]
+    dave = Device(davical.login("dave"), davical.url + "dave/calendar/", calendar="Dave")  # type: ignore[arg-type]
+    try:
+        remember_address(carol.store, carol.profile_id, email("carol"))
+        remember_address(dave.store, dave.profile_id, email("dave"))
+        invitees = (Person(email("dave"), "Dave"),)
+        draft = EventDraft("Review 评审", at(9, 10), at(9, 11), carol.calendar_id, attendees=invitees, send_invitations=True)
+        uid = carol.edit.create(draft).created[0].uid
+        assert carol.sync().pushed == 1  # type: ignore[attr-defined]
+        assert dave.sync().pulled == 1  # type: ignore[attr-defined]  # the server put it in dave's calendar
+        answer(dave.store, dave.profile_id, uid, "", email("dave"), "ACCEPTED")
+        accepted = dave.sync()
+        assert (accepted.pushed, accepted.errors) == (1, []), accepted.to_json()  # type: ignore[attr-defined]
+        carol.sync()
+        row = carol.edit.repo.row(uid, "")
+        assert row is not None
+        people = {p.email: p.partstat for p in read(parse_component(row["ics"]), "attendees")}  # type: ignore[union-attr]
+        assert people[email("dave")] == "ACCEPTED"
+
+        moved = EventDraft("Review 评审", at(10, 14), at(10, 15), carol.calendar_id, attendees=None, send_invitations=True)
+        carol.edit.replace(uid, moved)
+        assert carol.sync().pushed == 1  # type: ignore[attr-defined]
+        dave.sync()
+        assert dave.events()[(uid, "")][1:] == carol.events()[(uid, "")][1:]  # the new time, in dave's copy
+
+        carol.remove(uid)
+        cancelled = carol.sync()
+        assert (cancelled.pushed, cancelled.errors) == (1, []), cancelled.to_json()  # type: ignore[attr-defined]
+        dave.sync()
+        assert (uid, "") not in dave.events()
+    finally:
+        carol.close()
+        dave.close()
+
+
 def test_the_server_is_stopped_and_its_database_removed_afterwards(tmp_path_factory: pytest.TempPathFactory) -> None:
     import urllib.error
     import urllib.request
