@@ -9,9 +9,12 @@ cannot apply on a server skips with the reason the server's ``notes`` give.
 from __future__ import annotations
 
 import contextlib
+import io
+import json
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -20,8 +23,6 @@ from agent.ics.importer import import_bytes
 from agent.store.components import parse_component
 from agent.store.fields import read
 from agent.store.read_only import ReadOnlyCalendarError
-from agent.sync.accounts import AccountService
-from agent.sync.secrets import MemorySecrets, keyring_user
 from tests.support.caldav_server import Device
 from tests.support.interop_server import InteropServer
 
@@ -214,17 +215,26 @@ def test_concurrent_edits_become_a_conflict_with_both_versions_kept(pair: tuple[
 # ---- (f) /.well-known/caldav from the bare host -------------------------------------------------------
 
 
-def test_well_known_discovery_from_the_bare_host_finds_the_calendars(interop: InteropServer) -> None:
+def test_well_known_discovery_from_the_bare_host_finds_the_calendars(
+    interop: InteropServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``richeng sync add-account http://host:port/ --user alice`` lists alice's calendars,
+    and the mapped one syncs (RFC 6764: ``/.well-known/caldav`` names where CalDAV lives)."""
+    from agent.cli.main import main
+
     made = interop.new_calendar("alice", "Discovered 发现")
-    device = Device(interop.login("alice"), made)
-    try:
-        secrets = MemorySecrets({keyring_user(interop.host_url, "alice"): interop.passwords["alice"]})
-        accounts = AccountService(device.store, device.profile_id, secrets)
-        account = accounts.add(interop.host_url, "alice", name="bare host")
-        found = {info.url.rstrip("/"): info.name for info in accounts.discover(account)}
-    finally:
-        device.close()
-    assert found.get(made.rstrip("/")) == "Discovered 发现", found
+    monkeypatch.setenv("RICHENG_CALDAV_KEYRING", "0")
+    monkeypatch.setenv("RICHENG_CALDAV_PASSWORD", interop.passwords["alice"])
+    monkeypatch.setattr("sys.stdin", io.StringIO(interop.passwords["alice"] + "\n"))
+    db = str(tmp_path / "richeng.sqlite3")
+    code = main(["--db", db, "--json", "sync", "add-account", interop.host_url, "--user", "alice",
+                 "--name", "bare", "--password-stdin", "--map", "Discovered 发现=发现"])  # fmt: skip
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    found = {c["url"].rstrip("/"): c for c in json.loads(out)["calendars"]}
+    assert found[made.rstrip("/")]["mapped_to"] == "发现", found
+    assert main(["--db", db, "--json", "sync", "run"]) == 0, capsys.readouterr().err
+    assert json.loads(capsys.readouterr().out)["errors"] == []
 
 
 # ---- (g) a calendar shared read-only ---------------------------------------------------------------
