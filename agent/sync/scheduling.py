@@ -25,9 +25,9 @@ event (``resources._canonical_lines`` leaves both out), so it is never a change 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
-from agent.services.invitations import SEND_KEY
+from agent.services.invitations import SEND_KEY, my_addresses
 from agent.services.settings import SettingsService
 from agent.store.db import Store
 from agent.store.fields import bare_address
@@ -39,6 +39,16 @@ _FOLD = re.compile(rb"\r?\n[ \t]")
 def go_ahead(store: Store, profile_id: int) -> frozenset[str]:
     """The UIDs the user chose to send invitations for."""
     return frozenset(str(uid) for uid in SettingsService(store, profile_id).get(SEND_KEY) or [])
+
+
+def for_upload(store: Store, profile_id: int, uid: str, body: bytes, server_addresses: Callable[[], Iterable[str]]) -> bytes:
+    """``body`` as one upload outside a sync run sends it (a conflict kept as "local"): the
+    same rule as every sync upload (``calendar_run``), the user's addresses asked of the
+    server only when the body names attendees."""
+    send = uid in go_ahead(store, profile_id)
+    if send or b"ATTENDEE" not in body.upper():
+        return quiet(body, send)
+    return quiet(body, False, (*my_addresses(store, profile_id), *server_addresses()))
 
 
 def quiet(body: bytes, send: bool, mine: Iterable[str] = ()) -> bytes:
@@ -144,4 +154,4 @@ def _address(value: bytes) -> str:
     return bare_address(value.decode("utf-8", "replace")).casefold()
 
 
-__all__ = ["go_ahead", "others_as", "quiet"]
+__all__ = ["for_upload", "go_ahead", "others_as", "quiet"]

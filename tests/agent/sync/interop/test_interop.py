@@ -466,3 +466,32 @@ def test_an_imported_invitation_answered_in_richeng_uploads_without_a_conflict(i
         assert (again.pulled, again.pushed, again.conflicts) == (0, 0, 0), again.to_json()  # type: ignore[attr-defined]
     finally:
         bob.close()
+
+
+def test_a_conflict_kept_as_local_schedules_no_one_without_the_go_ahead(interop: InteropServer) -> None:
+    """Keeping one's own side of a conflict uploads the event again: the quiet rule holds
+    there too (it used to upload the bare event, and the server invited everyone)."""
+    from agent.services.invitations import remember_address
+
+    _scheduling(interop)
+    alice_address, bob_address = _address(interop, "alice"), _address(interop, "bob")
+    url = interop.new_calendar("alice", "Planning")
+    a, b = Device(interop.login("alice"), url), Device(interop.login("alice"), url)
+    try:
+        for device in (a, b):
+            remember_address(device.store, device.profile_id, alice_address)
+        uid = _invite(a, bob_address, send=False)
+        _round_trip(a, b)
+        # ``a`` made the event: its stored copy has no marker of the server's, as a new one has not.
+        a.retitle(uid, "Design review (A)")
+        b.retitle(uid, "Design review (B)")
+        assert b.sync().pushed == 1  # type: ignore[attr-defined]
+        assert a.sync().new_conflicts == 1  # type: ignore[attr-defined]
+        (conflict,) = a.engine.conflicts()
+        a.engine.resolve(conflict.id, "local")
+        assert _server_titles(interop, "alice", url) == {"Design review (A)"}
+        _known(interop, "schedule_quiet", _find_uid(interop, "bob", uid) != [])
+        assert _find_uid(interop, "bob", uid) == []
+    finally:
+        a.close()
+        b.close()
