@@ -36,7 +36,7 @@ from agent.sync.resources import (
     parse_resource,
     resource_name,
 )
-from agent.sync.scheduling import go_ahead, quiet
+from agent.sync.scheduling import go_ahead, others_as, quiet
 from agent.sync.state import ItemStore, LocalCalendar, SyncItem
 
 APPLY_BATCH = 50  # resources written per transaction: bounds how long the UI waits for the store (~0.2 s)
@@ -288,9 +288,12 @@ class CalendarSync:
         send = uid in self.send
         if send or b"ATTENDEE" not in body.upper():
             return quiet(body, send)
+        return quiet(body, False, self._addresses())
+
+    def _addresses(self) -> tuple[str, ...]:
         if self._mine is None:
             self._mine = (*my_addresses(self.engine.store, self.engine.profile_id), *self.remote.user_addresses())
-        return quiet(body, False, self._mine)
+        return self._mine
 
     def _create(self, uid: str, rows: list[LocalRow]) -> None:
         key = self.remote.key_for_name(resource_name(uid))
@@ -385,7 +388,7 @@ class CalendarSync:
             raise RemoteError("sync.copy_unreadable", problem=resource.problem)
         if resource.canonical == item.remote_hash and current.etag:  # their write changed nothing
             try:
-                etag = self.remote.update(item.href, body, current.etag)
+                etag = self._update_again(item.href, body, current)
             except Stale:
                 self._conflict(item.uid, item.href, rows, current.text, current.etag)
                 return
@@ -395,6 +398,19 @@ class CalendarSync:
             self.items.put(item.uid, item.href, current.etag, local_hash(rows), resource.canonical)
         else:
             self._conflict(item.uid, item.href, rows, current.text, current.etag)
+
+    def _update_again(self, href: str, body: bytes, current: Fetched) -> str | None:
+        """The update once more on the current ETag. Refused again although nothing moved:
+        the server refuses the content, not a stale copy; a server that lets an attendee
+        change nothing but their own ATTENDEE line (Xandikos) takes it with its own lines for
+        everyone else back (``scheduling.others_as``); one more try, then the conflict as before."""
+        try:
+            return self.remote.update(href, body, current.etag or "")
+        except Stale:
+            theirs = others_as(body, current.text, self._addresses()) if b"ATTENDEE" in body.upper() else None
+            if theirs is None:
+                raise
+            return self.remote.update(href, theirs, current.etag or "")
 
     def _delete(self, item: SyncItem) -> None:
         current: Fetched | None = None

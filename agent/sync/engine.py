@@ -24,6 +24,7 @@ from agent.sync.remote import RemoteCalendar
 from agent.sync.remote_errors import Gone, RemoteError, Stale, describe_failure
 from agent.sync.report import SyncProblem, SyncReport
 from agent.sync.resources import build_resource, canonical_hash, local_hash, parse_resource
+from agent.sync.scheduling import for_upload
 from agent.sync.secrets import Secrets
 from agent.sync.state import ItemStore, LocalCalendar
 from agent.sync.transport import DEFAULT_LIMITS, Limits, bound
@@ -165,7 +166,7 @@ class SyncEngine:
             items.drop(conflict.uid)
             self.conflict_store.close(conflict.id, "local")
             return changes
-        body = build_resource(rows)
+        body = for_upload(self.store, self.profile_id, conflict.uid, build_resource(rows), remote.user_addresses)
         etag = remote.create(conflict.href, body) if current is None else remote.update(conflict.href, body, current.etag or "*")
         items.put(conflict.uid, conflict.href, etag, local_hash(rows), canonical_hash(rows))
         self.conflict_store.close(conflict.id, "local", body.decode())

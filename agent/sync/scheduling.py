@@ -25,9 +25,9 @@ event (``resources._canonical_lines`` leaves both out), so it is never a change 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
-from agent.services.invitations import SEND_KEY
+from agent.services.invitations import SEND_KEY, my_addresses
 from agent.services.settings import SettingsService
 from agent.store.db import Store
 from agent.store.fields import bare_address
@@ -39,6 +39,16 @@ _FOLD = re.compile(rb"\r?\n[ \t]")
 def go_ahead(store: Store, profile_id: int) -> frozenset[str]:
     """The UIDs the user chose to send invitations for."""
     return frozenset(str(uid) for uid in SettingsService(store, profile_id).get(SEND_KEY) or [])
+
+
+def for_upload(store: Store, profile_id: int, uid: str, body: bytes, server_addresses: Callable[[], Iterable[str]]) -> bytes:
+    """``body`` as one upload outside a sync run sends it (a conflict kept as "local"): the
+    same rule as every sync upload (``calendar_run``), the user's addresses asked of the
+    server only when the body names attendees."""
+    send = uid in go_ahead(store, profile_id)
+    if send or b"ATTENDEE" not in body.upper():
+        return quiet(body, send)
+    return quiet(body, False, (*my_addresses(store, profile_id), *server_addresses()))
 
 
 def quiet(body: bytes, send: bool, mine: Iterable[str] = ()) -> bytes:
@@ -68,6 +78,66 @@ def quiet(body: bytes, send: bool, mine: Iterable[str] = ()) -> bytes:
     return b"".join(out)
 
 
+def others_as(body: bytes, server_text: str, mine: Iterable[str]) -> bytes | None:
+    """``body`` with the ORGANIZER and every ATTENDEE but the user's own written as the
+    server's copy writes them; None when that changes nothing or the server's copy does
+    not name each of them once.
+
+    For a server that refuses an attendee's upload in which anything but their own ATTENDEE
+    line differs from its copy (Xandikos 0.4.10: 412 ``CALDAV:attendee-allowed``, "attendees
+    may only modify their own ATTENDEE entry"): our SCHEDULE-AGENT marker, added or left out,
+    and the parameters Richeng writes out (ROLE) are such differences. Such a server does not
+    honour the marker anyway (it schedules regardless), so its own lines back change nothing
+    in what it does with the upload."""
+    own = {bare_address(address).casefold() for address in mine}
+    theirs: dict[tuple[bytes, str], set[bytes]] = {}
+    unfolded = _FOLD.sub(b"", server_text.encode("utf-8"))
+    for line in unfolded.split(b"\n"):
+        name = line.split(b";", 1)[0].split(b":", 1)[0].upper()
+        if name in (b"ORGANIZER", b"ATTENDEE"):
+            theirs.setdefault(_key(name, line.rstrip(b"\r")), set()).add(line.rstrip(b"\r"))
+    out: list[bytes] = []
+    position = 0
+    for match in _PEOPLE_LINE.finditer(body):
+        end = body.find(b"\n", match.start())
+        while end != -1 and body[end + 1 : end + 2] in (b" ", b"\t"):
+            end = body.find(b"\n", end + 1)
+        stop = len(body) if end == -1 else end
+        if body[stop - 1 : stop] == b"\r":
+            stop -= 1
+        name = match.group(1).upper()
+        key = _key(name, _FOLD.sub(b"", body[match.start() : stop]))
+        if name == b"ATTENDEE" and key[1] in own:
+            continue
+        found = theirs.get(key, set())
+        if len(found) != 1:
+            return None
+        out += [body[position : match.start()], _fold(next(iter(found)))]
+        position = stop
+    out.append(body[position:])
+    changed = b"".join(out)
+    return changed if changed != body else None
+
+
+def _key(name: bytes, logical: bytes) -> tuple[bytes, str]:
+    return name, "" if name == b"ORGANIZER" else _address(_split(logical)[1])
+
+
+def _fold(line: bytes) -> bytes:
+    """One content line folded at 75 octets (RFC 5545 3.1), never inside a UTF-8 character."""
+    text = line.decode("utf-8", "replace")
+    parts: list[bytes] = []
+    current = b""
+    for char in text:
+        encoded = char.encode("utf-8")
+        if len(current) + len(encoded) > (75 if not parts else 74):
+            parts.append(current)
+            current = b""
+        current += encoded
+    parts.append(current)
+    return b"\r\n ".join(parts)
+
+
 def _split(logical: bytes) -> tuple[bytes, bytes]:
     """A content line's name and parameters, and its value: the first colon outside a
     quoted parameter value (``SENT-BY="mailto:..."`` holds one) ends the parameters."""
@@ -84,4 +154,4 @@ def _address(value: bytes) -> str:
     return bare_address(value.decode("utf-8", "replace")).casefold()
 
 
-__all__ = ["go_ahead", "quiet"]
+__all__ = ["for_upload", "go_ahead", "others_as", "quiet"]

@@ -21,7 +21,7 @@ from agent.services.invitations import answer, remember_address
 from agent.store.db import Store
 from agent.sync.accounts import MAX_REDIRECTS, WELL_KNOWN, connect, context_url
 from agent.sync.remote import RemoteCalendar
-from agent.sync.scheduling import go_ahead, quiet
+from agent.sync.scheduling import go_ahead, others_as, quiet
 from tests.support.interop_server import ServerMissing
 
 
@@ -195,3 +195,35 @@ def test_without_cyrus_installed_the_cases_skip_with_the_install_line(monkeypatc
         "Cyrus IMAP",
         "sudo apt-get install cyrus-imapd cyrus-caldav cyrus-admin sasl2-bin",
     )
+
+
+# ---- a server that lets an attendee change only their own line ------------------------------
+
+
+OURS = (
+    b"BEGIN:VEVENT\r\nUID:r\r\nORGANIZER;CN=Zed:mailto:zed@example.org\r\n"
+    b"ATTENDEE;PARTSTAT=ACCEPTED;ROLE=REQ-PARTICIPANT:mailto:bob@example.com\r\n"
+    b"ATTENDEE;PARTSTAT=NEEDS-ACTION;ROLE=REQ-PARTICIPANT:mailto:yan@example.org\r\nEND:VEVENT\r\n"
+)
+THEIRS = (
+    "BEGIN:VEVENT\r\nUID:r\r\nORGANIZER;CN=Zed;SCHEDULE-AGENT=CLIENT:mailto:zed@example.org\r\n"
+    "ATTENDEE;PARTSTAT=NEEDS-ACTION;RSVP=TRUE:mailto:bob@example.com\r\n"
+    "ATTENDEE;CN=燕子 Yan;PARTSTAT=NEEDS-ACTION;SCHEDULE-AGENT=CLIENT:mailto:yan@exam\r\n ple.org\r\nEND:VEVENT\r\n"
+)
+
+
+def test_others_lines_go_back_as_the_server_has_them_the_user_s_own_stays_ours() -> None:
+    sent = others_as(OURS, THEIRS, ["bob@example.com"])
+    assert sent is not None
+    lines = sent.decode().replace("\r\n ", "").splitlines()
+    assert lines[2:5] == [
+        "ORGANIZER;CN=Zed;SCHEDULE-AGENT=CLIENT:mailto:zed@example.org",
+        "ATTENDEE;PARTSTAT=ACCEPTED;ROLE=REQ-PARTICIPANT:mailto:bob@example.com",  # the answer
+        "ATTENDEE;CN=燕子 Yan;PARTSTAT=NEEDS-ACTION;SCHEDULE-AGENT=CLIENT:mailto:yan@example.org",
+    ]
+    assert all(len(line) <= 75 for line in sent.split(b"\r\n")), "long lines are folded"
+
+
+def test_others_as_gives_up_when_the_server_does_not_name_someone() -> None:
+    assert others_as(OURS, THEIRS.replace("yan@exam\r\n ple.org", "other@example.org"), ["bob@example.com"]) is None
+    assert others_as(OURS, OURS.decode(), ["bob@example.com"]) is None  # nothing would change
