@@ -366,7 +366,10 @@ class CalendarSync:
         read now and taken as a pull would take it, so the user's next change (a delete right
         after) is not a conflict with the server's own rewrite."""
         if etag is None:
-            current = self.remote.get(key)
+            try:
+                current = self.remote.get(key)
+            except RemoteError:  # the write is done: recorded as sent, the next listing says the rest
+                current = None
             resource = parse_resource(current.text, key) if current is not None else None
             if current is not None and resource is not None and not resource.problem and resource.uid == uid:
                 if resource.canonical == canonical_hash(rows):

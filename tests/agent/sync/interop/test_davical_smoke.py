@@ -185,6 +185,40 @@ def test_with_davicals_own_inbox_and_outbox_an_invitation_is_answered_moved_and_
         dave.close()
 
 
+@on_davical
+def test_a_rewritten_copy_that_cannot_be_read_back_leaves_the_upload_done(davical: InteropServer) -> None:
+    """DAViCal answers an organizer's move without an ETag; reading its copy back then fails
+    (a 500 from a proxy in front): the move was still sent, so the run reports no error."""
+    from agent.services.editing import EventDraft
+    from agent.services.invitations import remember_address
+    from agent.store.fields import Person
+    from tests.support.davical_server import email
+    from tests.support.fault_proxy import Fault, FaultProxy
+    from tests.support.interop_server import Login
+
+    proxy = FaultProxy(davical.host_url)
+    calendar = davical.new_calendar("carol", "Proxied").replace(davical.host_url, proxy.url)
+    carol = Device(Login(proxy.url + "caldav.php/", "carol", davical.passwords["carol"]), calendar)  # type: ignore[arg-type]
+    try:
+        remember_address(carol.store, carol.profile_id, email("carol"))
+        invitees = (Person(email("dave"), "Dave"),)
+        draft = EventDraft("Plan 计划", at(11, 10), at(11, 11), carol.calendar_id, attendees=invitees, send_invitations=True)
+        uid = carol.edit.create(draft).created[0].uid
+        assert carol.sync().pushed == 1  # type: ignore[attr-defined]
+        moved = EventDraft("Plan 计划", at(12, 10), at(12, 11), carol.calendar_id, send_invitations=True)
+        carol.edit.replace(uid, moved)
+        proxy.inject(Fault(frozenset({"GET"}), "500"))
+        report = carol.sync()
+        assert (report.pushed, report.errors) == (1, []), report.to_json()  # type: ignore[attr-defined]
+        assert proxy.hits == [("GET", "500")]  # the read-back was tried, and failed
+        proxy.inject(None)
+        quiet = carol.sync()
+        assert (quiet.pushed, quiet.conflicts, quiet.errors) == (0, 0, []), quiet.to_json()  # type: ignore[attr-defined]
+    finally:
+        carol.close()
+        proxy.close()
+
+
 def test_the_server_is_stopped_and_its_database_removed_afterwards(tmp_path_factory: pytest.TempPathFactory) -> None:
     import urllib.error
     import urllib.request
