@@ -8,6 +8,7 @@ calendar's run with one error: every further request would fail the same way.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Generator
 from contextlib import suppress
@@ -20,6 +21,7 @@ from agent.store.db import Store
 from agent.sync.accounts import Account, AccountService, Mapping, SyncError
 from agent.sync.calendar_run import CalendarSync
 from agent.sync.conflicts import Conflict, ConflictStore
+from agent.sync.inbox import apply_replies
 from agent.sync.remote import RemoteCalendar
 from agent.sync.remote_errors import Gone, RemoteError, Stale, describe_failure
 from agent.sync.report import SyncProblem, SyncReport
@@ -28,6 +30,8 @@ from agent.sync.scheduling import for_upload
 from agent.sync.secrets import Secrets
 from agent.sync.state import ItemStore, LocalCalendar
 from agent.sync.transport import DEFAULT_LIMITS, Limits, bound
+
+log = logging.getLogger(__name__)
 
 KEEP = ("local", "server")
 
@@ -84,7 +88,8 @@ class SyncEngine:
                 code, params = describe_failure(exc)
                 report.errors.append(SyncProblem.of(acct.name, None, None, code, **params))
                 continue
-            for mapping in self.accounts.mappings(acct):
+            mappings = self.accounts.mappings(acct)
+            for mapping in mappings:
                 yield f"{acct.name} · {mapping.calendar_name}"
                 try:
                     remote = self.remote_for(client, mapping)
@@ -93,6 +98,8 @@ class SyncEngine:
                 except Exception as exc:  # reported; the next calendar still syncs
                     code, params = describe_failure(exc)
                     report.errors.append(SyncProblem.of(acct.name, mapping.calendar_name, None, code, **params))
+            if mappings:
+                self._replies(client, mappings[0].remote_url, acct.name)
             self.accounts.record_run(
                 acct,
                 {
@@ -104,6 +111,14 @@ class SyncEngine:
         report.conflicts = len(self.conflict_store.open())
         self._deadline = None
         return report
+
+    def _replies(self, client: Any, calendar_url: str, account: str) -> None:
+        """Attendees' answers left in the schedule inbox (``inbox``): best effort, after the
+        calendars, never a failure of the run (a server without an inbox does not schedule)."""
+        try:
+            apply_replies(self, client, calendar_url, account)
+        except Exception as exc:  # the calendars are synced; answers wait for the next run
+            log.info("schedule inbox of %s: %s", account, describe_failure(exc)[0])
 
     # ---- conflicts -------------------------------------------------------------------------
 

@@ -309,23 +309,31 @@ class RemoteCalendar:
         does not say. Two PROPFINDs on this server's origin only; sync asks once a run, and
         only when an upload names people (``scheduling.quiet`` must know the user's line)."""
         try:
-            page = self._read(
-                self._request("PROPFIND", self.url, davxml.PRINCIPAL_PROPFIND, {"Depth": "0", **XML_HEADERS}),
-                "PROPFIND principal",
-            )
-            found = [href for entry in page.entries for href in davxml.hrefs(entry, davxml.CURRENT_USER_PRINCIPAL)]
-            if not found or not self.inside(found[0]):
-                return ()
-            url = urljoin(self.url, found[0])
-            page = self._read(
-                self._request("PROPFIND", url, davxml.ADDRESS_PROPFIND, {"Depth": "0", **XML_HEADERS}), "PROPFIND addresses"
-            )
+            hrefs = self._principal_hrefs(davxml.ADDRESS_PROPFIND, davxml.CALENDAR_USER_ADDRESS_SET)
         except Unavailable:
             raise
         except RemoteError:
             return ()
-        addresses = (href for entry in page.entries for href in davxml.hrefs(entry, davxml.CALENDAR_USER_ADDRESS_SET))
-        return tuple(href[7:] for href in addresses if href[:7].lower() == "mailto:")
+        return tuple(href[7:] for href in hrefs if href[:7].lower() == "mailto:")
+
+    def schedule_inbox(self) -> str | None:
+        """The URL of the principal's schedule inbox (RFC 6638 ``schedule-inbox-URL``) on this
+        server's origin, or None when it names none; a failed request raises."""
+        hrefs = self._principal_hrefs(davxml.INBOX_PROPFIND, davxml.SCHEDULE_INBOX_URL)
+        return urljoin(self.url, hrefs[0]) if hrefs and self.inside(hrefs[0]) else None
+
+    def _principal_hrefs(self, body: str, tag: str) -> list[str]:
+        """The hrefs in property ``tag`` of the ``current-user-principal`` (same origin only)."""
+        page = self._read(
+            self._request("PROPFIND", self.url, davxml.PRINCIPAL_PROPFIND, {"Depth": "0", **XML_HEADERS}), "PROPFIND principal"
+        )
+        found = [href for entry in page.entries for href in davxml.hrefs(entry, davxml.CURRENT_USER_PRINCIPAL)]
+        if not found or not self.inside(found[0]):
+            return []
+        page = self._read(
+            self._request("PROPFIND", urljoin(self.url, found[0]), body, {"Depth": "0", **XML_HEADERS}), "PROPFIND principal"
+        )
+        return [href for entry in page.entries for href in davxml.hrefs(entry, tag)]
 
     def fetch(self, keys: Iterable[str]) -> Fetch:
         """The resources at ``keys``, in multiget batches.
