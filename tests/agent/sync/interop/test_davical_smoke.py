@@ -2,7 +2,10 @@
 
 - the quick check: two devices on one DAViCal calendar converge after create, edit and delete;
 - DAViCal's quirks Richeng handles: discovery leaves out the inbox and outbox DAViCal lists as
-  calendars; an attendee's answer its 500 refuses (``davical_server.NOTES``) is kept and said;
+  calendars; a copy DAViCal rewrote after a PUT (answered without ETag) is read back and taken;
+  an attendee's answer its 500 refuses (``davical_server.NOTES``) is kept and said;
+- on users whose inbox and outbox DAViCal made itself (carol, dave) scheduling works end to end:
+  invite, accept (the organizer sees ACCEPTED), move, cancel;
 - the harness itself: the server stops, PostgreSQL too; a machine without it is told what to install.
 
 The tests on a running server share the package's DAViCal (``conftest.SERVERS``) and skip by name,
