@@ -12,7 +12,11 @@ the user's devices may still read it, and reading it again changes nothing; the 
 remembers what it read (``InboxState``), so an unchanged inbox costs one request a run.
 
 The inbox is found from the principal (``schedule-inbox-URL``) of a calendar already synced,
-on the same origin; a server that names none does not schedule, and the run goes on. The
+on the same origin; a server that names none does not schedule, and the run goes on. The same
+PROPFIND gives the principal's ``calendar-user-address-set``: the user's addresses (issue 31:
+"the account's (CalDAV principal) plus those set in Settings"), added to the Settings list, so
+an invitation the server delivers is seen as one even where the user name is no address
+(Cyrus: user ``bob``, address bob@example.com). The
 inbox is read with the same requests, deadline and caps as a calendar.
 """
 
@@ -23,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from agent.errors import UserFacingError
+from agent.services.invitations import remember_address
 from agent.store import journal_record
 from agent.sync.remote import RemoteCalendar
 from agent.sync.remote_errors import RemoteError, Unavailable
@@ -53,7 +58,10 @@ def apply_replies(engine: SyncEngine, client: Any, calendar_url: str, account_na
     limit = engine.limits.listing_entries
     try:
         if state.url is None:
-            state.url = RemoteCalendar(client, calendar_url, use_tokens=False, max_entries=limit).schedule_inbox() or ""
+            url, addresses = RemoteCalendar(client, calendar_url, use_tokens=False, max_entries=limit).scheduling()
+            state.url = url or ""
+            for address in addresses:  # the principal's addresses are the user's (issue 31's rule)
+                remember_address(engine.store, engine.profile_id, address)
         if not state.url:
             return 0
         inbox = RemoteCalendar(client, state.url, use_tokens=False, max_entries=limit)
