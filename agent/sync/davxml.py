@@ -48,7 +48,7 @@ ADDRESS_PROPFIND = (
 SCHEDULE_INBOX_URL = CALDAV + "schedule-inbox-URL"
 INBOX_PROPFIND = (
     _XML + '<D:propfind xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">'
-    "<D:prop><C:schedule-inbox-URL/></D:prop></D:propfind>"
+    "<D:prop><C:schedule-inbox-URL/><C:calendar-user-address-set/></D:prop></D:propfind>"
 )
 CTAG_PROPFIND = (
     _XML + '<D:propfind xmlns:D="DAV:" xmlns:CS="http://calendarserver.org/ns/"><D:prop><CS:getctag/></D:prop></D:propfind>'

@@ -21,7 +21,7 @@ from agent.store.db import Store
 from agent.sync.accounts import Account, AccountService, Mapping, SyncError
 from agent.sync.calendar_run import CalendarSync
 from agent.sync.conflicts import Conflict, ConflictStore
-from agent.sync.inbox import apply_replies
+from agent.sync.inbox import InboxState, apply_replies
 from agent.sync.remote import RemoteCalendar
 from agent.sync.remote_errors import Gone, RemoteError, Stale, describe_failure
 from agent.sync.report import SyncProblem, SyncReport
@@ -55,6 +55,7 @@ class SyncEngine:
         self._client_factory = client_factory or self.accounts.client
         self.limits = limits
         self._deadline: float | None = None
+        self._inboxes: dict[str, InboxState] = {}  # by the calendar its principal was found from
 
     def _client(self, account: Account) -> Any:
         """The account's client, every request bounded in time and size (``transport``)."""
@@ -116,7 +117,7 @@ class SyncEngine:
         """Attendees' answers left in the schedule inbox (``inbox``): best effort, after the
         calendars, never a failure of the run (a server without an inbox does not schedule)."""
         try:
-            apply_replies(self, client, calendar_url, account)
+            apply_replies(self, client, calendar_url, account, self._inboxes.setdefault(calendar_url, InboxState()))
         except Exception as exc:  # the calendars are synced; answers wait for the next run
             log.info("schedule inbox of %s: %s", account, describe_failure(exc)[0])
 

@@ -158,7 +158,9 @@ def running_cyrus(folder: Path) -> Iterator[InteropServer]:
     with _workspace(folder, as_root) as work:
         for sub in ("conf", "spool", "sieve", "run/proc", "run/lock", "run/socket"):
             (work / sub).mkdir(parents=True, exist_ok=True)
-        http_port, imap_port = free_port(), free_port()
+        http_port = imap_port = free_port()
+        while imap_port == http_port:  # each is free, but the two must differ
+            imap_port = free_port()
         (work / "imapd.conf").write_text(_config(work, "cyrus" if as_root else getpass.getuser()), encoding="utf-8")
         (work / "cyrus.conf").write_text(_services(work, http_port, imap_port), encoding="utf-8")
         passwords = {user: f"{user} horse" for user in USERS}
