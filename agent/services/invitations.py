@@ -148,7 +148,9 @@ def states(store: Store, profile_id: int, occurrences: Sequence[Occurrence]) -> 
 def answer(store: Store, profile_id: int, uid: str, recurrence_id: str, email: str, partstat: str) -> ChangeSet:
     """The user's answer (``partstat`` as ``email``) stored on the event (uid,
     recurrence_id), else its series; SEQUENCE and DTSTAMP stay the organizer's, so the
-    organizer's next update is still newer (docs/invitations.md)."""
+    organizer's next update is still newer (docs/invitations.md). Answering is the user's
+    go-ahead for the reply: on a scheduling server the next upload lets the server tell the
+    organizer (agent/sync/scheduling.py); without it the answer never left this device."""
     repo = EventRepo(store, profile_id)
     row = repo.row(uid, recurrence_id) or repo.row(uid, "")
     if row is None:
@@ -160,7 +162,9 @@ def answer(store: Store, profile_id: int, uid: str, recurrence_id: str, email: s
     ]
     write(component, "attendees", people)
     with store.transaction():
-        return repo.save(component, int(row["calendar_id"]), str(row["origin"]))
+        changes = repo.save(component, int(row["calendar_id"]), str(row["origin"]))
+    allow_sending(store, profile_id, uid)
+    return changes
 
 
 def drawn(store: Store, profile_id: int, occurrences: list[Occurrence]) -> list[Occurrence]:

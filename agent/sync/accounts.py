@@ -12,7 +12,7 @@ import builtins  # the class's own ``list`` method shadows the builtin in later 
 import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-from urllib.parse import unquote, urlsplit, urlunsplit
+from urllib.parse import unquote, urljoin, urlsplit, urlunsplit
 
 from agent.errors import NotFoundError, UserFacingError, ValidationError
 from agent.services.calendars import CalendarService
@@ -115,10 +115,75 @@ def connect(url: str, username: str, password: str | None) -> DAVClient:
     return bound(client, DEFAULT_LIMITS, None)
 
 
-def discover_calendars(client: Any) -> list[RemoteInfo]:
-    """The user's calendars via the principal's calendar-home-set (RFC 4791 discovery)."""
-    from caldav.lib import error as dav_error
+WELL_KNOWN = "/.well-known/caldav"
+MAX_REDIRECTS = 5
+_REDIRECTS = {301, 302, 303, 307, 308}
+_PRINCIPAL_PROPFIND = (
+    '<?xml version="1.0" encoding="utf-8"?><D:propfind xmlns:D="DAV:"><D:prop><D:current-user-principal/></D:prop></D:propfind>'
+)
 
+
+def context_url(client: Any) -> str | None:
+    """Where CalDAV lives on a server given by its bare host (RFC 6764 section 5): the
+    address ``/.well-known/caldav`` redirects to, or None when the account URL has a path
+    of its own or the server names no other place.
+
+    Cyrus (Fastmail's server) answers an anonymous PROPFIND on ``/`` with a 207 naming no
+    principal, so a client that starts there never even sends the password and finds no
+    calendar; its well-known address redirects to ``/dav/calendars``. The lookup goes
+    through the client's bounded session (the deadline and size caps of a sync), without
+    credentials, and follows at most ``MAX_REDIRECTS`` redirects on the same scheme and
+    host: a redirect elsewhere is not followed (the password would go with the next
+    request), as RFC 6764 section 8 asks.
+    """
+    start = urlsplit(str(client.url))
+    if start.path not in ("", "/"):
+        return None
+    url = urlunsplit((start.scheme, start.netloc, WELL_KNOWN, "", ""))
+    moved = False
+    for _ in range(MAX_REDIRECTS):
+        try:
+            response = client.session.request(
+                "PROPFIND", url, data=_PRINCIPAL_PROPFIND, allow_redirects=False,
+                headers={"Depth": "0", "Content-Type": "application/xml; charset=utf-8"},
+            )  # fmt: skip
+        except Exception:  # no well-known address: start where the user said
+            return None
+        location = response.headers.get("Location") if response.status_code in _REDIRECTS else None
+        if not location:
+            break
+        target = urlsplit(urljoin(url, location))
+        if (target.scheme, target.netloc) != (start.scheme, start.netloc):
+            break
+        url, moved = urlunsplit((target.scheme, target.netloc, target.path or "/", target.query, "")), True
+    return url if moved and urlsplit(url).path.rstrip("/") != WELL_KNOWN else None
+
+
+def scheduling_boxes(client: Any) -> set[str]:
+    """The URLs (unquoted, no trailing slash) of the principal's schedule inbox and outbox
+    (RFC 6638), which are not calendars to sync. DAViCal lists both among the user's
+    calendars: the users its admin page makes get ``.in`` and ``.out`` as plain calendar
+    collections. Mapped, the inbox would show every invitation a second time and the outbox
+    would take uploads. A server that names neither (it does not schedule) gives none."""
+    from caldav.elements import cdav
+
+    try:
+        principal = client.principal()
+        props = principal.get_properties([cdav.ScheduleInboxURL(), cdav.ScheduleOutboxURL()])
+    except Exception:  # not saying is not scheduling: nothing to leave out
+        return set()
+    return {unquote(urljoin(str(principal.url), str(href))).rstrip("/") for href in props.values() if href}
+
+
+def discover_calendars(client: Any) -> list[RemoteInfo]:
+    """The user's calendars via the principal's calendar-home-set (RFC 4791 discovery),
+    starting at the server's well-known context path when the account is a bare host."""
+    from caldav.lib import error as dav_error
+    from caldav.lib.url import URL
+
+    context = context_url(client)
+    if context is not None:
+        client.url = URL.objectify(context)
     try:
         calendars = client.principal().get_calendars()
     except dav_error.AuthorizationError:
@@ -128,8 +193,11 @@ def discover_calendars(client: Any) -> list[RemoteInfo]:
     except Exception as exc:  # connection refused, DNS, TLS: say which, on one line
         kind = "tls" if "ssl" in type(exc).__name__.lower() or "certificate" in str(exc).lower() else "unreachable"
         raise SyncError("sync.unreachable", kind=kind, url=str(client.url), error=type(exc).__name__, text=str(exc)) from None
+    boxes = scheduling_boxes(client)
     found = []
     for calendar in calendars:
+        if unquote(str(calendar.url)).rstrip("/") in boxes:
+            continue
         try:
             name = calendar.get_display_name() or ""
         except Exception:  # a nameless calendar is still a calendar

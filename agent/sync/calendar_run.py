@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from typing import Any, Protocol
 
+from agent.services.invitations import my_addresses
 from agent.store.db import Store
 from agent.sync.accounts import Account, AccountService, Mapping
 from agent.sync.conflicts import ConflictStore
@@ -35,7 +36,7 @@ from agent.sync.resources import (
     parse_resource,
     resource_name,
 )
-from agent.sync.scheduling import go_ahead, quiet
+from agent.sync.scheduling import go_ahead, others_as, quiet
 from agent.sync.state import ItemStore, LocalCalendar, SyncItem
 
 APPLY_BATCH = 50  # resources written per transaction: bounds how long the UI waits for the store (~0.2 s)
@@ -70,6 +71,7 @@ class CalendarSync:
         self.clean = True
         self._others: dict[str, tuple[Mapping, SyncItem]] | None = None  # other calendars' items, by UID
         self.send = go_ahead(engine.store, engine.profile_id)  # UIDs the user chose to send invitations for
+        self._mine: tuple[str, ...] | None = None  # the user's addresses, asked when first needed
 
     def _reload(self) -> None:
         items = self.items.all()
@@ -277,9 +279,25 @@ class CalendarSync:
             except RemoteError as exc:
                 self.problem(item.uid, "sync.delete_failed", text=str(exc))
 
+    def _quiet(self, uid: str, rows: list[LocalRow]) -> bytes:
+        """The resource to upload, marked so the server schedules no one without the user's
+        go-ahead; the user's own ATTENDEE line is left alone (``scheduling``), so who the
+        user is (Settings, the account, the server's principal) is asked the first time an
+        upload names people."""
+        body = build_resource(rows)
+        send = uid in self.send
+        if send or b"ATTENDEE" not in body.upper():
+            return quiet(body, send)
+        return quiet(body, False, self._addresses())
+
+    def _addresses(self) -> tuple[str, ...]:
+        if self._mine is None:
+            self._mine = (*my_addresses(self.engine.store, self.engine.profile_id), *self.remote.user_addresses())
+        return self._mine
+
     def _create(self, uid: str, rows: list[LocalRow]) -> None:
         key = self.remote.key_for_name(resource_name(uid))
-        body = quiet(build_resource(rows), uid in self.send)  # nothing emails anyone silently
+        body = self._quiet(uid, rows)  # nothing emails anyone silently
         self._leave_other_calendar(uid)
         try:
             etag = self.remote.create(key, body)
@@ -327,7 +345,7 @@ class CalendarSync:
         self.report.pushed += 1
 
     def _update(self, item: SyncItem, rows: list[LocalRow]) -> None:
-        body = quiet(build_resource(rows), item.uid in self.send)
+        body = self._quiet(item.uid, rows)
         try:
             if item.etag is None:
                 raise Stale("sync.no_etag")
@@ -338,8 +356,29 @@ class CalendarSync:
         except Gone:
             self._conflict(item.uid, item.href, rows, None, None)
             return
-        self.items.put(item.uid, item.href, etag, local_hash(rows), canonical_hash(rows))
+        self._settle(item.uid, item.href, rows, etag)
         self.report.pushed += 1
+
+    def _settle(self, uid: str, key: str, rows: list[LocalRow], etag: str | None) -> None:
+        """Record what the server holds after our PUT. An answer without an ETag says the server
+        stored something else than what was sent (RFC 4791 5.3.4): DAViCal, on an organizer's
+        move, sets every attendee back to NEEDS-ACTION in the organizer's own copy. That copy is
+        read now and taken as a pull would take it, so the user's next change (a delete right
+        after) is not a conflict with the server's own rewrite."""
+        if etag is None:
+            try:
+                current = self.remote.get(key)
+            except RemoteError:  # the write is done: recorded as sent, the next listing says the rest
+                current = None
+            resource = parse_resource(current.text, key) if current is not None else None
+            if current is not None and resource is not None and not resource.problem and resource.uid == uid:
+                if resource.canonical == canonical_hash(rows):
+                    self.items.put(uid, key, current.etag, local_hash(rows), resource.canonical)
+                else:
+                    with self.engine.store.transaction():
+                        self._take_server(uid, key, current.etag, resource)
+                return
+        self.items.put(uid, key, etag, local_hash(rows), canonical_hash(rows))
 
     def _after_stale(self, item: SyncItem, rows: list[LocalRow], body: bytes) -> None:
         """Someone wrote since we last looked: fetch their version and decide as a pull would."""
@@ -352,7 +391,7 @@ class CalendarSync:
             raise RemoteError("sync.copy_unreadable", problem=resource.problem)
         if resource.canonical == item.remote_hash and current.etag:  # their write changed nothing
             try:
-                etag = self.remote.update(item.href, body, current.etag)
+                etag = self._update_again(item.href, body, current)
             except Stale:
                 self._conflict(item.uid, item.href, rows, current.text, current.etag)
                 return
@@ -362,6 +401,19 @@ class CalendarSync:
             self.items.put(item.uid, item.href, current.etag, local_hash(rows), resource.canonical)
         else:
             self._conflict(item.uid, item.href, rows, current.text, current.etag)
+
+    def _update_again(self, href: str, body: bytes, current: Fetched) -> str | None:
+        """The update once more on the current ETag. Refused again although nothing moved:
+        the server refuses the content, not a stale copy; a server that lets an attendee
+        change nothing but their own ATTENDEE line (Xandikos) takes it with its own lines for
+        everyone else back (``scheduling.others_as``); one more try, then the conflict as before."""
+        try:
+            return self.remote.update(href, body, current.etag or "")
+        except Stale:
+            theirs = others_as(body, current.text, self._addresses()) if b"ATTENDEE" in body.upper() else None
+            if theirs is None:
+                raise
+            return self.remote.update(href, theirs, current.etag or "")
 
     def _delete(self, item: SyncItem) -> None:
         current: Fetched | None = None

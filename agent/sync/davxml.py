@@ -38,6 +38,18 @@ PRIVILEGE_PROPFIND = _XML + '<D:propfind xmlns:D="DAV:"><D:prop><D:current-user-
 CURRENT_PRIVILEGES = DAV + "current-user-privilege-set"
 # Any of these lets us write resources into a collection (RFC 3744 3.1: ``all`` and ``write`` aggregate the others).
 WRITE_PRIVILEGES = (DAV + "all", DAV + "write", DAV + "write-content", DAV + "bind")
+CURRENT_USER_PRINCIPAL = DAV + "current-user-principal"
+CALENDAR_USER_ADDRESS_SET = CALDAV + "calendar-user-address-set"
+PRINCIPAL_PROPFIND = _XML + '<D:propfind xmlns:D="DAV:"><D:prop><D:current-user-principal/></D:prop></D:propfind>'
+ADDRESS_PROPFIND = (
+    _XML + '<D:propfind xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">'
+    "<D:prop><C:calendar-user-address-set/></D:prop></D:propfind>"
+)
+SCHEDULE_INBOX_URL = CALDAV + "schedule-inbox-URL"
+INBOX_PROPFIND = (
+    _XML + '<D:propfind xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav">'
+    "<D:prop><C:schedule-inbox-URL/><C:calendar-user-address-set/></D:prop></D:propfind>"
+)
 CTAG_PROPFIND = (
     _XML + '<D:propfind xmlns:D="DAV:" xmlns:CS="http://calendarserver.org/ns/"><D:prop><CS:getctag/></D:prop></D:propfind>'
 )
@@ -137,6 +149,14 @@ def privileges(entry: Entry) -> set[str] | None:
     if element is None:
         return None
     return {str(child.tag) for privilege in element.iterfind(DAV + "privilege") for child in privilege}
+
+
+def hrefs(entry: Entry, tag: str) -> list[str]:
+    """The ``DAV:href`` texts inside ``entry``'s property ``tag`` (none when it has none)."""
+    element = entry.props.get(tag)
+    if element is None:
+        return []
+    return [href.text.strip() for href in element.iter(DAV + "href") if href.text and href.text.strip()]
 
 
 def members(entries: Iterable[Entry], collection_key: str) -> Iterator[Entry]:

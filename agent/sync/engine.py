@@ -8,6 +8,7 @@ calendar's run with one error: every further request would fail the same way.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Generator
 from contextlib import suppress
@@ -20,13 +21,17 @@ from agent.store.db import Store
 from agent.sync.accounts import Account, AccountService, Mapping, SyncError
 from agent.sync.calendar_run import CalendarSync
 from agent.sync.conflicts import Conflict, ConflictStore
+from agent.sync.inbox import InboxState, apply_replies
 from agent.sync.remote import RemoteCalendar
 from agent.sync.remote_errors import Gone, RemoteError, Stale, describe_failure
 from agent.sync.report import SyncProblem, SyncReport
 from agent.sync.resources import build_resource, canonical_hash, local_hash, parse_resource
+from agent.sync.scheduling import for_upload
 from agent.sync.secrets import Secrets
 from agent.sync.state import ItemStore, LocalCalendar
 from agent.sync.transport import DEFAULT_LIMITS, Limits, bound
+
+log = logging.getLogger(__name__)
 
 KEEP = ("local", "server")
 
@@ -50,6 +55,7 @@ class SyncEngine:
         self._client_factory = client_factory or self.accounts.client
         self.limits = limits
         self._deadline: float | None = None
+        self._inboxes: dict[str, InboxState] = {}  # by the calendar its principal was found from
 
     def _client(self, account: Account) -> Any:
         """The account's client, every request bounded in time and size (``transport``)."""
@@ -83,7 +89,8 @@ class SyncEngine:
                 code, params = describe_failure(exc)
                 report.errors.append(SyncProblem.of(acct.name, None, None, code, **params))
                 continue
-            for mapping in self.accounts.mappings(acct):
+            mappings = self.accounts.mappings(acct)
+            for mapping in mappings:
                 yield f"{acct.name} · {mapping.calendar_name}"
                 try:
                     remote = self.remote_for(client, mapping)
@@ -92,6 +99,8 @@ class SyncEngine:
                 except Exception as exc:  # reported; the next calendar still syncs
                     code, params = describe_failure(exc)
                     report.errors.append(SyncProblem.of(acct.name, mapping.calendar_name, None, code, **params))
+            if mappings:
+                self._replies(client, mappings[0].remote_url, acct.name)
             self.accounts.record_run(
                 acct,
                 {
@@ -103,6 +112,14 @@ class SyncEngine:
         report.conflicts = len(self.conflict_store.open())
         self._deadline = None
         return report
+
+    def _replies(self, client: Any, calendar_url: str, account: str) -> None:
+        """Attendees' answers left in the schedule inbox (``inbox``): best effort, after the
+        calendars, never a failure of the run (a server without an inbox does not schedule)."""
+        try:
+            apply_replies(self, client, calendar_url, account, self._inboxes.setdefault(calendar_url, InboxState()))
+        except Exception as exc:  # the calendars are synced; answers wait for the next run
+            log.info("schedule inbox of %s: %s", account, describe_failure(exc)[0])
 
     # ---- conflicts -------------------------------------------------------------------------
 
@@ -165,7 +182,7 @@ class SyncEngine:
             items.drop(conflict.uid)
             self.conflict_store.close(conflict.id, "local")
             return changes
-        body = build_resource(rows)
+        body = for_upload(self.store, self.profile_id, conflict.uid, build_resource(rows), remote.user_addresses)
         etag = remote.create(conflict.href, body) if current is None else remote.update(conflict.href, body, current.etag or "*")
         items.put(conflict.uid, conflict.href, etag, local_hash(rows), canonical_hash(rows))
         self.conflict_store.close(conflict.id, "local", body.decode())

@@ -303,6 +303,38 @@ class RemoteCalendar:
                 return not found.intersection(davxml.WRITE_PRIVILEGES)
         return None
 
+    def user_addresses(self) -> tuple[str, ...]:
+        """The user's calendar user addresses, without ``mailto:`` (RFC 6638: the
+        ``calendar-user-address-set`` of the ``current-user-principal``); () when the server
+        does not say. Two PROPFINDs on this server's origin only; sync asks once a run, and
+        only when an upload names people (``scheduling.quiet`` must know the user's line)."""
+        try:
+            return _addresses(self._principal(davxml.ADDRESS_PROPFIND))
+        except Unavailable:
+            raise
+        except RemoteError:
+            return ()
+
+    def scheduling(self) -> tuple[str | None, tuple[str, ...]]:
+        """The principal's schedule inbox URL (RFC 6638 ``schedule-inbox-URL``, this server's
+        origin only; None when it names none) and the user's addresses, in one PROPFIND of
+        the principal; a failed request raises."""
+        entries = self._principal(davxml.INBOX_PROPFIND)
+        hrefs = [href for entry in entries for href in davxml.hrefs(entry, davxml.SCHEDULE_INBOX_URL)]
+        inbox = urljoin(self.url, hrefs[0]) if hrefs and self.inside(hrefs[0]) else None
+        return inbox, _addresses(entries)
+
+    def _principal(self, body: str) -> list[davxml.Entry]:
+        """The ``current-user-principal``'s answer to ``body`` (same origin only, else none)."""
+        page = self._read(
+            self._request("PROPFIND", self.url, davxml.PRINCIPAL_PROPFIND, {"Depth": "0", **XML_HEADERS}), "PROPFIND principal"
+        )
+        found = [href for entry in page.entries for href in davxml.hrefs(entry, davxml.CURRENT_USER_PRINCIPAL)]
+        if not found or not self.inside(found[0]):
+            return []
+        response = self._request("PROPFIND", urljoin(self.url, found[0]), body, {"Depth": "0", **XML_HEADERS})
+        return self._read(response, "PROPFIND principal").entries
+
     def fetch(self, keys: Iterable[str]) -> Fetch:
         """The resources at ``keys``, in multiget batches.
 
@@ -428,6 +460,11 @@ class RemoteCalendar:
             if still is not None:
                 return RemoteError("sync.write_refused", status=exc.status, http=exc.status)
         return failure
+
+
+def _addresses(entries: list[davxml.Entry]) -> tuple[str, ...]:
+    hrefs = (href for entry in entries for href in davxml.hrefs(entry, davxml.CALENDAR_USER_ADDRESS_SET))
+    return tuple(href[7:] for href in hrefs if href[:7].lower() == "mailto:")
 
 
 def _origin(parts: Any, scheme: str) -> tuple[str, str, int | None]:

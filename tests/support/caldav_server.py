@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from datetime import UTC
 from pathlib import Path
 
+from tests.support.interop_server import Login
 from tests.support.servers import free_port, stop, wait_until_answering
 
 USER = "alice"
@@ -165,7 +166,7 @@ class Device:
 
     def __init__(
         self,
-        server: CalDavServer,
+        server: Login | CalDavServer,
         remote_url: str,
         path: Path | str = ":memory:",
         *,
