@@ -16,7 +16,7 @@ from datetime import date, timedelta
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import (
     QFont,
-    QFontMetricsF,
+    QFontMetrics,
     QHelpEvent,
     QMouseEvent,
     QPainter,
@@ -50,6 +50,7 @@ HEAD = 24
 DAY_LINE = 22
 LINE_HEIGHT = 19
 TITLE_KEEP = "周会例会"  # a line shows its start time only when this much title still fits after it
+LINE_DOT = 12  # a month line's colour dot and its gap (event_item.paint_line_item)
 
 
 @dataclass(frozen=True)
@@ -156,16 +157,23 @@ class MonthView(EventSurface[_Drag], CalendarView):
     def time_shown(self) -> bool:
         """A timed line says its start time only when four characters of its title still fit
         after it: with the chat open at 960 px a cell is ~80 px, and "15:00" left the title one
-        or two characters (issue 32); the time is in the event's card and tooltip."""
-        metrics = QFontMetricsF(self.item_font())
-        room = self.cell_size()[0] - 14 - metrics.horizontalAdvance("00:00") - 4
-        return room >= metrics.horizontalAdvance(TITLE_KEEP)
+        or two characters (issue 32); the time is in the event's card and tooltip. Measured as
+        the line is painted (``paint_line_item``'s margins, the ellipsis of a cut title, whole
+        pixels as the elision counts them): margins of its own let "和张…" through at 94 px."""
+        metrics = QFontMetrics(self.item_font())
+        room = self._line_text_room() - (metrics.horizontalAdvance("00:00") + 4)
+        return room >= metrics.horizontalAdvance(TITLE_KEEP + "…")
+
+    def _line_text_room(self) -> float:
+        """A timed line's width for its time and title: the item's rectangle (the cell less
+        2 px each side) less the colour dot (12 px) and the title's 2 px at the right."""
+        return int(self.cell_size()[0]) - 4 - LINE_DOT - 2
 
     def title_room(self) -> float:
         """The width a timed line's title gets (after the dot, and the time when shown)."""
-        metrics = QFontMetricsF(self.item_font())
+        metrics = QFontMetrics(self.item_font())
         taken = metrics.horizontalAdvance("00:00") + 4 if self.time_shown() else 0.0
-        return self.cell_size()[0] - 14 - taken
+        return self._line_text_room() - taken
 
     def slots(self) -> int:
         return max(int((self.cell_size()[1] - DAY_LINE - 2) // LINE_HEIGHT), 0)
