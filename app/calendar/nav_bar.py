@@ -40,13 +40,28 @@ class ElidedLabel(QLabel):
     def minimumSizeHint(self) -> QSize:
         return QSize(TITLE_MIN, super().minimumSizeHint().height())
 
+    def forms(self) -> list[str]:
+        """The title's forms, longest first: whole, without the year, and without the week
+        number after " · " (the mini month's margin shows it too)."""
+        forms = [self.text()]
+        if self.short:
+            forms.append(self.short)
+        base = forms[-1].rpartition(" · ")[0]
+        if base:
+            forms.append(base)
+        return forms
+
     def shown_text(self) -> str:
-        """What fits: the full title, else the short one, else the short one elided."""
+        """What fits: the longest whole form, else the shortest elided. With week numbers on
+        and the Work week button in the row, "Nov 30 – Dec 4 · …" cut the week number to an
+        ellipsis where "Nov 30 – Dec 4" fitted whole."""
         width = self.contentsRect().width()
         metrics = self.fontMetrics()
-        if metrics.horizontalAdvance(self.text()) <= width or not self.short:
-            return metrics.elidedText(self.text(), Qt.TextElideMode.ElideRight, width)
-        return metrics.elidedText(self.short, Qt.TextElideMode.ElideRight, width)
+        forms = self.forms()
+        for form in forms:
+            if metrics.horizontalAdvance(form) <= width:
+                return form
+        return metrics.elidedText(forms[-1], Qt.TextElideMode.ElideRight, width)
 
     def sizeHint(self) -> QSize:
         return QSize(self.fontMetrics().horizontalAdvance(self.text()) + 4, super().sizeHint().height())
