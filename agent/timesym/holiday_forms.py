@@ -14,6 +14,8 @@ shorter form. Pure data, no Qt: the printed pages or the CLI may use it too.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 SHORTER: dict[str, tuple[str, ...]] = {
     # China, English names
     "Chinese New Year": ("Lunar NY", "CNY"),
@@ -60,3 +62,11 @@ SHORTER: dict[str, tuple[str, ...]] = {
 def holiday_forms(name: str) -> tuple[str, ...]:
     """The name and its shorter forms, longest first (only the name when none is known)."""
     return (name, *SHORTER.get(name, ()))
+
+
+def fitting_form(forms: tuple[str, ...], room: float, measure: Callable[[str], float]) -> str:
+    """The longest of ``forms`` whose ``measure`` (a width) is within ``room``, else ""."""
+    for form in forms:
+        if measure(form) <= room:
+            return form
+    return ""

@@ -26,7 +26,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QToolTip, QWidget
 
-from agent.timesym.holiday_forms import holiday_forms
+from agent.timesym.holiday_forms import fitting_form, holiday_forms
 from app.calendar.event_item import (
     HOLIDAY_COLOR,
     WORKDAY_COLOR,
@@ -398,15 +398,12 @@ class MonthView(EventSurface[_Drag], CalendarView):
             forms = (self.lunar[day],)
         else:
             return "", True
-        metrics = metrics_for(small)
-        for form in forms:
-            if metrics.horizontalAdvance(form) <= room - badge_room:
-                return form, True
-        if holiday and badge_room:
-            for form in forms:
-                if metrics.horizontalAdvance(form) <= room:
-                    return form, False
-        return "", True
+        measure = metrics_for(small).horizontalAdvance
+        beside = fitting_form(forms, room - badge_room, measure)
+        if beside or not (holiday and badge_room):
+            return beside, True
+        alone = fitting_form(forms, room, measure)
+        return alone, not alone
 
     def event(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):

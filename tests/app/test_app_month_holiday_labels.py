@@ -80,3 +80,28 @@ def test_every_shorter_form_is_shorter() -> None:
     for name, forms in SHORTER.items():
         lengths = [len(form) for form in (name, *forms)]
         assert lengths == sorted(lengths, reverse=True) and len(set(lengths)) == len(lengths), name
+
+
+@pytest.mark.parametrize("column", [72, 90, 200])
+def test_the_week_header_shows_a_whole_form_too(area: Any, cal_ctx: Any, column: int) -> None:
+    """The week and day views' header had the same cut ("Chine…" at 960 px)."""
+    cal_ctx.settings.set("language", "en")
+    area.refresh()
+    area.set_view("week")
+    area.set_anchor(SPRING_FESTIVAL)
+    view = area.current_view()
+    view.resize(7 * column + 60, 600)
+    header = view.header
+    header.repaint()
+    width = view.grid.column_width()
+    assert abs(width - column) < 20
+    shown = header.drawn_labels[SPRING_FESTIVAL]
+    assert shown in holiday_forms("Chinese New Year") and "…" not in shown
+    if column >= 200:
+        assert shown == "Chinese New Year"
+    first, end = view.date_range()
+    for day, text in header.drawn_labels.items():
+        if not first <= day < end:
+            continue  # an earlier range's paint
+        mark = header.state.marks.get(day)
+        assert text == "" or (mark is not None and text in holiday_forms(mark.name)), (day, text)
