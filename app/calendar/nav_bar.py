@@ -194,6 +194,9 @@ class NavBar(QWidget):
         held = [] if self.compact else [self.search, self.date_edit]
         if not self.view_buttons["workweek"].isHidden():
             held.append(self.view_buttons["workweek"])
+        # The row caches its minimum until the outer layout next activates it, and a button
+        # just hidden or shown (``fit_work_week``) would be counted as it was: re-read it.
+        self.row.invalidate()
         return self.row.minimumSize().width() - sum(self._width_of(widget) for widget in held)
 
     def _row_minimum(self, with_search: bool) -> int:
