@@ -6,15 +6,20 @@ whose children are its events, each named "title, day and time, calendar" (the e
 words, ``event_menu.when_text``), with the selected one marked selected and focused; a change
 of selection (mouse or keys) is announced as the focus moving to that event, so a reader
 follows the keyboard. Qt's AT-SPI bridge (Linux) reads these interfaces like any widget's.
+
+Each event reports the rectangle it is painted in, on screen (``painted_rect``), not its view's:
+a reader's focus highlight and a click made through accessibility (AT-SPI's ``grabFocus``,
+a magnifier following focus, an on-screen keyboard's pointer) land on the event itself, and
+``childAt`` finds the event under a point the same way.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, QRect
+from PySide6.QtCore import QObject, QPoint, QRect, QRectF
 from PySide6.QtGui import QAccessible, QAccessibleEvent, QAccessibleInterface, QWindow
-from PySide6.QtWidgets import QAccessibleWidget
+from PySide6.QtWidgets import QAccessibleWidget, QWidget
 
 from app.calendar.event_menu import when_text
 
@@ -85,8 +90,8 @@ class EventAccessible(QAccessibleInterface):
         return None
 
     def rect(self) -> QRect:
-        view = self.view_iface.view
-        return QRect(view.mapToGlobal(view.rect().topLeft()), view.size())
+        found = self.view_iface.painted_rect(self.key)
+        return found[0] if found is not None else QRect()
 
     def role(self) -> QAccessible.Role:
         return QAccessible.Role.ListItem
@@ -95,6 +100,11 @@ class EventAccessible(QAccessibleInterface):
         state = QAccessible.State()
         state.selectable = True
         state.focusable = True
+        found = self.view_iface.painted_rect(self.key)
+        if found is None or not found[1]:
+            state.offscreen = True  # scrolled out of view, or behind a "+N more"
+        if found is None:
+            state.invisible = True
         if self.view_iface.view.selected_key == self.key:
             state.selected = True
             state.focused = self.view_iface.view.hasFocus()
@@ -108,6 +118,8 @@ class ViewAccessible(QAccessibleWidget):
         super().__init__(view, QAccessible.Role.List, view.accessibleName())
         self.view = view
         self.items: dict[tuple[str, str], EventAccessible] = {}
+        self._parts: dict[tuple[str, str], list[tuple[QWidget, QRectF]]] = {}
+        self._parts_token: object = None
 
     def keys(self) -> list[tuple[str, str]]:
         return [event.key for event in self.view.events]
@@ -132,6 +144,67 @@ class ViewAccessible(QAccessibleWidget):
     def focusChild(self) -> QAccessibleInterface | None:  # type: ignore[override]
         keys = self.keys()
         return self.child(keys.index(self.view.selected_key)) if self.view.selected_key in keys else None
+
+    def childAt(self, x: int, y: int) -> QAccessibleInterface | None:  # type: ignore[override]
+        """The event painted under the global point (x, y), if any."""
+        point = QPoint(x, y)
+        for index, key in enumerate(self.keys()):
+            found = self.painted_rect(key)
+            if found is not None and found[1] and found[0].contains(point):
+                return self.child(index)
+        return None
+
+    def painted_rect(self, key: tuple[str, str]) -> tuple[QRect, bool] | None:
+        """Where the event ``key`` is painted, in global coordinates, and whether that is on
+        screen. An event drawn in several parts (a day each, a month bar's week rows) reports
+        the first part on screen, else its first; ``None`` when no part is drawn (a month
+        cell's "+N more", a full all-day row)."""
+        view = self.view
+        # The parts' own rectangles change with the events, the range and the size; where they
+        # are on screen (scrolling, the window moving) is worked out on each call. A reader
+        # asks every child for its rectangle: one layout pass per change, not one per child.
+        token = (id(view.events), len(view.events), view.date_range(), view.width(), view.height())
+        if token != self._parts_token:
+            self._parts = {}
+            for part_key, widget, rect in painted_parts(view):
+                self._parts.setdefault(part_key, []).append((widget, rect))
+            self._parts_token = token
+        first: QRect | None = None
+        for widget, rect in self._parts.get(key, []):
+            local = rect.toAlignedRect()
+            on_screen = local.translated(widget.mapToGlobal(QPoint(0, 0)))
+            if widget.isVisible() and widget.visibleRegion().boundingRect().intersects(local):
+                return on_screen, True
+            if first is None:
+                first = on_screen
+        return (first, False) if first is not None else None
+
+
+def painted_parts(view: CalendarView) -> list[tuple[tuple[str, str], QWidget, QRectF]]:
+    """Each drawn event part with the widget it is painted in and its rectangle there.
+
+    ``visible_items()`` gives each part's rectangle in the widget that paints it: the week and
+    day views' time grid (blocks) and header (all-day bars), the month grid itself, the
+    agenda's canvas (one row per event and day)."""
+    from app.calendar.agenda_view import AgendaRow, AgendaView
+    from app.calendar.month_view import MonthItem
+    from app.calendar.week_header import BarItem
+    from app.calendar.week_view import GridItem, WeekView
+
+    parts: list[tuple[tuple[str, str], QWidget, QRectF]] = []
+    for item in view.visible_items():
+        event = getattr(item, "event", None)
+        if event is None:
+            continue
+        if isinstance(item, GridItem) and isinstance(view, WeekView):
+            parts.append((event.key, view.grid, item.rect))
+        elif isinstance(item, BarItem) and isinstance(view, WeekView):
+            parts.append((event.key, view.header, item.rect))
+        elif isinstance(item, MonthItem):
+            parts.append((event.key, view, item.rect))
+        elif isinstance(item, AgendaRow) and isinstance(view, AgendaView):
+            parts.append((event.key, view.canvas, item.rect))
+    return parts
 
 
 def _factory(key: str, obj: QObject) -> QAccessibleInterface | None:

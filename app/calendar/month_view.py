@@ -13,10 +13,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QFont, QFontMetricsF, QMouseEvent, QPainter, QPaintEvent, QPalette, QResizeEvent
-from PySide6.QtWidgets import QWidget
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import (
+    QFont,
+    QFontMetrics,
+    QHelpEvent,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QResizeEvent,
+)
+from PySide6.QtWidgets import QToolTip, QWidget
 
+from agent.timesym.holiday_forms import fitting_form, holiday_forms
 from app.calendar.event_item import (
     HOLIDAY_COLOR,
     WORKDAY_COLOR,
@@ -40,6 +50,7 @@ HEAD = 24
 DAY_LINE = 22
 LINE_HEIGHT = 19
 TITLE_KEEP = "周会例会"  # a line shows its start time only when this much title still fits after it
+LINE_DOT = 12  # a month line's colour dot and its gap (event_item.paint_line_item)
 
 
 @dataclass(frozen=True)
@@ -88,6 +99,7 @@ class MonthView(EventSurface[_Drag], CalendarView):
         self.show_lunar = False
         self.week_numbers = False  # ISO week numbers on each row's first day (Settings, issue 32)
         self.drawn_weeks: list[str] = []  # the week labels the last paint drew (tests)
+        self.drawn_labels: dict[date, str] = {}  # the word beside each day's number, as last drawn
         self.texts = TextCache()
         self._rects: list[QRectF] = []
         self._bold_font = QFont(self.font())
@@ -145,16 +157,23 @@ class MonthView(EventSurface[_Drag], CalendarView):
     def time_shown(self) -> bool:
         """A timed line says its start time only when four characters of its title still fit
         after it: with the chat open at 960 px a cell is ~80 px, and "15:00" left the title one
-        or two characters (issue 32); the time is in the event's card and tooltip."""
-        metrics = QFontMetricsF(self.item_font())
-        room = self.cell_size()[0] - 14 - metrics.horizontalAdvance("00:00") - 4
-        return room >= metrics.horizontalAdvance(TITLE_KEEP)
+        or two characters (issue 32); the time is in the event's card and tooltip. Measured as
+        the line is painted (``paint_line_item``'s margins, the ellipsis of a cut title, whole
+        pixels as the elision counts them): margins of its own let "和张…" through at 94 px."""
+        metrics = QFontMetrics(self.item_font())
+        room = self._line_text_room() - (metrics.horizontalAdvance("00:00") + 4)
+        return room >= metrics.horizontalAdvance(TITLE_KEEP + "…")
+
+    def _line_text_room(self) -> float:
+        """A timed line's width for its time and title: the item's rectangle (the cell less
+        2 px each side) less the colour dot (12 px) and the title's 2 px at the right."""
+        return int(self.cell_size()[0]) - 4 - LINE_DOT - 2
 
     def title_room(self) -> float:
         """The width a timed line's title gets (after the dot, and the time when shown)."""
-        metrics = QFontMetricsF(self.item_font())
+        metrics = QFontMetrics(self.item_font())
         taken = metrics.horizontalAdvance("00:00") + 4 if self.time_shown() else 0.0
-        return self.cell_size()[0] - 14 - taken
+        return self._line_text_room() - taken
 
     def slots(self) -> int:
         return max(int((self.cell_size()[1] - DAY_LINE - 2) // LINE_HEIGHT), 0)
@@ -319,17 +338,19 @@ class MonthView(EventSurface[_Drag], CalendarView):
         small = style.font
         mark = self.marks.get(day)
         font = self._bold_font if is_today else self.font()
-        right = rect.right() - 4
         badge = None
+        badge_room = 0.0
         if mark is not None and (mark.off or mark.workday):
             badge = self.texts.get(self.tr("off") if mark.off else self.tr("work"), small)
-            right -= badge.size().width() + 9
+            badge_room = badge.size().width() + 9
         # Holiday name wins the remaining room; the lunar day (zh only) is grey and smaller.
         holiday = mark.name if mark is not None and mark.name else ""
-        text = holiday or (self.lunar.get(day, "") if self.show_lunar else "")
-        label = self.texts.get(self._day_number(day, holiday, font, small, right - rect.left() - 16), font)
+        label = self.texts.get(self._day_number(day, holiday, font, small, rect.width() - 20 - badge_room), font)
         size = label.size()
         number_rect = QRectF(rect.left() + 4, rect.top() + 3, size.width() + 8, DAY_LINE - 4)
+        text, keep_badge = self.side_label(day, small, rect.right() - 4 - number_rect.right() - 4, badge_room)
+        right = rect.right() - 4 - (badge_room if badge is not None and keep_badge else 0.0)
+        self.drawn_labels[day] = text
         painter.setFont(font)
         if is_today:
             painter.setPen(Qt.PenStyle.NoPen)
@@ -346,7 +367,7 @@ class MonthView(EventSurface[_Drag], CalendarView):
             QPointF(number_rect.left() + 4, number_rect.top() + (number_rect.height() - size.height()) / 2), label
         )
         painter.setFont(small)
-        if badge is not None and mark is not None:
+        if badge is not None and mark is not None and keep_badge:
             badge_size = badge.size()
             badge_rect = QRectF(right + 3, rect.top() + 4, badge_size.width() + 6, 15)
             painter.setPen(Qt.PenStyle.NoPen)
@@ -355,13 +376,55 @@ class MonthView(EventSurface[_Drag], CalendarView):
             painter.setPen(Qt.GlobalColor.white)
             painter.drawStaticText(QPointF(badge_rect.left() + 3, badge_rect.top() + (15 - badge_size.height()) / 2), badge)
         if text:
-            width = int(right - number_rect.right() - 4)
-            if width > 10:
-                shown = self.texts.get(text, small, width)
-                painter.setPen(HOLIDAY_COLOR if holiday else style.muted)
-                painter.drawStaticText(
-                    QPointF(right - shown.size().width(), rect.top() + 3 + (DAY_LINE - 4 - shown.size().height()) / 2), shown
-                )
+            shown = self.texts.get(text, small)
+            painter.setPen(HOLIDAY_COLOR if holiday else style.muted)
+            painter.drawStaticText(
+                QPointF(right - shown.size().width(), rect.top() + 3 + (DAY_LINE - 4 - shown.size().height()) / 2), shown
+            )
+
+    def side_label(self, day: date, small: QFont, room: float, badge_room: float) -> tuple[str, bool]:
+        """The word beside a day's number, whole, and whether the badge keeps its place.
+
+        A holiday shows the longest of its forms (``holiday_forms``: "Chinese New Year",
+        "Lunar NY", "CNY") that fits beside the badge; where none does, the badge yields to
+        one that fits without it (the red number and name still say "day off"); where none
+        fits at all, no name: the tooltip has it. The lunar day or term is one short word,
+        shown whole or not at all. Never an elided cut: "Chine…" said nothing (issue 32)."""
+        mark = self.marks.get(day)
+        holiday = mark.name if mark is not None and mark.name else ""
+        if holiday:
+            forms = holiday_forms(holiday)
+        elif self.show_lunar and self.lunar.get(day):
+            forms = (self.lunar[day],)
+        else:
+            return "", True
+        measure = metrics_for(small).horizontalAdvance
+        beside = fitting_form(forms, room - badge_room, measure)
+        if beside or not (holiday and badge_room):
+            return beside, True
+        alone = fitting_form(forms, room, measure)
+        return alone, not alone
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            tip = self.tooltip_at(QPointF(event.pos()))
+            if tip:
+                QToolTip.showText(event.globalPos(), tip, self)
+            else:
+                QToolTip.hideText()
+                event.ignore()
+            return True
+        return super().event(event)
+
+    def tooltip_at(self, pos: QPointF) -> str:
+        """Over a day's number line: its holiday's whole name (the cell may show a short form)."""
+        if pos.y() <= HEAD:
+            return ""
+        height = self.cell_size()[1]
+        if (pos.y() - HEAD) % height > DAY_LINE:
+            return ""
+        mark = self.marks.get(self.day_at(pos))
+        return mark.name if mark is not None else ""
 
     def week_label(self, day: date) -> str:
         week = day.isocalendar().week

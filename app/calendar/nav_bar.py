@@ -40,13 +40,28 @@ class ElidedLabel(QLabel):
     def minimumSizeHint(self) -> QSize:
         return QSize(TITLE_MIN, super().minimumSizeHint().height())
 
+    def forms(self) -> list[str]:
+        """The title's forms, longest first: whole, without the year, and without the week
+        number after " · " (the mini month's margin shows it too)."""
+        forms = [self.text()]
+        if self.short:
+            forms.append(self.short)
+        base = forms[-1].rpartition(" · ")[0]
+        if base:
+            forms.append(base)
+        return forms
+
     def shown_text(self) -> str:
-        """What fits: the full title, else the short one, else the short one elided."""
+        """What fits: the longest whole form, else the shortest elided. With week numbers on
+        and the Work week button in the row, "Nov 30 – Dec 4 · …" cut the week number to an
+        ellipsis where "Nov 30 – Dec 4" fitted whole."""
         width = self.contentsRect().width()
         metrics = self.fontMetrics()
-        if metrics.horizontalAdvance(self.text()) <= width or not self.short:
-            return metrics.elidedText(self.text(), Qt.TextElideMode.ElideRight, width)
-        return metrics.elidedText(self.short, Qt.TextElideMode.ElideRight, width)
+        forms = self.forms()
+        for form in forms:
+            if metrics.horizontalAdvance(form) <= width:
+                return form
+        return metrics.elidedText(forms[-1], Qt.TextElideMode.ElideRight, width)
 
     def sizeHint(self) -> QSize:
         return QSize(self.fontMetrics().horizontalAdvance(self.text()) + 4, super().sizeHint().height())
@@ -170,16 +185,27 @@ class NavBar(QWidget):
 
     # ---- one row or two -------------------------------------------------------------------
 
+    def _width_of(self, widget: QWidget) -> int:
+        return max(widget.minimumSizeHint().width(), widget.minimumWidth()) + self.row.spacing()
+
+    def _narrow_minimum(self) -> int:
+        """The first row's minimum without the search box, the date picker and the Work week
+        button, whichever of them it holds now (a hidden widget takes no room in a layout)."""
+        held = [] if self.compact else [self.search, self.date_edit]
+        if not self.view_buttons["workweek"].isHidden():
+            held.append(self.view_buttons["workweek"])
+        # The row caches its minimum until the outer layout next activates it, and a button
+        # just hidden or shown (``fit_work_week``) would be counted as it was: re-read it.
+        self.row.invalidate()
+        return self.row.minimumSize().width() - sum(self._width_of(widget) for widget in held)
+
     def _row_minimum(self, with_search: bool) -> int:
-        """The first row's minimum width, with or without the search box and date picker."""
-        current = self.row.minimumSize().width()
-        search = sum(
-            max(widget.minimumSizeHint().width(), widget.minimumWidth()) + self.row.spacing()
-            for widget in (self.search, self.date_edit, self.view_buttons["workweek"])
+        """The first row's minimum width: one row (everything) or the narrow one."""
+        if not with_search:
+            return self._narrow_minimum()
+        return self._narrow_minimum() + sum(
+            self._width_of(widget) for widget in (self.search, self.date_edit, self.view_buttons["workweek"])
         )
-        if with_search == (not self.compact):
-            return current
-        return current + search if with_search else current - search
 
     def minimumSizeHint(self) -> QSize:
         """The two-row minimum: the bar never forces the window wider than that."""
@@ -189,9 +215,6 @@ class NavBar(QWidget):
         if compact == self.compact:
             return
         self.compact = compact
-        # Narrow, the work week's button steps aside (View → Work week and K still reach it),
-        # so adding the view did not make the narrowest window wider (issue 32).
-        self.view_buttons["workweek"].setVisible(not compact)
         if compact:
             # The date picker goes down with the search box: the title keeps the room.
             self.row.removeWidget(self.date_edit)
@@ -206,6 +229,17 @@ class NavBar(QWidget):
             self.row.addWidget(self.search)
             self.search.setMaximumWidth(260)
 
+    def fit_work_week(self, width: int) -> None:
+        """The Work week button steps aside only where the two-row bar has no room for it
+        (a window near its minimum, ~830 px with the chat open); View → Work week and K still
+        reach it there. It used to go with the second row, so at 1280 px, where the bar
+        already takes two rows, the mouse could not reach the work week (issue 32, round 4);
+        the bar's minimum still leaves it out, so the narrowest window is no wider."""
+        button = self.view_buttons["workweek"]
+        shown = not self.compact or width >= self._narrow_minimum() + self._width_of(button)
+        if shown == button.isHidden():
+            button.setVisible(shown)
+
     def title_room(self) -> int:
         """Room one row keeps for the title beyond its minimum: a typical week title in the
         title's script. Fixed per language, so stepping through ranges never flips the bar
@@ -215,6 +249,7 @@ class NavBar(QWidget):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         self.set_compact(event.size().width() < self._row_minimum(True) + self.title_room())
+        self.fit_work_week(event.size().width())
         super().resizeEvent(event)
 
     def set_week_start(self, week_start: int) -> None:

@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Protocol
 
-from PySide6.QtCore import QLocale, QPoint, QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QFont, QFontMetrics, QMouseEvent, QPainter, QPaintEvent, QPalette
-from PySide6.QtWidgets import QWidget
+from PySide6.QtCore import QEvent, QLocale, QPoint, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QFont, QFontMetrics, QHelpEvent, QMouseEvent, QPainter, QPaintEvent, QPalette
+from PySide6.QtWidgets import QToolTip, QWidget
 
+from agent.timesym.holiday_forms import fitting_form, holiday_forms
 from app.calendar.event_item import (
     HOLIDAY_COLOR,
     WORKDAY_COLOR,
@@ -110,6 +111,21 @@ class WeekHeader(EventSurface[_BarDrag], QWidget):
         self.bars: list[BarItem] = []
         self.rows = 0
         self.drag: _BarDrag | None = None
+        self.drawn_labels: dict[date, str] = {}  # the word beside each day's number, as last drawn
+
+    def event(self, event: QEvent) -> bool:
+        # Over a day's label: its holiday's whole name (the label may show a short form).
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            mark = None
+            if event.pos().y() < LABEL_HEIGHT:
+                mark = self.state.marks.get(self.state.first_day + timedelta(days=self.index_at(event.pos().x())))
+            if mark is not None and mark.name:
+                QToolTip.showText(event.globalPos(), mark.name, self)
+            else:
+                QToolTip.hideText()
+                event.ignore()
+            return True
+        return super().event(event)
 
     def sizeHint(self) -> QSize:
         return QSize(600, self._height())
@@ -275,17 +291,19 @@ class WeekHeader(EventSurface[_BarDrag], QWidget):
         # Beside the number: the holiday name (red) or the lunar day (grey).
         x = number_rect.right() + 4
         right = rect.right() - 4
-        text = mark.name if mark is not None and mark.name else state.lunar.get(day, "")
+        # A holiday's longest whole form ("Chinese New Year", "Lunar NY", "CNY"), never a cut
+        # ("Chine…"); the tooltip has the name (issue 32, defect 13).
+        forms = holiday_forms(mark.name) if mark is not None and mark.name else (state.lunar.get(day, ""),)
+        text = fitting_form(forms, right - x, QFontMetrics(small).horizontalAdvance) if forms[0] else ""
+        self.drawn_labels[day] = text
         if text:
             painter.setFont(small)
             painter.setPen(HOLIDAY_COLOR if mark is not None and mark.name else muted(palette))
-            width = int(right - x)
-            if width > 8:
-                painter.drawText(
-                    QRectF(x, number_rect.top(), width, number_rect.height()),
-                    Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                    QFontMetrics(small).elidedText(text, Qt.TextElideMode.ElideRight, width),
-                )
+            painter.drawText(
+                QRectF(x, number_rect.top(), right - x, number_rect.height()),
+                Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                text,
+            )
 
     def _paint_drag(self, painter: QPainter, palette: QPalette, font: QFont) -> None:
         drag = self.drag
