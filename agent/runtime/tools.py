@@ -87,7 +87,7 @@ class CreateArgs(_Args):
     reminderMinutes: int | None = Field(default=None, ge=0, le=40320, description="minutes before")
     location: str | None = Field(default=None, max_length=200)
     notes: str | None = Field(default=None, max_length=2000)
-    invite: list[str] | None = Field(default=None, max_length=20, description="e-mails or names to invite")
+    invite: list[str] | None = Field(default=None, description="e-mails or names to invite")
 
     @field_validator("repeatDays")
     @classmethod
@@ -139,7 +139,6 @@ class DeleteArgs(_TargetArgs):
 class RespondArgs(_Args):
     targetTitle: str | None = Field(default=None, max_length=200)
     targetDate: str | None = Field(default=None, max_length=40, description=DATE)
-    targetTime: str | None = Field(default=None, pattern=TIME_PATTERN)
     answer: Literal["accept", "tentative", "decline"]
 
 
