@@ -107,6 +107,19 @@ def answer_reasons(partstat: str, user_text: str) -> list[str]:
     return [] if said == partstat else ["answer_not_said:" + partstat]
 
 
+def respond_reasons(edit: list[str], partstat: str, user_text: str) -> list[str]:
+    """The edit latch's reasons for an answer, less the two an answer makes moot: no
+    change verb (接受 is the verb) and, for a tentative answer, the hedge that says it
+    ("maybe", "可能" is the answer, not doubt about it); plus ``answer_reasons``."""
+    tentative = ANSWER_WORDS["TENTATIVE"]
+    kept = [
+        reason
+        for reason in edit
+        if reason != "not_from_user:action" and not (partstat == "TENTATIVE" and reason.partition(":")[2] in tentative)
+    ]
+    return kept + answer_reasons(partstat, user_text)
+
+
 def people_text(people: Sequence[dict[str, Any]] | Sequence[Person], lang: str) -> str:
     listed = [str(p) if isinstance(p, Person) else str(Person(str(p["email"]), str(p.get("name") or ""))) for p in people]
     return render("recurrence.list_sep", lang).join(listed) if listed else ""
@@ -170,4 +183,5 @@ __all__ = [
     "people_text",
     "refused_lines",
     "reply_line",
+    "respond_reasons",
 ]

@@ -36,7 +36,7 @@ from agent.runtime.grounding import (
     title_reasons,
     value_check,
 )
-from agent.runtime.invite_grounding import PARTSTATS, Invitees, answer_reasons, ground_people, refused_lines
+from agent.runtime.invite_grounding import PARTSTATS, Invitees, ground_people, refused_lines, respond_reasons
 from agent.runtime.repeat_grounding import RepeatSlots, repeat_reasons, until_day
 from agent.runtime.repeat_slots import create_rule, pending_slots, slot_notes
 from agent.runtime.shared_target import drop_target_pick, shared_reason
@@ -319,8 +319,7 @@ def _respond(deps: ToolDeps, args: RespondArgs) -> ToolResult:
     grounding = deps.grounding
     reasons: list[str] = []
     if grounding is not None:
-        said = [reason for reason in edit_reasons("update", raw, grounding, deps.ctx) if reason != "not_from_user:action"]
-        reasons = said + answer_reasons(partstat, grounding.user_text)
+        reasons = respond_reasons(edit_reasons("update", raw, grounding, deps.ctx), partstat, grounding.user_text)
 
     def check(occ: Occurrence, scope: str) -> tuple[list[str], dict[str, Any]]:
         if grounding is None:
