@@ -273,3 +273,29 @@ def test_an_answer_the_words_do_not_give_asks_first(store: Store, profile: int) 
     result = run(store, profile, "接受评审会的邀请", respond({"targetTitle": "评审会", "answer": "decline"}))
     assert result.outcome == "edit_confirm" and partstat(store, "评审会") == "NEEDS-ACTION"
     assert "你这句话里没有说要“拒绝”" in result.reply
+
+
+# ---- the rules above can fail: each broken on purpose ----------------------------------------
+
+
+def test_mutation_without_address_grounding_an_invented_address_is_written(
+    store: Store, profile: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agent.runtime import tools
+    from agent.runtime.invite_grounding import Invitees
+
+    monkeypatch.setattr(tools, "ground_people", lambda items, text, memories: Invitees([Person(item) for item in items]))
+    args = {"title": "开会", "dateExpression": "D+1", "time": "15:00", "invite": ["zhangsan@corp.example"]}
+    run(store, profile, "明天下午三点和张三开会", create(args))
+    assert emails(store, "开会") == ["zhangsan@corp.example"]
+
+
+def test_mutation_without_the_send_question_a_synced_create_is_written_at_once(
+    store: Store, profile: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agent.runtime import tools
+
+    synced(store, CalendarService(store, profile).default().id)
+    monkeypatch.setattr(tools, "synced", lambda store, calendar_id: False)
+    args = {"title": "lunch", "dateExpression": "W5", "time": "12:00", "invite": ["zhang@example.com"]}
+    assert run(store, profile, "invite zhang@example.com to lunch Friday at noon", create(args)).outcome == "created"
