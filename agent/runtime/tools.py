@@ -246,8 +246,11 @@ def _create_check(deps: ToolDeps, slots: RepeatSlots, calendar: str | None, peop
     def check(title: str, day: date | None, start: wall_time | None) -> list[str]:
         stub = deps.commands.active_stub()
         invited = people or list((stub.slots.get("people") or []) if stub is not None else [])
-        calendar_id = deps.commands.calendars.choose(calendar).calendar.id
-        emails = [f"will_email:{len(invited)}"] if invited and synced(deps.store, calendar_id) else []
+        # The stub's calendar too: asking about one calendar too many is safe, one too few is not.
+        names = [calendar or (stub.slots.get("calendar") if stub is not None else None)]
+        names += [stub.slots.get("calendar")] if stub is not None and stub.slots.get("calendar") else []
+        on_server = any(synced(deps.store, deps.commands.calendars.choose(name).calendar.id) for name in names)
+        emails = [f"will_email:{len(invited)}"] if invited and on_server else []
         if deps.grounding is None:
             return emails
         grounding = deps.grounding.with_found(deps.found)

@@ -235,8 +235,8 @@ class CommandService:
         if stub is None:
             return None
         slots = dict(stub.slots)
-        if stub.status == "unconfirmed" and slots.get("people"):
-            slots["send"] = True  # the yes to a question that listed who would be emailed (the go-ahead)
+        if stub.status == "unconfirmed" and slots.get("people") and date is None and time is None:
+            slots["send"] = True  # a plain yes to a question that listed who would be emailed (the go-ahead)
         if time is not None:
             slots["time"] = time
         if date is not None:

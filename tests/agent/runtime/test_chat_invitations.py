@@ -299,3 +299,14 @@ def test_mutation_without_the_send_question_a_synced_create_is_written_at_once(
     monkeypatch.setattr(tools, "synced", lambda store, calendar_id: False)
     args = {"title": "lunch", "dateExpression": "W5", "time": "12:00", "invite": ["zhang@example.com"]}
     assert run(store, profile, "invite zhang@example.com to lunch Friday at noon", create(args)).outcome == "created"
+
+
+def test_a_slot_reply_to_the_send_question_writes_the_event_but_sends_nothing(store: Store, profile: int) -> None:
+    """Only a plain yes is the go-ahead: "改到四点" answers the time, not "email them"."""
+    synced(store, CalendarService(store, profile).default().id)
+    args = {"title": "评审", "dateExpression": "D+1", "time": "15:00", "invite": ["a@example.com"]}
+    run(store, profile, "明天下午三点评审，邀请 a@example.com", create(args))
+    done = run(store, profile, "四点", [], minute=1)
+    assert done.outcome == "created" and emails(store, "评审") == ["a@example.com"]
+    assert SettingsService(store, profile).get(SEND_KEY) == []
+    assert "没有给任何人发邮件：你没有同意发送邀请" in done.reply
