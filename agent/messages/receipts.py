@@ -279,6 +279,10 @@ MESSAGES: dict[str, Message] = {
         zh="没有邀请 {address}：这个地址不在你这句话里，也不在这次读到的记忆里",
         en="{address} was not invited: that address is not in your words or in a memory read this turn",
     ),
+    "receipts.why.reported_invitation": Message(
+        zh="你说的是别人邀请了你（“{word}”），没有说要记到日历里",
+        en="you said someone invited you (“{word}”), not that it should go on your calendar",
+    ),
     "receipts.why.will_email": Message(zh="这会给 {count} 个人发邮件：{people}", en="This will email {count} people: {people}"),
     "receipts.invite.accepted": Message(zh="已接受“{title}”的邀请：{line}", en="Accepted the invitation to “{title}”: {line}"),
     "receipts.invite.tentative": Message(

@@ -41,6 +41,25 @@ ANSWER_WORDS: dict[str, tuple[str, ...]] = {
 }
 
 
+#: Someone else invited the user: "张三邀请我…", "李四约我…", "Zhang invited me …". Told
+#: with no word that asks for anything, it is news ("张三邀请我明天吃饭，好开心"), not a request.
+REPORTED = re.compile(r"(?:邀请|约|请)(?:了)?我|\b(?:invited|invites|asked) me\b")
+#: Words that ask for a write after all ("张三约我明天吃饭，帮我记一下", "… add it").
+REQUEST_WORDS = (
+    *("帮我", "帮忙", "记一下", "记下", "记上", "加上", "加到", "添加", "安排", "提醒我", "建", "放到", "写上", "日历", "日程"),
+    *("接受", "答应", "add", "put", "schedule", "remind", "note", "save", "calendar", "book", "accept", "please"),
+)
+
+
+def reported_reasons(user_text: str) -> list[str]:
+    """Ask before a create when the message only reports an invitation the user received."""
+    text = fold(user_text)
+    found = REPORTED.search(text)
+    if found is None or any(word in text for word in REQUEST_WORDS):
+        return []
+    return ["reported_invitation:" + found.group(0)]
+
+
 @dataclass
 class Invitees:
     """The people a create may invite: ``people`` grounded, ``refused`` each with its
@@ -183,5 +202,6 @@ __all__ = [
     "people_text",
     "refused_lines",
     "reply_line",
+    "reported_reasons",
     "respond_reasons",
 ]

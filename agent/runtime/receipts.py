@@ -296,6 +296,8 @@ def unconfirmed_receipt(outcome: Outcome, lang: str) -> str:
         kind, _, word = reason.partition(":")
         if kind in ("past_tense", "date_contradicts", "title_not_from_user", "bulk_clear", "conditional"):
             why.append(render(f"receipts.why.{kind}", lang, word=word))
+        elif kind == "reported_invitation":
+            why.append(render("receipts.why.reported_invitation", lang, word=word))
         elif kind == "will_email":  # the app's "this will email N people", with who
             people = people_text(list((outcome.extras or {}).get("people") or []), lang)
             why.append(render("receipts.why.will_email", lang, count=word, people=people))

@@ -36,7 +36,14 @@ from agent.runtime.grounding import (
     title_reasons,
     value_check,
 )
-from agent.runtime.invite_grounding import PARTSTATS, Invitees, ground_people, refused_lines, respond_reasons
+from agent.runtime.invite_grounding import (
+    PARTSTATS,
+    Invitees,
+    ground_people,
+    refused_lines,
+    reported_reasons,
+    respond_reasons,
+)
 from agent.runtime.repeat_grounding import RepeatSlots, repeat_reasons, until_day
 from agent.runtime.repeat_slots import create_rule, pending_slots, slot_notes
 from agent.runtime.shared_target import drop_target_pick, shared_reason
@@ -257,7 +264,8 @@ def _create_check(deps: ToolDeps, slots: RepeatSlots, calendar: str | None, peop
         end = until_day(slots.until, deps.ctx) if slots.until else None
         reasons = check_create(title, day, grounding, deps.ctx, start, series_end=end).reasons
         pending = pending_slots(stub, deps.ctx)
-        return reasons + repeat_reasons(slots, pending, grounding.user_text, deps.ctx) + emails
+        reported = reported_reasons(grounding.user_text)  # "张三邀请我明天吃饭，好开心": news, not a request
+        return reasons + repeat_reasons(slots, pending, grounding.user_text, deps.ctx) + reported + emails
 
     return check
 

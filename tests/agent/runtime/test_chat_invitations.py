@@ -310,3 +310,21 @@ def test_a_slot_reply_to_the_send_question_writes_the_event_but_sends_nothing(st
     assert done.outcome == "created" and emails(store, "评审") == ["a@example.com"]
     assert SettingsService(store, profile).get(SEND_KEY) == []
     assert "没有给任何人发邮件：你没有同意发送邀请" in done.reply
+
+
+@pytest.mark.parametrize(
+    ("text", "args"),
+    [
+        ("张三邀请我明天吃饭，好开心", {"title": "吃饭", "dateExpression": "D+1", "invite": ["张三"]}),
+        ("Zhang invited me to dinner tomorrow, so excited!", {"title": "dinner", "dateExpression": "D+1"}),
+    ],
+)
+def test_news_of_an_invitation_asks_before_any_create(store: Store, profile: int, text: str, args: dict[str, Any]) -> None:
+    """The wrong model creates from "张三邀请我明天吃饭，好开心": nothing is written, code asks."""
+    result = run(store, profile, text, create(args))
+    assert result.outcome == "unconfirmed" and store.conn.execute("SELECT count(*) FROM events").fetchone()[0] == 0
+
+
+def test_news_of_an_invitation_with_a_request_is_created(store: Store, profile: int) -> None:
+    args = {"title": "吃饭", "dateExpression": "D+1", "time": "15:00"}
+    assert run(store, profile, "张三约我明天下午三点吃饭，帮我记一下", create(args)).outcome == "created"
