@@ -151,8 +151,10 @@ def invite_lines(extras: dict[str, Any], lang: str, *, created: bool) -> list[st
         return []
     if not created:
         return [render("receipts.invite.will_invite", lang, people=people_text(people, lang))]
-    lines = [render("receipts.invite.invited", lang, people=people_text(people, lang))]
     invite = dict(extras.get("invite") or {})
+    if not invite:  # this round wrote no event (the same create again): it invited no one
+        return []
+    lines = [render("receipts.invite.invited", lang, people=people_text(people, lang))]
     if invite.get("organizer"):
         lines.append(render("receipts.invite.organizer", lang, email=invite["organizer"]))
     else:

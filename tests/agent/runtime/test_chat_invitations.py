@@ -328,3 +328,11 @@ def test_news_of_an_invitation_asks_before_any_create(store: Store, profile: int
 def test_news_of_an_invitation_with_a_request_is_created(store: Store, profile: int) -> None:
     args = {"title": "吃饭", "dateExpression": "D+1", "time": "15:00"}
     assert run(store, profile, "张三约我明天下午三点吃饭，帮我记一下", create(args)).outcome == "created"
+
+
+def test_the_same_create_again_says_nothing_about_invitations(store: Store, profile: int) -> None:
+    """A duplicate returns the event already written: this round invited no one."""
+    args = {"title": "lunch", "dateExpression": "W5", "time": "12:00", "invite": ["zhang@example.com"]}
+    run(store, profile, "invite zhang@example.com to lunch Friday at noon", create(args))
+    again = run(store, profile, "invite zhang@example.com to lunch Friday at noon", create(args), minute=1)
+    assert again.receipt.deduplicated and "Invited:" not in again.reply and "Organizer" not in again.reply
