@@ -49,7 +49,7 @@ from agent.runtime.repeat_slots import create_rule, pending_slots, slot_notes
 from agent.runtime.shared_target import drop_target_pick, shared_reason
 from agent.runtime.toolkit import EditOp, Receipt, Registry, Tool, ToolDeps, ToolResult
 from agent.services.command_types import GroundingCheck, Outcome
-from agent.services.invitations import synced
+from agent.services.invitations import my_addresses, synced
 from agent.store.fields import Person
 from agent.store.occurrence import Occurrence
 from agent.timesym.grammar import RANGE_BOUND_PATTERN, TIME_PATTERN
@@ -201,6 +201,8 @@ def _create(deps: ToolDeps, args: CreateArgs) -> ToolResult:
     # Who may be invited: an address in the user's words or a memory read this turn, never
     # one the model made up (agent/runtime/invite_grounding.py).
     invitees = ground_people(args.invite or (), deps.grounding.user_text if deps.grounding else "", deps.memories)
+    mine = my_addresses(deps.store, deps.profile_id)  # the user organises: never their own attendee
+    invitees.people = [person for person in invitees.people if not any(person.same(address) for address in mine)]
     try:
         outcome = _prepare(
             deps,

@@ -336,3 +336,11 @@ def test_the_same_create_again_says_nothing_about_invitations(store: Store, prof
     run(store, profile, "invite zhang@example.com to lunch Friday at noon", create(args))
     again = run(store, profile, "invite zhang@example.com to lunch Friday at noon", create(args), minute=1)
     assert again.receipt.deduplicated and "Invited:" not in again.reply and "Organizer" not in again.reply
+
+
+def test_a_name_beside_a_said_address_is_kept_and_the_users_own_address_is_not_an_attendee(store: Store, profile: int) -> None:
+    args = {"title": "开会", "dateExpression": "D+1", "time": "15:00", "invite": ["张三 <zhang@example.com>", ME]}
+    run(store, profile, f"明天下午三点开会，邀请张三（zhang@example.com），抄送我 {ME}", create(args))
+    assert read(stored(store, "开会"), "attendees") == (
+        Person("zhang@example.com", "张三", "NEEDS-ACTION", "REQ-PARTICIPANT", (("RSVP", "TRUE"),)),
+    )
