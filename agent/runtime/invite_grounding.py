@@ -33,8 +33,9 @@ PARTSTATS = {"accept": "ACCEPTED", "tentative": "TENTATIVE", "decline": "DECLINE
 #: Words that say each answer in a message (folded). "不" words come first: "不去" is no "去".
 ANSWER_WORDS: dict[str, tuple[str, ...]] = {
     "DECLINED": (
-        *("拒绝", "不去", "不参加", "去不了", "参加不了", "谢绝", "婉拒", "推掉"),
-        *("decline", "reject", "can't make", "cannot make", "won't attend", "not attend", "not going", "say no"),
+        *("拒绝", "不去", "不参加", "去不了", "参加不了", "谢绝", "婉拒", "推掉", "没空", "没时间"),
+        *("decline", "reject", "can't make", "cannot make", "can't go", "cannot go", "won't attend", "not attend"),
+        *("not going", "say no"),
     ),
     "TENTATIVE": ("暂定", "待定", "可能去", "可能参加", "也许", "不确定", "tentative", "maybe", "might"),
     "ACCEPTED": ("接受", "同意", "参加", "答应", "去", "accept", "attend", "i'll be there", "going", "say yes"),
