@@ -37,13 +37,12 @@ from agent.runtime.grounding import (
     value_check,
 )
 from agent.runtime.invite_grounding import (
-    PARTSTATS,
     Invitees,
     ground_people,
     refused_lines,
     reported_reasons,
-    respond_reasons,
 )
+from agent.runtime.invite_respond import RespondArgs, respond
 from agent.runtime.repeat_grounding import RepeatSlots, repeat_reasons, until_day
 from agent.runtime.repeat_slots import create_rule, pending_slots, slot_notes
 from agent.runtime.shared_target import drop_target_pick, shared_reason
@@ -141,12 +140,6 @@ class UpdateArgs(_TargetArgs):
 
 class DeleteArgs(_TargetArgs):
     pass
-
-
-class RespondArgs(_Args):
-    targetTitle: str | None = Field(default=None, max_length=200)
-    targetDate: str | None = Field(default=None, max_length=40, description=DATE)
-    answer: Literal["accept", "tentative", "decline"]
 
 
 class QueryArgs(_Args):
@@ -324,28 +317,6 @@ def _delete(deps: ToolDeps, args: DeleteArgs) -> ToolResult:
     return _change("delete", deps, args)
 
 
-def _respond(deps: ToolDeps, args: RespondArgs) -> ToolResult:
-    """An answer to one invitation: an edit (the edit rules find the one event, ask when
-    several match or the words do not give the answer), stored by the invitations service."""
-    raw = args.model_dump(exclude_none=True)
-    partstat = PARTSTATS[args.answer]
-    grounding = deps.grounding
-    reasons: list[str] = []
-    if grounding is not None:
-        reasons = respond_reasons(edit_reasons("update", raw, grounding, deps.ctx), partstat, grounding.user_text)
-
-    def check(occ: Occurrence, scope: str) -> tuple[list[str], dict[str, Any]]:
-        if grounding is None:
-            return [], {}
-        return target_reasons(occ.title, occ.start, False, "this", raw, grounding, deps.ctx), {}
-
-    try:
-        outcome = deps.edits.request("respond", raw | {"partstat": partstat}, reasons, check)
-    except UserFacingError as exc:
-        return _fail(exc)
-    return ToolResult(ok=True, payload=outcome.to_json(), value=outcome)
-
-
 def _edit_receipt(result: ToolResult, lang: str, today: date) -> Receipt:
     answered = result.value.status == "answered"  # code read the store to answer a question
     return Receipt(edit_receipt(result.value, lang), edit_outcome_name(result.value), result.value, read=answered)
@@ -473,7 +444,7 @@ RESPOND = Tool(
     name="respond_to_invitation",
     args=RespondArgs,
     description="Answer an invitation (接受周五评审会的邀请).",
-    handler=_respond,
+    handler=respond,
     status="runtime.status.respond",
     terminal=True,
     receipt=_edit_receipt,
