@@ -285,7 +285,7 @@ class ChatEditService:
             plan["reminder"] = int(args["reminderMinutes"])
         if args.get("completed") is not None:
             plan["completed"] = bool(args["completed"])
-        if args.get("partstat"):  # the answer to an invitation (op ``respond``, agent/runtime/invite_tools.py)
+        if args.get("partstat"):  # the answer to an invitation (op ``respond``, agent/runtime/invite_respond.py)
             plan["partstat"] = str(args["partstat"])
         return plan
 
