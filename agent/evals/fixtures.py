@@ -25,6 +25,7 @@ from agent.services.settings import SettingsService
 from agent.store.components import aware, build_event
 from agent.store.db import Store
 from agent.store.events import EventRepo
+from agent.store.fields import Person, write
 from agent.store.profiles import ensure_profile
 from agent.timesym.context import TimeContext, local_datetime
 
@@ -149,6 +150,9 @@ def _event(world: World, item: dict[str, Any], case: Case) -> None:
         component.add("X-RICHENG-COMPLETED", "TRUE")
     if item.get("status"):
         component.add("STATUS", str(item["status"]))
+    if item.get("organizer"):  # an invitation (issue 31): who organises it, who is asked
+        write(component, "organizer", Person(str(item["organizer"]), "", "", ""))
+    write(component, "attendees", [Person(str(email)) for email in item.get("attendees") or []])
     calendars = CalendarService(world.store, world.profile_id)
     calendar = calendars.get(str(item["calendar"])) if item.get("calendar") else calendars.default()
     with world.store.transaction():

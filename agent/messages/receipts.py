@@ -253,4 +253,59 @@ MESSAGES: dict[str, Message] = {
         zh="还没有改动：{reasons}。要{action}吗？回复“是”确认，或“不用”。",
         en="Nothing changed yet: {reasons}. Should I {action}? Reply “yes” to go ahead, or “no”.",
     ),
+    # ---- invitations from the chat (issue 31 item 4; agent/runtime/invite_grounding.py) ----
+    "receipts.invite.invited": Message(zh="邀请：{people}", en="Invited: {people}"),
+    "receipts.invite.will_invite": Message(zh="将邀请：{people}", en="Will invite: {people}"),
+    "receipts.invite.organizer": Message(zh="组织者：你（{email}）", en="Organizer: you ({email})"),
+    "receipts.invite.no_organizer": Message(
+        zh="还不知道你的邮箱地址（设置 → 常规 → 我的邮箱地址），所以没有写组织者",
+        en="Your e-mail address is not known (Settings → General → My e-mail addresses), so no organizer was written",
+    ),
+    "receipts.invite.sending": Message(
+        zh="下次同步时，服务器会给这 {count} 个人发邀请邮件", en="The server emails these {count} people with the next sync"
+    ),
+    "receipts.invite.quiet_unsynced": Message(
+        zh="没有给任何人发邮件：这个日历不与服务器同步", en="No one was emailed: this calendar is not synced with a server"
+    ),
+    "receipts.invite.quiet_synced": Message(
+        zh="没有给任何人发邮件：你没有同意发送邀请，上传时服务器不会发邮件",
+        en="No one was emailed: you did not say to send invitations, so the upload lets the server mail no one",
+    ),
+    "receipts.invite.no_address": Message(
+        zh="没有邀请{name}：不知道{name}的邮箱地址（告诉我地址，或让我记住它）",
+        en="{name} was not invited: no e-mail address is known for them (give me the address, or ask me to remember it)",
+    ),
+    "receipts.invite.not_said": Message(
+        zh="没有邀请 {address}：这个地址不在你这句话里，也不在这次读到的记忆里",
+        en="{address} was not invited: that address is not in your words or in a memory read this turn",
+    ),
+    "receipts.why.reported_invitation": Message(
+        zh="你说的是别人邀请了你（“{word}”），没有说要记到日历里",
+        en="you said someone invited you (“{word}”), not that it should go on your calendar",
+    ),
+    "receipts.why.will_email": Message(zh="这会给 {count} 个人发邮件：{people}", en="This will email {count} people: {people}"),
+    "receipts.invite.accepted": Message(zh="已接受“{title}”的邀请：{line}", en="Accepted the invitation to “{title}”: {line}"),
+    "receipts.invite.tentative": Message(
+        zh="已暂定参加“{title}”（答复：暂定）：{line}", en="Answered “tentative” to “{title}”: {line}"
+    ),
+    "receipts.invite.declined": Message(
+        zh="已拒绝“{title}”的邀请（日程保留，不占用忙碌时间）：{line}",
+        en="Declined the invitation to “{title}” (kept, out of your busy time): {line}",
+    ),
+    "receipts.invite.reply_sent": Message(
+        zh="你的答复（{answer}）会在下次同步时上传，支持邀请的服务器会把它发给组织者 {organizer}",
+        en="Your answer ({answer}) is uploaded with the next sync;"
+        " a server that handles invitations sends it to the organizer, {organizer}",
+    ),
+    "receipts.invite.reply_not_sent": Message(
+        zh="没有发出答复：这个日历不与服务器同步，组织者 {organizer} 不会收到",
+        en="No reply was sent: this calendar is not synced, so the organizer, {organizer}, is not told",
+    ),
+    "receipts.edit.verb.respond": Message(zh="答复", en="answer"),
+    "receipts.invite.action": Message(
+        zh="把 {target} 的邀请答复为“{answer}”", en="answer the invitation {target} with “{answer}”"
+    ),
+    "receipts.edit.why.answer_not_said": Message(
+        zh="你这句话里没有说要“{answer}”", en="you did not say “{answer}” in your words"
+    ),
 }

@@ -69,6 +69,7 @@ MESSAGES: dict[str, Message] = {
     "runtime.status.create": Message(zh="正在准备日程…", en="Preparing the event…"),
     "runtime.status.update": Message(zh="正在修改日程…", en="Changing the event…"),
     "runtime.status.delete": Message(zh="正在删除日程…", en="Deleting the event…"),
+    "runtime.status.respond": Message(zh="正在答复邀请…", en="Answering the invitation…"),
     "runtime.status.query": Message(zh="正在查看日历…", en="Reading your calendar…"),
     "runtime.status.free_time": Message(zh="正在找空闲时间…", en="Looking for free time…"),
     "runtime.status.cancel": Message(zh="正在取消…", en="Cancelling…"),

@@ -97,6 +97,11 @@ MESSAGES: dict[str, Message] = {
     "services.new_date_one_day": Message("newDate 必须指明一天（D+2、W5、12-20）", "newDate must name one day (D+2, W5, 12-20)"),
     "services.edit.changed_meanwhile_all": Message("这些日程刚刚被改过", "those events changed meanwhile"),
     "services.edit.no_such_option": Message("没有这个选项", "no such option"),
+    "services.edit.not_invitation": Message(
+        "“{title}”不是给你的邀请（组织者是你自己，或你的邮箱地址不在参与者中），没有可以答复的",
+        "“{title}” is not an invitation to you (you organise it, or none of your addresses is among its attendees);"
+        " there is nothing to answer",
+    ),
     "services.edit.changed_meanwhile": Message("这个日程刚刚被改过", "that event changed meanwhile"),
     "services.edit.allday_series_time": Message(
         "全天的重复日程只能一次给一次加上时间（范围：仅此一次）",

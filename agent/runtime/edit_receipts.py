@@ -11,6 +11,7 @@ from datetime import date, datetime
 from typing import Any
 
 from agent.messages.catalogue import render
+from agent.runtime.invite_grounding import answer_word, reply_line
 from agent.runtime.receipts import day_label, occurrence_line, span_label, window_label
 from agent.services.chat_edits import EditOutcome
 
@@ -55,7 +56,8 @@ def _scope_text(outcome: EditOutcome, lang: str) -> str:
 
 
 def _verb(outcome: EditOutcome, lang: str) -> str:
-    return render("receipts.edit.verb.delete" if outcome.op == "delete" else "receipts.edit.verb.update", lang)
+    verbs = {"delete": "receipts.edit.verb.delete", "respond": "receipts.edit.verb.respond"}
+    return render(verbs.get(outcome.op, "receipts.edit.verb.update"), lang)
 
 
 def _changes(outcome: EditOutcome, lang: str) -> list[str]:
@@ -85,6 +87,8 @@ def edit_receipt(outcome: EditOutcome, lang: str) -> str:
         outcome.status == "confirm" and outcome.options and any(r.startswith("bulk") for r in outcome.reasons)
     ):
         return _bulk(outcome, lang)
+    if outcome.status == "updated" and before is not None and "partstat" in outcome.changed:
+        return _answered(outcome, before, lang)
     if outcome.status == "updated" and before is not None and after is not None:
         moved = before["start"] != after["start"] or before["end"] != after["end"]
         lines = [render("receipts.edit.changed_head", lang, title=before["title"])]
@@ -197,7 +201,18 @@ def _why(kind: str, detail: str, outcome: EditOutcome, lang: str) -> str | None:
         return render("receipts.edit.why.not_from_user", lang)
     if kind == "date_contradicts":
         return render("receipts.edit.why.date_contradicts", lang, word=detail)
+    if kind == "answer_not_said":
+        return render("receipts.edit.why.answer_not_said", lang, answer=answer_word(detail, lang))
     return None
+
+
+def _answered(outcome: EditOutcome, before: dict[str, Any], lang: str) -> str:
+    """An invitation answered: which answer, on which event, and what became of the REPLY."""
+    heads = {"ACCEPTED": "receipts.invite.accepted", "TENTATIVE": "receipts.invite.tentative"}
+    code = heads.get(str(outcome.changed["partstat"]), "receipts.invite.declined")
+    head = render(code, lang, title=before["title"], line=_line(before, lang, outcome.today))
+    reply = outcome.changed.get("reply")
+    return "\n".join([head, reply_line(reply, lang)] if reply else [head])
 
 
 def _question(outcome: EditOutcome, lang: str) -> str:
@@ -213,7 +228,10 @@ def _question(outcome: EditOutcome, lang: str) -> str:
         target = render("receipts.edit.series_target", lang, title=before.get("title", outcome.title), scope=scope)
         scope = ""
     suffix = render("receipts.edit.scope_suffix", lang, scope=scope) if scope else ""
-    if outcome.op == "delete":
+    if outcome.op == "respond":
+        answer = answer_word(str(outcome.changed.get("partstat", "")), lang)
+        action = render("receipts.invite.action", lang, target=_line(before, lang, today) if before else target, answer=answer)
+    elif outcome.op == "delete":
         code = "receipts.edit.action_delete_series" if series else "receipts.edit.action_delete"
         action = render(code, lang, target=target) + suffix
     else:

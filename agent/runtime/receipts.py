@@ -13,6 +13,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from agent.messages.catalogue import render
+from agent.runtime.invite_grounding import invite_lines, people_text
 from agent.services.command_types import Outcome
 from agent.services.memory import Memory
 from agent.services.queries import FreeSlot, RangeResult
@@ -145,6 +146,7 @@ def outcome_receipt(outcome: Outcome, lang: str) -> str:
         code = "receipts.duplicate" if outcome.deduplicated else "receipts.created"
         text = render(code, lang, when=when, title=title, calendar=outcome.calendar)
         text += series_note(outcome, lang)
+        text += "".join("\n" + line for line in invite_lines(outcome.extras or {}, lang, created=True))
         if outcome.calendar_fell_back:
             fell_back = render(
                 "receipts.calendar_fell_back", lang, requested=outcome.requested_calendar, calendar=outcome.calendar
@@ -294,6 +296,11 @@ def unconfirmed_receipt(outcome: Outcome, lang: str) -> str:
         kind, _, word = reason.partition(":")
         if kind in ("past_tense", "date_contradicts", "title_not_from_user", "bulk_clear", "conditional"):
             why.append(render(f"receipts.why.{kind}", lang, word=word))
+        elif kind == "reported_invitation":
+            why.append(render("receipts.why.reported_invitation", lang, word=word))
+        elif kind == "will_email":  # the app's "this will email N people", with who
+            people = people_text(list((outcome.extras or {}).get("people") or []), lang)
+            why.append(render("receipts.why.will_email", lang, count=word, people=people))
     when = ""
     if outcome.candidates and len(outcome.candidates) == 1:
         when = day_label(outcome.candidates[0], lang, outcome.today)
@@ -302,4 +309,7 @@ def unconfirmed_receipt(outcome: Outcome, lang: str) -> str:
         target = render("receipts.target_when", lang, title=outcome.title, when=when)
     else:
         target = render("receipts.target", lang, title=outcome.title)
-    return render("receipts.unconfirmed", lang, reasons=reasons, target=target)
+    text = render("receipts.unconfirmed", lang, reasons=reasons, target=target)
+    if not any(reason.startswith("will_email") for reason in outcome.reasons):  # else the reason lists them
+        text += "".join("\n" + line for line in invite_lines(outcome.extras or {}, lang, created=False))
+    return text

@@ -89,6 +89,9 @@ class ToolDeps:
     edits: ChatEditService
     grounding: Grounding | None = None
     found: list[str] = field(default_factory=list)  # what search tools returned this turn (it grounds too)
+    #: The memories ``search_memory`` read this turn: the only stored text that grounds an
+    #: invitee's address (an event's text or the chat history never does).
+    memories: list[str] = field(default_factory=list)
     #: The calls that write events (the tool, its arguments) in the model response being run:
     #: more than one is a bulk change (one confirmation listing every event, never a direct write).
     writes: list[tuple[Tool, dict[str, Any]]] = field(default_factory=list)
@@ -101,7 +104,7 @@ ReceiptWriter = Callable[[ToolResult, str, date], Receipt]  # (result, language,
 #: What a call of the tool may change: events, memories, or the pending command.
 Writes = Literal["events", "memory", "pending"]
 #: The change to an existing event a tool asks ``ChatEditService`` for.
-EditOp = Literal["update", "delete"]
+EditOp = Literal["update", "delete", "respond"]
 
 
 @dataclass(frozen=True, kw_only=True)

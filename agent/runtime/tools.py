@@ -36,11 +36,20 @@ from agent.runtime.grounding import (
     title_reasons,
     value_check,
 )
+from agent.runtime.invite_grounding import (
+    Invitees,
+    ground_people,
+    refused_lines,
+    reported_reasons,
+)
+from agent.runtime.invite_respond import RespondArgs, respond
 from agent.runtime.repeat_grounding import RepeatSlots, repeat_reasons, until_day
 from agent.runtime.repeat_slots import create_rule, pending_slots, slot_notes
 from agent.runtime.shared_target import drop_target_pick, shared_reason
 from agent.runtime.toolkit import EditOp, Receipt, Registry, Tool, ToolDeps, ToolResult
 from agent.services.command_types import GroundingCheck, Outcome
+from agent.services.invitations import my_addresses, synced
+from agent.store.fields import Person
 from agent.store.occurrence import Occurrence
 from agent.timesym.grammar import RANGE_BOUND_PATTERN, TIME_PATTERN
 from agent.timesym.recurrence import Weekday
@@ -84,6 +93,7 @@ class CreateArgs(_Args):
     reminderMinutes: int | None = Field(default=None, ge=0, le=40320, description="minutes before")
     location: str | None = Field(default=None, max_length=200)
     notes: str | None = Field(default=None, max_length=2000)
+    invite: list[str] | None = Field(default=None, description="e-mails or names to invite")
 
     @field_validator("repeatDays")
     @classmethod
@@ -181,18 +191,30 @@ def _create(deps: ToolDeps, args: CreateArgs) -> ToolResult:
         rule, rrule_text = create_rule(args.repeat, args.repeatDays, args.repeatInterval, args.repeatMonthDay)
     except ValueError as exc:
         return _fail(exc)
+    # Who may be invited: an address in the user's words or a memory read this turn, never
+    # one the model made up (agent/runtime/invite_grounding.py).
+    invitees = ground_people(args.invite or (), deps.grounding.user_text if deps.grounding else "", deps.memories)
+    mine = my_addresses(deps.store, deps.profile_id)  # the user organises: never their own attendee
+    invitees.people = [person for person in invitees.people if not any(person.same(address) for address in mine)]
     try:
         outcome = _prepare(
-            deps, args, RepeatSlots(rule, args.repeatCount, args.repeatUntil, args.timezone, tuple(args.tags or ())), rrule_text
+            deps,
+            args,
+            RepeatSlots(rule, args.repeatCount, args.repeatUntil, args.timezone, tuple(args.tags or ())),
+            rrule_text,
+            invitees,
         )
     except UserFacingError as exc:  # a read-only calendar: back to the model, nothing written
         return _fail(exc)
     if outcome.status == "invalid":
         return ToolResult(ok=False, payload={"error": outcome.message}, retry=True, value=outcome)
-    return ToolResult(ok=True, payload=outcome.to_json(), value=outcome)
+    payload = outcome.to_json() | (invitees.to_json() if args.invite else {})
+    return ToolResult(ok=True, payload=payload, value=outcome)
 
 
-def _prepare(deps: ToolDeps, args: CreateArgs, slots: RepeatSlots, rrule_text: str | None) -> Outcome:
+def _prepare(
+    deps: ToolDeps, args: CreateArgs, slots: RepeatSlots, rrule_text: str | None, invitees: Invitees | None = None
+) -> Outcome:
     """The create round; a write into a read-only calendar raises (``ReadOnlyCalendarError``)."""
     return deps.commands.prepare_or_create(
         args.title,
@@ -202,7 +224,7 @@ def _prepare(deps: ToolDeps, args: CreateArgs, slots: RepeatSlots, rrule_text: s
         duration_minutes=args.durationMinutes,
         calendar_name=args.calendarName,
         allow_conflict=bool(args.allowConflict),
-        check=_create_check(deps, slots),
+        check=_create_check(deps, slots, args.calendarName, invitees.people if invitees else []),
         # A structured rule goes as RRULE text written by code (the model never writes one);
         # the plain word keeps its own path (WEEKLY follows the start date).
         repeat=None if rrule_text else args.repeat,
@@ -214,21 +236,31 @@ def _prepare(deps: ToolDeps, args: CreateArgs, slots: RepeatSlots, rrule_text: s
         location=args.location,
         notes=args.notes,
         fields={"categories": args.tags} if args.tags else None,  # the editor's Tags (agent/store/fields.py)
+        people=invitees.people if invitees else None,
     )
 
 
-def _create_check(deps: ToolDeps, slots: RepeatSlots) -> GroundingCheck:
+def _create_check(deps: ToolDeps, slots: RepeatSlots, calendar: str | None, people: list[Person]) -> GroundingCheck:
     """The grounding latch for this create: the title and day (``check_create``) and the
-    repeat's parts and zone (``repeat_reasons``), against the user's words this turn."""
+    repeat's parts and zone (``repeat_reasons``), against the user's words this turn; and
+    for attendees on a synced calendar, "this will email N people" (only a yes sends)."""
 
     def check(title: str, day: date | None, start: wall_time | None) -> list[str]:
+        stub = deps.commands.active_stub()
+        invited = people or list((stub.slots.get("people") or []) if stub is not None else [])
+        # The stub's calendar too: asking about one calendar too many is safe, one too few is not.
+        names = [calendar or (stub.slots.get("calendar") if stub is not None else None)]
+        names += [stub.slots.get("calendar")] if stub is not None and stub.slots.get("calendar") else []
+        on_server = any(synced(deps.store, deps.commands.calendars.choose(name).calendar.id) for name in names)
+        emails = [f"will_email:{len(invited)}"] if invited and on_server else []
         if deps.grounding is None:
-            return []
+            return emails
         grounding = deps.grounding.with_found(deps.found)
         end = until_day(slots.until, deps.ctx) if slots.until else None
         reasons = check_create(title, day, grounding, deps.ctx, start, series_end=end).reasons
-        pending = pending_slots(deps.commands.active_stub(), deps.ctx)
-        return reasons + repeat_reasons(slots, pending, grounding.user_text, deps.ctx)
+        pending = pending_slots(stub, deps.ctx)
+        reported = reported_reasons(grounding.user_text)  # "张三邀请我明天吃饭，好开心": news, not a request
+        return reasons + repeat_reasons(slots, pending, grounding.user_text, deps.ctx) + reported + emails
 
     return check
 
@@ -237,6 +269,8 @@ def _outcome_receipt(result: ToolResult, lang: str, today: date) -> Receipt:
     text = R.outcome_receipt(result.value, lang)
     if result.value.status == "unconfirmed":  # what the repeat latch asks about, one line each
         text = "\n".join([text, *slot_notes(result.value.reasons, lang)])
+    if result.value.status in ("created", "unconfirmed"):  # who could not be invited, and why
+        text = "\n".join([text, *refused_lines(result.payload.get("not_invited") or [], lang)])
     return Receipt(text, result.value.status, result.value)
 
 
@@ -259,7 +293,7 @@ def _change(op: EditOp, deps: ToolDeps, args: UpdateArgs | DeleteArgs) -> ToolRe
     word = bulk_word(grounding.user_text) if grounding is not None else None
     if len(deps.writes) > 1 or word:  # bulk: one confirmation listing every event, never a direct write
         calls: list[tuple[str, dict[str, Any]]] = [
-            (tool.edit, dict(args)) for tool, args in deps.writes if tool.edit is not None
+            (tool.edit, dict(args)) for tool, args in deps.writes if tool.edit in ("update", "delete")
         ] or [(op, raw)]
         try:
             bulk = deps.edits.request_bulk(calls, reasons + [f"bulk:{word or len(deps.writes)}"])
@@ -358,6 +392,7 @@ def _council_receipt(result: ToolResult, lang: str, today: date) -> Receipt:
 def _search_memory(deps: ToolDeps, args: SearchArgs) -> ToolResult:
     memories = deps.memory.search(args.query)
     deps.found.extend(m.text for m in memories)
+    deps.memories.extend(m.text for m in memories)
     return ToolResult(ok=True, payload={"memories": [m.text for m in memories]})
 
 
@@ -404,6 +439,18 @@ DELETE = Tool(
     writes="events",
     edit="delete",
     intent="delete",
+)
+RESPOND = Tool(
+    name="respond_to_invitation",
+    args=RespondArgs,
+    description="Answer an invitation (接受周五评审会的邀请).",
+    handler=respond,
+    status="runtime.status.respond",
+    terminal=True,
+    receipt=_edit_receipt,
+    writes="events",
+    edit="respond",
+    intent="update",
 )
 QUERY = Tool(
     name="query_schedule_range",
@@ -476,7 +523,7 @@ SEARCH_ARCHIVE = Tool(
     intent="archive.search",
 )
 
-TOOLS = Registry((CREATE, UPDATE, DELETE, QUERY, FREE_TIME, CANCEL, REMEMBER, COUNCIL, SEARCH_MEMORY, SEARCH_ARCHIVE))
+TOOLS = Registry((CREATE, UPDATE, DELETE, RESPOND, QUERY, FREE_TIME, CANCEL, REMEMBER, COUNCIL, SEARCH_MEMORY, SEARCH_ARCHIVE))
 TOOL_NAMES = TOOLS.names
 TERMINAL = TOOLS.terminal
 

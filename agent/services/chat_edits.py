@@ -34,6 +34,7 @@ from agent.messages.catalogue import is_code, render
 from agent.services.calendars import CalendarService
 from agent.services.command_types import WriteFacts
 from agent.services.editing import EditService
+from agent.services.invitations import answer_invitation, invitations_among
 from agent.services.queries import QueryService
 from agent.services.settings import SettingsService
 from agent.services.targets import MAX_OPTIONS, Search, as_option, find_targets, fold, pick_choice, refind
@@ -241,6 +242,7 @@ class ChatEditService:
         self.queries = QueryService(store, profile_id, ctx)
         self.calendars = CalendarService(store, profile_id)
         self.settings = SettingsService(store, profile_id)
+        self._reply: dict[str, Any] = {}  # the last answer to an invitation: its REPLY (``answer_invitation``)
 
     # ---- the tool call -------------------------------------------------------------------
 
@@ -283,6 +285,8 @@ class ChatEditService:
             plan["reminder"] = int(args["reminderMinutes"])
         if args.get("completed") is not None:
             plan["completed"] = bool(args["completed"])
+        if args.get("partstat"):  # the answer to an invitation (op ``respond``, agent/runtime/invite_respond.py)
+            plan["partstat"] = str(args["partstat"])
         return plan
 
     def request(self, op: str, args: dict[str, Any], reasons: list[str], check: TargetCheck | None = None) -> EditOutcome:
@@ -291,7 +295,7 @@ class ChatEditService:
         (named by the user? a scope the words allow?). A reason of ``ANSWER_KINDS`` turns the
         call into an answer: what was found, nothing pending. Raises ``UserFacingError`` for
         arguments the model should fix (they go back to it as a retry)."""
-        plan = self.plan(args) if op == "update" else {}
+        plan = self.plan(args) if op != "delete" else {}
         if op == "update" and not plan:
             raise UserFacingError("services.edit_nothing")
         scope = str(args.get("scope") or "this")
@@ -308,6 +312,13 @@ class ChatEditService:
         answers = [reason for reason in reasons if reason.partition(":")[0] in ANSWER_KINDS]
         if not answers:  # a change: events in read-only calendars are not offered
             search.matches = self._writable(search.matches)
+        if op == "respond" and not answers:  # only an invitation to the user can be answered
+            invited = invitations_among(self.store, self.profile_id, search.matches)
+            if not invited:
+                first = search.matches[0]
+                base.title, base.before = first.title, as_option(first)
+                return base.outcome("invalid", message="services.edit.not_invitation", message_params={"title": first.title})
+            search.matches = invited
         if answers:  # not a request: say what is there, leave nothing a "yes" could write
             options = [as_option(occ) for occ in search.matches[:MAX_OPTIONS]]
             if len(search.matches) == 1:
@@ -535,7 +546,7 @@ class ChatEditService:
                 asks.append("series_move")
         after = self._after(plan, occ, start, end)
         base.at = start if start is not None else occ.start
-        fields = ("title", "calendar", "location", "notes", "reminder", "completed")
+        fields = ("title", "calendar", "location", "notes", "reminder", "completed", "partstat")
         changed: dict[str, Any] = {key: plan[key] for key in fields if key in plan}
         base.changed = changed
         slots = {"op": op, "scope": scope, "plan": plan, "target": as_option(occ)}
@@ -555,6 +566,8 @@ class ChatEditService:
             return base.outcome("invalid", message="services.edit.not_saved", message_params={"reason": str(exc)})
         self.facts.changes.extend(changes)  # after COMMIT: the exit guard's fact
         self.facts.kinds.add("deleted" if op == "delete" else "updated")
+        if op == "respond":
+            base.changed["reply"] = self._reply  # what became of the REPLY, for the receipt
         return base.outcome("deleted" if op == "delete" else "updated", after=after)
 
     def _times(self, plan: dict[str, Any], occ: Occurrence) -> tuple[datetime | date | None, datetime | date | None]:
@@ -609,6 +622,9 @@ class ChatEditService:
         with journal_record.origin(self.store, "chat"), self.store.transaction():
             if op == "delete":
                 changes.extend(self.edits.delete(occ, scope))  # type: ignore[arg-type]
+            elif op == "respond":
+                answered, self._reply = answer_invitation(self.store, self.profile_id, occ, str(plan["partstat"]))
+                changes.extend(answered)
             else:
                 edit = _editor(plan)
                 if start is not None or edit is not None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -30,6 +30,7 @@ from agent.services.command_types import (
     stub_days,
     stub_from_row,
 )
+from agent.services.invitations import invite_people
 from agent.services.queries import QueryService
 from agent.services.repeat import Series, build_series, series_from_rule
 from agent.services.settings import SettingsService
@@ -39,7 +40,7 @@ from agent.store.changes import ChangeSet
 from agent.store.components import build_event, wall_seconds
 from agent.store.db import Store
 from agent.store.events import EventRepo
-from agent.store.fields import drafted, write
+from agent.store.fields import Person, drafted, write
 from agent.store.occurrence import Occurrence
 from agent.store.read_only import ReadOnlyCalendars
 from agent.timesym.context import TimeContext, day_start, local_datetime
@@ -164,6 +165,7 @@ class CommandService:
         last_day: date | None = None,
         fresh: bool = False,
         fields: Mapping[str, Any] | None = None,
+        people: Sequence[Person] | None = None,
     ) -> Outcome:
         """First round, or a continuation of the active stub when the title matches (or is
         omitted). ``allow_conflict`` only counts when that stub is in ``conflict``; ``check``
@@ -175,7 +177,8 @@ class CommandService:
         ``repeat_until``/``repeat_count`` say it) and wins over the ``repeat`` word; ``zone``
         (an IANA name) pins a timed event's clock times to that zone ("4pm CET"). ``fields``
         are the field table's fields without a column the event is written with, by name
-        (quick add's ``#tags`` as ``{"categories": [...]}``; agent/store/fields.py)."""
+        (quick add's ``#tags`` as ``{"categories": [...]}``; agent/store/fields.py). ``people``: the
+        attendees the chat grounded (``services.invitations.invite_people`` writes them)."""
         given = {
             "date": date_expression,
             "time": time,
@@ -192,6 +195,7 @@ class CommandService:
             "notes": (notes or "").strip()[:2000] or None,
             "last_day": last_day.isoformat() if last_day is not None else None,
             "fields": _given_fields(fields),
+            "people": [{"email": p.email, "name": p.name} for p in people] if people else None,
         }
         self.expire_stale()
         stub = self.active_stub()
@@ -231,6 +235,8 @@ class CommandService:
         if stub is None:
             return None
         slots = dict(stub.slots)
+        if stub.status == "unconfirmed" and slots.get("people") and date is None and time is None:
+            slots["send"] = True  # a plain yes to a question that listed who would be emailed (the go-ahead)
         if time is not None:
             slots["time"] = time
         if date is not None:
@@ -370,6 +376,7 @@ class CommandService:
             end_time = resolve_time(str(slots["end_time"])) if slots.get("end_time") is not None else None
         except SymbolError as exc:
             return base.outcome("invalid", message=str(exc))
+        base.extras = {"people": slots["people"]} if slots.get("people") else {}  # a question lists them too
         if check is not None:
             reasons = check(title, day, start_time)
             if reasons:
@@ -434,7 +441,8 @@ class CommandService:
                 end = series.start + (end - start)
                 start = series.start
             base.series = series.to_json()
-        base.extras = {key: slots[key] for key in ("reminder", "location", "notes", "fields") if slots.get(key) is not None}
+        kept = ("reminder", "location", "notes", "fields", "people", "send")
+        base.extras = {key: slots[key] for key in kept if slots.get(key) is not None}
         base.start, base.end = start, end
         existing = self._duplicate(title, start, end, choice)
         if existing is not None:
@@ -521,6 +529,10 @@ class CommandService:
         )
         for name, value in dict(extras.get("fields") or {}).items():  # the tags …, under the table's property
             write(component, name, value)
+        if extras.get("people"):
+            people = [Person(str(p["email"]), str(p.get("name") or "")) for p in extras["people"]]
+            send = bool(extras.get("send"))
+            extras["invite"] = invite_people(self.store, self.profile_id, component, people, choice.calendar.id, send)
         if series is not None and series.rdates:
             component.add("RDATE", series.rdates)
         if series is not None and series.kind == LUNAR_YEARLY:

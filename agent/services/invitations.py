@@ -186,6 +186,66 @@ def is_busy(store: Store, profile_id: int, occurrences: Sequence[Occurrence]) ->
     return [occ for occ in occurrences if found[occ.event_id]["busy"]]
 
 
+# ---- the chat's invitations (issue 31 item 4; agent/runtime/invite_grounding.py) ----------
+
+
+def invite_people(
+    store: Store, profile_id: int, component: icalendar.Event, people: Sequence[Person], calendar_id: int, send: bool
+) -> dict[str, str]:
+    """Write ``people`` (grounded by the chat) as the new event's attendees, each
+    NEEDS-ACTION with RSVP, and the user's first address as its ORGANIZER (none when no
+    address is known). ``send``: the user said yes to "this will email N people", the
+    go-ahead, which counts only on a synced calendar (elsewhere no server mails anyone).
+    Returns what the receipt says: ``organizer`` (the address written, or "") and ``mail``
+    (``send``, ``quiet``: uploaded with SCHEDULE-AGENT=CLIENT, or ``unsynced``)."""
+    asked = (("RSVP", "TRUE"),)
+    write(component, "attendees", [Person(p.email, p.name, UNANSWERED, p.role or "REQ-PARTICIPANT", asked) for p in people])
+    mine = my_addresses(store, profile_id)
+    if people and mine and component.get("ORGANIZER") is None:
+        write(component, "organizer", Person(mine[0], "", "", ""))
+    on_server = synced(store, calendar_id)
+    if people and send and on_server:
+        allow_sending(store, profile_id, str(component["UID"]))
+    mail = "unsynced" if not on_server else "send" if send else "quiet"
+    return {"organizer": mine[0] if people and mine else "", "mail": mail}
+
+
+def invitations_among(store: Store, profile_id: int, occurrences: Sequence[Occurrence]) -> list[Occurrence]:
+    """The occurrences whose event is an invitation to the user (someone else organises it
+    and one of the user's addresses is an attendee): what the chat may answer."""
+    mine = my_addresses(store, profile_id)
+    found: list[Occurrence] = []
+    for occ in occurrences:
+        row = EventRepo(store, profile_id).row(occ.uid, occ.recurrence_id or "") or EventRepo(store, profile_id).row(occ.uid, "")
+        if row is not None and event_standing(parse_component(row["ics"]), mine).invited:
+            found.append(occ)
+    return found
+
+
+def answer_invitation(store: Store, profile_id: int, occ: Occurrence, partstat: str) -> tuple[ChangeSet, dict[str, Any]]:
+    """The chat's answer to the invitation ``occ`` comes from (its own row, else its
+    series), stored as ``answer`` stores the card's, and what became of the REPLY: on a
+    synced calendar the event gets the go-ahead, so the next upload lets a scheduling
+    server send the answer to the organizer; elsewhere nothing is sent. Returns the change
+    and ``{"organizer", "email", "partstat", "sent"}`` for the receipt."""
+    repo = EventRepo(store, profile_id)
+    row = repo.row(occ.uid, occ.recurrence_id or "") or repo.row(occ.uid, "")
+    if row is None:
+        raise NotFoundError("services.no_event_uid", uid=occ.uid)
+    component = parse_component(row["ics"])
+    place = event_standing(component, my_addresses(store, profile_id))
+    if place.me is None:
+        raise NotFoundError("services.no_event_uid", uid=occ.uid)
+    organizer = read(component, "organizer")
+    sent = synced(store, int(row["calendar_id"]))
+    with store.transaction():
+        changes = answer(store, profile_id, occ.uid, str(row["recurrence_id"]), place.me.email, partstat)
+        if sent:
+            allow_sending(store, profile_id, occ.uid)
+    reply = {"organizer": str(organizer) if organizer is not None else "", "email": place.me.email, "partstat": partstat}
+    return changes, reply | {"sent": sent}
+
+
 __all__ = [
     "ADDRESSES_KEY",
     "ANSWER_CODES",

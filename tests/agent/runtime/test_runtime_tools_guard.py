@@ -15,6 +15,7 @@ EXPECTED_TOOLS = {
     "prepare_or_create_schedule": True,
     "update_schedule": True,
     "delete_schedule": True,
+    "respond_to_invitation": True,
     "query_schedule_range": True,
     "suggest_free_time": True,
     "cancel_schedule_command": True,
