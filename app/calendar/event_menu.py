@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QMenu, QWidget
 
 from agent.services.calendars import Calendar
 from agent.services.editing import EventDraft
-from agent.store.fields import shown
+from agent.store.fields import Person, shown
 from app.calendar.event_source import ViewEvent
 from app.calendar.reminder_editor import reminder_minutes
 from app.i18n import format_day
@@ -40,8 +40,11 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("EventMenu", text)
 
 
-def duplicate_draft(event: ViewEvent, component: icalendar.Event | None) -> EventDraft:
-    """A new single event equal to this occurrence, in its own zone and calendar."""
+def duplicate_draft(
+    event: ViewEvent, component: icalendar.Event | None, attendees: tuple[Person, ...] | None = None
+) -> EventDraft:
+    """A new single event equal to this occurrence, in its own zone and calendar;
+    ``attendees``: the people a copy of the user's own meeting invites again."""
     occ = event.occ
     start, end = occ.start, occ.end
     if isinstance(start, datetime) and isinstance(end, datetime) and start.tzinfo is not None and occ.tzid:
@@ -56,6 +59,7 @@ def duplicate_draft(event: ViewEvent, component: icalendar.Event | None) -> Even
         transp=occ.transp,
         alarm_minutes=reminder_minutes(component),
         extra=shown(component),  # the tags, the link …: every field the editor shows
+        attendees=attendees,
     )
 
 

@@ -10,6 +10,7 @@ import os
 from datetime import date, timedelta
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QPoint, Qt
 
 from agent.ics.itip import Flow, read_file
@@ -53,7 +54,17 @@ def _click(area, qtbot, uid: str, day: date):  # type: ignore[no-untyped-def]
     return card
 
 
-def test_an_invitation_is_tentative_until_accepted_in_its_card(area, cal_store, profile, qtbot) -> None:  # type: ignore[no-untyped-def]
+@pytest.fixture(autouse=True)
+def offered(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The "Save … for your mail client" offers made (a real one is modal), each declined."""
+    from app.calendar import invitations_out
+
+    made: list[str] = []
+    monkeypatch.setattr(invitations_out, "ask_to_save", lambda parent, method, people: made.append(method) and False)
+    return made
+
+
+def test_an_invitation_is_tentative_until_accepted_in_its_card(area, cal_store, profile, qtbot, offered) -> None:  # type: ignore[no-untyped-def]
     _invited(cal_store, profile)
     area.refresh()
     (event,) = [e for e in area.source.events(THURSDAY, THURSDAY + timedelta(days=1)) if e.occ.uid == GOOGLE_UID]
@@ -81,6 +92,7 @@ def test_an_invitation_is_tentative_until_accepted_in_its_card(area, cal_store, 
     card = _click(area, qtbot, GOOGLE_UID, THURSDAY)
     assert card.invitation.buttons["ACCEPTED"].isChecked()
     assert "✓ me@example.com" in card.people.text()
+    assert offered == ["REPLY"]  # a local calendar: the reply is offered for the mail client
 
 
 def test_an_event_without_attendees_shows_no_list_and_no_bar(area, cal_store, profile, qtbot) -> None:  # type: ignore[no-untyped-def]
@@ -254,7 +266,7 @@ def test_the_send_question_lists_who(qtbot) -> None:  # type: ignore[no-untyped-
         box = boxes[0]
         seen.extend([box.text(), box.informativeText()])
         _shot(box, "send-question-offscreen")
-        next(b for b in box.buttons() if b is not box.send).click()
+        box.quiet.click()
 
     QTimer.singleShot(50, answer_no)
     people = (Person("bob@example.com", "Bob Li"), Person("王芳@example.cn"), Person("carol@example.com"))
