@@ -554,6 +554,35 @@ def stored_reply(store: Store, profile_id: int, uid: str, recurrence_id: str, em
     return reply_calendar([reply_event(component, email, me.partstat, now)])
 
 
+def file_recipients(store: Store, profile_id: int, data: bytes, source_name: str = "<data>") -> dict[str, tuple[Person, ...]]:
+    """For an import: by UID, whom each event of a plain (no METHOD) file would tell once
+    uploaded to a scheduling server (``services.invitations.recipients``: the user's own
+    meetings only). A file with a METHOD goes to the invitation flow and is no one's here;
+    an event without a UID gets one at import and cannot be named ahead (it stays quiet)."""
+    from agent.services.invitations import recipients
+
+    data, offset, _ = to_utf8(data, source_name)
+    if b"ATTENDEE" not in data.upper():
+        return {}
+    found: dict[str, tuple[Person, ...]] = {}
+    for calendar in scan(data, source_name, offset):
+        if (calendar.text_property("METHOD") or "").upper() in ITIP_METHODS:
+            continue
+        for span in calendar.spans:
+            if span.name != "VEVENT" or span.uid is None:
+                continue
+            text = span.text(data)
+            if "ATTENDEE" not in text.upper():
+                continue
+            try:
+                people = recipients(store, profile_id, parse_component(text))
+            except (ValueError, AssertionError):  # unreadable: the import reports it
+                continue
+            if people:
+                found[span.uid.decode("utf-8", "replace")] = people
+    return found
+
+
 __all__ = [
     "FROM_ATTENDEE",
     "PARTSTATS",
@@ -562,6 +591,7 @@ __all__ = [
     "Message",
     "cancel_calendar",
     "file_method",
+    "file_recipients",
     "moved",
     "newer",
     "outgoing",

@@ -29,7 +29,7 @@ from app.calendar.agenda_view import AgendaCanvas, AgendaView
 from app.calendar.event_menu import when_text
 from app.calendar.event_source import ViewEvent
 from app.calendar.invitation_bar import AttendeeList, EventPeople, InvitationBar, answer_from_card
-from app.calendar.invitations_out import tell_organizer
+from app.calendar.invitations_out import tell_organizer_of
 from app.calendar.repeat_summary import SeriesSummaries
 from app.calendar.view_base import DRAG_START, CalendarView, EventSurface
 from app.context import AppContext
@@ -267,7 +267,7 @@ class EventPopover(QObject):
             return
         place = self.people.standing(shown.occ)
         if answer_from_card(self.summaries.ctx, shown.occ, place, partstat) and place.me is not None:
-            tell_organizer(self.area, self.summaries.ctx, shown.occ, place.me.email)  # the REPLY: server or mail client
+            tell_organizer_of(self.area, self.summaries.ctx, shown.occ, place.me.email)  # the REPLY: server or mail client
 
     def _show_pending(self) -> None:
         pending, self._pending = self._pending, None

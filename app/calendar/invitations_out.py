@@ -201,24 +201,57 @@ def cancellation(ctx: AppContext, occ: Occurrence, scope: str) -> tuple[tuple[Pe
 # ---- answering an invitation --------------------------------------------------------------
 
 
-def tell_organizer(parent: QWidget | None, ctx: AppContext, occ: Occurrence, email: str) -> str | None:
-    """After the user answered ``occ``'s invitation as ``email``: on a synced calendar the
-    server carries the answer (the upload may schedule: the answer is the go-ahead); elsewhere
-    offer the METHOD:REPLY for the mail client. Returns the file written, if any."""
-    if synced(ctx.store, occ.calendar_id):
-        set_sending(ctx.store, ctx.profile_id, [occ.uid], True)
+def tell_organizer(
+    parent: QWidget | None, ctx: AppContext, uid: str, recurrence_id: str, calendar_id: int, title: str, email: str
+) -> str | None:
+    """After the user answered the invitation (uid, recurrence_id) as ``email``: on a synced
+    calendar the server carries the answer (the upload may schedule: the answer is the
+    go-ahead); elsewhere offer the METHOD:REPLY for the mail client. Returns the file written."""
+    if synced(ctx.store, calendar_id):
+        set_sending(ctx.store, ctx.profile_id, [uid], True)
         return None
     from agent.ics.itip import stored_reply
 
-    own = occ.recurrence_id if occ.recurrence_id is not None and occ.event_id != occ.series_id else ""
     try:
-        text = stored_reply(ctx.store, ctx.profile_id, occ.uid, own or "", email, ctx.now())
+        text = stored_reply(ctx.store, ctx.profile_id, uid, recurrence_id, email, ctx.now())
     except UserFacingError as exc:
         ctx.ops.failed.emit(error_text(exc))
         return None
-    component = component_of(ctx, occ)
+    component = ctx.ops.edits.component(uid, recurrence_id) or ctx.ops.edits.component(uid)
     organizer = read(component, "organizer") if component is not None else None
-    return offer_file(parent, ctx, REPLY, (organizer,) if organizer is not None else (), occ.title, text)
+    return offer_file(parent, ctx, REPLY, (organizer,) if organizer is not None else (), title, text)
+
+
+def tell_organizer_of(parent: QWidget | None, ctx: AppContext, occ: Occurrence, email: str) -> str | None:
+    """``tell_organizer`` for an occurrence answered from its card."""
+    own = occ.recurrence_id if occ.recurrence_id is not None and occ.event_id != occ.series_id else ""
+    return tell_organizer(parent, ctx, occ.uid, own or "", occ.calendar_id, occ.title, email)
+
+
+def ask_before_import(parent: QWidget | None, ctx: AppContext, paths: list[str], calendar_name: str) -> bool:
+    """An import into a synced calendar of files whose events invite people: asked once for
+    the whole import, listing who; Send lets those events' uploads schedule. False: cancelled."""
+    calendar_id = next((c.id for c in ctx.ops.calendars.list() if c.name == calendar_name), None)
+    if calendar_id is None or not synced(ctx.store, calendar_id):
+        return True  # a new calendar is no server's yet
+    from agent.files import read_limited
+    from agent.ics.importer import MAX_FILE_BYTES
+    from agent.ics.itip import file_recipients
+
+    found: dict[str, tuple[Person, ...]] = {}
+    for path in paths:
+        try:
+            found |= file_recipients(ctx.store, ctx.profile_id, read_limited(Path(path), MAX_FILE_BYTES, "calendar file"), path)
+        except (OSError, UserFacingError):  # the import says what is wrong with the file
+            continue
+    people: dict[str, Person] = {}
+    for group in found.values():
+        for person in group:
+            people.setdefault(person.email.casefold(), person)
+    go = ask_first(ctx, parent, calendar_id, "", tuple(people.values()))
+    if go.proceed and go.send is not None:
+        set_sending(ctx.store, ctx.profile_id, list(found), go.send)
+    return go.proceed
 
 
 class SaveOffer(QMessageBox):
