@@ -267,9 +267,13 @@ class SaveOffer(QMessageBox):
             REPLY: self.tr("Save reply for your mail client"),
         }
         texts = {
-            REQUEST: self.tr("No server sends this invitation. Save it as a file to attach to an e-mail to {0} people:"),
-            CANCEL: self.tr("No server sends this cancellation. Save it as a file to attach to an e-mail to {0} people:"),
-            REPLY: self.tr("No server sends your answer. Save it as a file to attach to an e-mail to the organizer:"),
+            REQUEST: self.tr(
+                "This calendar does not send invitations. Save this one as a file to attach to an e-mail to {0} people:"
+            ),
+            CANCEL: self.tr(
+                "This calendar does not send cancellations. Save this one as a file to attach to an e-mail to {0} people:"
+            ),
+            REPLY: self.tr("This calendar does not send your answer. Save it as a file to attach to an e-mail to the organizer:"),
         }
         self.setWindowTitle(titles[method])
         self.setText(texts[method].format(len(people)))
