@@ -103,7 +103,7 @@ def cancel(args: argparse.Namespace) -> int:
 
 def _outgoing(args: argparse.Namespace, method: str, recurrence_id: str) -> int:
     """``{"uid","method","file"}`` (``file`` the calendar's text without ``-o``); writes
-    only the file: the store is read, never changed (deleting the event is ``events delete``)."""
+    only the file: the store is read, never changed (the CLI deletes no event)."""
     from agent.ics.itip import outgoing
 
     output = checked_path(args.output, "calendar_file") if args.output else None
