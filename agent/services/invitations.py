@@ -211,6 +211,12 @@ def recipients(store: Store, profile_id: int, component: icalendar.Event | None)
     )
 
 
+def calendar_of(store: Store, profile_id: int, uid: str) -> int | None:
+    """The calendar event ``uid`` is kept in (its series' row), None when it is not stored."""
+    row = EventRepo(store, profile_id).row(uid, "")
+    return int(row["calendar_id"]) if row is not None else None
+
+
 def set_sending(store: Store, profile_id: int, uids: Iterable[str], send: bool) -> None:
     """The user's answer to "this will email N people" for these events: Send lets their
     uploads schedule (``allow_sending``), Don't send takes an earlier go-ahead back, so the
@@ -236,6 +242,7 @@ __all__ = [
     "Standing",
     "allow_sending",
     "answer",
+    "calendar_of",
     "drawn",
     "event_standing",
     "invited",

@@ -4,7 +4,8 @@ issue 31 item 2).
 A .ics whose calendar says METHOD:REQUEST, CANCEL, REPLY … (double-clicked and handed over
 by app/single_instance.py, opened with File → Import, dropped, or given on the command line)
 is an invitation, not a plain import: ``import_export.import_with_choice`` sends it here.
-The file is applied at once as the invitation flow applies it (agent/ics/itip.py: a new
+The file is applied at once by the op runner's import, which hands it to the invitation
+flow (agent/ics/itip.py: a new
 invitation is stored and drawn tentative until answered, an update replaces the stored copy,
 a stale copy changes nothing), as one undo step. Then a window shows the event: its title,
 time, organizer and each attendee's answer, what the file did, and for an invitation the
@@ -28,7 +29,7 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from agent.errors import UserFacingError
-from agent.services.invitations import answer, event_standing, me_among, my_addresses, remember_address
+from agent.services.invitations import answer, calendar_of, event_standing, me_among, my_addresses, remember_address
 from agent.store.fields import read
 from app.calendar.invitation_bar import AttendeeList, InvitationBar, answer_word
 from app.calendar.invitations_out import tell_organizer
@@ -73,15 +74,14 @@ def open_invitation(parent: QWidget | None, ctx: AppContext, path: str) -> Invit
 
     try:
         message = read_file(path)
-        flow = Flow(ctx.store, ctx.profile_id, ctx.tz, ctx.now())
-        shown = flow.show(message)
-        results = flow.apply(message)
+        shown = Flow(ctx.store, ctx.profile_id, ctx.tz, ctx.now()).show(message)  # before: new, update, stale …
+        report = ctx.ops.import_file(path)  # the runner's import, which hands a METHOD file to the flow
     except (OSError, UserFacingError) as exc:
         ctx.ops.failed.emit(error_text(exc) if isinstance(exc, UserFacingError) else f"{path}: {exc.strerror or exc}")
         return None
-    if flow.changes:
-        ctx.ops.record_import(flow.changes)  # one undo step, as an import's
-    view = InvitationView(ctx, message, shown, any(result["changed"] for result in results), parent)
+    if report.changes:
+        ctx.ops.record_import(report.changes)  # one undo step, as an import's
+    view = InvitationView(ctx, message, shown, bool(report.imported or report.updated), parent)
     _OPEN.add(view)  # a view without a parent (no window yet) is kept until it closes
     view.finished.connect(lambda _code: _OPEN.discard(view))
     view.open()
@@ -224,7 +224,7 @@ class InvitationView(QDialog):
         self.ctx.ops.record_edit(changes, title)
         self.status.setText(_tr("Your answer: {0}.").format(answer_word(partstat)))
         self.refresh()
-        calendar_id = _calendar_of(self.ctx, uid)
+        calendar_id = calendar_of(self.ctx.store, self.ctx.profile_id, uid)
         if calendar_id is not None:
             tell_organizer(self, self.ctx, uid, own, calendar_id, title, email)
 
@@ -235,11 +235,6 @@ class InvitationView(QDialog):
         if show_event is not None:
             show_event(str(self.shown["uid"]), self.shown["start"])
         self.accept()
-
-
-def _calendar_of(ctx: AppContext, uid: str) -> int | None:
-    row = ctx.ops.edits.repo.row(uid, "")
-    return int(row["calendar_id"]) if row is not None else None
 
 
 def _parse(value: object) -> date | datetime | None:
