@@ -102,7 +102,7 @@ def test_an_event_without_attendees_shows_no_list_and_no_bar(area, cal_store, pr
     assert card.people.isHidden() and card.invitation.isHidden()
 
 
-def test_the_editor_adds_and_removes_attendees_and_keeps_their_answers(area, cal_store, profile, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_the_editor_adds_and_removes_attendees_and_keeps_their_answers(area, cal_store, profile, qtbot, offered) -> None:  # type: ignore[no-untyped-def]
     SettingsService(cal_store, profile).set("my_addresses", ["me@example.com"])
     Flow(cal_store, profile).apply(read_file(DATA / "thunderbird_reply_zh.ics"))  # no such event: nothing
     uid = seed(cal_store, profile, "Design review", at(MONDAY, 15), at(MONDAY, 16))
@@ -149,6 +149,9 @@ def test_the_editor_adds_and_removes_attendees_and_keeps_their_answers(area, cal
     area.exec_dialog = accept_with(look)
     assert area.open_editor(event, None, None)
     assert shown == ["✓ Bob Li <bob@example.com>", "… 王芳@example.cn"]
+    # A local calendar: the save that invited them offered the invitation file; the one that
+    # changed nothing for them did not.
+    assert offered == ["REQUEST"]
     assert [p.partstat for p in read(_stored(cal_store, uid), "attendees")] == ["ACCEPTED", "NEEDS-ACTION"]
 
 
