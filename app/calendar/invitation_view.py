@@ -81,7 +81,8 @@ def open_invitation(parent: QWidget | None, ctx: AppContext, path: str) -> Invit
         return None
     if report.changes:
         ctx.ops.record_import(report.changes)  # one undo step, as an import's
-    view = InvitationView(ctx, message, shown, bool(report.imported or report.updated), parent)
+    changed = bool(report.imported or report.updated)
+    view = InvitationView(ctx, message, shown, changed, parent, problem=report.errors[0].message if report.errors else "")
     _OPEN.add(view)  # a view without a parent (no window yet) is kept until it closes
     view.finished.connect(lambda _code: _OPEN.discard(view))
     view.open()
@@ -93,7 +94,13 @@ class InvitationView(QDialog):
     said, what the file did, and the answers."""
 
     def __init__(
-        self, ctx: AppContext, message: Any, shown: dict[str, Any], changed: bool, parent: QWidget | None = None
+        self,
+        ctx: AppContext,
+        message: Any,
+        shown: dict[str, Any],
+        changed: bool,
+        parent: QWidget | None = None,
+        problem: str = "",
     ) -> None:
         super().__init__(parent)
         self.ctx = ctx
@@ -110,7 +117,7 @@ class InvitationView(QDialog):
         self.title.setFont(font)
         self.title.setWordWrap(True)
         self.when = QLabel(self._when(), self)
-        self.status = QLabel(self._status_text(changed), self)
+        self.status = QLabel(self._status_text(changed, problem), self)
         self.status.setWordWrap(True)
         self.people = AttendeeList(self)
         self.invitation = InvitationBar(self)
@@ -177,8 +184,10 @@ class InvitationView(QDialog):
             text += " – " + end.strftime("%H:%M" if end.date() == start.date() else "%Y-%m-%d %H:%M")
         return text
 
-    def _status_text(self, changed: bool) -> str:
+    def _status_text(self, changed: bool, problem: str = "") -> str:
         status = str(self.shown["status"])
+        if problem and not changed:  # refused (a read-only calendar, a broken event): said, nothing written
+            return self.tr("Not added to your calendar: {0}").format(problem)
         if self.method == "COUNTER":
             return self.tr("A proposal of another time from an attendee: nothing changed. To take it, move the event.")
         if self.method in ("REFRESH", "DECLINECOUNTER"):

@@ -127,3 +127,13 @@ def test_an_import_with_attendees_into_a_synced_calendar_asks_first(app_ctx, qtb
     )
     import_export.import_with_choice(None, app_ctx, [str(plain)])
     assert len(asked) == 3  # no attendees: nothing to ask
+
+
+def test_an_invitation_without_a_uid_is_refused_in_one_line(app_ctx, qtbot, no_plain_import) -> None:  # type: ignore[no-untyped-def]
+    said: list[str] = []
+    app_ctx.ops.failed.connect(said.append)
+    assert import_export.import_with_choice(None, app_ctx, [str(DATA / "request_no_uid_en.ics")]) is None
+    assert [w for w in QApplication.topLevelWidgets() if isinstance(w, InvitationView) and w.isVisible()] == []
+    assert len(said) == 1 and "UID" in said[0] and "\n" not in said[0]
+    assert app_ctx.store.conn.execute("SELECT count(*) FROM events").fetchone()[0] == 0
+    assert no_plain_import == []
