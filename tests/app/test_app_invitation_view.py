@@ -22,9 +22,17 @@ from agent.store.fields import read
 from app.calendar import invitation_bar, invitations_out
 from app.calendar.invitation_view import InvitationView
 from app.io import file_dialogs, import_export
-from tests.app.test_app_invitations import DATA, GOOGLE_UID, _stored, _synced
+from tests.app.test_app_invitations import DATA, GOOGLE_UID, mark_synced, stored_master
 
 SHOTS = Path(os.environ.get("RICHENG_SHOTS", "/work/shots"))
+
+
+@pytest.fixture(autouse=True)
+def _no_view_left() -> None:
+    """A view another test opened without a parent (kept until closed) is closed first."""
+    for widget in QApplication.topLevelWidgets():
+        if isinstance(widget, InvitationView):
+            widget.close()
 
 
 @pytest.fixture
@@ -54,16 +62,16 @@ def test_a_request_opens_the_invitation_view_and_accept_offers_the_reply(
     assert view.title.text() == "Design review" and view.when.text() == "2026-12-03 10:00 – 11:00"
     assert not view.invitation.isHidden() and "Alice Chen" in view.invitation.label.text()
     assert "Bob Li <bob@example.com>" in view.people.text()
-    me = next(p for p in read(_stored(app_ctx.store, GOOGLE_UID), "attendees") if p.email == "me@example.com")
+    me = next(p for p in read(stored_master(app_ctx.store, GOOGLE_UID), "attendees") if p.email == "me@example.com")
     assert me.partstat == "NEEDS-ACTION"  # stored, tentative until answered
     if SHOTS.is_dir():
         view.grab().save(str(SHOTS / "inviteapp-view-offscreen.png"))
     qtbot.mouseClick(view.invitation.buttons["ACCEPTED"], Qt.MouseButton.LeftButton)
-    me = next(p for p in read(_stored(app_ctx.store, GOOGLE_UID), "attendees") if p.email == "me@example.com")
+    me = next(p for p in read(stored_master(app_ctx.store, GOOGLE_UID), "attendees") if p.email == "me@example.com")
     assert me.partstat == "ACCEPTED" and view.invitation.buttons["ACCEPTED"].isChecked()
     assert offered == ["REPLY"] and b"METHOD:REPLY" in (tmp_path / "reply.ics").read_bytes()
     app_ctx.ops.undo()  # the answer is one undo step
-    me = next(p for p in read(_stored(app_ctx.store, GOOGLE_UID), "attendees") if p.email == "me@example.com")
+    me = next(p for p in read(stored_master(app_ctx.store, GOOGLE_UID), "attendees") if p.email == "me@example.com")
     assert me.partstat == "NEEDS-ACTION"
 
 
@@ -86,7 +94,7 @@ def test_a_cancel_and_a_reply_show_what_they_changed(app_ctx, qtbot, monkeypatch
     import_export.import_with_choice(None, app_ctx, [str(DATA / "google_cancel_en.ics")])
     view = _view()
     qtbot.addWidget(view)
-    assert str(_stored(app_ctx.store, GOOGLE_UID)["STATUS"]) == "CANCELLED"
+    assert str(stored_master(app_ctx.store, GOOGLE_UID)["STATUS"]) == "CANCELLED"
     assert view.invitation.isHidden() and view.show_button.isHidden()
     assert view.status.text() in (
         "The organizer cancelled it: taken out of your calendar (Ctrl+Z puts it back).",
@@ -94,7 +102,7 @@ def test_a_cancel_and_a_reply_show_what_they_changed(app_ctx, qtbot, monkeypatch
     )
     view.close()
     app_ctx.ops.undo()
-    assert str(_stored(app_ctx.store, GOOGLE_UID)["STATUS"]) == "CONFIRMED"
+    assert str(stored_master(app_ctx.store, GOOGLE_UID)["STATUS"]) == "CONFIRMED"
     import_export.import_with_choice(None, app_ctx, [str(DATA / "own_event_en.ics")])  # plain: the calendar question
     assert no_plain_import == [[str(DATA / "own_event_en.ics")]]
 
@@ -102,7 +110,7 @@ def test_a_cancel_and_a_reply_show_what_they_changed(app_ctx, qtbot, monkeypatch
 def test_an_import_with_attendees_into_a_synced_calendar_asks_first(app_ctx, qtbot, monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
     SettingsService(app_ctx.store, app_ctx.profile_id).set("my_addresses", ["me@example.com"])
     default = app_ctx.ops.calendars.default()
-    _synced(app_ctx.store, default.id)
+    mark_synced(app_ctx.store, default.id)
     asked: list[list[str]] = []
     answers = [None, False, True]
     started: list[list[str]] = []

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QApplication
 
 from agent.ics.itip import Flow, read_file
 from agent.services.settings import SettingsService
@@ -33,7 +34,7 @@ def _shot(widget, name: str) -> None:  # type: ignore[no-untyped-def]
         widget.grab().save(str(SHOTS / f"invite-{name}.png"))
 
 
-def _stored(store, uid: str):  # type: ignore[no-untyped-def]
+def stored_master(store, uid: str):  # type: ignore[no-untyped-def]
     (ics,) = store.conn.execute("SELECT ics FROM events WHERE uid = ? AND recurrence_id = ''", (uid,)).fetchone()
     return parse_component(ics)
 
@@ -43,7 +44,7 @@ def _invited(cal_store, profile) -> None:  # type: ignore[no-untyped-def]
     Flow(cal_store, profile).apply(read_file(DATA / "google_request_en.ics"))
 
 
-def _click(area, qtbot, uid: str, day: date):  # type: ignore[no-untyped-def]
+def click_event(area, qtbot, uid: str, day: date):  # type: ignore[no-untyped-def]
     area.popover.delay_ms = 0
     view = area.current_view()
     item = next(i for i in view.visible_items() if isinstance(i, GridItem) and i.event.occ.uid == uid)
@@ -69,7 +70,7 @@ def test_an_invitation_is_tentative_until_accepted_in_its_card(area, cal_store, 
     area.refresh()
     (event,) = [e for e in area.source.events(THURSDAY, THURSDAY + timedelta(days=1)) if e.occ.uid == GOOGLE_UID]
     assert event.occ.status == "TENTATIVE"  # drawn see-through and dashed
-    card = _click(area, qtbot, GOOGLE_UID, THURSDAY)
+    card = click_event(area, qtbot, GOOGLE_UID, THURSDAY)
     bar = card.invitation
     assert not bar.isHidden() and [b.text() for b in bar.buttons.values()] in (
         ["Accept", "Tentative", "Decline"],
@@ -83,13 +84,13 @@ def test_an_invitation_is_tentative_until_accepted_in_its_card(area, cal_store, 
     _shot(card, "card-offscreen")
 
     qtbot.mouseClick(bar.buttons["ACCEPTED"], Qt.MouseButton.LeftButton)
-    me = next(p for p in read(_stored(cal_store, GOOGLE_UID), "attendees") if p.email == "me@example.com")
+    me = next(p for p in read(stored_master(cal_store, GOOGLE_UID), "attendees") if p.email == "me@example.com")
     assert me.partstat == "ACCEPTED"
-    assert _stored(cal_store, GOOGLE_UID)["SEQUENCE"] == 0  # the organizer's, so the next update is newer
+    assert stored_master(cal_store, GOOGLE_UID)["SEQUENCE"] == 0  # the organizer's, so the next update is newer
     area.refresh()
     (event,) = [e for e in area.source.events(THURSDAY, THURSDAY + timedelta(days=1)) if e.occ.uid == GOOGLE_UID]
     assert event.occ.status == "CONFIRMED"
-    card = _click(area, qtbot, GOOGLE_UID, THURSDAY)
+    card = click_event(area, qtbot, GOOGLE_UID, THURSDAY)
     assert card.invitation.buttons["ACCEPTED"].isChecked()
     assert "✓ me@example.com" in card.people.text()
     assert offered == ["REPLY"]  # a local calendar: the reply is offered for the mail client
@@ -98,7 +99,7 @@ def test_an_invitation_is_tentative_until_accepted_in_its_card(area, cal_store, 
 def test_an_event_without_attendees_shows_no_list_and_no_bar(area, cal_store, profile, qtbot) -> None:  # type: ignore[no-untyped-def]
     uid = seed(cal_store, profile, "Lunch", at(MONDAY, 13), at(MONDAY, 14))
     area.refresh()
-    card = _click(area, qtbot, uid, MONDAY)
+    card = click_event(area, qtbot, uid, MONDAY)
     assert card.people.isHidden() and card.invitation.isHidden()
 
 
@@ -125,7 +126,7 @@ def test_the_editor_adds_and_removes_attendees_and_keeps_their_answers(area, cal
 
     area.exec_dialog = accept_with(invite)
     assert area.open_editor(event, None, None)
-    stored = _stored(cal_store, uid)
+    stored = stored_master(cal_store, uid)
     people = read(stored, "attendees")
     assert [(p.email, p.name, p.role, p.partstat) for p in people] == [
         ("bob@example.com", "Bob Li", "REQ-PARTICIPANT", "NEEDS-ACTION"),
@@ -152,7 +153,7 @@ def test_the_editor_adds_and_removes_attendees_and_keeps_their_answers(area, cal
     # A local calendar: the save that invited them offered the invitation file; the one that
     # changed nothing for them did not.
     assert offered == ["REQUEST"]
-    assert [p.partstat for p in read(_stored(cal_store, uid), "attendees")] == ["ACCEPTED", "NEEDS-ACTION"]
+    assert [p.partstat for p in read(stored_master(cal_store, uid), "attendees")] == ["ACCEPTED", "NEEDS-ACTION"]
 
 
 def test_the_invitation_strings_have_chinese_translations() -> None:
@@ -189,14 +190,22 @@ def test_an_invitation_imported_in_the_app_is_one_undo_step(app_ctx, qtbot, monk
     run_import(qtbot, app_ctx, monkeypatch, FIXTURES / "own_event_en.ics", lambda ctx, paths: default)
     run_import(qtbot, app_ctx, monkeypatch, FIXTURES / "google_reply_en.ics", lambda ctx, paths: default)
     assert event_titles(app_ctx.store) == ["Design review"]
-    bob = next(p for p in read(_stored(app_ctx.store, "design-review-own@richeng"), "attendees") if p.email == "bob@example.com")
+    bob = next(
+        p for p in read(stored_master(app_ctx.store, "design-review-own@richeng"), "attendees") if p.email == "bob@example.com"
+    )
     assert bob.partstat == "ACCEPTED"
     app_ctx.ops.undo()
-    bob = next(p for p in read(_stored(app_ctx.store, "design-review-own@richeng"), "attendees") if p.email == "bob@example.com")
+    bob = next(
+        p for p in read(stored_master(app_ctx.store, "design-review-own@richeng"), "attendees") if p.email == "bob@example.com"
+    )
     assert bob.partstat == "NEEDS-ACTION" and event_titles(app_ctx.store) == ["Design review"]
+    from app.calendar.invitation_view import InvitationView
+
+    for view in [w for w in QApplication.topLevelWidgets() if isinstance(w, InvitationView)]:
+        view.close()  # the REPLY file opened the invitation view (no parent: kept until closed)
 
 
-def _synced(store, calendar_id: int) -> None:  # type: ignore[no-untyped-def]
+def mark_synced(store, calendar_id: int) -> None:  # type: ignore[no-untyped-def]
     with store.transaction() as conn:
         profile = conn.execute("SELECT profile_id FROM calendars WHERE id = ?", (calendar_id,)).fetchone()[0]
         conn.execute(
@@ -239,7 +248,7 @@ def test_saving_attendees_on_a_synced_calendar_asks_once_who_will_be_emailed(are
     area.exec_dialog = accept_with(invite)
     assert area.open_editor(event(), None, None) and asked == []
     calendar_id = cal_store.conn.execute("SELECT calendar_id FROM events WHERE uid = ?", (uid,)).fetchone()[0]
-    _synced(cal_store, calendar_id)
+    mark_synced(cal_store, calendar_id)
     # Synced, a person added: asked once, listing who; yes lets this event's uploads schedule.
     area.exec_dialog = accept_with(lambda dialog: dialog.attendees.add("dan@example.com"))
     assert area.open_editor(event(), None, None)

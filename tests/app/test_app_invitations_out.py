@@ -22,7 +22,7 @@ from agent.services.settings import SettingsService
 from agent.store.fields import Person, read
 from app.calendar import invitation_bar, invitations_out
 from app.io import file_dialogs
-from tests.app.test_app_invitations import DATA, GOOGLE_UID, THURSDAY, _click, _stored, _synced
+from tests.app.test_app_invitations import DATA, GOOGLE_UID, THURSDAY, click_event, mark_synced, stored_master
 from tests.support.app_fixtures import at, seed
 from tests.support.clock import MONDAY
 
@@ -77,7 +77,7 @@ def _meeting(store, profile, synced: bool) -> str:  # type: ignore[no-untyped-de
     uid = seed(store, profile, "Planning", at(MONDAY, 15), at(MONDAY, 16), attendees=PEOPLE)
     if synced:
         calendar_id = store.conn.execute("SELECT calendar_id FROM events WHERE uid = ?", (uid,)).fetchone()[0]
-        _synced(store, calendar_id)
+        mark_synced(store, calendar_id)
     return uid
 
 
@@ -87,7 +87,7 @@ def _local(hour: int):  # type: ignore[no-untyped-def]
 
 
 def _start(store, uid: str) -> object:  # type: ignore[no-untyped-def]
-    return _stored(store, uid).decoded("DTSTART")
+    return stored_master(store, uid).decoded("DTSTART")
 
 
 def test_a_drag_of_a_meeting_on_a_synced_calendar_asks_once_who(area, cal_store, profile, monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -114,7 +114,7 @@ def test_a_delete_on_a_synced_calendar_asks_and_cancel_keeps_the_event(area, cal
     uid = _meeting(cal_store, profile, synced=True)
     answers = Answers(monkeypatch, tmp_path, send=[None, False])
     assert not area._delete_requested(_event(area, uid))
-    assert _stored(cal_store, uid) is not None
+    assert stored_master(cal_store, uid) is not None
     assert area._delete_requested(_event(area, uid))
     assert cal_store.conn.execute("SELECT count(*) FROM events WHERE uid = ?", (uid,)).fetchone()[0] == 0
     assert len(answers.asked) == 2
@@ -127,7 +127,7 @@ def test_an_event_without_people_or_someone_elses_invitation_is_not_asked(
     lunch = seed(cal_store, profile, "Lunch", at(MONDAY, 12), at(MONDAY, 13))
     Flow(cal_store, profile).apply(read_file(DATA / "google_request_en.ics"))
     calendar_id = cal_store.conn.execute("SELECT calendar_id FROM events WHERE uid = ?", (lunch,)).fetchone()[0]
-    _synced(cal_store, calendar_id)
+    mark_synced(cal_store, calendar_id)
     answers = Answers(monkeypatch, tmp_path)
     assert area._move_requested(_event(area, lunch), _local(13), _local(14))
     invitation = _event(area, GOOGLE_UID, THURSDAY)
@@ -146,7 +146,7 @@ def test_a_paste_of_a_meeting_on_a_synced_calendar_asks_first(area, cal_store, p
     assert cal_store.conn.execute("SELECT count(*) FROM events").fetchone()[0] == 1
     assert area.paste_event()
     (copy,) = [row[0] for row in cal_store.conn.execute("SELECT uid FROM events WHERE uid != ?", (uid,))]
-    assert [p.email for p in read(_stored(cal_store, copy), "attendees")] == ["bob@example.com", "carol@example.com"]
+    assert [p.email for p in read(stored_master(cal_store, copy), "attendees")] == ["bob@example.com", "carol@example.com"]
     assert copy in SettingsService(cal_store, profile).get(SEND_KEY)
     assert answers.asked == [["Bob Li <bob@example.com>", "carol@example.com"]] * 2
 
@@ -176,7 +176,7 @@ def test_accepting_on_a_local_calendar_offers_the_reply(area, cal_store, profile
     answers = Answers(monkeypatch, tmp_path)
     area.ctx.settings.set("last_folder", str(tmp_path))
     area.refresh()
-    card = _click(area, qtbot, GOOGLE_UID, THURSDAY)
+    card = click_event(area, qtbot, GOOGLE_UID, THURSDAY)
     qtbot.mouseClick(card.invitation.buttons["ACCEPTED"], Qt.MouseButton.LeftButton)
     assert answers.offered == [("REPLY", ["Alice Chen <alice@gmail.example>"])]
     assert answers.suggested[0].startswith(str(tmp_path))
@@ -195,10 +195,10 @@ def test_accepting_on_a_synced_calendar_lets_the_server_send_the_answer(
     _mine(cal_store, profile)
     Flow(cal_store, profile).apply(read_file(DATA / "google_request_en.ics"))
     calendar_id = cal_store.conn.execute("SELECT calendar_id FROM events WHERE uid = ?", (GOOGLE_UID,)).fetchone()[0]
-    _synced(cal_store, calendar_id)
+    mark_synced(cal_store, calendar_id)
     answers = Answers(monkeypatch, tmp_path)
     area.refresh()
-    card = _click(area, qtbot, GOOGLE_UID, THURSDAY)
+    card = click_event(area, qtbot, GOOGLE_UID, THURSDAY)
     qtbot.mouseClick(card.invitation.buttons["DECLINED"], Qt.MouseButton.LeftButton)
     assert answers.offered == [] and SettingsService(cal_store, profile).get(SEND_KEY) == [GOOGLE_UID]
-    assert int(_stored(cal_store, GOOGLE_UID)["SEQUENCE"]) == 0
+    assert int(stored_master(cal_store, GOOGLE_UID)["SEQUENCE"]) == 0
