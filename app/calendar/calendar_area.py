@@ -551,7 +551,8 @@ class CalendarArea(QWidget):
     @Slot(object, object)
     def event_menu(self, event: ViewEvent, global_pos: QPoint) -> str | None:
         """Show the event's menu at ``global_pos`` and do what was chosen; returns its name."""
-        menu = EventMenu(event, self.ctx.ops.writable_calendars(), self)  # no move into a read-only one
+        invites = invitations_out.offers_files(self.ctx, event.occ)
+        menu = EventMenu(event, self.ctx.ops.writable_calendars(), self, invites=invites)  # no move into a read-only one
         chosen = self.exec_menu(menu, global_pos)
         menu.deleteLater()
         if chosen is None:
@@ -565,6 +566,11 @@ class CalendarArea(QWidget):
         if chosen is menu.copy_action:
             self.copy_as_text(event)
             return "copy"
+        if chosen is menu.invite_action:
+            invitations_out.offer_outgoing(
+                self, self.ctx, event.occ.uid, invitations_out.REQUEST, event.occ.calendar_id, ask=False
+            )
+            return "invite"
         if chosen is menu.delete_action:
             self._delete_requested(event)
             return "delete"

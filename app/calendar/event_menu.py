@@ -103,7 +103,11 @@ def when_text(event: ViewEvent, locale: QLocale, chinese: bool) -> str:
 class EventMenu(QMenu):
     """The menu for one event; its actions are attributes so tests can trigger them."""
 
-    def __init__(self, event: ViewEvent, calendars: list[Calendar], parent: QWidget | None = None) -> None:
+    def __init__(
+        self, event: ViewEvent, calendars: list[Calendar], parent: QWidget | None = None, *, invites: bool = False
+    ) -> None:
+        """``invites``: the user's meeting on a calendar no server schedules, which offers its
+        invitation file again (app/calendar/invitations_out.py)."""
         super().__init__(parent)
         self.view_event = event  # not "event": that would shadow QObject.event()
         self.edit_action = self.addAction(self.tr("Edit…"))
@@ -119,5 +123,8 @@ class EventMenu(QMenu):
             self.calendar_actions[calendar.id] = action
         self.move_menu.setEnabled(len(calendars) > 1)
         self.copy_action = self.addAction(self.tr("Copy as text"))
+        self.invite_action = QAction(self.tr("Save invitation for your mail client…"), self)
+        if invites:  # only then in the menu
+            self.addAction(self.invite_action)
         self.addSeparator()
         self.delete_action = self.addAction(self.tr("Delete"))

@@ -137,11 +137,12 @@ def pick_path(parent: QWidget | None, ctx: AppContext, suggested: str) -> str:
 
 
 def offer_file(
-    parent: QWidget | None, ctx: AppContext, method: str, people: tuple[Person, ...], title: str, text: str
+    parent: QWidget | None, ctx: AppContext, method: str, people: tuple[Person, ...], title: str, text: str, *, ask: bool = True
 ) -> str | None:
     """Offer to save ``text`` (an iTIP calendar) for the user's mail client; the path
-    written, or None (declined, cancelled, or the write failed and was said)."""
-    if not ask_to_save(parent, method, people):
+    written, or None (declined, cancelled, or the write failed and was said). ``ask``
+    False: the user asked for it (the event menu), straight to the save dialog."""
+    if ask and not ask_to_save(parent, method, people):
         return None
     suffix = {REQUEST: _tr("invitation"), CANCEL: _tr("cancellation"), REPLY: _tr("reply")}[method]
     name = (_UNSAFE.sub("_", title).strip(" .") or "richeng")[:60]
@@ -158,8 +159,14 @@ def offer_file(
     return path
 
 
+def offers_files(ctx: AppContext, occ: Occurrence) -> bool:
+    """Whether the event menu offers "Save invitation for your mail client…": the user's
+    own meeting, on a calendar no server schedules."""
+    return not synced(ctx.store, occ.calendar_id) and bool(people_of(ctx, occ))
+
+
 def offer_outgoing(
-    parent: QWidget | None, ctx: AppContext, uid: str, method: str, calendar_id: int, recurrence_id: str = ""
+    parent: QWidget | None, ctx: AppContext, uid: str, method: str, calendar_id: int, recurrence_id: str = "", *, ask: bool = True
 ) -> str | None:
     """After a create or move (REQUEST) of the user's own meeting in a calendar no server
     schedules: offer its invitation file. Nothing for a synced calendar, someone else's
@@ -176,7 +183,7 @@ def offer_outgoing(
         text = outgoing(ctx.store, ctx.profile_id, uid, method, ctx.now(), recurrence_id)
     except UserFacingError:
         return None
-    return offer_file(parent, ctx, method, people, str(component.get("SUMMARY") or ""), text)
+    return offer_file(parent, ctx, method, people, str(component.get("SUMMARY") or ""), text, ask=ask)
 
 
 def cancellation(ctx: AppContext, occ: Occurrence, scope: str) -> tuple[tuple[Person, ...], str] | None:

@@ -202,3 +202,21 @@ def test_accepting_on_a_synced_calendar_lets_the_server_send_the_answer(
     qtbot.mouseClick(card.invitation.buttons["DECLINED"], Qt.MouseButton.LeftButton)
     assert answers.offered == [] and SettingsService(cal_store, profile).get(SEND_KEY) == [GOOGLE_UID]
     assert int(stored_master(cal_store, GOOGLE_UID)["SEQUENCE"]) == 0
+
+
+def test_the_event_menu_saves_the_invitation_again_on_a_local_calendar(area, cal_store, profile, monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """ "Not now" loses nothing: the menu of the user's meeting saves its invitation any time."""
+    uid = _meeting(cal_store, profile, synced=False)
+    lunch = seed(cal_store, profile, "Lunch", at(MONDAY, 12), at(MONDAY, 13))
+    answers = Answers(monkeypatch, tmp_path)
+    menus: list[object] = []
+
+    def choose(menu, _pos):  # type: ignore[no-untyped-def]
+        menus.append(menu)
+        return menu.invite_action if menu.invite_action in menu.actions() else None
+
+    area.exec_menu = choose
+    assert area.event_menu(_event(area, lunch), area.mapToGlobal(area.rect().center())) is None  # no people: not offered
+    assert area.event_menu(_event(area, uid), area.mapToGlobal(area.rect().center())) == "invite"
+    assert answers.offered == []  # asked for: straight to the save dialog
+    assert str(answers.written()["METHOD"]) == "REQUEST"
