@@ -298,3 +298,20 @@ def test_enter_in_the_address_adds_the_person_and_does_not_save(cal_ctx, qtbot) 
     qtbot.keyClick(dialog.attendees.address, Qt.Key.Key_Return)
     assert [p.email for p in dialog.attendees.people()] == ["bob@example.com"]
     assert dialog.isVisible() and dialog.result() == 0
+
+
+def test_cancel_on_the_send_question_keeps_the_editor_and_saves_nothing(area, cal_store, profile, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from app.calendar import invitation_bar
+
+    SettingsService(cal_store, profile).set("my_addresses", ["me@example.com"])
+    uid = seed(cal_store, profile, "Planning", at(MONDAY, 15), at(MONDAY, 16))
+    calendar_id = cal_store.conn.execute("SELECT calendar_id FROM events WHERE uid = ?", (uid,)).fetchone()[0]
+    mark_synced(cal_store, calendar_id)
+    monkeypatch.setattr(invitation_bar, "ask_to_send", lambda parent, people: None)
+    area.refresh()
+    event = next(e for e in area.source.events(MONDAY, MONDAY + timedelta(days=1)) if e.occ.uid == uid)
+    run = accept_with(lambda dialog: dialog.attendees.add("dan@example.com"))
+    area.exec_dialog = run
+    assert not area.open_editor(event, None, None)
+    assert run.seen[0].result() == 0  # still open: the user goes on editing or closes it
+    assert read(stored_master(cal_store, uid), "attendees") == ()
