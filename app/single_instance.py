@@ -2,8 +2,9 @@
 
 A file manager runs ``richeng FILE.ics`` (``resources/richeng.desktop``) for a double-clicked
 invitation. When a window on the same database is already open, the new process hands it the
-paths and exits, and that window asks where to import them, as a drop does; otherwise the new
-process opens the window itself and from then on listens.
+paths and exits, and that window asks where to import them, as a drop does (an invitation, a
+file with an iTIP METHOD, opens the invitation view instead: app/calendar/invitation_view.py);
+otherwise the new process opens the window itself and from then on listens.
 
 A Unix socket per user and database (in ``$XDG_RUNTIME_DIR``, else the temporary folder),
 read with a ``QSocketNotifier``: no QtNetwork (which the bundle leaves out, ``build.spec``).

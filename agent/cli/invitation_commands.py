@@ -1,4 +1,5 @@
-"""``richeng invitation show | respond | apply``: an iTIP file read, answered or applied.
+"""``richeng invitation show | respond | apply | request | cancel``: an iTIP file read,
+answered or applied; an invitation or cancellation written for the user's mail client.
 
 The JSON shapes are the contract of issue 31 (README, CLI): ``show`` writes nothing;
 ``respond`` refuses an address that is not an attendee before it writes anything (exit 2,
@@ -31,6 +32,14 @@ def register(commands: Any, sub: Callable[..., argparse.ArgumentParser]) -> None
     p = sub(actions, "apply", "apply an update, a cancellation or an attendee's reply", apply)
     p.add_argument("file", metavar="FILE")
     p.add_argument("--calendar", metavar="NAME")
+    # Invitations out, for a calendar whose server does not send them (docs/invitations.md).
+    p = sub(actions, "request", "write the METHOD:REQUEST of an event you organise, for your mail client", request)
+    p.add_argument("uid", metavar="UID")
+    p.add_argument("-o", "--output", metavar="FILE")
+    p = sub(actions, "cancel", "write the METHOD:CANCEL of an event you organise, for your mail client", cancel)
+    p.add_argument("uid", metavar="UID")
+    p.add_argument("--occurrence", metavar="RECURRENCE-ID", default="", help="one occurrence: its key, as events list gives it")
+    p.add_argument("-o", "--output", metavar="FILE")
 
 
 def _message(args: argparse.Namespace) -> Any:
@@ -81,4 +90,27 @@ def apply(args: argparse.Namespace) -> int:
     # One object: the first event's UID and status; changed when any event of the file changed.
     payload = {"uid": results[0]["uid"], "status": results[0]["status"], "changed": any(r["changed"] for r in results)}
     emit(args, payload, lambda: "\n".join(f"{r['uid']}: {r['status']}, changed={r['changed']}" for r in results))
+    return 0
+
+
+def request(args: argparse.Namespace) -> int:
+    return _outgoing(args, "REQUEST", "")
+
+
+def cancel(args: argparse.Namespace) -> int:
+    return _outgoing(args, "CANCEL", args.occurrence)
+
+
+def _outgoing(args: argparse.Namespace, method: str, recurrence_id: str) -> int:
+    """``{"uid","method","file"}`` (``file`` the calendar's text without ``-o``); writes
+    only the file: the store is read, never changed (the CLI deletes no event)."""
+    from agent.ics.itip import outgoing
+
+    output = checked_path(args.output, "calendar_file") if args.output else None
+    session = Session(args, reading=True)
+    text = outgoing(session.store, session.profile_id, args.uid, method, session.ctx.now, recurrence_id)
+    if output is not None:
+        output.write_text(text, encoding="utf-8", newline="")
+    payload = {"uid": args.uid, "method": method, "file": str(output) if output is not None else text}
+    emit(args, payload, lambda: text if output is None else f"{args.uid}: {method} -> {output}")
     return 0

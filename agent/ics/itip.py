@@ -409,17 +409,197 @@ def reply_calendar(events: list[icalendar.Event]) -> str:
     return str(calendar.to_ical().decode())
 
 
+# ---- invitations out: REQUEST, CANCEL and REPLY from the stored event (issue 31 item 3) ------
+#
+# Where no server schedules (a local calendar, Radicale, Xandikos ...), the organizer's mail
+# client carries the iTIP message: Richeng writes it, the user attaches it. The app's "Save
+# invitation for your mail client" and ``richeng invitation request|cancel UID -o FILE`` both
+# write what these build; the app's "Save reply" and ``invitation respond -o`` likewise.
+
+_PERSONAL = ("X-RICHENG-",)  # the user's own marks (completed, lunar repeat) stay home
+
+
+def _outgoing_copy(component: icalendar.Event) -> icalendar.Event:
+    """The event as it goes out: no alarms (the organizer's own), no Richeng marks, and no
+    SCHEDULE-AGENT / SCHEDULE-STATUS (a server's business, not a mail client's)."""
+    out = icalendar.Event()
+    for name, value in component.property_items(recursive=False):
+        if name in ("BEGIN", "END") or name.startswith(_PERSONAL):
+            continue
+        out.add(name, value, encode=False)
+    for key in ("organizer", "attendees"):
+        value = read(out, key)
+        if isinstance(value, Person):
+            write(out, key, _unscheduled(value))
+        elif value:
+            write(out, key, tuple(_unscheduled(person) for person in value))
+    return out
+
+
+def _unscheduled(person: Person) -> Person:
+    return Person(
+        person.email,
+        person.name,
+        person.partstat,
+        person.role,
+        tuple(x for x in person.extra if not x[0].startswith("SCHEDULE-")),
+    )
+
+
+def _instance_id(master: icalendar.Event, recurrence_id: str) -> date | datetime:
+    """The RECURRENCE-ID value of instance ``recurrence_id`` (the store's key) in the
+    master's own form: a date, a floating time or a time in the master's zone."""
+    if len(recurrence_id) == 8:
+        return datetime.strptime(recurrence_id, "%Y%m%d").date()
+    if not recurrence_id.endswith("Z"):
+        return datetime.strptime(recurrence_id, "%Y%m%dT%H%M%S")
+    value = datetime.strptime(recurrence_id, "%Y%m%dT%H%M%SZ").replace(tzinfo=UTC)
+    start = master.decoded("DTSTART")
+    return value.astimezone(start.tzinfo) if isinstance(start, datetime) and start.tzinfo is not None else value
+
+
+def _calendar(method: str, events: list[icalendar.Event]) -> str:
+    calendar = icalendar.Calendar()
+    calendar.add("PRODID", "-//Richeng//Richeng//EN")
+    calendar.add("VERSION", "2.0")
+    calendar.add("METHOD", method)
+    for event in events:
+        calendar.add_component(event)
+    calendar.add_missing_timezones()  # the attendees' programs read DTSTART;TZID=... with its VTIMEZONE
+    return str(calendar.to_ical().decode())
+
+
+def request_calendar(components: list[icalendar.Event], now: datetime) -> str:
+    """METHOD:REQUEST (RFC 5546 3.2.2): the event as stored (the series and its changed
+    occurrences), its SEQUENCE as the last change left it, a DTSTAMP of ``now``."""
+    events = []
+    for component in components:
+        event = _outgoing_copy(component)
+        event.pop("DTSTAMP", None)
+        event.add("DTSTAMP", now.astimezone(UTC))
+        events.append(event)
+    return _calendar("REQUEST", events)
+
+
+def cancel_calendar(component: icalendar.Event, now: datetime, recurrence_id: str = "") -> str:
+    """METHOD:CANCEL (RFC 5546 3.2.5) of the event (or of its occurrence ``recurrence_id``,
+    the store's key): UID, the times and SUMMARY, ORGANIZER and every ATTENDEE,
+    STATUS:CANCELLED, SEQUENCE one above the stored copy's (a cancellation is a change the
+    attendees' copies must take as newer), a DTSTAMP of ``now``."""
+    source = _outgoing_copy(component)
+    event = icalendar.Event()
+    for name in ("UID", "RECURRENCE-ID", "DTSTART", "DTEND", "DURATION", "SUMMARY", "ORGANIZER", "ATTENDEE"):
+        values = source.get(name)
+        for value in values if isinstance(values, list) else [values] if values is not None else []:
+            event.add(name, value, encode=False)
+    if recurrence_id and event.get("RECURRENCE-ID") is None:
+        original = _instance_id(component, recurrence_id)
+        event.add("RECURRENCE-ID", original)
+        start, end = _times(component)
+        if start is not None and end is not None:  # the occurrence's own times, not the series' first
+            for name in ("DTSTART", "DTEND", "DURATION"):
+                event.pop(name, None)
+            event.add("DTSTART", original)
+            event.add("DTEND", original + (end - start))
+    event.add("SEQUENCE", _sequence(component) + 1)
+    event.add("STATUS", "CANCELLED")
+    event.add("DTSTAMP", now.astimezone(UTC))
+    return _calendar("CANCEL", [event])
+
+
+def stored_rows(store: Store, profile_id: int, uid: str) -> list[icalendar.Event]:
+    """Every stored VEVENT of ``uid``, the series first; ``NotFoundError`` when none."""
+    from agent.errors import NotFoundError
+
+    rows = store.conn.execute(
+        "SELECT ics FROM events WHERE profile_id = ? AND uid = ? ORDER BY recurrence_id != '', recurrence_id", (profile_id, uid)
+    ).fetchall()
+    if not rows:
+        raise NotFoundError("services.no_event_uid", uid=uid)
+    return [parse_component(row[0]) for row in rows]
+
+
+def outgoing(store: Store, profile_id: int, uid: str, method: str, now: datetime, recurrence_id: str = "") -> str:
+    """The REQUEST or CANCEL of the stored event ``uid`` for the organizer's mail client.
+    Only for an event the user organises with attendees: else ``InvitationError`` (an
+    invitation's copy is its organizer's to send; an event without attendees invites no one)."""
+    components = stored_rows(store, profile_id, uid)
+    master = components[0]
+    mine = my_addresses(store, profile_id)
+    organizer = read(master, "organizer")
+    if not read(master, "attendees"):
+        raise InvitationError("invitations.no_attendees", uid=uid[:120])
+    if organizer is not None and mine and not any(organizer.same(address) for address in mine):
+        raise InvitationError("invitations.not_organizer", uid=uid[:120], organizer=str(organizer)[:120])
+    if method == "CANCEL":
+        own = next((c for c in components if recurrence_id and index_fields(c).recurrence_id == recurrence_id), None)
+        return cancel_calendar(own or master, now, "" if own is not None else recurrence_id)
+    return request_calendar(components, now)
+
+
+def stored_reply(store: Store, profile_id: int, uid: str, recurrence_id: str, email: str, now: datetime) -> str:
+    """The METHOD:REPLY of the user's stored answer on (uid, recurrence_id), else on its
+    series: what ``invitation respond -o`` writes (``reply_event``, ``reply_calendar``), for
+    an answer given in the app."""
+    repo = EventRepo(store, profile_id)
+    row = repo.row(uid, recurrence_id) or repo.row(uid, "")
+    if row is None:
+        from agent.errors import NotFoundError
+
+        raise NotFoundError("services.no_event_uid", uid=uid)
+    component = parse_component(row["ics"])
+    me = me_among(read(component, "attendees"), [email])
+    if me is None:
+        raise InvitationError("invitations.not_attendee", email=email[:120], uid=uid[:120])
+    return reply_calendar([reply_event(component, email, me.partstat, now)])
+
+
+def file_recipients(store: Store, profile_id: int, data: bytes, source_name: str = "<data>") -> dict[str, tuple[Person, ...]]:
+    """For an import: by UID, whom each event of a plain (no METHOD) file would tell once
+    uploaded to a scheduling server (``services.invitations.recipients``: the user's own
+    meetings only). A file with a METHOD goes to the invitation flow and is no one's here;
+    an event without a UID gets one at import and cannot be named ahead (it stays quiet)."""
+    from agent.services.invitations import recipients
+
+    data, offset, _ = to_utf8(data, source_name)
+    if b"ATTENDEE" not in data.upper():
+        return {}
+    found: dict[str, tuple[Person, ...]] = {}
+    for calendar in scan(data, source_name, offset):
+        if (calendar.text_property("METHOD") or "").upper() in ITIP_METHODS:
+            continue
+        for span in calendar.spans:
+            if span.name != "VEVENT" or span.uid is None:
+                continue
+            text = span.text(data)
+            if "ATTENDEE" not in text.upper():
+                continue
+            try:
+                people = recipients(store, profile_id, parse_component(text))
+            except (ValueError, AssertionError):  # unreadable: the import reports it
+                continue
+            if people:
+                found[span.uid.decode("utf-8", "replace")] = people
+    return found
+
+
 __all__ = [
     "FROM_ATTENDEE",
     "PARTSTATS",
     "Flow",
     "InvitationError",
     "Message",
+    "cancel_calendar",
     "file_method",
+    "file_recipients",
     "moved",
     "newer",
+    "outgoing",
     "read_file",
     "read_message",
     "reply_calendar",
     "reply_event",
+    "request_calendar",
+    "stored_reply",
+    "stored_rows",
 ]

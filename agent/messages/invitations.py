@@ -28,6 +28,14 @@ MESSAGES: dict[str, Message] = {
     "invitations.answer_needed": Message(
         "请用 --accept、--tentative 或 --decline 之一给出答复", "give one answer: --accept, --tentative or --decline"
     ),
+    "invitations.no_attendees": Message(
+        "日程 {uid} 没有参与者：没有邀请可写", "event {uid} has no attendees: there is no invitation to write"
+    ),
+    "invitations.not_organizer": Message(
+        "日程 {uid} 由 {organizer} 组织：邀请和取消由组织者发出；你可以用 richeng invitation respond 答复",
+        "event {uid} is organised by {organizer}: its invitations and cancellations are the organizer's to send;"
+        " answer it with richeng invitation respond",
+    ),
     "invitations.answer_accepted": Message("接受", "accepted"),
     "invitations.answer_tentative": Message("暂定", "tentative"),
     "invitations.answer_declined": Message("拒绝", "declined"),

@@ -29,7 +29,7 @@ else:  # on first use: the app's first paint imports this module but edits nothi
     icalendar = lazy_module("icalendar", __name__)
 
 from agent.errors import NotFoundError, ValidationError
-from agent.services.invitations import allow_sending, my_addresses
+from agent.services.invitations import allow_sending, invited, my_addresses
 from agent.store.changes import ChangeSet
 from agent.store.components import build_event, index_fields, new_uid, parse_component, recurrence_key, set_alarms
 from agent.store.db import Store
@@ -137,14 +137,14 @@ class EditService:
         self._write_people(component, draft)
         self._check_calendar(draft.calendar_id)
         with self.store.transaction():
-            return self.repo.save(_bump(component), draft.calendar_id, self.origin_of(row))
+            return self.repo.save(self._bump(component), draft.calendar_id, self.origin_of(row))
 
     def set_completed(self, uid: str, done: bool) -> ChangeSet:
         row = self._row(uid, "")
         component = parse_component(row["ics"])
         _set(component, "X-RICHENG-COMPLETED", "TRUE" if done else None)
         with self.store.transaction():
-            return self.repo.save(_bump(component), row["calendar_id"], self.origin_of(row))
+            return self.repo.save(self._bump(component), row["calendar_id"], self.origin_of(row))
 
     def component(self, uid: str, recurrence_id: str = "") -> icalendar.Event | None:
         """The stored VEVENT of (uid, recurrence_id), parsed; None when there is none
@@ -264,7 +264,7 @@ class EditService:
             component = parse_component(row["ics"])
             _set_times(component, start, end)
             with self.store.transaction():
-                return self.repo.save(_bump(component), row["calendar_id"], self.origin_of(row))
+                return self.repo.save(self._bump(component), row["calendar_id"], self.origin_of(row))
         if scope == "this":
             return self._override(occ, lambda c: _set_times(c, start, end))
         if scope == "following":
@@ -278,7 +278,7 @@ class EditService:
         old_end = component.decoded("DTEND") if component.get("DTEND") else old_start
         _set_times(component, new_start, old_end + delta_start - delta_length)
         with self.store.transaction():
-            return self.repo.save(_bump(component), master["calendar_id"], self.origin_of(master))
+            return self.repo.save(self._bump(component), master["calendar_id"], self.origin_of(master))
 
     def update(
         self,
@@ -314,7 +314,7 @@ class EditService:
                 new_end = old_end + shift - (_delta(occ.start, start) - _delta(occ.end, end))
             apply(component, new_start, new_end)
             with self.store.transaction():
-                return self.repo.save(_bump(component), row["calendar_id"], self.origin_of(row))
+                return self.repo.save(self._bump(component), row["calendar_id"], self.origin_of(row))
         if scope == "this":
             return self._override(occ, lambda c: apply(c, start, end))
         return self._split(occ, lambda c: apply(c, start, end))
@@ -338,7 +338,7 @@ class EditService:
                 _end_series_before(component, original)
                 for row in self._overrides_from(occ.uid, occ.recurrence_id):
                     changes.extend(self.repo.delete(occ.uid, row["recurrence_id"]))
-            changes.extend(self.repo.save(_bump(component), master["calendar_id"], self.origin_of(master)))
+            changes.extend(self.repo.save(self._bump(component), master["calendar_id"], self.origin_of(master)))
             return changes
 
     # ---- undo ----------------------------------------------------------------------------
@@ -366,6 +366,10 @@ class EditService:
             write(component, "organizer", Person(mine[0], "", "", ""))
         if draft.attendees and draft.send_invitations:
             allow_sending(self.store, self.profile_id, str(component["UID"]))
+
+    def _bump(self, component: icalendar.Event) -> icalendar.Event:
+        """``_bump``, except on an invitation: its SEQUENCE and DTSTAMP stay the organizer's."""
+        return _bump(component, organizers=invited(self.store, self.profile_id, component))
 
     def origin_of(self, row: Any) -> str:
         return str(row["origin"])
@@ -400,7 +404,7 @@ class EditService:
             component = _instance_from_master(parse_component(master["ics"]), occ)
         edit(component)
         with self.store.transaction():
-            return self.repo.save(_bump(component), master["calendar_id"], self.origin_of(master))
+            return self.repo.save(self._bump(component), master["calendar_id"], self.origin_of(master))
 
     def _split(self, occ: Occurrence, edit: Any) -> ChangeSet:
         """End the series before ``occ`` and start a new series (new UID) from it."""
@@ -423,7 +427,7 @@ class EditService:
             changes = ChangeSet()
             for row in self._overrides_from(occ.uid, occ.recurrence_id):
                 changes.extend(self.repo.delete(occ.uid, row["recurrence_id"]))
-            changes.extend(self.repo.save(_bump(old), master["calendar_id"], self.origin_of(master)))
+            changes.extend(self.repo.save(self._bump(old), master["calendar_id"], self.origin_of(master)))
             changes.extend(self.repo.save(new, master["calendar_id"], self.origin_of(master)))
             return changes
 
@@ -473,12 +477,15 @@ def _set_times(component: icalendar.Event, start: datetime | date, end: datetime
     component.add("DTEND", end)
 
 
-def _bump(component: icalendar.Event) -> icalendar.Event:
-    """SEQUENCE and LAST-MODIFIED move forward on every local change (sync relies on them)."""
-    sequence = int(component.get("SEQUENCE") or 0) + 1
-    _set(component, "SEQUENCE", sequence)
+def _bump(component: icalendar.Event, organizers: bool = False) -> icalendar.Event:
+    """SEQUENCE and LAST-MODIFIED move forward on every local change (sync relies on them).
+    ``organizers``: the user was invited to it, and SEQUENCE and DTSTAMP belong to the
+    organizer (RFC 5546): only LAST-MODIFIED moves (docs/invitations.md)."""
+    if not organizers:
+        sequence = int(component.get("SEQUENCE") or 0) + 1
+        _set(component, "SEQUENCE", sequence)
+        _set(component, "DTSTAMP", datetime.now(UTC))
     _set(component, "LAST-MODIFIED", datetime.now(UTC))
-    _set(component, "DTSTAMP", datetime.now(UTC))
     return component
 
 

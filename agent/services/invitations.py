@@ -246,6 +246,57 @@ def answer_invitation(store: Store, profile_id: int, occ: Occurrence, partstat: 
     return changes, reply | {"sent": sent}
 
 
+# ---- invitations out (issue 31 item 3): whose copy, who would be mailed ------------------
+
+
+def invited(store: Store, profile_id: int, component: icalendar.Event) -> bool:
+    """Whether the user was invited to this event (an attendee; someone else organises it).
+    Its SEQUENCE and DTSTAMP are the organizer's (RFC 5546 2.1.4): a local edit of the
+    user's copy leaves them, or the organizer's next update would read as stale."""
+    if component.get("ATTENDEE") is None:
+        return False
+    return event_standing(component, my_addresses(store, profile_id)).invited
+
+
+def recipients(store: Store, profile_id: int, component: icalendar.Event | None) -> tuple[Person, ...]:
+    """Who a create, move or cancel of this event would tell: the attendees other than the
+    user, when the user organises it (or nobody does yet); () for someone else's invitation
+    (their organizer tells them) and for an event without attendees."""
+    if component is None or component.get("ATTENDEE") is None:
+        return ()
+    mine = my_addresses(store, profile_id)
+    organizer = read(component, "organizer")
+    if organizer is not None and not any(organizer.same(address) for address in mine):
+        return ()
+    return tuple(
+        person
+        for person in read(component, "attendees")
+        if not any(person.same(address) for address in mine) and not (organizer is not None and person.same(organizer.email))
+    )
+
+
+def calendar_of(store: Store, profile_id: int, uid: str) -> int | None:
+    """The calendar event ``uid`` is kept in (its series' row), None when it is not stored."""
+    row = EventRepo(store, profile_id).row(uid, "")
+    return int(row["calendar_id"]) if row is not None else None
+
+
+def set_sending(store: Store, profile_id: int, uids: Iterable[str], send: bool) -> None:
+    """The user's answer to "this will email N people" for these events: Send lets their
+    uploads schedule (``allow_sending``), Don't send takes an earlier go-ahead back, so the
+    next upload is quiet again (agent/sync/scheduling.py)."""
+    uids = list(dict.fromkeys(uids))
+    if send:
+        for uid in uids:
+            allow_sending(store, profile_id, uid)
+        return
+    settings = SettingsService(store, profile_id)
+    sent = list(settings.get(SEND_KEY) or [])
+    kept = [uid for uid in sent if uid not in uids]
+    if kept != sent:
+        settings.set(SEND_KEY, kept)
+
+
 __all__ = [
     "ADDRESSES_KEY",
     "ANSWER_CODES",
@@ -255,12 +306,16 @@ __all__ = [
     "Standing",
     "allow_sending",
     "answer",
+    "calendar_of",
     "drawn",
     "event_standing",
+    "invited",
     "is_busy",
     "me_among",
     "my_addresses",
+    "recipients",
     "remember_address",
+    "set_sending",
     "standing",
     "state",
     "states",

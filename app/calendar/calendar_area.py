@@ -20,8 +20,9 @@ from PySide6.QtWidgets import QApplication, QCalendarWidget, QDialog, QHBoxLayou
 
 from agent.services.editing import EventDraft, Scope
 from agent.services.search import SearchService
+from agent.store.changes import ChangeSet
 from agent.timesym.lunar import day_label
-from app.calendar import accessibility, scope_prompt
+from app.calendar import accessibility, invitations_out, scope_prompt
 from app.calendar.agenda_view import AgendaView
 from app.calendar.event_dialog import DELETE, EventDialog
 from app.calendar.event_menu import EventMenu, duplicate_draft, event_text
@@ -490,6 +491,8 @@ class CalendarArea(QWidget):
             if uid:
                 draft_start = result.draft.start
                 self.current_view().select_uid(uid, local_naive(draft_start, self.ctx.tz))
+                if dialog.tells_people(result.draft.start, result.draft.end):  # no server tells them: a file
+                    invitations_out.offer_outgoing(self, self.ctx, uid, invitations_out.REQUEST, result.draft.calendar_id)
         return bool(changes)
 
     @Slot(object, object, object)
@@ -505,9 +508,15 @@ class CalendarArea(QWidget):
                 self.current_view().repaint_all()
                 return False
             scope = asked
+        go = invitations_out.ask_first(self.ctx, self, occ.calendar_id, occ.uid, invitations_out.people_of(self.ctx, occ))
+        if not go.proceed:  # Cancel: nothing was done
+            self.current_view().repaint_all()
+            return False
         changes = self.writes.move(occ, start, end, scope)
         if changes:
+            go.settle(self.ctx, changes)
             self.current_view().select_uid(occ.uid, start)
+            invitations_out.offer_outgoing(self, self.ctx, occ.uid, invitations_out.REQUEST, occ.calendar_id)
         return bool(changes)
 
     @Slot(object)
@@ -521,8 +530,17 @@ class CalendarArea(QWidget):
             if asked is None:
                 return False
             scope = asked
+        go = invitations_out.ask_first(self.ctx, self, occ.calendar_id, occ.uid, invitations_out.people_of(self.ctx, occ))
+        if not go.proceed:
+            return False
+        cancel = invitations_out.cancellation(self.ctx, occ, scope)  # built while the event is still stored
         changes = self.writes.delete(occ, scope)
         if changes:
+            go.settle(self.ctx, changes)
+            if cancel is not None:
+                invitations_out.offer_file(self, self.ctx, invitations_out.CANCEL, cancel[0], occ.title, cancel[1])
+            elif scope == "following":  # the series now ends earlier: an update
+                invitations_out.offer_outgoing(self, self.ctx, occ.uid, invitations_out.REQUEST, occ.calendar_id)
             # Deleting is immediate; the toast says what went and gives it back in one click.
             self._toast_changes = changes
             self.toast.show_message(self.tr("Deleted “{0}”").format(occ.title), lambda: self.ctx.ops.undo_specific(changes))
@@ -533,7 +551,8 @@ class CalendarArea(QWidget):
     @Slot(object, object)
     def event_menu(self, event: ViewEvent, global_pos: QPoint) -> str | None:
         """Show the event's menu at ``global_pos`` and do what was chosen; returns its name."""
-        menu = EventMenu(event, self.ctx.ops.writable_calendars(), self)  # no move into a read-only one
+        invites = invitations_out.offers_files(self.ctx, event.occ)
+        menu = EventMenu(event, self.ctx.ops.writable_calendars(), self, invites=invites)  # no move into a read-only one
         chosen = self.exec_menu(menu, global_pos)
         menu.deleteLater()
         if chosen is None:
@@ -547,25 +566,43 @@ class CalendarArea(QWidget):
         if chosen is menu.copy_action:
             self.copy_as_text(event)
             return "copy"
+        if chosen is menu.invite_action:
+            invitations_out.offer_outgoing(
+                self, self.ctx, event.occ.uid, invitations_out.REQUEST, event.occ.calendar_id, ask=False
+            )
+            return "invite"
         if chosen is menu.delete_action:
             self._delete_requested(event)
             return "delete"
         for calendar_id, action in menu.calendar_actions.items():
-            if chosen is action:
-                self.ctx.ops.move_to_calendar(event.occ, calendar_id)
+            if chosen is action:  # into a synced calendar: an upload a server may mail about
+                people = invitations_out.people_of(self.ctx, event.occ)
+                if invitations_out.ask_first(self.ctx, self, calendar_id, event.occ.uid, people).proceed:
+                    self.ctx.ops.move_to_calendar(event.occ, calendar_id)
                 return "move"
         return None
 
     def duplicate(self, event: ViewEvent) -> bool:
         occ = event.occ
         component = self.writes.component(occ.uid, occ.recurrence_id or "") or self.writes.component(occ.uid)
-        draft = duplicate_draft(event, component)
+        draft = duplicate_draft(event, component, invitations_out.copied_people(self.ctx, component))
         if self.ctx.ops.read_only_refusal(occ.calendar_id) is not None:  # a copy of a subscribed event is the user's own
             draft = dataclasses.replace(draft, calendar_id=self.ctx.ops.calendars.default().id)
-        changes = self.ctx.ops.create(draft)
+        changes = self.create_copy(draft)
         if changes and changes.created:
             self.current_view().select_uid(changes.created[0].uid, event.start)
         return bool(changes)
+
+    def create_copy(self, draft: EventDraft) -> ChangeSet | None:
+        """A duplicate or a paste: a meeting's copy invites its people too, so on a synced
+        calendar it asks first; elsewhere it offers the invitation file after."""
+        go = invitations_out.ask_first(self.ctx, self, draft.calendar_id, "", draft.attendees or ())
+        if not go.proceed:
+            return None
+        changes = self.ctx.ops.create(dataclasses.replace(draft, send_invitations=bool(go.send)))
+        if changes and changes.created and draft.attendees:
+            invitations_out.offer_outgoing(self, self.ctx, changes.created[0].uid, invitations_out.REQUEST, draft.calendar_id)
+        return changes
 
     @Slot()
     def copy_event(self) -> bool:
@@ -575,7 +612,7 @@ class CalendarArea(QWidget):
             return False
         occ = event.occ
         component = self.writes.component(occ.uid, occ.recurrence_id or "") or self.writes.component(occ.uid)
-        self.copied = duplicate_draft(event, component)
+        self.copied = duplicate_draft(event, component, invitations_out.copied_people(self.ctx, component))
         self.copy_as_text(event)
         return True
 
@@ -587,7 +624,7 @@ class CalendarArea(QWidget):
         from app.calendar.event_clipboard import pasted_draft
 
         draft = pasted_draft(self.copied, self.anchor)
-        changes = self.ctx.ops.create(draft)
+        changes = self.create_copy(draft)
         if changes and changes.created:
             self.current_view().select_uid(changes.created[0].uid, local_naive(draft.start, self.ctx.tz))
         return bool(changes)

@@ -402,14 +402,23 @@ class EventDialog(QDialog):
             self.error.show()
             return
         if self._would_mail(result.draft.start, result.draft.end):
-            self.send_invitations = invitation_bar.ask_to_send(self, self.attendees.people())
+            choice = invitation_bar.ask_to_send(self, self.attendees.people())
+            if choice is None:  # Cancel: back to the editor, nothing saved
+                return
+            self.send_invitations = choice
         super().accept()
 
     def _would_mail(self, start: date | datetime, end: date | datetime) -> bool:
         """Whether saving would have a scheduling server mail the attendees: the user's own
         event with attendees, in a synced calendar, new or with other people or times."""
+        return synced(self.ctx.store, int(self.calendar.currentData())) and self.tells_people(start, end)
+
+    def tells_people(self, start: date | datetime, end: date | datetime) -> bool:
+        """Whether the save is news for the attendees of the user's own event (new, other
+        people or other times): what a server would mail, or what the app offers to save as
+        an invitation for the mail client where none would (app/calendar/invitations_out.py)."""
         people = self.attendees.people()
-        if not people or not synced(self.ctx.store, int(self.calendar.currentData())):
+        if not people:
             return False
         if self._loaded_people is None:
             return True

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QMenu, QWidget
 
 from agent.services.calendars import Calendar
 from agent.services.editing import EventDraft
-from agent.store.fields import shown
+from agent.store.fields import Person, shown
 from app.calendar.event_source import ViewEvent
 from app.calendar.reminder_editor import reminder_minutes
 from app.i18n import format_day
@@ -40,8 +40,11 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("EventMenu", text)
 
 
-def duplicate_draft(event: ViewEvent, component: icalendar.Event | None) -> EventDraft:
-    """A new single event equal to this occurrence, in its own zone and calendar."""
+def duplicate_draft(
+    event: ViewEvent, component: icalendar.Event | None, attendees: tuple[Person, ...] | None = None
+) -> EventDraft:
+    """A new single event equal to this occurrence, in its own zone and calendar;
+    ``attendees``: the people a copy of the user's own meeting invites again."""
     occ = event.occ
     start, end = occ.start, occ.end
     if isinstance(start, datetime) and isinstance(end, datetime) and start.tzinfo is not None and occ.tzid:
@@ -56,6 +59,7 @@ def duplicate_draft(event: ViewEvent, component: icalendar.Event | None) -> Even
         transp=occ.transp,
         alarm_minutes=reminder_minutes(component),
         extra=shown(component),  # the tags, the link …: every field the editor shows
+        attendees=attendees,
     )
 
 
@@ -99,7 +103,11 @@ def when_text(event: ViewEvent, locale: QLocale, chinese: bool) -> str:
 class EventMenu(QMenu):
     """The menu for one event; its actions are attributes so tests can trigger them."""
 
-    def __init__(self, event: ViewEvent, calendars: list[Calendar], parent: QWidget | None = None) -> None:
+    def __init__(
+        self, event: ViewEvent, calendars: list[Calendar], parent: QWidget | None = None, *, invites: bool = False
+    ) -> None:
+        """``invites``: the user's meeting on a calendar no server schedules, which offers its
+        invitation file again (app/calendar/invitations_out.py)."""
         super().__init__(parent)
         self.view_event = event  # not "event": that would shadow QObject.event()
         self.edit_action = self.addAction(self.tr("Edit…"))
@@ -115,5 +123,8 @@ class EventMenu(QMenu):
             self.calendar_actions[calendar.id] = action
         self.move_menu.setEnabled(len(calendars) > 1)
         self.copy_action = self.addAction(self.tr("Copy as text"))
+        self.invite_action = QAction(self.tr("Save invitation for your mail client…"), self)
+        if invites:  # only then in the menu
+            self.addAction(self.invite_action)
         self.addSeparator()
         self.delete_action = self.addAction(self.tr("Delete"))

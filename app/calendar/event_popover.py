@@ -29,6 +29,7 @@ from app.calendar.agenda_view import AgendaCanvas, AgendaView
 from app.calendar.event_menu import when_text
 from app.calendar.event_source import ViewEvent
 from app.calendar.invitation_bar import AttendeeList, EventPeople, InvitationBar, answer_from_card
+from app.calendar.invitations_out import tell_organizer_of
 from app.calendar.repeat_summary import SeriesSummaries
 from app.calendar.view_base import DRAG_START, CalendarView, EventSurface
 from app.context import AppContext
@@ -262,8 +263,11 @@ class EventPopover(QObject):
         """An answer from the card's bar: stored as one undo step; the store's change puts
         the card away."""
         shown = self._shown
-        if shown is not None:
-            answer_from_card(self.summaries.ctx, shown.occ, self.people.standing(shown.occ), partstat)
+        if shown is None:
+            return
+        place = self.people.standing(shown.occ)
+        if answer_from_card(self.summaries.ctx, shown.occ, place, partstat) and place.me is not None:
+            tell_organizer_of(self.area, self.summaries.ctx, shown.occ, place.me.email)  # the REPLY: server or mail client
 
     def _show_pending(self) -> None:
         pending, self._pending = self._pending, None

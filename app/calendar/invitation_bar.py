@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -139,39 +139,57 @@ class InvitationBar(QWidget):
             button.setChecked(partstat == answer_now)
 
 
-def answer_from_card(ctx: AppContext, occ: Occurrence, place: Standing, partstat: str) -> None:
-    """Store the user's answer on the occurrence's event as one undo step."""
+def answer_from_card(ctx: AppContext, occ: Occurrence, place: Standing, partstat: str) -> bool:
+    """Store the user's answer on the occurrence's event as one undo step; False when it
+    could not be (said through ``failed``). Telling the organizer is
+    ``invitations_out.tell_organizer``'s."""
     if place.me is None:
-        return
+        return False
     own = occ.recurrence_id if occ.recurrence_id is not None and occ.event_id != occ.series_id else ""
     try:
         changes = answer(ctx.store, ctx.profile_id, occ.uid, own or "", place.me.email, partstat)
     except UserFacingError as exc:
         ctx.ops.failed.emit(error_text(exc))
-        return
+        return False
     ctx.ops.record_edit(changes, occ.title)
+    return True
 
 
 class SendQuestion(QMessageBox):
-    """ "This will email N people", and who: asked once when a save would let the server
-    mail the attendees (agent/sync/scheduling.py); no means the upload schedules no one."""
+    """ "This will email N people", and who: asked once when a change would let the server
+    mail the attendees (agent/sync/scheduling.py): the editor's save, a drag, a delete, a
+    paste, an import. Don't send still saves, quietly; Cancel (Esc) changes nothing."""
 
     def __init__(self, parent: QWidget | None, people: tuple[Person, ...]) -> None:
         super().__init__(parent)
         self.setIcon(QMessageBox.Icon.Question)
         self.setWindowTitle(self.tr("Send invitations?"))
         self.setText(self.tr("This will email {0} people:").format(len(people)))
-        self.setInformativeText("\n".join(str(person) for person in people))
+        self.setInformativeText(listed(people))
         self.send = self.addButton(self.tr("Send"), QMessageBox.ButtonRole.AcceptRole)
-        self.addButton(self.tr("Don't send"), QMessageBox.ButtonRole.RejectRole)
+        self.quiet = self.addButton(self.tr("Don't send"), QMessageBox.ButtonRole.DestructiveRole)
+        self.cancel = self.addButton(QMessageBox.StandardButton.Cancel)
         self.setDefaultButton(self.send)
+        self.setEscapeButton(self.cancel)
 
 
-def ask_to_send(parent: QWidget | None, people: tuple[Person, ...]) -> bool:
-    """Whether the user says Send (the dialog's go-ahead for this event's uploads)."""
+def ask_to_send(parent: QWidget | None, people: tuple[Person, ...]) -> bool | None:
+    """True Send (the go-ahead for this event's uploads), False Don't send, None Cancel."""
     box = SendQuestion(parent, people)
     box.exec()
-    return box.clickedButton() is box.send
+    clicked = box.clickedButton()
+    return True if clicked is box.send else False if clicked is box.quiet else None
+
+
+MAX_LISTED = 20  # a question lists this many people, then "and N more"
+
+
+def listed(people: tuple[Person, ...]) -> str:
+    """One person a line, at most ``MAX_LISTED``, then "and N more" (an import may name hundreds)."""
+    lines = [str(person) for person in people[:MAX_LISTED]]
+    if len(people) > MAX_LISTED:
+        lines.append(QCoreApplication.translate("SendQuestion", "and {0} more").format(len(people) - MAX_LISTED))
+    return "\n".join(lines)
 
 
 class AttendeeEditor(QWidget):

@@ -155,11 +155,24 @@ def remember_folder(ctx: AppContext, path: str) -> None:
 
 
 def import_with_choice(parent: QWidget | None, ctx: AppContext, paths: list[str]) -> ImportJob | None:
-    """Ask which calendar (menu and drag-and-drop), then import; None when cancelled."""
+    """Ask which calendar (menu, drag-and-drop, a file the OS hands over), then import;
+    None when cancelled. A file with an iTIP METHOD opens the invitation view instead
+    (app/calendar/invitation_view.py), and an import whose events invite people into a
+    synced calendar asks first who would be mailed (app/calendar/invitations_out.py)."""
+    if not paths:
+        return None
+    from app.calendar.invitation_view import open_invitation, split_invitations
+    from app.calendar.invitations_out import ask_before_import
+
+    invitations, paths = split_invitations(list(paths))
+    for path in invitations:
+        open_invitation(parent, ctx, path)
     if not paths:
         return None
     name = ask_calendar(parent, ctx, paths)
-    return import_paths(parent, ctx, paths, name) if name else None
+    if not name or not ask_before_import(parent, ctx, paths, name):
+        return None
+    return import_paths(parent, ctx, paths, name)
 
 
 def import_paths(parent: QWidget | None, ctx: AppContext, paths: list[str], calendar_name: str | None = None) -> ImportJob | None:

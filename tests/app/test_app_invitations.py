@@ -10,7 +10,9 @@ import os
 from datetime import date, timedelta
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QApplication
 
 from agent.ics.itip import Flow, read_file
 from agent.services.settings import SettingsService
@@ -32,7 +34,7 @@ def _shot(widget, name: str) -> None:  # type: ignore[no-untyped-def]
         widget.grab().save(str(SHOTS / f"invite-{name}.png"))
 
 
-def _stored(store, uid: str):  # type: ignore[no-untyped-def]
+def stored_master(store, uid: str):  # type: ignore[no-untyped-def]
     (ics,) = store.conn.execute("SELECT ics FROM events WHERE uid = ? AND recurrence_id = ''", (uid,)).fetchone()
     return parse_component(ics)
 
@@ -42,7 +44,7 @@ def _invited(cal_store, profile) -> None:  # type: ignore[no-untyped-def]
     Flow(cal_store, profile).apply(read_file(DATA / "google_request_en.ics"))
 
 
-def _click(area, qtbot, uid: str, day: date):  # type: ignore[no-untyped-def]
+def click_event(area, qtbot, uid: str, day: date):  # type: ignore[no-untyped-def]
     area.popover.delay_ms = 0
     view = area.current_view()
     item = next(i for i in view.visible_items() if isinstance(i, GridItem) and i.event.occ.uid == uid)
@@ -53,12 +55,22 @@ def _click(area, qtbot, uid: str, day: date):  # type: ignore[no-untyped-def]
     return card
 
 
-def test_an_invitation_is_tentative_until_accepted_in_its_card(area, cal_store, profile, qtbot) -> None:  # type: ignore[no-untyped-def]
+@pytest.fixture(autouse=True)
+def offered(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The "Save … for your mail client" offers made (a real one is modal), each declined."""
+    from app.calendar import invitations_out
+
+    made: list[str] = []
+    monkeypatch.setattr(invitations_out, "ask_to_save", lambda parent, method, people: made.append(method) and False)
+    return made
+
+
+def test_an_invitation_is_tentative_until_accepted_in_its_card(area, cal_store, profile, qtbot, offered) -> None:  # type: ignore[no-untyped-def]
     _invited(cal_store, profile)
     area.refresh()
     (event,) = [e for e in area.source.events(THURSDAY, THURSDAY + timedelta(days=1)) if e.occ.uid == GOOGLE_UID]
     assert event.occ.status == "TENTATIVE"  # drawn see-through and dashed
-    card = _click(area, qtbot, GOOGLE_UID, THURSDAY)
+    card = click_event(area, qtbot, GOOGLE_UID, THURSDAY)
     bar = card.invitation
     assert not bar.isHidden() and [b.text() for b in bar.buttons.values()] in (
         ["Accept", "Tentative", "Decline"],
@@ -72,25 +84,26 @@ def test_an_invitation_is_tentative_until_accepted_in_its_card(area, cal_store, 
     _shot(card, "card-offscreen")
 
     qtbot.mouseClick(bar.buttons["ACCEPTED"], Qt.MouseButton.LeftButton)
-    me = next(p for p in read(_stored(cal_store, GOOGLE_UID), "attendees") if p.email == "me@example.com")
+    me = next(p for p in read(stored_master(cal_store, GOOGLE_UID), "attendees") if p.email == "me@example.com")
     assert me.partstat == "ACCEPTED"
-    assert _stored(cal_store, GOOGLE_UID)["SEQUENCE"] == 0  # the organizer's, so the next update is newer
+    assert stored_master(cal_store, GOOGLE_UID)["SEQUENCE"] == 0  # the organizer's, so the next update is newer
     area.refresh()
     (event,) = [e for e in area.source.events(THURSDAY, THURSDAY + timedelta(days=1)) if e.occ.uid == GOOGLE_UID]
     assert event.occ.status == "CONFIRMED"
-    card = _click(area, qtbot, GOOGLE_UID, THURSDAY)
+    card = click_event(area, qtbot, GOOGLE_UID, THURSDAY)
     assert card.invitation.buttons["ACCEPTED"].isChecked()
     assert "✓ me@example.com" in card.people.text()
+    assert offered == ["REPLY"]  # a local calendar: the reply is offered for the mail client
 
 
 def test_an_event_without_attendees_shows_no_list_and_no_bar(area, cal_store, profile, qtbot) -> None:  # type: ignore[no-untyped-def]
     uid = seed(cal_store, profile, "Lunch", at(MONDAY, 13), at(MONDAY, 14))
     area.refresh()
-    card = _click(area, qtbot, uid, MONDAY)
+    card = click_event(area, qtbot, uid, MONDAY)
     assert card.people.isHidden() and card.invitation.isHidden()
 
 
-def test_the_editor_adds_and_removes_attendees_and_keeps_their_answers(area, cal_store, profile, qtbot) -> None:  # type: ignore[no-untyped-def]
+def test_the_editor_adds_and_removes_attendees_and_keeps_their_answers(area, cal_store, profile, qtbot, offered) -> None:  # type: ignore[no-untyped-def]
     SettingsService(cal_store, profile).set("my_addresses", ["me@example.com"])
     Flow(cal_store, profile).apply(read_file(DATA / "thunderbird_reply_zh.ics"))  # no such event: nothing
     uid = seed(cal_store, profile, "Design review", at(MONDAY, 15), at(MONDAY, 16))
@@ -113,7 +126,7 @@ def test_the_editor_adds_and_removes_attendees_and_keeps_their_answers(area, cal
 
     area.exec_dialog = accept_with(invite)
     assert area.open_editor(event, None, None)
-    stored = _stored(cal_store, uid)
+    stored = stored_master(cal_store, uid)
     people = read(stored, "attendees")
     assert [(p.email, p.name, p.role, p.partstat) for p in people] == [
         ("bob@example.com", "Bob Li", "REQ-PARTICIPANT", "NEEDS-ACTION"),
@@ -137,7 +150,10 @@ def test_the_editor_adds_and_removes_attendees_and_keeps_their_answers(area, cal
     area.exec_dialog = accept_with(look)
     assert area.open_editor(event, None, None)
     assert shown == ["✓ Bob Li <bob@example.com>", "… 王芳@example.cn"]
-    assert [p.partstat for p in read(_stored(cal_store, uid), "attendees")] == ["ACCEPTED", "NEEDS-ACTION"]
+    # A local calendar: the save that invited them offered the invitation file; the one that
+    # changed nothing for them did not.
+    assert offered == ["REQUEST"]
+    assert [p.partstat for p in read(stored_master(cal_store, uid), "attendees")] == ["ACCEPTED", "NEEDS-ACTION"]
 
 
 def test_the_invitation_strings_have_chinese_translations() -> None:
@@ -174,14 +190,22 @@ def test_an_invitation_imported_in_the_app_is_one_undo_step(app_ctx, qtbot, monk
     run_import(qtbot, app_ctx, monkeypatch, FIXTURES / "own_event_en.ics", lambda ctx, paths: default)
     run_import(qtbot, app_ctx, monkeypatch, FIXTURES / "google_reply_en.ics", lambda ctx, paths: default)
     assert event_titles(app_ctx.store) == ["Design review"]
-    bob = next(p for p in read(_stored(app_ctx.store, "design-review-own@richeng"), "attendees") if p.email == "bob@example.com")
+    bob = next(
+        p for p in read(stored_master(app_ctx.store, "design-review-own@richeng"), "attendees") if p.email == "bob@example.com"
+    )
     assert bob.partstat == "ACCEPTED"
     app_ctx.ops.undo()
-    bob = next(p for p in read(_stored(app_ctx.store, "design-review-own@richeng"), "attendees") if p.email == "bob@example.com")
+    bob = next(
+        p for p in read(stored_master(app_ctx.store, "design-review-own@richeng"), "attendees") if p.email == "bob@example.com"
+    )
     assert bob.partstat == "NEEDS-ACTION" and event_titles(app_ctx.store) == ["Design review"]
+    from app.calendar.invitation_view import InvitationView
+
+    for view in [w for w in QApplication.topLevelWidgets() if isinstance(w, InvitationView)]:
+        view.close()  # the REPLY file opened the invitation view (no parent: kept until closed)
 
 
-def _synced(store, calendar_id: int) -> None:  # type: ignore[no-untyped-def]
+def mark_synced(store, calendar_id: int) -> None:  # type: ignore[no-untyped-def]
     with store.transaction() as conn:
         profile = conn.execute("SELECT profile_id FROM calendars WHERE id = ?", (calendar_id,)).fetchone()[0]
         conn.execute(
@@ -224,7 +248,7 @@ def test_saving_attendees_on_a_synced_calendar_asks_once_who_will_be_emailed(are
     area.exec_dialog = accept_with(invite)
     assert area.open_editor(event(), None, None) and asked == []
     calendar_id = cal_store.conn.execute("SELECT calendar_id FROM events WHERE uid = ?", (uid,)).fetchone()[0]
-    _synced(cal_store, calendar_id)
+    mark_synced(cal_store, calendar_id)
     # Synced, a person added: asked once, listing who; yes lets this event's uploads schedule.
     area.exec_dialog = accept_with(lambda dialog: dialog.attendees.add("dan@example.com"))
     assert area.open_editor(event(), None, None)
@@ -254,7 +278,7 @@ def test_the_send_question_lists_who(qtbot) -> None:  # type: ignore[no-untyped-
         box = boxes[0]
         seen.extend([box.text(), box.informativeText()])
         _shot(box, "send-question-offscreen")
-        next(b for b in box.buttons() if b is not box.send).click()
+        box.quiet.click()
 
     QTimer.singleShot(50, answer_no)
     people = (Person("bob@example.com", "Bob Li"), Person("王芳@example.cn"), Person("carol@example.com"))
@@ -274,3 +298,20 @@ def test_enter_in_the_address_adds_the_person_and_does_not_save(cal_ctx, qtbot) 
     qtbot.keyClick(dialog.attendees.address, Qt.Key.Key_Return)
     assert [p.email for p in dialog.attendees.people()] == ["bob@example.com"]
     assert dialog.isVisible() and dialog.result() == 0
+
+
+def test_cancel_on_the_send_question_keeps_the_editor_and_saves_nothing(area, cal_store, profile, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from app.calendar import invitation_bar
+
+    SettingsService(cal_store, profile).set("my_addresses", ["me@example.com"])
+    uid = seed(cal_store, profile, "Planning", at(MONDAY, 15), at(MONDAY, 16))
+    calendar_id = cal_store.conn.execute("SELECT calendar_id FROM events WHERE uid = ?", (uid,)).fetchone()[0]
+    mark_synced(cal_store, calendar_id)
+    monkeypatch.setattr(invitation_bar, "ask_to_send", lambda parent, people: None)
+    area.refresh()
+    event = next(e for e in area.source.events(MONDAY, MONDAY + timedelta(days=1)) if e.occ.uid == uid)
+    run = accept_with(lambda dialog: dialog.attendees.add("dan@example.com"))
+    area.exec_dialog = run
+    assert not area.open_editor(event, None, None)
+    assert run.seen[0].result() == 0  # still open: the user goes on editing or closes it
+    assert read(stored_master(cal_store, uid), "attendees") == ()

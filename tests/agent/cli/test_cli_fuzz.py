@@ -597,6 +597,14 @@ COMMANDS: dict[str, Builder] = {
             *_opt(d, "-o", output_paths(w), 0.5),
         ],
     ),
+    "invitation request": lambda d, w: (
+        ["invitation", "request", d(st.one_of(st.just("design-review-own@richeng"), NASTY_TEXT))],
+        _opt(d, "-o", output_paths(w), 0.5),
+    ),
+    "invitation cancel": lambda d, w: (
+        ["invitation", "cancel", d(st.one_of(st.just("design-review-own@richeng"), NASTY_TEXT))],
+        [*_opt(d, "--occurrence", NASTY_TEXT, 0.3), *_opt(d, "-o", output_paths(w), 0.5)],
+    ),
     "quick": lambda d, w: (
         ["quick", d(st.one_of(st.sampled_from(["明天下午三点和张三开会", "Lunch at noon", "开会", "每天"]), NASTY_TEXT))],
         [
