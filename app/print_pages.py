@@ -27,7 +27,7 @@ from agent.store.occurrence import Occurrence
 from agent.timesym.context import TimeContext
 from agent.timesym.lunar import day_label
 from app.calendar.event_source import local_naive
-from app.calendar.holidays import prefers_chinese
+from app.calendar.holidays import HolidayBook, prefers_chinese
 from app.context import AppContext
 
 VIEWS = ("day", "week", "month", "agenda")
@@ -62,7 +62,7 @@ class PrintJob:
     chinese: bool
     week_start: int
     days: dict[date, list[PrintLine]] = field(default_factory=dict)
-    labels: dict[date, str] = field(default_factory=dict)  # 农历 / 节气 (Chinese only)
+    labels: dict[date, str] = field(default_factory=dict)  # the holiday, then 农历 / 节气 (Chinese only)
 
     def title(self) -> str:
         last = self.end - timedelta(days=1)
@@ -122,6 +122,11 @@ def gather(
             except Exception:  # outside lunar-python's tables: no label
                 job.labels[day] = ""
         day += timedelta(days=1)
+    # The holiday's name first, as the month view shows it (the printed month read as an
+    # ordinary October without 国庆节); then the 农历 / 节气 label.
+    for day, mark in HolidayBook(str(ctx.holiday_country or ""), chinese).marks(first, end).items():
+        if mark.name:
+            job.labels[day] = " · ".join(part for part in (mark.name, job.labels.get(day, "")) if part)
     for occ in occurrences:
         if occ.calendar_id in visible:
             _place(job, occ, tz)

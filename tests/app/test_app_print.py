@@ -128,3 +128,15 @@ def test_print_needs_no_display(db: Path, tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "app.launcher", *argv], capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 0, done.stderr
     assert target.read_bytes().startswith(b"%PDF")
+
+
+@pytest.mark.parametrize(("lang", "name"), [("zh_CN", "国庆节"), ("en", "National Day")])
+def test_a_printed_month_names_its_holidays(db: Path, tmp_path: Path, capsys: Any, lang: str, name: str) -> None:
+    """The month view names 国庆节 on Oct 1; its printed page used to be an ordinary October."""
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext (poppler-utils) is not installed")
+    target = tmp_path / f"october-{lang}.pdf"
+    code, _, err = run(db, capsys, "--lang", lang, "print", "--view", "month", "--date", "2026-10-01", "-o", str(target))
+    assert code == 0, err
+    text = subprocess.run(["pdftotext", "-layout", str(target), "-"], capture_output=True, text=True, check=True).stdout
+    assert name in unicodedata.normalize("NFKC", text)
