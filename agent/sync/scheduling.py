@@ -62,10 +62,7 @@ def quiet(body: bytes, send: bool, mine: Iterable[str] = ()) -> bytes:
     out: list[bytes] = []
     position = 0
     for match in _PEOPLE_LINE.finditer(body):
-        end = body.find(b"\n", match.start())
-        while end != -1 and body[end + 1 : end + 2] in (b" ", b"\t"):
-            end = body.find(b"\n", end + 1)
-        logical = _FOLD.sub(b"", body[match.start() : len(body) if end == -1 else end])
+        logical = _FOLD.sub(b"", body[match.start() : _line_end(body, match.start())])
         head, value = _split(logical)
         if b"SCHEDULE-AGENT=" in head.upper():
             continue
@@ -76,6 +73,15 @@ def quiet(body: bytes, send: bool, mine: Iterable[str] = ()) -> bytes:
         position = match.end(1)
     out.append(body[position:])
     return b"".join(out)
+
+
+def _line_end(body: bytes, start: int) -> int:
+    """Where the logical line that starts at ``start`` ends (before the newline that no
+    folded line follows), or the end of ``body``."""
+    end = body.find(b"\n", start)
+    while end != -1 and body[end + 1 : end + 2] in (b" ", b"\t"):
+        end = body.find(b"\n", end + 1)
+    return len(body) if end == -1 else end
 
 
 def others_as(body: bytes, server_text: str, mine: Iterable[str]) -> bytes | None:
@@ -99,10 +105,7 @@ def others_as(body: bytes, server_text: str, mine: Iterable[str]) -> bytes | Non
     out: list[bytes] = []
     position = 0
     for match in _PEOPLE_LINE.finditer(body):
-        end = body.find(b"\n", match.start())
-        while end != -1 and body[end + 1 : end + 2] in (b" ", b"\t"):
-            end = body.find(b"\n", end + 1)
-        stop = len(body) if end == -1 else end
+        stop = _line_end(body, match.start())
         if body[stop - 1 : stop] == b"\r":
             stop -= 1
         name = match.group(1).upper()
