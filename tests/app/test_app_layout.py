@@ -21,7 +21,7 @@ from tests.support.chat_fixtures import save_shot
 from tests.support.clock import MONDAY
 
 
-def _window(app_ctx: Any, qtbot: Any, language: str) -> Any:
+def open_window(app_ctx: Any, qtbot: Any, language: str) -> Any:
     from app.main_window import MainWindow
 
     app_ctx.settings.set("language", language)
@@ -35,7 +35,7 @@ def _window(app_ctx: Any, qtbot: Any, language: str) -> Any:
     return win
 
 
-def _close(win: Any, qtbot: Any) -> None:
+def close_window(win: Any, qtbot: Any) -> None:
     win.chat.shutdown()
     win.close()
     win.deleteLater()
@@ -44,9 +44,9 @@ def _close(win: Any, qtbot: Any) -> None:
 
 @pytest.fixture(params=["en", "zh"])
 def window(request: Any, app_ctx: Any, qtbot: Any) -> Iterator[Any]:
-    win = _window(app_ctx, qtbot, request.param)
+    win = open_window(app_ctx, qtbot, request.param)
     yield win
-    _close(win, qtbot)
+    close_window(win, qtbot)
 
 
 def _inside(child: QWidget, parent: QWidget) -> bool:
@@ -167,7 +167,7 @@ def test_the_mini_months_sunday_column_is_whole_under_a_dark_theme(app_ctx: Any,
     app.setFont(font)
     app.setPalette(_dark(saved_palette))
     try:
-        win = _window(app_ctx, qtbot, "en")
+        win = open_window(app_ctx, qtbot, "en")
         try:
             for view in ("week", "month", "week"):
                 win.calendar.set_view(view)
@@ -179,7 +179,7 @@ def test_the_mini_months_sunday_column_is_whole_under_a_dark_theme(app_ctx: Any,
                 assert mini.width() >= mini.minimumSizeHint().width()
             save_shot(win.calendar.sidebar, f"mini_month_dark_{int(points)}pt")
         finally:
-            _close(win, qtbot)
+            close_window(win, qtbot)
     finally:
         app.setFont(saved_font)
         app.setPalette(saved_palette)
@@ -254,7 +254,7 @@ def test_a_narrow_bar_shows_the_title_without_the_year_before_it_elides(window: 
 def test_the_sidebar_refits_when_the_theme_font_grows_while_running(app_ctx: Any, qtbot: Any) -> None:
     app = QApplication.instance()
     saved_font = app.font()
-    win = _window(app_ctx, qtbot, "en")
+    win = open_window(app_ctx, qtbot, "en")
     try:
         mini = win.calendar.sidebar.mini_month
         table = mini.findChild(QTableView)
@@ -268,7 +268,7 @@ def test_the_sidebar_refits_when_the_theme_font_grows_while_running(app_ctx: Any
         assert mini.width() >= mini.minimumSizeHint().width()
     finally:
         app.setFont(saved_font)
-        _close(win, qtbot)
+        close_window(win, qtbot)
 
 
 def test_at_960_px_with_the_chat_open_month_titles_keep_four_characters(app_ctx: Any, qtbot: Any) -> None:

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QApplication
 
 from app import i18n
 from app.calendar.nav_bar import VIEWS
-from tests.app.test_app_layout import _close, _window
+from tests.app.test_app_layout import close_window, open_window
 
 SIZES = [(1177, 736), (1280, 800), (960, 640)]
 
@@ -24,9 +24,9 @@ SIZES = [(1177, 736), (1280, 800), (960, 640)]
 def window(request: Any, app_ctx: Any, qtbot: Any) -> Iterator[Any]:
     if request.param == "zh":
         i18n.install(QApplication.instance(), "zh_CN")  # the labels' real widths (工作周)
-    win = _window(app_ctx, qtbot, request.param)
+    win = open_window(app_ctx, qtbot, request.param)
     yield win
-    _close(win, qtbot)
+    close_window(win, qtbot)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
